@@ -1,0 +1,48 @@
+"""One small error hierarchy for the whole project.
+
+Every message names what the user needs to find the problem: the file, the JSON path and
+the offending value where there is one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TankmapError(Exception):
+    """Base of every error tankmap raises on purpose (bad input, illegal moves, ...)."""
+
+
+class ScenarioFormatError(TankmapError, ValueError):
+    """A scenario file (or string) is not a valid tankmap scenario.
+
+    ``source`` is the file name (or ``"<string>"``), ``path`` the JSON path of the offending
+    value (``"$.units[3].cell"``) and ``value`` the value itself.
+    """
+
+    def __init__(
+        self, message: str, *, source: str = "<string>", path: str = "$", value: Any = None
+    ) -> None:
+        self.source = source
+        self.path = path
+        self.value = value
+        self.detail = message
+        shown = "" if value is None else f" (got {_short(value)})"
+        super().__init__(f"{source}: {path}: {message}{shown}")
+
+
+class IllegalMoveError(TankmapError, ValueError):
+    """A move, order or turn that the rules do not allow was asked for."""
+
+
+class UnknownRulesetError(TankmapError, ValueError):
+    """No ruleset is registered under the requested name."""
+
+
+class OptionError(TankmapError, ValueError):
+    """An unknown ruleset option, or a value of the wrong type for it."""
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,334 @@
+"""Read and write scenario files (DESIGN §3).
+
+Reading validates everything and raises ``ScenarioFormatError`` naming the file, the JSON
+path and the value; it never raises anything else on bad input. Writing is canonical (same
+scenario ⇒ byte-identical text) and atomic (temp file + rename: a failed write leaves the
+old file untouched).
+
+>>> from rules.fileformat import loads_scenario, dumps_scenario
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rules.board import MAX_COLUMNS, MAX_ROWS, Board
+from rules.errors import ScenarioFormatError, TankmapError
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Terrain, Unit
+
+FORMAT = "tankmap-scenario"
+VERSION = 1
+MAX_FILE_BYTES = 5_000_000
+MAX_PIECES = 2_000
+
+_TOP_KEYS = (
+    "format", "version", "ruleset", "options", "board", "title", "author", "notes",
+    "to_move", "terrain", "units",
+)
+_TERRAIN_KEYS = ("kind", "side", "cells", "lane", "arrow", "shape")
+_UNIT_KEYS = ("kind", "name", "side", "cell", "facing", "damage", "armour", "wreck")
+
+T = TypeVar("T")
+
+
+def read_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Read a scenario file. Raises ``ScenarioFormatError`` (also for unreadable files)."""
+    source = str(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise ScenarioFormatError(
+                f"file is {size} bytes, more than the {MAX_FILE_BYTES} a scenario may have",
+                source=source,
+            )
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ScenarioFormatError(
+            f"cannot read file: {exc.strerror or exc}", source=source
+        ) from None
+    return loads_scenario(data, source=source)
+
+
+def loads_scenario(text: str | bytes, source: str = "<string>") -> Scenario:
+    """Parse scenario JSON text. Raises ``ScenarioFormatError`` on any problem."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ScenarioFormatError(
+                f"not UTF-8 text (bad byte at offset {exc.start})", source=source
+            ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioFormatError(
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=source
+        ) from None
+    except RecursionError:
+        raise ScenarioFormatError("JSON nested too deeply", source=source) from None
+    return scenario_from_json(data, source=source)
+
+
+def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
+    """Build a scenario from already-parsed JSON data (see ``loads_scenario``)."""
+    r = _Reader(source)
+    obj = r.obj(data, "$", _TOP_KEYS, required=("ruleset", "board"))
+    fmt = obj.get("format", FORMAT)
+    if fmt != FORMAT:
+        r.fail("$.format", f"must be {FORMAT!r}", fmt)
+    version = obj.get("version", VERSION)
+    if version != VERSION or isinstance(version, bool):
+        r.fail("$.version", f"unsupported version (this tankmap reads version {VERSION})", version)
+    ruleset_name = r.typed(obj["ruleset"], "$.ruleset", str, "a ruleset name")
+    try:
+        ruleset = get_ruleset(ruleset_name)
+    except TankmapError as exc:
+        r.fail("$.ruleset", str(exc), None)
+
+    board_obj = r.obj(obj["board"], "$.board", ("columns", "rows"), required=("columns", "rows"))
+    columns = r.integer(board_obj["columns"], "$.board.columns", 1, MAX_COLUMNS)
+    rows = r.integer(board_obj["rows"], "$.board.rows", 1, MAX_ROWS)
+    problem = ruleset.board_problem(columns, rows)
+    if problem:
+        r.fail("$.board", problem, f"{columns}x{rows}")
+    board = Board.of(columns, rows)
+
+    options_obj = r.obj(obj.get("options", {}), "$.options", None)
+    options = {}
+    for key, value in options_obj.items():
+        try:
+            options[key] = ruleset.option_spec(key).validate(value)
+        except TankmapError as exc:
+            r.fail(f"$.options.{key}", str(exc), value)
+
+    texts = {k: r.typed(obj.get(k, ""), f"$.{k}", str, "a string") for k in ("title", "author", "notes")}
+    to_move = r.side(obj.get("to_move", "south"), "$.to_move")
+
+    terrain_list = r.typed(obj.get("terrain", []), "$.terrain", list, "a list")
+    units_list = r.typed(obj.get("units", []), "$.units", list, "a list")
+    if len(terrain_list) + len(units_list) > MAX_PIECES:
+        r.fail("$", f"more than {MAX_PIECES} pieces", len(terrain_list) + len(units_list))
+
+    terrain: list[Terrain] = []
+    for i, item in enumerate(terrain_list):
+        path = f"$.terrain[{i}]"
+        t = r.obj(item, path, _TERRAIN_KEYS, required=("kind", "cells"))
+        cells_raw = r.typed(t["cells"], f"{path}.cells", list, "a list of cell names")
+        if not cells_raw:
+            r.fail(f"{path}.cells", "a terrain piece needs at least one cell", cells_raw)
+        cells = tuple(r.cell(board, c, f"{path}.cells[{j}]") for j, c in enumerate(cells_raw))
+        if len(set(cells)) != len(cells):
+            r.fail(f"{path}.cells", "a cell is listed twice", cells_raw)
+        piece = Terrain(
+            kind=r.typed(t["kind"], f"{path}.kind", str, "a kind name"),
+            cells=cells,
+            side=None if t.get("side") is None else r.side(t["side"], f"{path}.side"),
+            lane=None if t.get("lane") is None else r.cell(board, t["lane"], f"{path}.lane"),
+            arrow=None if t.get("arrow") is None else r.facing(t["arrow"], f"{path}.arrow"),
+            shape=None if t.get("shape") is None else r.typed(t["shape"], f"{path}.shape", str, "a shape name"),
+        )
+        problem = ruleset.piece_problem(piece)
+        if problem:
+            r.fail(path, problem, item)
+        terrain.append(piece)
+
+    units: list[Unit] = []
+    for i, item in enumerate(units_list):
+        path = f"$.units[{i}]"
+        u = r.obj(item, path, _UNIT_KEYS, required=("kind", "side", "cell"))
+        unit = Unit(
+            kind=r.typed(u["kind"], f"{path}.kind", str, "a kind name"),
+            side=r.side(u["side"], f"{path}.side"),
+            cell=r.cell(board, u["cell"], f"{path}.cell"),
+            facing=None if u.get("facing") is None else r.facing(u["facing"], f"{path}.facing"),
+            name=None if u.get("name") is None else r.typed(u["name"], f"{path}.name", str, "a name"),
+            damage=r.integer(u.get("damage", 0), f"{path}.damage", 0, 99),
+            armour=None if u.get("armour") is None else r.integer(u["armour"], f"{path}.armour", 0, 99),
+            wreck=r.typed(u.get("wreck", False), f"{path}.wreck", bool, "true or false"),
+        )
+        problem = ruleset.piece_problem(unit)
+        if problem:
+            r.fail(path, problem, item)
+        units.append(unit)
+
+    return Scenario(
+        ruleset=ruleset.name, board=board, options=options, terrain=tuple(terrain),
+        units=tuple(units), title=texts["title"], author=texts["author"],
+        notes=texts["notes"], to_move=to_move,
+    )
+
+
+def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
+    """The JSON data of a scenario (canonical key order, cells as names)."""
+    b = scenario.board
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": scenario.ruleset,
+        "options": {k: scenario.options[k] for k in sorted(scenario.options)},
+        "board": {"columns": b.columns, "rows": b.rows},
+        "title": scenario.title,
+        "author": scenario.author,
+        "notes": scenario.notes,
+    }
+    if scenario.to_move is not Side.SOUTH:
+        out["to_move"] = scenario.to_move.value
+    out["terrain"] = [_terrain_json(t, b) for t in scenario.terrain]
+    out["units"] = [_unit_json(u, b) for u in scenario.units]
+    return out
+
+
+def dumps_scenario(scenario: Scenario) -> str:
+    """Canonical text of a scenario: one piece per line, ending with a newline."""
+    data = scenario_to_json(scenario)
+    lines = ["{"]
+    keys = list(data)
+    for n, key in enumerate(keys):
+        comma = "," if n < len(keys) - 1 else ""
+        value = data[key]
+        if key in ("terrain", "units"):
+            if not value:
+                lines.append(f'  "{key}": []{comma}')
+                continue
+            lines.append(f'  "{key}": [')
+            for m, piece in enumerate(value):
+                inner = "," if m < len(value) - 1 else ""
+                lines.append(f"    {_compact(piece)}{inner}")
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+    """Write atomically: the file is either the old one or the complete new one."""
+    atomic_write_text(path, dumps_scenario(scenario))
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
+
+    Raises ``TankmapError`` naming the file if it cannot be written; the old file (if any)
+    is left as it was.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _terrain_json(t: Terrain, b: Board) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": t.kind}
+    if t.side is not None:
+        out["side"] = t.side.value
+    out["cells"] = [b.cell_name(c) for c in t.cells]
+    if t.lane is not None:
+        out["lane"] = b.cell_name(t.lane)
+    if t.arrow is not None:
+        out["arrow"] = t.arrow.name
+    if t.shape is not None:
+        out["shape"] = t.shape
+    return out
+
+
+def _unit_json(u: Unit, b: Board) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": u.kind}
+    if u.name is not None:
+        out["name"] = u.name
+    out["side"] = u.side.value
+    out["cell"] = b.cell_name(u.cell)
+    if u.facing is not None:
+        out["facing"] = u.facing.name
+    if u.damage:
+        out["damage"] = u.damage
+    if u.armour is not None:
+        out["armour"] = u.armour
+    if u.wreck:
+        out["wreck"] = True
+    return out
+
+
+class _Reader:
+    """Typed access to parsed JSON that fails with the file, path and value."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, path: str, message: str, value: Any) -> Any:
+        raise ScenarioFormatError(message, source=self.source, path=path, value=value)
+
+    def obj(
+        self, value: Any, path: str, keys: tuple[str, ...] | None, required: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(path, "must be a JSON object", value)
+        if keys is not None:
+            for key in value:
+                if key not in keys:
+                    self.fail(f"{path}.{key}", f"unknown key (allowed: {', '.join(keys)})", key)
+        for key in required:
+            if key not in value:
+                self.fail(f"{path}.{key}", "is required", None)
+        return value  # type: ignore[no-any-return]
+
+    def typed(self, value: Any, path: str, kind: type[T], what: str) -> T:
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            self.fail(path, f"must be {what}", value)
+        return value
+
+    def integer(self, value: Any, path: str, lo: int, hi: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(path, "must be a whole number", value)
+        if not lo <= value <= hi:
+            self.fail(path, f"must be between {lo} and {hi}", value)
+        return int(value)
+
+    def _parsed(self, value: Any, path: str, parse: Callable[[str], T], what: str) -> T:
+        if not isinstance(value, str):
+            self.fail(path, f"must be {what}", value)
+        try:
+            return parse(value)
+        except ValueError as exc:
+            return self.fail(path, str(exc), None)  # type: ignore[no-any-return]
+
+    def cell(self, board: Board, value: Any, path: str) -> int:
+        return self._parsed(value, path, board.parse_cell, "a cell name like 'c3'")
+
+    def side(self, value: Any, path: str) -> Side:
+        def parse(text: str) -> Side:
+            try:
+                return Side.parse(text)
+            except ValueError:
+                raise ValueError(f"not a side: {text!r} (use 'south' or 'north')") from None
+
+        return self._parsed(value, path, parse, "'south' or 'north'")
+
+    def facing(self, value: Any, path: str) -> Facing:
+        return self._parsed(value, path, Facing.parse, "a facing (N NE E SE S SW W NW)")

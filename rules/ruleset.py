@@ -1,0 +1,184 @@
+"""The ``Ruleset`` base class: what every game (Final Act, Tank Chess, Tank Wars) provides.
+
+A ruleset is stateless: every method takes the scenario it answers about. Its numbers (counts,
+footprints, cones, stats) and its options live in data (``OptionSpec`` tuples and the JSON
+files under ``resources/rulesets/``), so a house rule is a data change.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, ClassVar
+
+from rules.board import Board
+from rules.errors import OptionError
+from rules.geometry import Facing, Side
+from rules.scenario import OptionValue, Scenario, Terrain, Unit
+from rules.violations import Placement, Severity, Violation
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A named ruleset option with its type, default and one-line help."""
+
+    name: str
+    default: OptionValue
+    help: str
+    choices: tuple[OptionValue, ...] = ()
+
+    @property
+    def type(self) -> type:
+        return type(self.default)
+
+    def validate(self, value: Any) -> OptionValue:
+        """``value`` if it has this option's type (ints accepted for floats); else ``OptionError``."""
+        kind = self.type
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise OptionError(
+                f"option {self.name!r} takes a {kind.__name__}, not {value!r}"
+            )
+        if self.choices and value not in self.choices:
+            raise OptionError(
+                f"option {self.name!r} must be one of {list(self.choices)}, not {value!r}"
+            )
+        return value  # type: ignore[no-any-return]
+
+    def parse(self, text: str) -> OptionValue:
+        """Parse a command-line value (``true``/``false``, numbers, words)."""
+        kind = self.type
+        try:
+            if kind is bool:
+                low = text.strip().lower()
+                if low in ("1", "true", "yes", "on"):
+                    return True
+                if low in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(text)
+            if kind is int:
+                return self.validate(int(text))
+            if kind is float:
+                return self.validate(float(text))
+        except ValueError:
+            raise OptionError(
+                f"option {self.name!r} takes a {kind.__name__}, not {text!r}"
+            ) from None
+        return self.validate(text)
+
+
+@dataclass(frozen=True)
+class UnitMove:
+    """One distinct end state of a unit's move: destination cell and facing.
+
+    ``to is None`` means the unit leaves the board (a Tank Chess command tank's escape).
+    """
+
+    to: int | None
+    facing: Facing | None
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        return {
+            "to": "escape" if self.to is None else board.cell_name(self.to),
+            "facing": None if self.facing is None else self.facing.name,
+        }
+
+
+class Ruleset(ABC):
+    """Base of every game's rules. Subclasses fill the class attributes and the abstract
+    methods, then are registered with ``rules.registry.register``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    provisional: ClassVar[bool] = False
+    terrain_kinds: ClassVar[tuple[str, ...]] = ()
+    unit_kinds: ClassVar[tuple[str, ...]] = ()
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    default_board: ClassVar[tuple[int, int]] = (12, 12)
+
+    # --- options ------------------------------------------------------------------------
+    def option_spec(self, name: str) -> OptionSpec:
+        for spec in self.option_specs:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.option_specs) or "none"
+        raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, OptionValue]:
+        """Check names and types; return them unchanged. Raises ``OptionError``."""
+        return {k: self.option_spec(k).validate(v) for k, v in options.items()}
+
+    def options(self, scenario: Scenario) -> dict[str, OptionValue]:
+        """Every option's effective value: the scenario's, else the default."""
+        values = {s.name: s.default for s in self.option_specs}
+        values.update(scenario.options)
+        return values
+
+    # --- boards and pieces --------------------------------------------------------------
+    def board_problem(self, columns: int, rows: int) -> str | None:
+        """Why this ruleset cannot use a board of this size, or ``None`` if it can."""
+        return None
+
+    def piece_problem(self, piece: Terrain | Unit) -> str | None:
+        """Why a piece is malformed for this ruleset regardless of position (unknown kind,
+        missing name...), or ``None``. The file reader turns it into a format error."""
+        if isinstance(piece, Unit):
+            if piece.kind not in self.unit_kinds:
+                return f"unknown unit kind {piece.kind!r} (known: {', '.join(self.unit_kinds)})"
+        elif piece.kind not in self.terrain_kinds:
+            return f"unknown terrain kind {piece.kind!r} (known: {', '.join(self.terrain_kinds)})"
+        return None
+
+    def new_scenario(
+        self, board: Board | None = None, options: Mapping[str, OptionValue] | None = None
+    ) -> Scenario:
+        """An empty scenario (no pieces) on ``board`` or the default board."""
+        if board is None:
+            board = Board.of(*self.default_board)
+        return Scenario(
+            ruleset=self.name, board=board, options=self.validate_options(options or {})
+        )
+
+    def unit_stats(self, kind: str) -> dict[str, Any]:
+        """Display facts about a unit kind (speed, armour...) for the inspector."""
+        return {}
+
+    # --- legality -----------------------------------------------------------------------
+    @abstractmethod
+    def check(self, scenario: Scenario) -> list[Violation]:
+        """Every rule the scenario breaks (errors), misses (incomplete) or strains (warnings)."""
+
+    def can_place(self, scenario: Scenario, piece: Terrain | Unit) -> Placement:
+        """May ``piece`` be added to ``scenario``? Refused iff adding it creates an ``error``
+        violation the scenario did not already have; the reasons say which rules."""
+        before = set(self.check(scenario))
+        after = self.check(scenario.adding(piece))
+        new = [v for v in after if v not in before]
+        errors = tuple(v for v in new if v.severity is Severity.ERROR)
+        warnings = tuple(v for v in new if v.severity is Severity.WARNING)
+        return Placement(ok=not errors, reasons=errors, warnings=warnings)
+
+    # --- movement and fire --------------------------------------------------------------
+    @abstractmethod
+    def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
+        """Every distinct end state of a legal move of ``unit`` now (CONTRACTS ``moves``)."""
+
+    @abstractmethod
+    def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
+        """Cells ``unit`` may fire at now, sorted (CONTRACTS ``moves``)."""
+
+    def side_names(self) -> dict[Side, str]:
+        """Display names of the sides."""
+        return {Side.SOUTH: "South", Side.NORTH: "North"}
+
+
+def load_ruleset_data(name: str) -> dict[str, Any]:
+    """The JSON data file ``resources/rulesets/<name>.json`` as a dict."""
+    text = resources.files("resources").joinpath("rulesets", f"{name}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data

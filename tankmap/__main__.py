@@ -1,0 +1,3 @@
+from tankmap.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""``tankmap check``: is each scenario legal and complete, and if not, why."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="check scenarios against their rules",
+        description=(
+            "Check each FILE against its ruleset's setup rules. Exit code 0 = all legal, "
+            "1 = some setup breaks a rule, 2 = some file could not be read."
+        ),
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON document (CONTRACTS.md)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from rules.errors import TankmapError
+    from rules.registry import get_ruleset
+    from rules.violations import is_complete, is_legal
+    from tankmap.commands.common import load, print_json
+
+    results: list[dict[str, Any]] = []
+    worst = 0
+    for path in args.files:
+        try:
+            scenario = load(path)
+        except TankmapError as exc:
+            results.append({"file": path, "error": str(exc)})
+            worst = 2
+            if not args.json:
+                print(f"{path}: cannot read: {exc}", file=sys.stderr)
+            continue
+        rs = get_ruleset(scenario.ruleset)
+        violations = rs.check(scenario)
+        legal, complete = is_legal(violations), is_complete(violations)
+        if not legal:
+            worst = max(worst, 1)
+        results.append({
+            "file": path, "ruleset": rs.name, "provisional": rs.provisional,
+            "legal": legal, "complete": complete,
+            "violations": [v.to_json(scenario.board) for v in violations],
+        })
+        if not args.json:
+            state = "legal" if legal else "ILLEGAL"
+            state += "" if complete else ", incomplete"
+            note = " [provisional ruleset]" if rs.provisional else ""
+            print(f"{path}: {state} ({rs.name}){note}")
+            for v in violations:
+                cells = " ".join(scenario.board.cell_name(c) for c in v.cells)
+                where = f" [{cells}]" if cells else ""
+                print(f"  {v.severity.value}: {v.code}: {v.message}{where}")
+    if args.json:
+        print_json({"files": results})
+    return worst
