@@ -172,6 +172,19 @@ class Ruleset(ABC):
     def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
         """Cells ``unit`` may fire at now, sorted (CONTRACTS ``moves``)."""
 
+    # --- zones and goals (used by analysis) ---------------------------------------------
+    def setup_cells(self, scenario: Scenario, side: Side) -> frozenset[int]:
+        """Cells where ``side`` may set units up (default: own rows 1-3)."""
+        b = scenario.board
+        return frozenset(c for c in range(b.size) if b.own_row(c, side.index) <= 3)
+
+    def goal_cells(self, scenario: Scenario, unit: Unit) -> frozenset[int] | None:
+        """Cells where ``unit`` wins by standing (Final Act tank: the enemy's last line of
+        defence), ``None`` if this unit cannot win by moving. A move with ``to is None``
+        (Tank Chess escape) always counts as reaching the goal; a ruleset whose goal is only
+        an escape returns an empty set."""
+        return None
+
     def side_names(self) -> dict[Side, str]:
         """Display names of the sides."""
         return {Side.SOUTH: "South", Side.NORTH: "North"}
