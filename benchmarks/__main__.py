@@ -16,19 +16,25 @@ import benchmarks
 
 def main(argv: list[str] | None = None) -> int:
     names = sorted(
-        m.name[len("bench_"):] for m in pkgutil.iter_modules(benchmarks.__path__)
+        m.name[len("bench_") :]
+        for m in pkgutil.iter_modules(benchmarks.__path__)
         if m.name.startswith("bench_")
     )
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("only", nargs="*", metavar="NAME", help=f"run only these of: {', '.join(names)}")
+    parser.add_argument(
+        "only", nargs="*", metavar="NAME", help=f"run only these of: {', '.join(names)}"
+    )
     args = parser.parse_args(argv)
     chosen = args.only or names
     unknown = [n for n in chosen if n not in names]
     if unknown:
         parser.error(f"unknown benchmark(s): {', '.join(unknown)}")
     results: dict[str, object] = {
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                    "platform": platform.platform()},
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
     }
     for name in chosen:
         start = time.perf_counter()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from rules.geometry import Facing
 
@@ -33,9 +33,7 @@ class Board:
 
     columns: int
     rows: int
-    step: tuple[tuple[int, ...], ...] = field(
-        default=(), repr=False, compare=False, hash=False
-    )
+    step: tuple[tuple[int, ...], ...] = field(default=(), repr=False, compare=False, hash=False)
 
     @staticmethod
     def of(columns: int, rows: int) -> Board:
@@ -48,9 +46,7 @@ class Board:
                 f"board {self.columns}x{self.rows} is outside 1x1..{MAX_COLUMNS}x{MAX_ROWS}"
             )
         if not self.step:
-            table = tuple(
-                tuple(self._neighbour(i, f) for i in range(self.size)) for f in Facing
-            )
+            table = tuple(tuple(self._neighbour(i, f) for i in range(self.size)) for f in Facing)
             object.__setattr__(self, "step", table)
 
     def __repr__(self) -> str:
@@ -119,6 +115,6 @@ class Board:
         return self.offset(cell, facing.dx, facing.dy)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _board_of(columns: int, rows: int) -> Board:
     return Board(columns, rows)

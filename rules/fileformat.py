@@ -29,8 +29,17 @@ MAX_FILE_BYTES = 5_000_000
 MAX_PIECES = 2_000
 
 _TOP_KEYS = (
-    "format", "version", "ruleset", "options", "board", "title", "author", "notes",
-    "to_move", "terrain", "units",
+    "format",
+    "version",
+    "ruleset",
+    "options",
+    "board",
+    "title",
+    "author",
+    "notes",
+    "to_move",
+    "terrain",
+    "units",
 )
 _TERRAIN_KEYS = ("kind", "side", "cells", "lane", "arrow", "shape")
 _UNIT_KEYS = ("kind", "name", "side", "cell", "facing", "damage", "armour", "wreck")
@@ -109,7 +118,9 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         except TankmapError as exc:
             r.fail(f"$.options.{key}", str(exc), value)
 
-    texts = {k: r.typed(obj.get(k, ""), f"$.{k}", str, "a string") for k in ("title", "author", "notes")}
+    texts = {
+        k: r.typed(obj.get(k, ""), f"$.{k}", str, "a string") for k in ("title", "author", "notes")
+    }
     to_move = r.side(obj.get("to_move", "south"), "$.to_move")
 
     terrain_list = r.typed(obj.get("terrain", []), "$.terrain", list, "a list")
@@ -133,7 +144,9 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             side=None if t.get("side") is None else r.side(t["side"], f"{path}.side"),
             lane=None if t.get("lane") is None else r.cell(board, t["lane"], f"{path}.lane"),
             arrow=None if t.get("arrow") is None else r.facing(t["arrow"], f"{path}.arrow"),
-            shape=None if t.get("shape") is None else r.typed(t["shape"], f"{path}.shape", str, "a shape name"),
+            shape=None
+            if t.get("shape") is None
+            else r.typed(t["shape"], f"{path}.shape", str, "a shape name"),
         )
         problem = ruleset.piece_problem(piece)
         if problem:
@@ -149,9 +162,13 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             side=r.side(u["side"], f"{path}.side"),
             cell=r.cell(board, u["cell"], f"{path}.cell"),
             facing=None if u.get("facing") is None else r.facing(u["facing"], f"{path}.facing"),
-            name=None if u.get("name") is None else r.typed(u["name"], f"{path}.name", str, "a name"),
+            name=None
+            if u.get("name") is None
+            else r.typed(u["name"], f"{path}.name", str, "a name"),
             damage=r.integer(u.get("damage", 0), f"{path}.damage", 0, 99),
-            armour=None if u.get("armour") is None else r.integer(u["armour"], f"{path}.armour", 0, 99),
+            armour=None
+            if u.get("armour") is None
+            else r.integer(u["armour"], f"{path}.armour", 0, 99),
             wreck=r.typed(u.get("wreck", False), f"{path}.wreck", bool, "true or false"),
         )
         problem = ruleset.piece_problem(unit)
@@ -160,9 +177,15 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         units.append(unit)
 
     return Scenario(
-        ruleset=ruleset.name, board=board, options=options, terrain=tuple(terrain),
-        units=tuple(units), title=texts["title"], author=texts["author"],
-        notes=texts["notes"], to_move=to_move,
+        ruleset=ruleset.name,
+        board=board,
+        options=options,
+        terrain=tuple(terrain),
+        units=tuple(units),
+        title=texts["title"],
+        author=texts["author"],
+        notes=texts["notes"],
+        to_move=to_move,
     )
 
 
@@ -301,7 +324,8 @@ class _Reader:
     def typed(self, value: Any, path: str, kind: type[T], what: str) -> T:
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             self.fail(path, f"must be {what}", value)
-        return value
+        checked: T = value
+        return checked
 
     def integer(self, value: Any, path: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool):

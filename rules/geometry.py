@@ -6,19 +6,20 @@ higher rows (north). ``N`` points at the north edge.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """The two sides: ``south`` sits at rows 1, 2, ...; ``north`` at the top."""
 
     SOUTH = "south"
     NORTH = "north"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose
+        """0 for south, 1 for north."""
         return 0 if self is Side.SOUTH else 1
 
     @property
@@ -124,7 +125,7 @@ def relative_offset(facing: Facing, forward: int, sideways: int) -> tuple[int, i
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def between_offsets(dx: int, dy: int, strict: bool = False) -> tuple[tuple[int, int], ...]:
     """Cells crossed by the segment from the centre of ``(0, 0)`` to the centre of ``(dx, dy)``.
 

@@ -34,16 +34,19 @@ class OptionSpec:
     def type(self) -> type:
         return type(self.default)
 
+    @property
+    def type_name(self) -> str:
+        """How messages name the option's type: "true/false", "whole number"..."""
+        return _TYPE_NAMES.get(self.type, self.type.__name__)
+
     def validate(self, value: Any) -> OptionValue:
-        """``value`` if it has this option's type (ints accepted for floats); else ``OptionError``."""
+        """``value`` if it has this option's type (ints pass for floats), else ``OptionError``."""
         kind = self.type
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
-            raise OptionError(
-                f"option {self.name!r} takes a {kind.__name__}, not {value!r}"
-            )
+            raise OptionError(f"option {self.name!r} takes a {self.type_name} value, not {value!r}")
         if self.choices and value not in self.choices:
             raise OptionError(
                 f"option {self.name!r} must be one of {list(self.choices)}, not {value!r}"
@@ -67,9 +70,17 @@ class OptionSpec:
                 return self.validate(float(text))
         except ValueError:
             raise OptionError(
-                f"option {self.name!r} takes a {kind.__name__}, not {text!r}"
+                f"option {self.name!r} takes a {self.type_name} value, not {text!r}"
             ) from None
         return self.validate(text)
+
+
+_TYPE_NAMES: dict[type, str] = {
+    bool: "true/false",
+    int: "whole-number",
+    float: "numeric",
+    str: "text",
+}
 
 
 @dataclass(frozen=True)

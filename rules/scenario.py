@@ -86,8 +86,17 @@ class Scenario:
 
     def __hash__(self) -> int:
         return hash(
-            (self.ruleset, self.board, tuple(sorted(self.options.items())), self.terrain,
-             self.units, self.title, self.author, self.notes, self.to_move)
+            (
+                self.ruleset,
+                self.board,
+                tuple(sorted(self.options.items())),
+                self.terrain,
+                self.units,
+                self.title,
+                self.author,
+                self.notes,
+                self.to_move,
+            )
         )
 
     def __eq__(self, other: object) -> bool:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from rules.board import Board
 from rules.geometry import Side
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """``error`` makes a setup illegal; ``incomplete`` means a piece is still missing;
     ``warning`` is advice that does not make the setup illegal."""
 

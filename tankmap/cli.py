@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from tankmap import __version__
 
 COMMANDS = (
-    "rulesets", "new", "check", "moves", "perft", "analyze", "simulate", "render", "edit",
+    "rulesets",
+    "new",
+    "check",
+    "moves",
+    "perft",
+    "analyze",
+    "simulate",
+    "render",
+    "edit",
 )
 
 

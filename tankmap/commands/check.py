@@ -44,11 +44,16 @@ def run(args: argparse.Namespace) -> int:
         legal, complete = is_legal(violations), is_complete(violations)
         if not legal:
             worst = max(worst, 1)
-        results.append({
-            "file": path, "ruleset": rs.name, "provisional": rs.provisional,
-            "legal": legal, "complete": complete,
-            "violations": [v.to_json(scenario.board) for v in violations],
-        })
+        results.append(
+            {
+                "file": path,
+                "ruleset": rs.name,
+                "provisional": rs.provisional,
+                "legal": legal,
+                "complete": complete,
+                "violations": [v.to_json(scenario.board) for v in violations],
+            }
+        )
         if not args.json:
             state = "legal" if legal else "ILLEGAL"
             state += "" if complete else ", incomplete"

@@ -16,8 +16,9 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--unit", metavar="NAME",
-                   help="only units with this name (or this cell, e.g. f1)")
+    p.add_argument(
+        "--unit", metavar="NAME", help="only units with this name (or this cell, e.g. f1)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(handler=run)
 
@@ -32,28 +33,36 @@ def run(args: argparse.Namespace) -> int:
     board = scenario.board
     units = list(scenario.units)
     if args.unit:
-        units = [u for u in units
-                 if u.name == args.unit or board.cell_name(u.cell) == args.unit.lower()]
+        units = [
+            u for u in units if u.name == args.unit or board.cell_name(u.cell) == args.unit.lower()
+        ]
         if not units:
             raise TankmapError(f"{args.file}: no unit named {args.unit!r}")
     out = []
     for u in units:
         moves = [] if u.wreck else rs.moves(scenario, u)
         zone = [] if u.wreck else rs.fire_zone(scenario, u)
-        out.append({
-            "name": u.name, "kind": u.kind, "side": u.side.value,
-            "cell": board.cell_name(u.cell),
-            "facing": None if u.facing is None else u.facing.name,
-            "wreck": u.wreck,
-            "moves": [m.to_json(board) for m in moves],
-            "fire_zone": [board.cell_name(c) for c in zone],
-        })
+        out.append(
+            {
+                "name": u.name,
+                "kind": u.kind,
+                "side": u.side.value,
+                "cell": board.cell_name(u.cell),
+                "facing": None if u.facing is None else u.facing.name,
+                "wreck": u.wreck,
+                "moves": [m.to_json(board) for m in moves],
+                "fire_zone": [board.cell_name(c) for c in zone],
+            }
+        )
     if args.json:
         print_json({"units": out})
         return 0
     for row in out:
         label = f"{row['side']} {row['kind']}" + (f" {row['name']}" if row["name"] else "")
-        print(f"{label} at {row['cell']} facing {row['facing']}" + (" (wreck)" if row["wreck"] else ""))
+        print(
+            f"{label} at {row['cell']} facing {row['facing']}"
+            + (" (wreck)" if row["wreck"] else "")
+        )
         moves = ", ".join(f"{m['to']}{m['facing'] or ''}" for m in row["moves"]) or "none"
         print(f"  moves ({len(row['moves'])}): {moves}")
         print(f"  fire zone ({len(row['fire_zone'])}): {' '.join(row['fire_zone']) or 'none'}")

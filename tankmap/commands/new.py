@@ -15,8 +15,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("ruleset", help="ruleset name (see 'tankmap rulesets')")
     p.add_argument("--board", metavar="CxR", help="board size, e.g. 16x16 (default: the ruleset's)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a ruleset option (repeatable), e.g. extra_forces=true")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a ruleset option (repeatable), e.g. extra_forces=true",
+    )
     p.add_argument("--title", default="", help="scenario title")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")

@@ -23,17 +23,19 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name in ruleset_names():
         rs = get_ruleset(name)
-        rows.append({
-            "name": rs.name,
-            "title": rs.title,
-            "provisional": rs.provisional,
-            "board": f"{rs.default_board[0]}x{rs.default_board[1]}",
-            "terrain_kinds": list(rs.terrain_kinds),
-            "unit_kinds": list(rs.unit_kinds),
-            "options": [
-                {"name": s.name, "default": s.default, "help": s.help} for s in rs.option_specs
-            ],
-        })
+        rows.append(
+            {
+                "name": rs.name,
+                "title": rs.title,
+                "provisional": rs.provisional,
+                "board": f"{rs.default_board[0]}x{rs.default_board[1]}",
+                "terrain_kinds": list(rs.terrain_kinds),
+                "unit_kinds": list(rs.unit_kinds),
+                "options": [
+                    {"name": s.name, "default": s.default, "help": s.help} for s in rs.option_specs
+                ],
+            }
+        )
     if args.json:
         print_json({"rulesets": rows})
         return 0
@@ -43,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  terrain: {', '.join(row['terrain_kinds']) or '-'}")
         print(f"  units:   {', '.join(row['unit_kinds'])}")
         for opt in row["options"]:
-            print(f"  option {opt['name']} = {str(opt['default']).lower() if isinstance(opt['default'], bool) else opt['default']}  {opt['help']}")
+            default = opt["default"]
+            shown = str(default).lower() if isinstance(default, bool) else default
+            print(f"  option {opt['name']} = {shown}  {opt['help']}")
         print()
     return 0

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Set up tankmap in ./.venv and run it: the README's two commands go through here.
+
+    python3.11 dev.py edit [FILE]   create/update .venv, then open the editor
+                                    (default: a built-in Final Act map)
+    python3.11 dev.py test [ARGS]   create/update .venv, then run the whole check suite:
+                                    ruff, mypy --strict (rules/, analysis/), import-linter
+                                    contracts, and pytest (ARGS go to pytest)
+
+Only the Python standard library is used here, so it works on a machine that has nothing
+but Python 3.11. The environment is re-installed only when pyproject.toml changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".tankmap-installed"
+DEFAULT_MAP = ROOT / "maps" / "final-act" / "flanks-vs-centre.json"
+
+
+def ensure_env() -> None:
+    """Create .venv and install tankmap with its test extra, unless already up to date."""
+    if sys.version_info < (3, 11):  # noqa: UP036  (dev.py may be run by an older python)
+        sys.exit(f"tankmap needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted and PY.exists():
+        return
+    if not PY.exists():
+        print("creating .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
+    print("installing tankmap and its dependencies into .venv ...", flush=True)
+    run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    STAMP.write_text(wanted)
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
+    code = subprocess.call(cmd, cwd=ROOT, env=env)
+    if code:
+        sys.exit(code)
+
+
+def test(args: list[str]) -> None:
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env.setdefault("MPLBACKEND", "Agg")
+    print("== ruff", flush=True)
+    run([str(BIN / "ruff"), "check", "."], env)
+    print("== mypy --strict rules analysis", flush=True)
+    run([str(BIN / "mypy"), "rules", "analysis"], env)
+    print("== import-linter", flush=True)
+    run([str(BIN / "lint-imports")], env)
+    print("== pytest", flush=True)
+    workers = ["-n", "2"] if (os.cpu_count() or 1) > 1 else []
+    # pytest exit code 5 (no tests collected) is a failure, like any other non-zero code.
+    run([str(PY), "-m", "pytest", *workers, *args], env)
+
+
+def edit(args: list[str]) -> None:
+    target = args or ([str(DEFAULT_MAP)] if DEFAULT_MAP.exists() else [])
+    os.execv(str(BIN / "tankmap"), [str(BIN / "tankmap"), "edit", *target])
+
+
+def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1] not in ("edit", "test", "setup"):
+        sys.exit(__doc__)
+    command, rest = sys.argv[1], sys.argv[2:]
+    ensure_env()
+    if command == "test":
+        test(rest)
+    elif command == "edit":
+        edit(rest)
+
+
+if __name__ == "__main__":
+    main()
