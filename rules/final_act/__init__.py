@@ -1,0 +1,14 @@
+"""Final Act (Tyto Games) with the Extra Forces expansion (RULES §1).
+
+Importing this package registers ``FinalAct()`` as ``"final-act"``. The fast movement/fire
+core for engines and analysis is ``rules.final_act.tables`` (``tables_of(scenario)``).
+"""
+
+from __future__ import annotations
+
+from rules.final_act.ruleset import FinalAct
+from rules.registry import register
+
+FINAL_ACT = register(FinalAct())
+
+__all__ = ["FINAL_ACT", "FinalAct"]

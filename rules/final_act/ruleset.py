@@ -1,0 +1,116 @@
+"""The ``FinalAct`` ruleset: Final Act (Tyto Games) with the Extra Forces expansion.
+
+Numbers and options come from ``resources/rulesets/final-act.json`` (``rules.final_act.data``);
+setup legality is ``rules.final_act.setup``; movement and fire use the cached tables of
+``rules.final_act.tables`` (shared with the simulation engine and analysis).
+
+Choices where RULES.md is silent (RULES wins over this list):
+
+* Boards: 12 × 12 by default; any board with at least 6 columns and an even number of rows
+  of at least 12 is accepted (each half keeps its own rows 1–6).
+* A unit without a facing faces forward (the setup default).
+* A tank or R/M with a diagonal facing (illegal at setup) has no orders; an AT turns in
+  steps of 90° from whatever facing it has.
+* Wrecks (units marked ``wreck``) block moves and fire only while the ``wrecks`` option is
+  on; with it off they count as removed. Only kinds that block fire (tanks, R/M) block as
+  wrecks.
+* A damaged unit with as many hits as its kind takes (tank 2, AT/R-M 1) is ``bad-damage``.
+* Terrain overlapping in an illegal setup: swamp beats minefield beats berm for movement.
+* Footprint variants: every rotation and reflection of the data shape, filtered by the
+  ``*_orientation`` option (``across`` = lying along a row, ``along`` = toward the enemy).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rules.final_act.data import DATA
+from rules.final_act.setup import check_setup
+from rules.final_act.tables import tables_of, unit_blockers, wreck_mask
+from rules.geometry import Side
+from rules.ruleset import OptionSpec, Ruleset, UnitMove
+from rules.scenario import Scenario, Unit
+from rules.violations import Violation
+
+
+class FinalAct(Ruleset):
+    """Final Act + Extra Forces (RULES §1). Stateless; every method takes the scenario."""
+
+    name: ClassVar[str] = "final-act"
+    title: ClassVar[str] = "Final Act"
+    terrain_kinds: ClassVar[tuple[str, ...]] = tuple(DATA.terrain)
+    unit_kinds: ClassVar[tuple[str, ...]] = tuple(DATA.units)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = DATA.options
+    default_board: ClassVar[tuple[int, int]] = (DATA.columns, DATA.rows)
+
+    def board_problem(self, columns: int, rows: int) -> str | None:
+        half = DATA.half_rows
+        if columns < 6 or rows < 2 * half or rows % 2:
+            return (
+                f"Final Act needs at least 6 columns and an even number of rows, at least "
+                f"{2 * half} (the standard board is {DATA.columns}x{DATA.rows})"
+            )
+        return None
+
+    def unit_stats(self, kind: str) -> dict[str, Any]:
+        uk = DATA.units.get(kind)
+        if uk is None:
+            return {}
+        return {
+            "label": uk.label,
+            "per_side": uk.count,
+            "hits": uk.hits,
+            "movement": uk.movement,
+            "fires": uk.cone_option is not None,
+            "blocks_fire": uk.blocks_fire,
+            "extra_forces": uk.extra_forces,
+        }
+
+    # --- legality -------------------------------------------------------------------------
+    def check(self, scenario: Scenario) -> list[Violation]:
+        """Every setup rule of RULES §1.2–1.3 the scenario breaks (``error``) or still
+        misses (``incomplete``); see ``rules.final_act.setup`` for the codes."""
+        return check_setup(scenario, self.options(scenario))
+
+    # --- movement and fire ----------------------------------------------------------------
+    def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
+        """Every distinct (to, facing) one round's order of ``unit`` can end in, except
+        staying unchanged, from terrain, wrecks, edges and lanes alone (RULES §1.5); sorted
+        by cell then facing. A wreck has none."""
+        if unit.wreck:
+            return []
+        opts = self.options(scenario)
+        tables = tables_of(scenario)
+        facing = unit.facing if unit.facing is not None else unit.side.forward
+        avoid = wreck_mask(scenario.units, bool(opts["wrecks"]))
+        orders = tables.orders(unit.kind, unit.side, unit.cell, facing, avoid)
+        return [UnitMove(to, f) for to, f in sorted(orders)]
+
+    def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
+        """Sorted cells where ``unit`` may place a shell now (RULES §1.6): its cone cells with
+        a clear line of fire past tanks, wrecks, R/M and berms (all of the cone, plus the
+        elevated extra cell, for a tank on a berm). R/M and wrecks have none."""
+        if unit.wreck:
+            return []
+        opts = self.options(scenario)
+        tables = tables_of(scenario)
+        facing = unit.facing if unit.facing is not None else unit.side.forward
+        blockers = unit_blockers(scenario.units, unit, bool(opts["wrecks"]))
+        return tables.fire_zone(unit.kind, unit.cell, facing, blockers)
+
+    # --- zones and goals ------------------------------------------------------------------
+    def setup_cells(self, scenario: Scenario, side: Side) -> frozenset[int]:
+        """Own rows 1–3 (the tanks' set-up zone from the data)."""
+        rows = DATA.units["tank"].zone_rows
+        b = scenario.board
+        return frozenset(c for c in range(b.size) if b.own_row(c, side.index) <= rows)
+
+    def goal_cells(self, scenario: Scenario, unit: Unit) -> frozenset[int] | None:
+        """For a tank: the enemy's last line of defence (the enemy's own row 1); ``None``
+        for AT and R/M, which cannot win by moving."""
+        uk = DATA.units.get(unit.kind)
+        if uk is None or uk.goal != "enemy-row-1":
+            return None
+        b = scenario.board
+        enemy = unit.side.other.index
+        return frozenset(c for c in range(b.size) if b.own_row(c, enemy) == 1)

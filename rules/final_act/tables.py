@@ -1,0 +1,341 @@
+"""The fast, reusable core of Final Act movement and fire (RULES §1.5–1.6).
+
+Two cached table families, built once and shared by the ruleset, the simulation engine and
+the analysis:
+
+``FireTable`` — per (board, cone cells, elevated extra cells, strict line of fire): for every
+(cell, facing) the cone's on-board targets as ``(target, between_mask)`` pairs sorted by
+target, where ``between_mask`` is the bitmask (bit ``c`` = cell ``c``) of the cells whose
+interior the centre-to-centre segment crosses (``rules.geometry.between_offsets``). A target
+is in the fire zone iff ``between_mask & blockers == 0``. It does not depend on terrain.
+
+``Tables`` — per (board, terrain, options): terrain masks (berms, swamps, minefields, lanes),
+the orders of every unit kind from every (cell, facing) for both sides, and ``fire_zone``.
+Get one with ``tables_for(board, terrain, options)`` or ``tables_of(scenario)`` (cached; a
+scenario that differs only in its units shares the same object).
+
+Hot-path use (the engine)::
+
+    t = tables_of(scenario)
+    for to, facing in t.orders("tank", Side.SOUTH, cell, Facing.N): ...
+    zone = t.fire_zone("tank", cell, Facing.N, blockers, t.is_elevated("tank", cell))
+
+``blockers`` is a bitmask of the cells holding something that blocks a line of fire besides
+terrain: every tank and wreck (any side) and every R/M, except the shooter — build it with
+``unit_blockers`` or incrementally; ``fire_zone`` adds the berm cells itself. Other live
+units never block *moves* here: orders come from terrain, wrecks and edges alone (pass the
+wreck cells as ``avoid`` to ``orders`` to drop destinations holding a wreck).
+Cells are ints (``Board`` convention), facings are ``Facing`` values; tank and R/M facings
+are orthogonal (a unit with a diagonal facing has no orders as a tank; an AT turns in steps
+of 90°).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.board import Board
+from rules.final_act.data import DATA, Offset
+from rules.geometry import Facing, Side, between_offsets, relative_offset
+from rules.scenario import OptionValue, Scenario, Terrain, Unit
+
+Order = tuple[int, Facing]
+"""One order's end state: destination cell and facing."""
+
+_FACINGS = tuple(Facing)
+
+
+# --- fire ---------------------------------------------------------------------------------
+class FireTable:
+    """Cone targets with their between-cell masks for every (cell, facing) of one board.
+
+    Index ``cell * 8 + facing``. ``pairs[i]`` = ``((target, between_mask), ...)`` sorted by
+    target (only on-board targets); ``elevated[i]`` = the on-board targets of the cone plus
+    the elevated extra cells, sorted (an elevated shooter ignores line of fire).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        cone: tuple[Offset, ...],
+        extra: tuple[Offset, ...],
+        strict: bool,
+    ) -> None:
+        self.board = board
+        pairs: list[tuple[tuple[int, int], ...]] = []
+        elevated: list[tuple[int, ...]] = []
+        for cell in range(board.size):
+            for facing in _FACINGS:
+                if not facing.is_orthogonal:
+                    pairs.append(())
+                    elevated.append(())
+                    continue
+                row: list[tuple[int, int]] = []
+                for f, s in cone:
+                    dx, dy = relative_offset(facing, f, s)
+                    target = board.offset(cell, dx, dy)
+                    if target < 0:
+                        continue
+                    mask = 0
+                    for bx, by in between_offsets(dx, dy, strict):
+                        mask |= 1 << board.offset(cell, bx, by)
+                    row.append((target, mask))
+                row.sort()
+                pairs.append(tuple(row))
+                ext = {t for t, _ in row}
+                for f, s in extra:
+                    dx, dy = relative_offset(facing, f, s)
+                    target = board.offset(cell, dx, dy)
+                    if target >= 0:
+                        ext.add(target)
+                elevated.append(tuple(sorted(ext)))
+        self.pairs: tuple[tuple[tuple[int, int], ...], ...] = tuple(pairs)
+        self.elevated: tuple[tuple[int, ...], ...] = tuple(elevated)
+
+    def zone(self, cell: int, facing: Facing, blockers: int, elevated: bool = False) -> list[int]:
+        """Sorted cells of the cone from ``cell``/``facing`` with a clear line of fire given
+        the ``blockers`` bitmask (all cone cells if ``elevated``)."""
+        i = cell * 8 + facing
+        if elevated:
+            return list(self.elevated[i])
+        return [t for t, m in self.pairs[i] if not m & blockers]
+
+
+@lru_cache(maxsize=32)
+def fire_table(
+    board: Board, cone: tuple[Offset, ...], extra: tuple[Offset, ...], strict: bool
+) -> FireTable:
+    """The shared ``FireTable`` for this board, cone, extra cells and strictness."""
+    return FireTable(board, cone, extra, strict)
+
+
+# --- terrain and orders -------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Key:
+    board: Board
+    terrain: tuple[Terrain, ...]
+    reverse_turn: bool
+    lane_owner_only: bool
+    strict: bool
+    cones: tuple[tuple[str, str | None], ...]
+
+
+class Tables:
+    """Movement and fire of every unit kind for one (board, terrain, options).
+
+    Attributes (bitmasks, bit ``c`` = cell ``c``): ``berm_mask`` (terrain that blocks fire),
+    ``elevating_mask`` (terrain a tank stands on to be elevated), ``swamp_mask``,
+    ``mine_mask`` (every minefield cell, lanes included), ``impassable_mask`` (cells no unit
+    may ever enter: swamps and non-lane minefield cells). ``lanes`` maps a lane cell to
+    ``(arrow, owner)``. Where illegal terrain overlaps, swamp beats minefield beats berm.
+    """
+
+    def __init__(self, key: _Key) -> None:
+        self.board = key.board
+        self.reverse_turn = key.reverse_turn
+        self.lane_owner_only = key.lane_owner_only
+        self.strict = key.strict
+        berm = elev = swamp = mine = impassable = 0
+        lanes: dict[int, tuple[Facing | None, Side | None]] = {}
+        for piece in key.terrain:
+            tk = DATA.terrain.get(piece.kind)
+            if tk is None:
+                continue
+            bits = 0
+            for c in piece.cells:
+                bits |= 1 << c
+            if tk.blocks_fire:
+                berm |= bits
+            if tk.elevates:
+                elev |= bits
+            if tk.family == "swamp":
+                swamp |= bits
+            if tk.lane:
+                mine |= bits
+            if not tk.passable:
+                impassable |= bits
+            if tk.lane and piece.lane is not None and piece.lane in piece.cells:
+                arrow = piece.arrow
+                if arrow is not None and not arrow.is_orthogonal:
+                    arrow = None
+                lanes[piece.lane] = (arrow, piece.side)
+        for lane in lanes:
+            if not swamp >> lane & 1:
+                impassable &= ~(1 << lane)
+        self.berm_mask = berm
+        self.elevating_mask = elev
+        self.swamp_mask = swamp
+        self.mine_mask = mine
+        self.impassable_mask = impassable
+        self.lanes = lanes
+        self._cones = dict(key.cones)
+        self._orders: dict[tuple[str, Side, int, Facing], tuple[Order, ...]] = {}
+
+    # --- movement -------------------------------------------------------------------------
+    def can_step(self, side: Side, src: int, dx: int, dy: int) -> int:
+        """Destination of a one-cell step ``(dx, dy)`` from ``src`` by a unit of ``side``, or
+        -1 if terrain or the edge forbids it (RULES §1.5: swamps and non-lane minefield cells
+        are impassable; a lane is entered and left only by a straight step in its arrow's
+        direction, by anyone unless ``lane_owner_only``). Wrecks are not considered."""
+        dst = self.board.offset(src, dx, dy)
+        if dst < 0 or self.impassable_mask >> dst & 1:
+            return -1
+        lanes = self.lanes
+        if src in lanes:
+            arrow = lanes[src][0]
+            if arrow is None or (arrow.dx, arrow.dy) != (dx, dy):
+                return -1
+        if dst in lanes:
+            arrow, owner = lanes[dst]
+            if arrow is None or (arrow.dx, arrow.dy) != (dx, dy):
+                return -1
+            if self.lane_owner_only and owner is not None and owner is not side:
+                return -1
+        return dst
+
+    def orders(
+        self, kind: str, side: Side, cell: int, facing: Facing, avoid: int = 0
+    ) -> tuple[Order, ...]:
+        """Every distinct ``(to, facing)`` one round's order can end in, staying put unchanged
+        excepted, from terrain and edges alone (cached). ``avoid`` is a bitmask of extra cells
+        that may not be entered (wrecks). A kind that cannot move (unknown) has none."""
+        key = (kind, side, cell, facing)
+        found = self._orders.get(key)
+        if found is None:
+            found = self._orders[key] = self._compute_orders(kind, side, cell, facing)
+        if avoid:
+            return tuple(o for o in found if o[0] == cell or not avoid >> o[0] & 1)
+        return found
+
+    def order_table(self, kind: str, side: Side) -> list[tuple[Order, ...]]:
+        """All of ``kind``'s orders for ``side`` as a list indexed ``cell * 8 + facing``."""
+        return [
+            self.orders(kind, side, cell, facing)
+            for cell in range(self.board.size)
+            for facing in _FACINGS
+        ]
+
+    def _compute_orders(
+        self, kind: str, side: Side, cell: int, facing: Facing
+    ) -> tuple[Order, ...]:
+        uk = DATA.units.get(kind)
+        if uk is None:
+            return ()
+        out: list[Order] = []
+        if uk.movement == "any-neighbour":
+            turns = (facing, facing.turned(2), facing.turned(4), facing.turned(6))
+            for d in _FACINGS:
+                dst = self.can_step(side, cell, d.dx, d.dy)
+                if dst >= 0:
+                    out.extend((dst, f) for f in turns)
+            out.extend((cell, f) for f in turns[1:])
+            return tuple(out)
+        if not facing.is_orthogonal:
+            return ()
+        left, right = facing.left, facing.right
+        back_left_turn, back_right_turn = (right, left) if self.reverse_turn else (left, right)
+        fx, fy = facing.dx, facing.dy
+        lx, ly = left.dx, left.dy
+        steps = (
+            (fx, fy, None),  # forward
+            (-fx, -fy, None),  # back
+            (fx + lx, fy + ly, left),  # forward-left
+            (fx - lx, fy - ly, right),  # forward-right
+            (-fx + lx, -fy + ly, back_left_turn),  # back-left
+            (-fx - lx, -fy - ly, back_right_turn),  # back-right
+        )
+        for dx, dy, turn in steps:
+            dst = self.can_step(side, cell, dx, dy)
+            if dst < 0:
+                continue
+            out.append((dst, facing))
+            if turn is not None:
+                out.append((dst, turn))
+        return tuple(out)
+
+    # --- fire -----------------------------------------------------------------------------
+    def fire_table(self, kind: str) -> FireTable | None:
+        """The ``FireTable`` of ``kind`` under these options, ``None`` if it never fires."""
+        uk = DATA.units.get(kind)
+        cone_name = self._cones.get(kind)
+        if uk is None or cone_name is None:
+            return None
+        return fire_table(self.board, DATA.cones[cone_name], uk.elevated_extra, self.strict)
+
+    def is_elevated(self, kind: str, cell: int) -> bool:
+        """Whether a ``kind`` unit on ``cell`` is elevated (a tank on a berm)."""
+        uk = DATA.units.get(kind)
+        return uk is not None and uk.elevates and bool(self.elevating_mask >> cell & 1)
+
+    def fire_zone(
+        self, kind: str, cell: int, facing: Facing, blockers: int, elevated: bool | None = None
+    ) -> list[int]:
+        """Sorted cells a ``kind`` unit on ``cell`` facing ``facing`` may shell, given the
+        ``blockers`` bitmask of units (tanks, wrecks, R/M; not the shooter). Berm cells are
+        added here. ``elevated=None`` works it out from the terrain."""
+        table = self.fire_table(kind)
+        if table is None:
+            return []
+        if elevated is None:
+            elevated = self.is_elevated(kind, cell)
+        return table.zone(cell, facing, blockers | self.berm_mask, elevated)
+
+
+def unit_blockers(units: Iterable[Unit], shooter: Unit | None = None, wrecks: bool = True) -> int:
+    """Bitmask of the cells whose units block a line of fire (RULES §1.6): tanks and R/M
+    (``blocks_fire`` in the data), live or — if ``wrecks`` — wrecked, never ATs, never the
+    ``shooter`` itself (compared by identity, so an equal twin still blocks)."""
+    mask = 0
+    for u in units:
+        if u is shooter:
+            continue
+        uk = DATA.units.get(u.kind)
+        if uk is None or not uk.blocks_fire or (u.wreck and not wrecks):
+            continue
+        mask |= 1 << u.cell
+    return mask
+
+
+def wreck_mask(units: Iterable[Unit], wrecks: bool = True) -> int:
+    """Bitmask of cells holding a wreck (empty when the ``wrecks`` option is off)."""
+    if not wrecks:
+        return 0
+    mask = 0
+    for u in units:
+        if u.wreck:
+            mask |= 1 << u.cell
+    return mask
+
+
+@lru_cache(maxsize=64)
+def _tables(key: _Key) -> Tables:
+    return Tables(key)
+
+
+def tables_for(
+    board: Board, terrain: tuple[Terrain, ...], options: Mapping[str, OptionValue]
+) -> Tables:
+    """The cached ``Tables`` for ``board``, ``terrain`` and effective ``options`` (every
+    Final Act option with a value; missing ones take their defaults)."""
+    opts = {s.name: s.default for s in DATA.options}
+    opts.update(options)
+    cones = tuple(
+        (k, None if uk.cone_option is None else str(opts[uk.cone_option]))
+        for k, uk in DATA.units.items()
+    )
+    key = _Key(
+        board,
+        tuple(terrain),
+        bool(opts["reverse_turn"]),
+        bool(opts["lane_owner_only"]),
+        bool(opts["strict_line_of_fire"]),
+        cones,
+    )
+    return _tables(key)
+
+
+def tables_of(scenario: Scenario) -> Tables:
+    """``tables_for`` the scenario's board, terrain and options."""
+    return tables_for(scenario.board, scenario.terrain, scenario.options)
