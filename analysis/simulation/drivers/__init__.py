@@ -1,0 +1,1 @@
+"""Per-ruleset game drivers (playout loops around the rules engines)."""

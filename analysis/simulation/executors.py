@@ -1,0 +1,141 @@
+"""Where batches of games run: in-process, local worker processes, or a Dask cluster.
+
+An ``Executor`` runs ``fn(*task)`` for a list of tasks and returns the results **in task
+order**, calling ``on_done(i, result)`` as each finishes (for progress bars). The order of
+completion never changes the results: every task carries its own seeds.
+
+- ``workers <= 1`` and no scheduler: in the calling process (no pickling at all).
+- ``workers > 1``: a ``concurrent.futures.ProcessPoolExecutor`` (``fork`` where the platform
+  has it, so plug-ins registered at run time are visible in the workers; else ``spawn``).
+- ``scheduler="local"``: a ``dask.distributed.LocalCluster`` with ``workers`` processes,
+  started and closed here. ``scheduler="tcp://host:port"``: an existing Dask scheduler.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from types import TracebackType
+from typing import Any
+
+from rules.errors import TankmapError
+
+Task = tuple[Any, ...]
+OnDone = Callable[[int, Any], None]
+
+
+class SchedulerError(TankmapError, ValueError):
+    """A Dask scheduler address that cannot be reached."""
+
+
+class Executor:
+    """Base executor: runs tasks one after the other in this process."""
+
+    workers = 1
+
+    def map(
+        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+    ) -> list[Any]:
+        out = []
+        for i, task in enumerate(tasks):
+            result = fn(*task)
+            out.append(result)
+            if on_done is not None:
+                on_done(i, result)
+        return out
+
+    def close(self) -> None:
+        """Release workers (no-op here)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class ProcessExecutor(Executor):
+    """Local worker processes (``concurrent.futures``)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def map(
+        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+    ) -> list[Any]:
+        futures: dict[Future[Any], int] = {
+            self._pool.submit(fn, *t): i for i, t in enumerate(tasks)
+        }
+        out: list[Any] = [None] * len(tasks)
+        for fut in as_completed(futures):
+            i = futures[fut]
+            out[i] = fut.result()
+            if on_done is not None:
+                on_done(i, out[i])
+        return out
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor(Executor):
+    """Tasks on a Dask distributed cluster: ``"local"`` starts a ``LocalCluster``."""
+
+    def __init__(self, scheduler: str, workers: int) -> None:
+        dist: Any = importlib.import_module("distributed")  # untyped package: keep it Any
+        Client, LocalCluster = dist.Client, dist.LocalCluster
+        self._cluster: Any = None
+        if scheduler == "local":
+            self._cluster = LocalCluster(
+                n_workers=max(1, workers),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=40,
+            )
+            self._client: Any = Client(self._cluster)
+        else:
+            try:
+                self._client = Client(scheduler, timeout=10)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SchedulerError(f"cannot reach Dask scheduler {scheduler!r}: {exc}") from None
+        self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or workers)
+
+    def map(
+        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+    ) -> list[Any]:
+        dask_completed: Any = importlib.import_module("distributed").as_completed
+
+        futures = [self._client.submit(fn, *t, pure=False) for t in tasks]
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(tasks)
+        for fut in dask_completed(futures):
+            i = index[fut.key]
+            out[i] = fut.result()
+            if on_done is not None:
+                on_done(i, out[i])
+        return out
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(workers: int = 1, scheduler: str | None = None) -> Executor:
+    """The executor for these settings (see the module docstring)."""
+    if scheduler:
+        return DaskExecutor(scheduler, workers)
+    if workers > 1:
+        return ProcessExecutor(workers)
+    return Executor()

@@ -1,0 +1,1 @@
+"""Policies: who decides the orders in a simulated game."""

@@ -1,0 +1,127 @@
+"""Runner, executors and statistics against the fake "race" game (see conftest.py)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from analysis.simulation.games import NoDriverError, PolicyError, parse_policy
+from analysis.simulation.runner import COLUMNS, simulate
+from analysis.simulation.stats import balance, death_map, route_map, summary, wilson
+from rules.scenario import Scenario
+
+
+def test_table_shape_and_columns(race: Scenario) -> None:
+    df = simulate(race, 30, "random", seed=3)
+    assert list(df.columns) == list(COLUMNS)
+    assert len(df) == 30
+    assert list(df["game"]) == list(range(30))
+    assert set(df["winner"]) <= {"south", "north", "draw"}
+    assert df.attrs["seed"] == 3
+
+
+def test_same_seed_same_table_whatever_workers_and_batches(race: Scenario) -> None:
+    one = simulate(race, 90, ("heuristic", "random"), seed=11, workers=1)
+    two = simulate(race, 90, ("heuristic", "random"), seed=11, workers=2, batch_size=7)
+    pd.testing.assert_frame_equal(one, two)
+    other = simulate(race, 90, ("heuristic", "random"), seed=12, workers=1)
+    assert not one.equals(other)
+
+
+def test_prefix_property(race: Scenario) -> None:
+    # Game i depends only on (seed, i): a longer run starts with the shorter one.
+    short = simulate(race, 20, "random", seed=5)
+    long = simulate(race, 45, "random", seed=5)
+    pd.testing.assert_frame_equal(short, long.iloc[:20])
+
+
+def test_until_ci_stops_when_narrow(race: Scenario) -> None:
+    df = simulate(race, 50, "random", seed=2, until_ci=0.2)
+    n = len(df)
+    assert n % 50 == 0
+    for side in ("south", "north"):
+        lo, hi = wilson(int((df["winner"] == side).sum()), n)
+        assert hi - lo < 0.2
+    # one chunk fewer would not have been narrow enough (else it would have stopped there)
+    if n > 50:
+        prev = df.iloc[: n - 50]
+        widths = [
+            (lambda lo_hi: lo_hi[1] - lo_hi[0])(wilson(int((prev["winner"] == s).sum()), n - 50))
+            for s in ("south", "north")
+        ]
+        assert max(widths) >= 0.2
+
+
+def test_progress_reaches_total(race: Scenario) -> None:
+    seen: list[tuple[int, int]] = []
+    simulate(race, 45, "random", seed=1, batch_size=10, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (45, 45)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_bad_policy_and_ruleset(race: Scenario) -> None:
+    with pytest.raises(PolicyError):
+        simulate(race, 5, "clever")
+    with pytest.raises(PolicyError):
+        parse_policy("random+berms")
+    assert parse_policy("Heuristic+no-berms+no-at") == ("heuristic", ("no-berms", "no-at"))
+    from dataclasses import replace
+
+    with pytest.raises(NoDriverError):
+        simulate(replace(race, ruleset="toy-without-engine"), 5, "random")
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "lo", "hi"),
+    [
+        # Wilson: centre = (p + z²/2n)/(1 + z²/n), half = z·sqrt(p(1-p)/n + z²/4n²)/(1 + z²/n),
+        # z = 1.959964. k=50,n=100: centre 0.5, half = 1.96·sqrt(.0025+.000096)/1.038415
+        # = 1.96·0.050951/1.038415 = 0.096170 → [0.40383, 0.59617].
+        (50, 100, 0.40383, 0.59617),
+        # k=0,n=10: p=0, centre = 0.19208/1.38415 = 0.138772, half = 1.96·sqrt(.0096040)/1.38415
+        # = 0.138772 → [0, 0.277544].
+        (0, 10, 0.0, 0.27754),
+        # k=10,n=10 is the mirror image: [0.72246, 1].
+        (10, 10, 0.72246, 1.0),
+    ],
+)
+def test_wilson_hand_values(k: int, n: int, lo: float, hi: float) -> None:
+    a, b = wilson(k, n)
+    assert a == pytest.approx(lo, abs=1e-4)
+    assert b == pytest.approx(hi, abs=1e-4)
+
+
+def test_balance_definition() -> None:
+    # 1 - |ws - wn|: 60 vs 30 of 100 → 1 - 0.3 = 0.7; 50/50 → 1; 100/0 → 0.
+    assert balance(60, 30, 100) == pytest.approx(0.7)
+    assert balance(50, 50, 100) == 1.0
+    assert balance(100, 0, 100) == 0.0
+
+
+def test_summary_contract_keys(race: Scenario) -> None:
+    df = simulate(race, 40, ("heuristic", "random"), seed=9)
+    s = summary(df)
+    assert s["games"] == 40 and s["seed"] == 9
+    assert s["policy"] == {"south": "heuristic", "north": "random"}
+    assert s["wins"]["south"] + s["wins"]["north"] + s["draws"] == 40
+    for side in ("south", "north"):
+        wr = s["win_rate"][side]
+        assert wr["ci95"][0] <= wr["estimate"] <= wr["ci95"][1]
+        assert wr["estimate"] == pytest.approx(s["wins"][side] / 40)
+    ws, wn = s["wins"]["south"] / 40, s["wins"]["north"] / 40
+    assert s["balance"] == pytest.approx(1 - abs(ws - wn))
+    assert s["length"]["mean"] == pytest.approx(df["length"].mean())
+    assert s["length"]["median"] == df["length"].median()
+    assert sum(s["length"]["histogram"]["counts"]) == 40
+    assert s["playouts_per_second"] > 0
+
+
+def test_heat_maps_count_cells(race: Scenario) -> None:
+    df = simulate(race, 40, "random", seed=4)
+    deaths = death_map(df, race.board)
+    assert deaths.shape == (10, 2)
+    # every decided game has exactly one death (the loser's runner)
+    assert deaths.sum() == int((df["winner"] != "draw").sum())
+    routes = route_map(df, race.board, "south")
+    # a south winner starts on a1 (col 0, row 1) in every game it wins
+    assert routes[0, 0] == int((df["winner"] == "south").sum())
