@@ -1,0 +1,245 @@
+"""Movement graphs: every (cell, facing) state a unit kind can be in, and one round/turn of
+legal movement between them, built from the ruleset's own ``moves`` (no second copy of any
+game's rules).
+
+The terrain-only convention of CONTRACTS.md ``analyze`` applies: the graph is explored on the
+scenario with *only* the explored unit and the wrecks (other live units are removed, so they
+neither block nor conflict). Wrecks, terrain, edges and options all come from the scenario.
+
+Two views of the same data:
+
+* ``MovementTable`` — compact arrays (CSR adjacency over state indices) for fast breadth-first
+  search without networkx (the editor's live path, ``analysis.reach.bfs``).
+* ``movement_graph`` — a ``networkx.DiGraph`` over ``(cell, facing)`` nodes (``facing`` is a
+  ``Facing`` or ``None``), plus the node ``ESCAPE`` for moves that leave the board (a Tank Chess
+  command tank's escape). Edges carry no weight: each is one round/turn.
+
+Tables are cached per (ruleset, board, terrain, wrecks, options, unit kind, side, armour,
+damage) and grow lazily: ``table.ensure(states)`` explores everything reachable from new start
+states. Exploring calls ``ruleset.moves`` once per reachable state.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.ruleset import Ruleset
+from rules.scenario import Scenario, Unit
+
+ESCAPE = "escape"
+"""The networkx node every escape move (``UnitMove.to is None``) leads to."""
+
+State = tuple[int, Facing | None]
+IntArray = npt.NDArray[np.int32]
+
+_CACHE_SIZE = 96
+
+
+@dataclass(frozen=True)
+class TableKey:
+    """What a movement table depends on. Two scenarios with equal keys share a table."""
+
+    ruleset: str
+    columns: int
+    rows: int
+    terrain: tuple[Any, ...]
+    wrecks: tuple[Unit, ...]
+    options: tuple[tuple[str, Any], ...]
+    kind: str
+    side: Side
+    armour: int | None
+    damage: int
+
+
+def table_key(scenario: Scenario, unit: Unit) -> TableKey:
+    """The cache key of ``unit``'s movement table in ``scenario`` (its cell, facing and name
+    do not matter: the table covers every state of that kind)."""
+    return TableKey(
+        ruleset=scenario.ruleset,
+        columns=scenario.board.columns,
+        rows=scenario.board.rows,
+        terrain=scenario.terrain,
+        wrecks=tuple(u for u in scenario.units if u.wreck),
+        options=tuple(sorted(scenario.options.items())),
+        kind=unit.kind,
+        side=unit.side,
+        armour=unit.armour,
+        damage=unit.damage,
+    )
+
+
+@dataclass
+class MovementTable:
+    """All explored states of one unit kind on one terrain, with their one-round successors.
+
+    ``states[i]`` is ``(cell, facing)``; ``index`` maps a state back to ``i``. ``succ[i]``
+    lists successor indices; ``escapes[i]`` is True when a move from state ``i`` leaves the
+    board. ``goal`` is the set of cells where the unit wins by standing (``None`` if it cannot
+    win by moving; an empty set if only an escape wins). ``csr()`` gives the adjacency as
+    numpy arrays. Build with ``movement_table``; grow with ``ensure``.
+    """
+
+    key: TableKey
+    scenario: Scenario
+    probe: Unit
+    ruleset: Ruleset
+    goal: frozenset[int] | None
+    states: list[State] = field(default_factory=list)
+    index: dict[State, int] = field(default_factory=dict)
+    succ: list[list[int]] = field(default_factory=list)
+    escapes: list[bool] = field(default_factory=list)
+    _csr: tuple[IntArray, IntArray] | None = None
+    _cells: IntArray | None = None
+    _dist_cache: OrderedDict[int, tuple[IntArray, int | None]] = field(
+        default_factory=OrderedDict
+    )
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def ensure(self, starts: Iterable[State]) -> list[int]:
+        """Explore everything reachable from ``starts``; return the starts' indices."""
+        out = [self._add(s) for s in starts]
+        while len(self.succ) < len(self.states):
+            self._expand(len(self.succ))
+        return out
+
+    def _add(self, state: State) -> int:
+        i = self.index.get(state)
+        if i is None:
+            i = len(self.states)
+            self.states.append(state)
+            self.index[state] = i
+            self._csr = None
+            self._cells = None
+            self._dist_cache.clear()
+        return i
+
+    def _expand(self, i: int) -> None:
+        """Compute state ``i``'s successors (states are expanded in index order)."""
+        cell, facing = self.states[i]
+        probe = Unit(
+            kind=self.probe.kind,
+            side=self.probe.side,
+            cell=cell,
+            facing=facing,
+            name=self.probe.name,
+            damage=self.probe.damage,
+            armour=self.probe.armour,
+        )
+        scen = self.scenario.with_units(self.scenario.units + (probe,))
+        targets: set[int] = set()
+        escape = False
+        for m in self.ruleset.moves(scen, probe):
+            if m.to is None:
+                escape = True
+            else:
+                targets.add(self._add((m.to, m.facing)))
+        targets.discard(i)
+        self.succ.append(sorted(targets))
+        self.escapes.append(escape)
+
+    # --- array views --------------------------------------------------------------------
+    def csr(self) -> tuple[IntArray, IntArray]:
+        """``(indptr, indices)``: successors of state ``i`` are
+        ``indices[indptr[i]:indptr[i + 1]]``. Only expanded states have successors."""
+        if self._csr is None:
+            lens = np.zeros(len(self.states) + 1, dtype=np.int32)
+            lens[1 : len(self.succ) + 1] = [len(s) for s in self.succ]
+            indptr = np.cumsum(lens, dtype=np.int32)
+            flat = [j for s in self.succ for j in s]
+            self._csr = (indptr, np.asarray(flat, dtype=np.int32))
+        return self._csr
+
+    def cells(self) -> IntArray:
+        """Cell of every state, as an array aligned with ``states``."""
+        if self._cells is None:
+            self._cells = np.asarray([s[0] for s in self.states], dtype=np.int32)
+        return self._cells
+
+    def goal_mask(self) -> npt.NDArray[np.bool_]:
+        """States standing on a goal cell (escapes are separate: ``escape_mask``)."""
+        if not self.goal:
+            return np.zeros(len(self.states), dtype=bool)
+        goal = np.zeros(self.scenario.board.size, dtype=bool)
+        goal[list(self.goal)] = True
+        return goal[self.cells()]
+
+    def escape_mask(self) -> npt.NDArray[np.bool_]:
+        """States from which one move leaves the board (reaches the goal by escaping)."""
+        return np.asarray(self.escapes + [False] * (len(self.states) - len(self.escapes)))
+
+
+_TABLES: OrderedDict[TableKey, MovementTable] = OrderedDict()
+
+
+def base_scenario(scenario: Scenario) -> Scenario:
+    """``scenario`` with only its wrecks left as units (the terrain-only view)."""
+    return scenario.with_units(u for u in scenario.units if u.wreck)
+
+
+def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> MovementTable:
+    """The (cached) movement table of ``unit``'s kind, explored from ``unit``'s state.
+
+    Raises whatever ``get_ruleset`` raises for an unknown ruleset. Wrecks get a table too
+    (its exploration is the ruleset's business), but callers normally skip them.
+    """
+    key = table_key(scenario, unit)
+    table = _TABLES.get(key)
+    if table is None:
+        rs = get_ruleset(scenario.ruleset)
+        base = base_scenario(scenario)
+        probe = Unit(
+            kind=unit.kind,
+            side=unit.side,
+            cell=unit.cell,
+            facing=unit.facing,
+            name=unit.name,
+            damage=unit.damage,
+            armour=unit.armour,
+        )
+        goal = rs.goal_cells(base.adding(probe), probe)
+        table = MovementTable(key=key, scenario=base, probe=probe, ruleset=rs, goal=goal)
+        _TABLES[key] = table
+        while len(_TABLES) > _CACHE_SIZE:
+            _TABLES.popitem(last=False)
+    else:
+        _TABLES.move_to_end(key)
+    if explore:
+        table.ensure([(unit.cell, unit.facing)])
+    return table
+
+
+def clear_cache() -> None:
+    """Forget every cached movement table (tests and benchmarks use this)."""
+    _TABLES.clear()
+
+
+def movement_graph(table: MovementTable) -> nx.DiGraph:
+    """The table as a ``networkx.DiGraph``: nodes ``(cell, facing)`` (with attributes
+    ``cell``, ``facing``, ``goal``) and ``ESCAPE``; one edge per one-round/turn move."""
+    g = nx.DiGraph()
+    goal = table.goal or frozenset()
+    for state in table.states:
+        g.add_node(state, cell=state[0], facing=state[1], goal=state[0] in goal)
+    for i, succ in enumerate(table.succ):
+        src = table.states[i]
+        g.add_edges_from((src, table.states[j]) for j in succ)
+        if table.escapes[i]:
+            g.add_edge(src, ESCAPE)
+    return g
+
+
+def unit_graph(scenario: Scenario, unit: Unit) -> tuple[nx.DiGraph, Hashable]:
+    """The networkx movement graph of ``unit`` and its start node."""
+    table = movement_table(scenario, unit)
+    return movement_graph(table), (unit.cell, unit.facing)

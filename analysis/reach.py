@@ -1,0 +1,199 @@
+"""Reachability: rounds/turns to the goal per unit and side, reach maps, shortest routes.
+
+Terrain-only movement (CONTRACTS.md ``analyze``): each unit is explored alone on the terrain
+with the wrecks (``analysis.graphs``). Distances count rounds (Final Act, Tank Wars) or own
+turns (Tank Chess): one edge of the movement graph each.
+
+Two implementations give identical numbers (tested):
+
+* ``unit_reach`` — numpy breadth-first search over the table's CSR arrays, memoised per start
+  state (the editor's live path);
+* ``unit_reach_nx`` — networkx shortest paths over ``movement_graph`` (reports, routes).
+
+A unit's *goal* is the ruleset's ``goal_cells`` (standing there wins) or an escape move
+(``UnitMove.to is None``, one more turn from a state that has it). Units whose ruleset says
+``goal_cells is None`` have ``turns_to_goal = None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+
+from analysis.graphs import ESCAPE, IntArray, MovementTable, State, movement_graph, movement_table
+from rules.geometry import Side
+from rules.scenario import Scenario, Unit
+
+UNREACHABLE = -1
+"""Value of unreachable cells in the reach arrays (``None`` in JSON)."""
+
+
+@dataclass(frozen=True)
+class UnitReach:
+    """Where one unit can get: ``cells[c]`` = fewest rounds/turns to stand on cell ``c``
+    (``UNREACHABLE`` = never; 0 = its own cell); ``turns_to_goal`` (``None`` = cannot win by
+    moving); ``route`` = one shortest route to the goal as states, ending with ``"escape"``
+    for an escape (empty when there is no goal or no route)."""
+
+    unit: Unit
+    cells: IntArray
+    turns_to_goal: int | None
+    route: tuple[State | str, ...] = ()
+
+
+# --- fast array implementation ------------------------------------------------------------
+def bfs(table: MovementTable, start: int) -> IntArray:
+    """Breadth-first distances (in moves) from state ``start`` to every state of ``table``
+    (``UNREACHABLE`` where none). Pure numpy: one vectorised gather per level."""
+    indptr, indices = table.csr()
+    n = len(table)
+    dist = np.full(n, UNREACHABLE, dtype=np.int32)
+    dist[start] = 0
+    frontier = np.asarray([start], dtype=np.int32)
+    level = 0
+    while frontier.size:
+        level += 1
+        starts = indptr[frontier]
+        lens = indptr[frontier + 1] - starts
+        total = int(lens.sum())
+        if total == 0:
+            break
+        # flat positions of every successor of every frontier state
+        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
+        nb = indices[offsets + np.arange(total, dtype=np.int32)]
+        nb = nb[dist[nb] == UNREACHABLE]
+        if nb.size == 0:
+            break
+        nb = np.unique(nb)
+        dist[nb] = level
+        frontier = nb
+    return dist
+
+
+def _goal_distance(table: MovementTable, dist: IntArray) -> int | None:
+    if table.goal is None:
+        return None
+    best: int | None = None
+    goal = table.goal_mask() & (dist >= 0)
+    if goal.any():
+        best = int(dist[goal].min())
+    esc = table.escape_mask() & (dist >= 0)
+    if esc.any():
+        d = int(dist[esc].min()) + 1
+        best = d if best is None else min(best, d)
+    return best
+
+
+def cell_distances(table: MovementTable, dist: IntArray, size: int) -> IntArray:
+    """Per-cell minimum of per-state distances (``UNREACHABLE`` where no state reaches)."""
+    big = np.iinfo(np.int32).max
+    out = np.full(size, big, dtype=np.int32)
+    ok = dist >= 0
+    np.minimum.at(out, table.cells()[ok], dist[ok])
+    out[out == big] = UNREACHABLE
+    return out
+
+
+def unit_reach(scenario: Scenario, unit: Unit) -> UnitReach:
+    """``UnitReach`` of ``unit`` by array BFS (no route). Memoised per table and start state;
+    the arrays returned are shared: do not modify them."""
+    table = movement_table(scenario, unit)
+    start = table.index[(unit.cell, unit.facing)]
+    hit = table._dist_cache.get(start)
+    if hit is None:
+        dist = bfs(table, start)
+        hit = (cell_distances(table, dist, scenario.board.size), _goal_distance(table, dist))
+        table._dist_cache[start] = hit
+        while len(table._dist_cache) > 256:
+            table._dist_cache.popitem(last=False)
+    return UnitReach(unit=unit, cells=hit[0], turns_to_goal=hit[1])
+
+
+# --- networkx implementation --------------------------------------------------------------
+def unit_reach_nx(scenario: Scenario, unit: Unit, graph: nx.DiGraph | None = None) -> UnitReach:
+    """``UnitReach`` of ``unit`` by networkx shortest paths, with one shortest route."""
+    table = movement_table(scenario, unit)
+    if graph is None:
+        graph = movement_graph(table)
+    start: State = (unit.cell, unit.facing)
+    paths = nx.single_source_shortest_path(graph, start)
+    lengths = {node: len(path) - 1 for node, path in paths.items()}
+    size = scenario.board.size
+    cells = np.full(size, UNREACHABLE, dtype=np.int32)
+    goal_cells = table.goal
+    best: int | None = None
+    best_node: object = None
+    for node, d in lengths.items():
+        if node == ESCAPE:
+            continue
+        cell = node[0]
+        if cells[cell] == UNREACHABLE or d < cells[cell]:
+            cells[cell] = d
+    if goal_cells is not None:
+        for node, d in sorted(lengths.items(), key=lambda kv: (kv[1], str(kv[0]))):
+            if node == ESCAPE or node[0] in goal_cells:
+                best, best_node = int(d), node
+                break
+    route: tuple[State | str, ...] = ()
+    if best_node is not None:
+        route = tuple(paths[best_node])
+    return UnitReach(unit=unit, cells=cells, turns_to_goal=best, route=route)
+
+
+# --- sides ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SideReach:
+    """One side's reach: ``cells[c]`` = fewest rounds/turns for any of its live units to stand
+    on ``c`` (``UNREACHABLE`` if none can); ``turns_to_goal`` = min over its units."""
+
+    side: Side
+    cells: IntArray
+    turns_to_goal: int | None
+    units: tuple[UnitReach, ...]
+
+
+def side_reach(scenario: Scenario, side: Side, use_networkx: bool = False) -> SideReach:
+    """Combine the reach of every live unit of ``side`` (array BFS, or networkx with routes)."""
+    units = [u for u in scenario.units_of(side) if not u.wreck]
+    per = tuple(
+        unit_reach_nx(scenario, u) if use_networkx else unit_reach(scenario, u) for u in units
+    )
+    return SideReach(
+        side=side,
+        cells=combine_reach([r.cells for r in per], scenario.board.size),
+        turns_to_goal=min_or_none(r.turns_to_goal for r in per),
+        units=per,
+    )
+
+
+def combine_reach(maps: list[IntArray], size: int) -> IntArray:
+    """Element-wise minimum of reach arrays, ignoring ``UNREACHABLE``."""
+    if not maps:
+        return np.full(size, UNREACHABLE, dtype=np.int32)
+    big = np.iinfo(np.int32).max
+    stack = np.stack(maps)
+    stack = np.where(stack < 0, big, stack)
+    out: IntArray = stack.min(axis=0).astype(np.int32)
+    out[out == big] = UNREACHABLE
+    return out
+
+
+def min_or_none(values: Iterable[int | None]) -> int | None:
+    """Minimum of the non-``None`` values, or ``None``."""
+    vals = [v for v in values if v is not None]
+    return min(vals) if vals else None
+
+
+def reach_grid(cells: IntArray, columns: int, rows: int) -> list[list[int | None]]:
+    """A reach array as the JSON 2-D map (rows, ``[0]`` = row 1; ``None`` = unreachable)."""
+    grid = cells.reshape(rows, columns)
+    return [[None if v < 0 else int(v) for v in row] for row in grid]
+
+
+def as_mask(cells: IntArray) -> npt.NDArray[np.bool_]:
+    """Cells reachable at all."""
+    return cells >= 0
