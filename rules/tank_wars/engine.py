@@ -1,0 +1,378 @@
+"""The Tank Wars round engine (PROVISIONAL ruleset, RULES §3).
+
+API (all values immutable; randomness only through a ``numpy.random.Generator``)::
+
+    state = initial_state(scenario)                 # TankWarsState (raises TankmapError)
+    command_options(state, vehicle) -> [None, Command, ...]   # what a vehicle can plan
+    gunfire_targets(state, side) -> [cell, ...]     # enemy board + own craters
+    state.gunfire_available(side) -> int            # how many gunfire tokens to place
+    state = play_round(state, orders_south, orders_north, rng, events=None)
+    outcome(state) -> Outcome(winner, reason) | None
+    final, result = play_game(state, policy_south, policy_north, rng)
+    hit_probability(k) = 1 − (35/36)**k             # a field hit by k shells at least once
+
+``orders_south``/``orders_north`` are ``Orders(commands={ident: Command}, gunfire=(cell,
+...))`` or a policy ``(state, side) -> Orders``; a policy is called after the artillery
+phase (``state.in_round`` is True), so it plans knowing where the shells fell, as players
+do. ``play_round`` is ``artillery_phase`` followed by ``resolve_orders``; both are public.
+``events`` (a list) receives an ``Event`` for everything that happens.
+
+A round (RULES §3; one player acts, then the other — the two boards never interact, so
+the order only fixes the order of dice rolls):
+
+1. **Artillery**: each side fires one shot per shell of its live vehicles, or
+   ``long_range_shots`` if none of them has shells. Dice: one ``rng.integers(0, 36)`` per
+   shot, south's shots first (vehicles in card order), then north's; the roll is the field
+   (``roll_to_cell``). A support token there is removed; else a vehicle there loses 1 AP;
+   else a crater is placed (a field holds at most one crater). Fire is simultaneous:
+   vehicles at 0 AP are removed at the end of the phase.
+2–3. **Planning**: the orders (command tokens, gunfire tokens).
+4. **Movement**, south's vehicles in card order (the order of the scenario's units), then
+   north's. A command is *not executed* when its token is outside the vehicle's pattern, it
+   is a 2-field token and the vehicle has 1 AP left, or it ends off the vehicle's own board.
+   It is *cancelled* when its end field holds a vehicle at that moment (a vehicle that moved
+   away earlier frees its field). Otherwise the vehicle moves; each crater on the fields it
+   crosses or enters costs 1 AP and is removed; at 0 AP it is destroyed at once (later
+   craters on its path stay). Ending on a support token collects it: +``support_armour`` AP,
+   never above the kind's starting AP. Fields passed over may hold vehicles.
+5. **Gunfire**: a token on an enemy field costs the vehicle standing there after movement
+   1 AP per token (a vehicle that did not move is hit too unless
+   ``gunfire_hits_stationary`` is off); a token on a crater of one's own board removes the
+   crater. Simultaneous; destroyed vehicles are removed at the end of the phase.
+6. **Supply drop**: ``supply_drops`` rolls per side onto its own board (south's first). A
+   vehicle there collects it at once; a field with a crater or support token wastes it;
+   else a support token is placed.
+
+A side may place at most ``gunfire_available`` tokens: the starting ``gunfire_tokens``
+minus the gunfire symbols of its destroyed vehicles (tokens already placed this round stay;
+extra tokens in an ``Orders`` are ignored, the first ones count). The game ends as soon as a
+side has lost its last vehicle (both at once: a draw); later phases of that round are not
+played. After ``max_rounds`` rounds it is a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from rules.errors import IllegalMoveError
+from rules.geometry import Side
+from rules.tank_wars.ruleset import board_cells
+from rules.tank_wars.state import (
+    FIELDS,
+    NO_ORDERS,
+    Command,
+    Event,
+    Orders,
+    Outcome,
+    TankWarsState,
+    Vehicle,
+    command_options,
+    gunfire_targets,
+    hit_probability,
+    hit_probability_exact,
+    initial_state,
+    outcome,
+    roll_to_cell,
+    to_scenario,
+)
+
+Policy = Callable[[TankWarsState, Side], Orders]
+OrdersSource = Orders | Policy
+
+__all__ = [
+    "FIELDS",
+    "NO_ORDERS",
+    "Command",
+    "Event",
+    "Orders",
+    "Outcome",
+    "Policy",
+    "TankWarsState",
+    "Vehicle",
+    "artillery_phase",
+    "command_options",
+    "gunfire_targets",
+    "hit_probability",
+    "hit_probability_exact",
+    "initial_state",
+    "outcome",
+    "play_game",
+    "play_round",
+    "random_orders",
+    "resolve_orders",
+    "roll_to_cell",
+    "to_scenario",
+]
+
+_SIDES = (Side.SOUTH, Side.NORTH)
+
+
+class _Work:
+    """Mutable scratch copy of a state used while a phase resolves."""
+
+    def __init__(self, state: TankWarsState, events: list[Event] | None, phase: str) -> None:
+        self.state = state
+        self.vehicles = list(state.vehicles)
+        self.armour = [v.armour for v in state.vehicles]
+        self.cells = [v.cell for v in state.vehicles]
+        self.alive = [True] * len(self.vehicles)
+        self.at = {v.cell: i for i, v in enumerate(state.vehicles)}
+        self.craters = set(state.craters)
+        self.supports = set(state.supports)
+        self.lost = list(state.lost_gunfire)
+        self.events = events
+        self.phase = phase
+        self.round = state.round + 1
+
+    def log(self, side: Side, what: str, cell: int, vehicle: int | None = None) -> None:
+        if self.events is not None:
+            self.events.append(Event(self.round, self.phase, side, what, cell, vehicle))
+
+    def damage(self, i: int, side: Side, what: str, cell: int) -> None:
+        self.armour[i] -= 1
+        self.log(side, what, cell, self.vehicles[i].ident)
+
+    def destroy(self, i: int) -> None:
+        """Remove vehicle ``i`` now (its side loses its gunfire symbols)."""
+        v = self.vehicles[i]
+        self.alive[i] = False
+        if self.at.get(self.cells[i]) == i:
+            del self.at[self.cells[i]]
+        self.lost[v.side.index] += self.state.rules.kind(v.kind).gunfire
+        self.log(v.side, "destroyed", self.cells[i], v.ident)
+
+    def sweep(self) -> None:
+        """Remove every vehicle at 0 AP (end of a simultaneous phase)."""
+        for i in range(len(self.vehicles)):
+            if self.alive[i] and self.armour[i] <= 0:
+                self.destroy(i)
+
+    def repair(self, i: int) -> None:
+        top = self.state.rules.kind(self.vehicles[i].kind).armour
+        self.armour[i] = min(top, self.armour[i] + self.state.rules.support_armour)
+
+    def sides_alive(self) -> int:
+        return len({self.vehicles[i].side for i in range(len(self.vehicles)) if self.alive[i]})
+
+    def result(self, *, in_round: bool, finished: bool) -> TankWarsState:
+        vehicles = tuple(
+            replace(v, cell=self.cells[i], armour=self.armour[i])
+            if (v.cell, v.armour) != (self.cells[i], self.armour[i])
+            else v
+            for i, v in enumerate(self.vehicles)
+            if self.alive[i]
+        )
+        return replace(
+            self.state,
+            vehicles=vehicles,
+            craters=frozenset(self.craters),
+            supports=frozenset(self.supports),
+            lost_gunfire=(self.lost[0], self.lost[1]),
+            round=self.state.round + (1 if finished else 0),
+            in_round=in_round,
+        )
+
+
+def artillery_phase(
+    state: TankWarsState, rng: np.random.Generator, events: list[Event] | None = None
+) -> TankWarsState:
+    """Phase 1 of the next round; returns the state with ``in_round`` True (or the finished
+    round if a side lost its last vehicle). ``IllegalMoveError`` if the game is over or the
+    artillery has already fired this round."""
+    if state.in_round:
+        raise IllegalMoveError("the artillery has already fired this round")
+    if outcome(state) is not None:
+        raise IllegalMoveError("the game is over")
+    w = _Work(state, events, "artillery")
+    shots = [state.artillery_shots(s) for s in _SIDES]
+    total = shots[0] + shots[1]
+    rolls: list[int] = rng.integers(0, FIELDS, size=total).tolist() if total else []
+    k = 0
+    for side in _SIDES:
+        target = side.other
+        for _ in range(shots[side.index]):
+            cell = roll_to_cell(state.board, target, rolls[k])
+            k += 1
+            i = w.at.get(cell)
+            if cell in w.supports:
+                w.supports.discard(cell)
+                w.log(side, "shot-support", cell)
+            elif i is not None:
+                w.damage(i, side, "shot-hit", cell)
+            elif cell in w.craters:
+                w.log(side, "shot-on-crater", cell)
+            else:
+                w.craters.add(cell)
+                w.log(side, "shot-crater", cell)
+    w.sweep()
+    over = w.sides_alive() < 2
+    return w.result(in_round=not over, finished=over)
+
+
+def _checked(
+    state: TankWarsState, side: Side, orders: Orders
+) -> tuple[dict[int, Command], list[int]]:
+    """The commands of ``side``'s live vehicles and its gunfire tokens (at most the available
+    count). ``IllegalMoveError`` for a command to an enemy vehicle, a command that is not a
+    ``Command``, or a gunfire token on a field that is neither enemy nor an own crater."""
+    commands: dict[int, Command] = {}
+    for ident, cmd in orders.commands.items():
+        v = state.vehicle(ident)
+        if v is None:
+            continue  # destroyed (or never existed): its token is simply not executed
+        if v.side is not side:
+            raise IllegalMoveError(f"{side} cannot command the {v.side} {v.kind} ({ident})")
+        if not isinstance(cmd, Command):
+            raise IllegalMoveError(f"{side} order for vehicle {ident} is not a Command: {cmd!r}")
+        commands[ident] = cmd
+    enemy = board_cells(state.board, side.other)
+    for cell in orders.gunfire:
+        if cell not in enemy and cell not in state.craters:
+            name = state.board.cell_name(cell) if 0 <= cell < state.board.size else str(cell)
+            raise IllegalMoveError(
+                f"{side} gunfire token on {name}: only enemy fields and own craters"
+            )
+    return commands, list(orders.gunfire[: state.gunfire_available(side)])
+
+
+def resolve_orders(
+    state: TankWarsState,
+    orders_south: Orders,
+    orders_north: Orders,
+    rng: np.random.Generator,
+    events: list[Event] | None = None,
+) -> TankWarsState:
+    """Phases 4–6 of the round whose artillery has fired (``state.in_round``); returns the
+    state after the round. Raises ``IllegalMoveError`` (see ``_checked``) for bad orders or
+    when the artillery has not fired yet."""
+    if not state.in_round:
+        raise IllegalMoveError("fire the artillery (artillery_phase) before resolving orders")
+    plans = [_checked(state, Side.SOUTH, orders_south), _checked(state, Side.NORTH, orders_north)]
+    rules, board = state.rules, state.board
+    w = _Work(state, events, "movement")
+    moved = [False] * len(w.vehicles)
+    for side in _SIDES:
+        commands = plans[side.index][0]
+        own = board_cells(board, side)
+        for i, v in enumerate(w.vehicles):
+            cmd = commands.get(v.ident) if v.side is side else None
+            if cmd is None or not w.alive[i]:
+                continue
+            dist = cmd.kind.distance
+            dx, dy = cmd.direction.dx, cmd.direction.dy
+            start = w.cells[i]
+            end = board.offset(start, dx * dist, dy * dist)
+            if (
+                cmd.kind not in rules.kind(v.kind).moves
+                or (dist == 2 and w.armour[i] <= 1)
+                or end < 0
+                or end not in own
+            ):
+                w.log(side, "not-executed", start, v.ident)
+                continue
+            if end in w.at:
+                w.log(side, "cancelled", end, v.ident)
+                continue
+            del w.at[start]
+            moved[i] = True
+            for step in range(1, dist + 1):
+                c = board.offset(start, dx * step, dy * step)
+                w.cells[i] = c
+                if c in w.craters:
+                    w.craters.discard(c)
+                    w.damage(i, side, "crater-hit", c)
+                    if w.armour[i] <= 0:
+                        break
+            if w.armour[i] <= 0:
+                w.destroy(i)
+                continue
+            w.at[end] = i
+            w.log(side, "moved", end, v.ident)
+            if end in w.supports:
+                w.supports.discard(end)
+                w.repair(i)
+                w.log(side, "collected", end, v.ident)
+    if w.sides_alive() < 2:
+        return w.result(in_round=False, finished=True)
+    w.phase = "gunfire"
+    for side in _SIDES:
+        enemy = board_cells(board, side.other)
+        for cell in plans[side.index][1]:
+            if cell in enemy:
+                hit = w.at.get(cell)
+                if hit is not None and (moved[hit] or rules.gunfire_hits_stationary):
+                    w.damage(hit, side, "gunfire-hit", cell)
+            elif cell in w.craters:
+                w.craters.discard(cell)
+                w.log(side, "crater-cleared", cell)
+    w.sweep()
+    if w.sides_alive() < 2:
+        return w.result(in_round=False, finished=True)
+    w.phase = "supply"
+    drops = rules.supply_drops
+    rolls: list[int] = rng.integers(0, FIELDS, size=2 * drops).tolist() if drops else []
+    for k, roll in enumerate(rolls):
+        side = _SIDES[k // drops]
+        cell = roll_to_cell(board, side, roll)
+        there = w.at.get(cell)
+        if there is not None:
+            w.repair(there)
+            w.log(side, "supply-collected", cell, w.vehicles[there].ident)
+        elif cell in w.craters or cell in w.supports:
+            w.log(side, "supply-lost", cell)
+        else:
+            w.supports.add(cell)
+            w.log(side, "supply", cell)
+    return w.result(in_round=False, finished=True)
+
+
+def play_round(
+    state: TankWarsState,
+    orders_south: OrdersSource,
+    orders_north: OrdersSource,
+    rng: np.random.Generator,
+    events: list[Event] | None = None,
+) -> TankWarsState:
+    """One whole round: ``artillery_phase`` then ``resolve_orders`` (policies are called in
+    between, south first). Raises ``IllegalMoveError`` if the game is over or orders are bad.
+    """
+    mid = artillery_phase(state, rng, events)
+    if not mid.in_round:  # a side lost its last vehicle to the artillery
+        return mid
+    south = orders_south(mid, Side.SOUTH) if callable(orders_south) else orders_south
+    north = orders_north(mid, Side.NORTH) if callable(orders_north) else orders_north
+    return resolve_orders(mid, south, north, rng, events)
+
+
+def play_game(
+    state: TankWarsState,
+    south: OrdersSource,
+    north: OrdersSource,
+    rng: np.random.Generator,
+    events: list[Event] | None = None,
+) -> tuple[TankWarsState, Outcome]:
+    """Play rounds until ``outcome`` is decided; returns the final state and the outcome."""
+    result = outcome(state)
+    while result is None:
+        state = play_round(state, south, north, rng, events)
+        result = outcome(state)
+    return state, result
+
+
+def random_orders(state: TankWarsState, side: Side, rng: np.random.Generator) -> Orders:
+    """Baseline orders: per vehicle a uniform pick among ``command_options`` (staying
+    included), and every available gunfire token on a uniform pick of ``gunfire_targets``."""
+    commands: dict[int, Command] = {}
+    for v in state.vehicles:
+        if v.side is side:
+            options = command_options(state, v)
+            pick = options[int(rng.integers(len(options)))]
+            if pick is not None:
+                commands[v.ident] = pick
+    n = state.gunfire_available(side)
+    targets = gunfire_targets(state, side)
+    gunfire = tuple(targets[j] for j in rng.integers(len(targets), size=n).tolist()) if n else ()
+    return Orders(commands, gunfire)
