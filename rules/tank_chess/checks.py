@@ -1,0 +1,209 @@
+"""Setup legality and custom-scheme checks for Tank Chess (RULES §2.2).
+
+Codes and severities (``cells`` as CONTRACTS.md asks):
+
+| code | severity | cells |
+|---|---|---|
+| ``army-too-many`` | error | all that side's pieces of that kind |
+| ``army-incomplete`` | incomplete | none |
+| ``cell-shared`` | error | the shared cell |
+| ``piece-on-obstacle`` | error | the piece's cell |
+| ``obstacle-overlap`` | error | the cells two obstacle pieces share |
+| ``obstacle-shape`` | error | all cells of an obstacle whose cells do not form its ``shape`` |
+| ``obstacle-on-start-cell`` | error | obstacle cells on a printed start cell (16 × 16) |
+| ``outside-setup-rows`` | warning | the piece's cell (live pieces outside own rows 1-3) |
+| ``obstacles-asymmetric`` | warning | obstacle cells whose 180° mirror is not an obstacle |
+| ``obstacle-budget`` | warning | every obstacle cell (more pieces than the set's 26) |
+| ``command-cannot-escape`` | warning | the command tank's cell |
+
+Armies (data): boards whose shorter side is below 20 use the 16 × 16 army (2 HT, 3 MT,
+4 LT, 1 CLT), from 20 up the 20 × 20 army (plus 2 TD, 2 HM). Wrecks count as pieces of
+the army (a position in the middle of a game is still complete). "Start cells" are the
+cells printed on the physical board: known for 16 × 16 (the basic setup's 20 cells); the
+20 × 20 board's marks are not known, so that check does not apply there.
+``command-cannot-escape`` moves the command tank over terrain only (obstacles and wrecks;
+other pieces ignored, since they move).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rules.geometry import Side
+from rules.scenario import Scenario
+from rules.tank_chess.data import tank_chess_data
+from rules.tank_chess.shapes import matches_shape
+from rules.violations import Severity, Violation
+
+_NAMES = {
+    "command": "command tank",
+    "light": "light tank",
+    "medium": "medium tank",
+    "heavy": "heavy tank",
+    "destroyer": "tank destroyer",
+    "mortar": "heavy mortar",
+}
+_SIDE = {Side.SOUTH: "White", Side.NORTH: "Black"}
+
+
+def check_scenario(scenario: Scenario) -> list[Violation]:
+    """Every violation of RULES §2.2 in ``scenario`` (see the module table)."""
+    data = tank_chess_data()
+    board = scenario.board
+    name = board.cell_name
+    out: list[Violation] = []
+
+    # --- armies -------------------------------------------------------------------------
+    label, army = data.army(board.columns, board.rows)
+    for side in Side:
+        by_kind: dict[str, list[int]] = defaultdict(list)
+        for u in scenario.units:
+            if u.side is side:
+                by_kind[u.kind].append(u.cell)
+        for kind, wanted in army.items():
+            have = by_kind.get(kind, [])
+            what = _NAMES.get(kind, kind)
+            if len(have) > wanted:
+                out.append(
+                    Violation(
+                        "army-too-many",
+                        Severity.ERROR,
+                        f"{_SIDE[side]} has {len(have)} {what}s; the {label} has {wanted}",
+                        tuple(have),
+                        side,
+                    )
+                )
+            elif len(have) < wanted:
+                out.append(
+                    Violation(
+                        "army-incomplete",
+                        Severity.INCOMPLETE,
+                        f"{_SIDE[side]} has {len(have)} of {wanted} {what}s ({label})",
+                        (),
+                        side,
+                    )
+                )
+
+    # --- obstacles ----------------------------------------------------------------------
+    owner: dict[int, int] = {}
+    shared: set[int] = set()
+    for i, t in enumerate(scenario.terrain):
+        for c in t.cells:
+            if c in owner:
+                shared.add(c)
+            else:
+                owner[c] = i
+        if t.shape is not None and not matches_shape(board, t.cells, t.shape):
+            cells = " ".join(name(c) for c in t.cells)
+            out.append(
+                Violation(
+                    "obstacle-shape",
+                    Severity.ERROR,
+                    f"obstacle {cells} is not a {t.shape} (rotations and mirrors allowed)",
+                    tuple(t.cells),
+                )
+            )
+    for c in sorted(shared):
+        out.append(
+            Violation(
+                "obstacle-overlap",
+                Severity.ERROR,
+                f"two obstacle pieces overlap on {name(c)}",
+                (c,),
+            )
+        )
+    starts = data.start_cells.get(f"{board.columns}x{board.rows}", ())
+    start_cells = {board.parse_cell(s) for s in starts}
+    on_start = sorted(c for c in owner if c in start_cells)
+    if on_start:
+        out.append(
+            Violation(
+                "obstacle-on-start-cell",
+                Severity.ERROR,
+                "obstacles cover printed start cells: " + " ".join(name(c) for c in on_start),
+                tuple(on_start),
+            )
+        )
+    asym = sorted(c for c in owner if board.mirror(c) not in owner)
+    if asym:
+        out.append(
+            Violation(
+                "obstacles-asymmetric",
+                Severity.WARNING,
+                f"{len(asym)} obstacle cells have no obstacle at their 180° mirror cell",
+                tuple(asym),
+            )
+        )
+    if len(scenario.terrain) > data.obstacle_budget:
+        out.append(
+            Violation(
+                "obstacle-budget",
+                Severity.WARNING,
+                f"{len(scenario.terrain)} obstacle pieces; the set has {data.obstacle_budget}",
+                tuple(sorted(owner)),
+            )
+        )
+
+    # --- pieces -------------------------------------------------------------------------
+    count: dict[int, int] = defaultdict(int)
+    for u in scenario.units:
+        count[u.cell] += 1
+    for c in sorted(c for c, n in count.items() if n > 1):
+        out.append(
+            Violation(
+                "cell-shared",
+                Severity.ERROR,
+                f"{count[c]} pieces share {name(c)}",
+                (c,),
+            )
+        )
+    for u in scenario.units:
+        what = _NAMES.get(u.kind, u.kind)
+        if u.cell in owner:
+            out.append(
+                Violation(
+                    "piece-on-obstacle",
+                    Severity.ERROR,
+                    f"{_SIDE[u.side]} {what} on {name(u.cell)} stands on an obstacle",
+                    (u.cell,),
+                    u.side,
+                )
+            )
+        if not u.wreck and board.own_row(u.cell, u.side.index) > data.setup_rows:
+            out.append(
+                Violation(
+                    "outside-setup-rows",
+                    Severity.WARNING,
+                    f"{_SIDE[u.side]} {what} on {name(u.cell)} starts outside its rows "
+                    f"1-{data.setup_rows}",
+                    (u.cell,),
+                    u.side,
+                )
+            )
+    out.extend(_escape_warnings(scenario))
+    return out
+
+
+def _escape_warnings(scenario: Scenario) -> list[Violation]:
+    from rules.tank_chess.reach import turns_to_escape
+    from rules.tank_chess.state import GameState
+
+    commanders = [p for p, u in enumerate(scenario.units) if u.kind == "command" and not u.wreck]
+    if not commanders:
+        return []
+    state = GameState(scenario, lenient=True)
+    out = []
+    for p in commanders:
+        u = scenario.units[p]
+        if turns_to_escape(state, p) is None:
+            out.append(
+                Violation(
+                    "command-cannot-escape",
+                    Severity.WARNING,
+                    f"{_SIDE[u.side]} command tank on {scenario.board.cell_name(u.cell)} can "
+                    "never reach the enemy edge (obstacles and wrecks block every way)",
+                    (u.cell,),
+                    u.side,
+                )
+            )
+    return out

@@ -1,0 +1,607 @@
+"""The fast Tank Chess game state: move generation, apply/undo, outcome (RULES §2.3-2.5).
+
+This is the engine the simulation and perft build on. It is plain Python tuned for speed:
+flat ``list`` arrays, precomputed per-board tables (``rules.tank_chess.tables``), int-coded
+pieces and turns, apply/undo in place (no copying per move).
+
+Pieces
+    Piece ``p`` is the index of the unit in ``scenario.units`` (wrecks included, so indices
+    are stable for the whole game). Per piece: ``kind[p]`` (code, see ``data.KINDS``),
+    ``side[p]`` (0 south/White, 1 north/Black), ``cell[p]`` (-1 once escaped),
+    ``facing[p]`` (0 = N … 7 = NW clockwise), ``alive[p]`` (False = wreck).
+    ``grid[c]`` is ``EMPTY`` (-1), ``BLOCKED`` (-2: obstacle or wreck) or a live piece index.
+
+Turns
+    A turn is a plain tuple ``(piece, cell, facing, target)``: the piece moved, its end cell
+    and facing — or ``cell == ESCAPE`` (-1) and ``facing == -1`` for a command tank's
+    escape — and the shot piece index or ``NO_TARGET`` (-1). Distinct tuples are distinct
+    turns (CONTRACTS ``perft``): a shot at a target that survives is still its own turn.
+
+Use
+    >>> from rules.tank_chess.state import initial_state, legal_turns, apply, undo, outcome
+    >>> st = initial_state(scenario)            # doctest: +SKIP
+    >>> for turn in legal_turns(st):            # doctest: +SKIP
+    ...     apply(st, turn); ...; undo(st)
+
+    ``st.count_turns()`` counts the legal turns without building them (perft leaves),
+    ``st.copy()`` clones, ``st.position_key()`` is a hashable position (for tables),
+    ``outcome(st)`` is ``None`` while the game goes on, ``to_scenario(st)`` writes the
+    position back as a scenario (wrecks as ``wreck: true`` units, ``to_move`` set).
+    ``apply`` trusts its turn (use ``play`` or ``notation.parse_turn`` for untrusted input);
+    the played turns are ``st.history`` entries ``(turn, old_cell, old_facing, ...)`` and
+    ``st.turns()`` lists them.
+
+Choices where RULES.md is silent (documented here, see also the ruleset docstring):
+    - The moving piece's start cell counts as empty while it moves and when it shoots (a
+      piece that backs up may fire through the cell it left).
+    - ``strict_corners``: the board edge never blocks, so a diagonal escape is never
+      refused by it; the backward step obeys ``strict_corners`` when it is diagonal.
+    - Destroying *any* command tank of a side wins (a legal army has exactly one).
+    - Every live piece can always rotate in place, so "no legal move" only happens to a
+      side without live pieces on the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.errors import IllegalMoveError, TankmapError
+from rules.geometry import Facing, Side
+from rules.scenario import Scenario, Unit
+from rules.tank_chess.data import (
+    COMMAND,
+    FIRE_MORTAR,
+    FIRE_TURRET,
+    KIND_CODE,
+    KINDS,
+    OPTION_SPECS,
+    tank_chess_data,
+)
+from rules.tank_chess.tables import Tables, tables_for
+
+EMPTY = -1
+BLOCKED = -2
+ESCAPE = -1
+NO_TARGET = -1
+
+Turn = tuple[int, int, int, int]
+"""``(piece, cell or ESCAPE, facing or -1, target piece or NO_TARGET)``."""
+
+SIDES = (Side.SOUTH, Side.NORTH)
+_DIRS3 = tuple(((f + 7) & 7, f, (f + 1) & 7) for f in range(8))
+_DIRS1 = tuple((f,) for f in range(8))
+# direction of a unit step (sx, sy) in -1..1: _DIR_OF[(sy + 1) * 3 + sx + 1]
+_DIR_OF = [-1] * 9
+for _f in Facing:
+    _DIR_OF[(_f.dy + 1) * 3 + _f.dx + 1] = int(_f)
+
+
+class PositionError(TankmapError, ValueError):
+    """A scenario cannot be played: not Tank Chess, or two things on one cell."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` (``None`` for a draw) and ``reason``: one of
+    ``"command-destroyed"``, ``"escape"``, ``"max-turns"``, ``"no-move"``."""
+
+    winner: Side | None
+    reason: str
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"winner": None if self.winner is None else self.winner.value, "reason": self.reason}
+
+
+class GameState:
+    """A Tank Chess position with everything the move generator needs (see module doc)."""
+
+    __slots__ = (
+        "scenario",
+        "tables",
+        "columns",
+        "size",
+        "strict_corners",
+        "max_turns",
+        "grid",
+        "kind",
+        "side",
+        "cell",
+        "facing",
+        "alive",
+        "speed",
+        "gun",
+        "fire",
+        "armour",
+        "pieces_of",
+        "to_move",
+        "ply",
+        "winner",
+        "reason",
+        "history",
+        "_seen",
+        "_gen",
+    )
+
+    scenario: Scenario
+    tables: Tables
+    columns: int
+    size: int
+    strict_corners: bool
+    max_turns: int
+    grid: list[int]
+    kind: list[int]
+    side: list[int]
+    cell: list[int]
+    facing: list[int]
+    alive: list[bool]
+    speed: list[int]
+    gun: list[int]
+    fire: list[int]
+    armour: list[tuple[int, int, int]]
+    pieces_of: tuple[tuple[int, ...], tuple[int, ...]]
+    to_move: int
+    ply: int
+    winner: int
+    reason: str
+    history: list[tuple[Turn, int, int, bool, int, str]]
+    _seen: list[int]
+    _gen: int
+
+    def __init__(self, scenario: Scenario, lenient: bool = False) -> None:
+        """Build the state of ``scenario``; ``PositionError`` if it is not tank-chess or
+        (unless ``lenient``: then the later piece simply wins the cell) two things share a
+        cell. Lenient states serve per-unit questions about scenarios still being edited."""
+        if scenario.ruleset != "tank-chess":
+            raise PositionError(
+                f"this is a {scenario.ruleset!r} scenario; the game engine plays tank-chess only"
+            )
+        board = scenario.board
+        data = tank_chess_data()
+        opts = {s.name: s.default for s in OPTION_SPECS}
+        opts.update(scenario.options)
+        self.scenario = scenario
+        self.tables = tables_for(board.columns, board.rows)
+        self.columns = board.columns
+        self.size = board.size
+        self.strict_corners = bool(opts["strict_corners"])
+        max_turns = opts["max_turns"]
+        self.max_turns = int(max_turns) if isinstance(max_turns, int | float) else 300
+        grid = [EMPTY] * board.size
+        for t in scenario.terrain:
+            for c in t.cells:
+                grid[c] = BLOCKED
+        self.kind, self.side, self.cell, self.facing, self.alive = [], [], [], [], []
+        self.speed, self.gun, self.fire, self.armour = [], [], [], []
+        by_side: tuple[list[int], list[int]] = ([], [])
+        for p, u in enumerate(scenario.units):
+            if u.kind not in KIND_CODE:
+                raise PositionError(f"unknown tank-chess piece kind {u.kind!r}")
+            where = board.cell_name(u.cell)
+            if grid[u.cell] != EMPTY and not lenient:
+                what = "another piece" if grid[u.cell] >= 0 else "an obstacle or a wreck"
+                raise PositionError(f"cannot play: the {u.label} on {where} shares it with {what}")
+            stats = data.pieces[u.kind]
+            facing = u.facing if u.facing is not None else u.side.forward
+            self.kind.append(KIND_CODE[u.kind])
+            self.side.append(u.side.index)
+            self.cell.append(u.cell)
+            self.facing.append(int(facing))
+            self.alive.append(not u.wreck)
+            self.speed.append(stats.speed)
+            self.gun.append(stats.gun)
+            self.fire.append(stats.fire_mode)
+            self.armour.append(stats.armour)
+            grid[u.cell] = BLOCKED if u.wreck else p
+            if not u.wreck:
+                by_side[u.side.index].append(p)
+        self.grid = grid
+        self.pieces_of = (tuple(by_side[0]), tuple(by_side[1]))
+        self.to_move = scenario.to_move.index
+        self.ply = 0
+        self.winner = -1
+        self.reason = ""
+        self.history = []
+        self._seen = [0] * (board.size * 8)
+        self._gen = 0
+
+    # --- cloning and comparing ---------------------------------------------------------
+    def copy(self) -> GameState:
+        """An independent clone (same position, same history)."""
+        new = object.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value.copy() if isinstance(value, list) else value)
+        new._seen = [0] * (self.size * 8)
+        new._gen = 0
+        return new
+
+    def position_key(self) -> tuple[object, ...]:
+        """Hashable key of the position (pieces, wrecks, side to move; not the ply)."""
+        return (self.to_move, tuple(self.cell), tuple(self.facing), tuple(self.alive))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return (
+            self.scenario.board == other.scenario.board
+            and self.scenario.terrain == other.scenario.terrain
+            and self.position_key() == other.position_key()
+            and self.grid == other.grid
+            and (self.ply, self.winner, self.reason) == (other.ply, other.winner, other.reason)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # --- move generation ----------------------------------------------------------------
+    def _end_states(self, p: int, c0: int, f0: int) -> tuple[list[int], bool]:
+        """State ids ``cell * 8 + facing`` piece ``p`` (on ``c0`` facing ``f0``, that cell
+        already emptied by the caller) can end a move in, and whether it can escape."""
+        t = self.tables
+        grid = self.grid
+        fwd = t.fwd
+        strict = self.strict_corners
+        side_a, side_b = t.side_a, t.side_b
+        seen = self._seen
+        g = self._gen = self._gen + 1
+        s0 = c0 * 8 + f0
+        seen[s0] = g
+        out: list[int] = []
+        frontier = [s0]
+        esc = t.escape[self.side[p]] if self.kind[p] == COMMAND else None
+        escaped = False
+        for _ in range(self.speed[p]):
+            nxt: list[int] = []
+            for s in frontier:
+                base = s & ~7
+                f = s & 7
+                r = base | ((f + 1) & 7)
+                if seen[r] != g:
+                    seen[r] = g
+                    nxt.append(r)
+                r = base | ((f + 7) & 7)
+                if seen[r] != g:
+                    seen[r] = g
+                    nxt.append(r)
+                n = fwd[s]
+                if n >= 0:
+                    if seen[n] != g and grid[n >> 3] == EMPTY:
+                        if strict and f & 1:
+                            a = side_a[s]
+                            if a >= 0 and grid[a] != EMPTY and grid[side_b[s]] != EMPTY:
+                                continue
+                        seen[n] = g
+                        nxt.append(n)
+                elif esc is not None and esc[s]:
+                    escaped = True
+            out += nxt
+            frontier = nxt
+        b = t.back[s0]
+        if b >= 0 and seen[b] != g and grid[b >> 3] == EMPTY:
+            ok = True
+            if strict and f0 & 1:
+                rs = c0 * 8 + ((f0 + 4) & 7)
+                a = side_a[rs]
+                ok = not (a >= 0 and grid[a] != EMPTY and grid[side_b[rs]] != EMPTY)
+            if ok:
+                seen[b] = g
+                out.append(b)
+        return out, escaped
+
+    def piece_turns(self, p: int, out: list[Turn]) -> None:
+        """Append every legal turn of live piece ``p`` (whoever is to move) to ``out``."""
+        grid = self.grid
+        c0 = self.cell[p]
+        grid[c0] = EMPTY
+        try:
+            states, escaped = self._end_states(p, c0, self.facing[p])
+            if escaped:
+                out.append((p, ESCAPE, -1, NO_TARGET))
+            t = self.tables
+            size = self.size
+            me = self.side[p]
+            pside = self.side
+            mode = self.fire[p]
+            if mode == FIRE_MORTAR:
+                mortar = t.mortar
+                for s in states:
+                    c = s >> 3
+                    f = s & 7
+                    out.append((p, c, f, NO_TARGET))
+                    for x in mortar[f * size + c]:
+                        v = grid[x]
+                        if v >= 0 and pside[v] != me:
+                            out.append((p, c, f, v))
+                return
+            dirs = _DIRS3 if mode == FIRE_TURRET else _DIRS1
+            first, rest = t.ray_first, t.ray_rest
+            for s in states:
+                c = s >> 3
+                f = s & 7
+                out.append((p, c, f, NO_TARGET))
+                for d in dirs[f]:
+                    i = d * size + c
+                    a = first[i]
+                    if a < 0 or grid[a] != EMPTY:
+                        continue
+                    for x in rest[i]:
+                        v = grid[x]
+                        if v != EMPTY:
+                            if v >= 0 and pside[v] != me:
+                                out.append((p, c, f, v))
+                            break
+        finally:
+            grid[c0] = p
+
+    def piece_turn_count(self, p: int) -> int:
+        """``len`` of what ``piece_turns(p, ...)`` would append, without building turns."""
+        grid = self.grid
+        c0 = self.cell[p]
+        grid[c0] = EMPTY
+        try:
+            states, escaped = self._end_states(p, c0, self.facing[p])
+            n = len(states) + (1 if escaped else 0)
+            t = self.tables
+            size = self.size
+            me = self.side[p]
+            pside = self.side
+            mode = self.fire[p]
+            if mode == FIRE_MORTAR:
+                mortar = t.mortar
+                for s in states:
+                    for x in mortar[(s & 7) * size + (s >> 3)]:
+                        v = grid[x]
+                        if v >= 0 and pside[v] != me:
+                            n += 1
+                return n
+            dirs = _DIRS3 if mode == FIRE_TURRET else _DIRS1
+            first, rest = t.ray_first, t.ray_rest
+            for s in states:
+                c = s >> 3
+                for d in dirs[s & 7]:
+                    i = d * size + c
+                    a = first[i]
+                    if a < 0 or grid[a] != EMPTY:
+                        continue
+                    for x in rest[i]:
+                        v = grid[x]
+                        if v != EMPTY:
+                            if v >= 0 and pside[v] != me:
+                                n += 1
+                            break
+            return n
+        finally:
+            grid[c0] = p
+
+    def legal_turns(self) -> list[Turn]:
+        """Every legal turn of the side to move (empty once the game has a winner)."""
+        out: list[Turn] = []
+        if self.winner >= 0:
+            return out
+        alive, cell = self.alive, self.cell
+        for p in self.pieces_of[self.to_move]:
+            if alive[p] and cell[p] >= 0:
+                self.piece_turns(p, out)
+        return out
+
+    def count_turns(self) -> int:
+        """``len(self.legal_turns())`` without building the list (perft leaves)."""
+        if self.winner >= 0:
+            return 0
+        n = 0
+        alive, cell = self.alive, self.cell
+        for p in self.pieces_of[self.to_move]:
+            if alive[p] and cell[p] >= 0:
+                n += self.piece_turn_count(p)
+        return n
+
+    def piece_moves(self, p: int) -> tuple[list[tuple[int, int]], bool]:
+        """Piece ``p``'s distinct end states ``(cell, facing)`` (sorted) and whether it can
+        escape, in the current position, whoever is to move."""
+        grid = self.grid
+        c0 = self.cell[p]
+        grid[c0] = EMPTY
+        try:
+            states, escaped = self._end_states(p, c0, self.facing[p])
+        finally:
+            grid[c0] = p
+        return sorted((s >> 3, s & 7) for s in states), escaped
+
+    def fire_zone(self, p: int) -> list[int]:
+        """CONTRACTS ``fire_zone`` of piece ``p`` where it stands, sorted: direct fire — ray
+        cells at distance ≥ 2 with every cell between empty, not an obstacle or wreck (so
+        the first piece on a ray, own or enemy, is in and nothing beyond); mortar — the
+        on-board cells 3-5 straight ahead that are not an obstacle or wreck."""
+        t = self.tables
+        c, f = self.cell[p], self.facing[p]
+        grid = self.grid
+        zone: set[int] = set()
+        if self.fire[p] == FIRE_MORTAR:
+            zone.update(x for x in t.mortar[f * self.size + c] if grid[x] != BLOCKED)
+            return sorted(zone)
+        dirs = _DIRS3[f] if self.fire[p] == FIRE_TURRET else _DIRS1[f]
+        for d in dirs:
+            i = d * self.size + c
+            a = t.ray_first[i]
+            if a < 0 or grid[a] != EMPTY:
+                continue
+            for x in t.ray_rest[i]:
+                v = grid[x]
+                if v == BLOCKED:
+                    break
+                zone.add(x)
+                if v != EMPTY:
+                    break
+        return sorted(zone)
+
+    # --- playing ------------------------------------------------------------------------
+    def hit_armour(self, shooter_cell: int, target: int) -> int:
+        """The armour value of ``target`` facing a shot from ``shooter_cell`` (RULES §2.3:
+        front if the direction target→shooter is its facing, rear if opposite, else side)."""
+        tc = self.cell[target]
+        cols = self.columns
+        dx = shooter_cell % cols - tc % cols
+        dy = shooter_cell // cols - tc // cols
+        d = _DIR_OF[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1]
+        tf = self.facing[target]
+        front, side, rear = self.armour[target]
+        if d == tf:
+            return front
+        if d == (tf + 4) & 7:
+            return rear
+        return side
+
+    def push(self, turn: Turn) -> None:
+        """Apply ``turn`` (trusted: it must come from ``legal_turns``) in place."""
+        p, c, f, target = turn
+        grid = self.grid
+        oc = self.cell[p]
+        of = self.facing[p]
+        pw, pr = self.winner, self.reason
+        me = self.side[p]
+        destroyed = False
+        grid[oc] = EMPTY
+        if c == ESCAPE:
+            self.cell[p] = -1
+            self.winner = me
+            self.reason = "escape"
+        else:
+            grid[c] = p
+            self.cell[p] = c
+            self.facing[p] = f
+            if target >= 0 and self.gun[p] > self.hit_armour(c, target):
+                destroyed = True
+                self.alive[target] = False
+                grid[self.cell[target]] = BLOCKED
+                if self.kind[target] == COMMAND:
+                    self.winner = me
+                    self.reason = "command-destroyed"
+        self.to_move ^= 1
+        self.ply += 1
+        self.history.append((turn, oc, of, destroyed, pw, pr))
+
+    def pop(self) -> Turn:
+        """Undo the last ``push`` and return its turn; ``IndexError`` if none."""
+        turn, oc, of, destroyed, pw, pr = self.history.pop()
+        p, c, _f, target = turn
+        grid = self.grid
+        if c != ESCAPE:
+            grid[c] = EMPTY
+        grid[oc] = p
+        self.cell[p] = oc
+        self.facing[p] = of
+        if destroyed:
+            self.alive[target] = True
+            grid[self.cell[target]] = target
+        self.winner, self.reason = pw, pr
+        self.to_move ^= 1
+        self.ply -= 1
+        return turn
+
+    def play(self, turn: Turn) -> None:
+        """``push`` after checking that ``turn`` is legal; ``IllegalMoveError`` if not."""
+        if self.winner >= 0:
+            raise IllegalMoveError(f"the game is over ({self.reason})")
+        p = turn[0]
+        if not (0 <= p < len(self.kind)) or self.side[p] != self.to_move or not self.alive[p]:
+            raise IllegalMoveError(f"piece {p} is not a live piece of the side to move")
+        out: list[Turn] = []
+        self.piece_turns(p, out)
+        if turn not in out:
+            raise IllegalMoveError(f"turn {turn} is not legal in this position")
+        self.push(turn)
+
+    def turns(self) -> list[Turn]:
+        """The turns played since the initial position, in order."""
+        return [h[0] for h in self.history]
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on, else how it ended (RULES §2.5)."""
+        if self.winner >= 0:
+            return Outcome(SIDES[self.winner], self.reason)
+        if 0 < self.max_turns <= self.ply:
+            return Outcome(None, "max-turns")
+        alive, cell = self.alive, self.cell
+        if not any(alive[p] and cell[p] >= 0 for p in self.pieces_of[self.to_move]):
+            return Outcome(None, "no-move")
+        return None
+
+    def to_scenario(self) -> Scenario:
+        """The current position as a scenario (wrecks marked, escaped pieces left out)."""
+        from dataclasses import replace
+
+        units: list[Unit] = []
+        for p, u in enumerate(self.scenario.units):
+            if self.cell[p] < 0:
+                continue
+            units.append(
+                replace(
+                    u,
+                    cell=self.cell[p],
+                    facing=Facing(self.facing[p]),
+                    wreck=not self.alive[p],
+                )
+            )
+        return replace(self.scenario, units=tuple(units), to_move=SIDES[self.to_move])
+
+    def piece_label(self, p: int) -> str:
+        """``"white light tank on c3"`` style text for messages."""
+        colour = ("White", "Black")[self.side[p]]
+        where = "off the board" if self.cell[p] < 0 else self.scenario.board.cell_name(self.cell[p])
+        return f"{colour} {KINDS[self.kind[p]]} on {where}"
+
+
+# --- the functional API the brief names ---------------------------------------------------
+def initial_state(scenario: Scenario) -> GameState:
+    """The playable state of a tank-chess scenario (``to_move`` from the scenario, ply 0).
+    Raises ``PositionError`` if it is not tank-chess or two things share a cell."""
+    return GameState(scenario)
+
+
+def legal_turns(state: GameState) -> list[Turn]:
+    return state.legal_turns()
+
+
+def apply(state: GameState, turn: Turn) -> None:
+    """Apply a trusted turn in place (see ``GameState.push``)."""
+    state.push(turn)
+
+
+def undo(state: GameState) -> Turn:
+    """Undo the last applied turn in place and return it."""
+    return state.pop()
+
+
+def outcome(state: GameState) -> Outcome | None:
+    return state.outcome()
+
+
+def to_scenario(state: GameState) -> Scenario:
+    return state.to_scenario()
+
+
+def perft(state: GameState, depth: int) -> int:
+    """Count the distinct turn sequences of length ``depth`` (CONTRACTS ``perft``): every
+    legal shot target counts, a game-ending turn is a leaf, a side with no turn at an
+    inner node gives 0, ``max_turns`` is ignored. ``depth`` 0 gives 1."""
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return state.count_turns()
+    total = 0
+    for turn in state.legal_turns():
+        state.push(turn)
+        total += 1 if state.winner >= 0 else perft(state, depth - 1)
+        state.pop()
+    return total
+
+
+def perft_divide(state: GameState, depth: int) -> list[tuple[Turn, int]]:
+    """``perft`` split by first turn: ``[(turn, count), ...]`` in generation order."""
+    if depth <= 0:
+        return []
+    out: list[tuple[Turn, int]] = []
+    for turn in state.legal_turns():
+        state.push(turn)
+        out.append((turn, 1 if state.winner >= 0 else perft(state, depth - 1)))
+        state.pop()
+    return out
