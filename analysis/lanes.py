@@ -1,0 +1,221 @@
+"""Lanes and choke points: cell-disjoint routes from a side's setup zone to its goal.
+
+The **terrain cell graph** of a side is a directed graph over cells: an edge ``u → v`` when a
+unit of a goal-seeking kind (``ruleset.goal_cells(...) is not None``: Final Act tanks, the
+Tank Chess command tank) can make a one-cell step from ``u`` to ``v`` in some facing, as the
+ruleset's own ``moves`` say (terrain-only: other live units removed, wrecks kept). Cells
+nothing can enter (swamps, obstacles, minefield cells other than a lane, wrecks) are not in
+it; one-way lanes stay one-way.
+
+* **sources** = the side's ``setup_cells`` in the graph; **targets** = goal cells in the graph,
+  plus cells a command tank can escape from (Tank Chess).
+* **lanes** — a maximum set of cell-disjoint source → target paths (Menger: their number is
+  the local node connectivity between a super-source and a super-sink), each trimmed to start
+  at its last setup cell and end at its first goal cell;
+* **choke** — a minimum vertex cut separating sources from targets (its size = the number of
+  lanes, by Menger's theorem): the narrowest place of the board for that side;
+* **safest route** — the least exposed path: Dijkstra with the cost of entering a cell
+  ``1 + enemy coverage`` there.
+
+``length`` of a lane or route is its number of cells (``steps`` = cells − 1); ``exposure`` is
+the sum of the enemy's current coverage (``analysis.coverage``) over all its cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+from networkx.algorithms.connectivity import local_node_connectivity, minimum_st_node_cut
+
+from analysis.graphs import movement_table
+from rules.board import Board
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Unit
+
+_SOURCE = "source"
+_SINK = "sink"
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A route over cells with its exposure to enemy fire."""
+
+    cells: tuple[int, ...]
+    exposure: int
+
+    @property
+    def length(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        return {
+            "cells": [board.cell_name(c) for c in self.cells],
+            "length": self.length,
+            "steps": max(0, self.length - 1),
+            "exposure": self.exposure,
+        }
+
+
+@dataclass(frozen=True)
+class LaneAnalysis:
+    """Lanes, choke point and safest route of one side (``None``/empty when the side has no
+    goal-seeking unit kind, e.g. Tank Wars)."""
+
+    side: Side
+    applicable: bool
+    lanes: tuple[Lane, ...]
+    choke: tuple[int, ...]
+    safest: Lane | None
+
+    @property
+    def count(self) -> int:
+        return len(self.lanes)
+
+    @property
+    def mean_exposure(self) -> float | None:
+        if not self.lanes:
+            return None
+        return float(np.mean([lane.exposure for lane in self.lanes]))
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        """Keys of issue 5 item 4: ``lanes``, ``choke`` = {width, cells}, ``safest_route``."""
+        return {
+            "lanes": [lane.to_json(board) for lane in self.lanes],
+            "choke": {
+                "width": len(self.choke) if self.applicable else None,
+                "cells": [board.cell_name(c) for c in self.choke],
+            },
+            "safest_route": None if self.safest is None else self.safest.to_json(board),
+        }
+
+
+def goal_kinds(scenario: Scenario, side: Side) -> list[str]:
+    """Unit kinds of the ruleset that can win by moving (``goal_cells`` is not ``None``)."""
+    rs = get_ruleset(scenario.ruleset)
+    probe_cell = next(iter(sorted(rs.setup_cells(scenario, side))), 0)
+    out = []
+    for kind in rs.unit_kinds:
+        probe = Unit(kind, side, probe_cell, side.forward)
+        if rs.goal_cells(scenario.with_units((probe,)), probe) is not None:
+            out.append(kind)
+    return out
+
+
+@dataclass(frozen=True)
+class CellGraph:
+    """A side's terrain cell graph with its source (setup) and target (goal) cells."""
+
+    graph: nx.DiGraph
+    sources: frozenset[int]
+    targets: frozenset[int]
+
+
+def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
+    """The terrain cell graph of ``side`` (see module doc); ``None`` if no kind of this
+    ruleset wins by moving."""
+    kinds = goal_kinds(scenario, side)
+    if not kinds:
+        return None
+    rs = get_ruleset(scenario.ruleset)
+    board = scenario.board
+    setup = sorted(rs.setup_cells(scenario, side))
+    wrecks = tuple(u for u in scenario.units if u.wreck)
+    base = scenario.with_units(wrecks)
+    edges: set[tuple[int, int]] = set()
+    far_edges: set[tuple[int, int]] = set()
+    targets: set[int] = set()
+    goal: set[int] = set()
+    for kind in kinds:
+        real = [u for u in scenario.units_of(side) if u.kind == kind and not u.wreck]
+        probe = Unit(kind, side, setup[0] if setup else 0, side.forward)
+        if real:
+            probe = Unit(kind, side, real[0].cell, real[0].facing, real[0].name)
+        table = movement_table(base, probe, explore=False)
+        table.ensure([(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real])
+        goal |= table.goal or set()
+        for i, succ in enumerate(table.succ):
+            u = table.states[i][0]
+            if table.escapes[i]:
+                targets.add(u)
+            for j in succ:
+                v = table.states[j][0]
+                if v == u:
+                    continue
+                near = max(
+                    abs(board.col_of(u) - board.col_of(v)), abs(board.row_of(u) - board.row_of(v))
+                )
+                (edges if near == 1 else far_edges).add((u, v))
+    if not edges:
+        edges = far_edges
+    entered = {v for _, v in edges}
+    g = nx.DiGraph()
+    g.add_nodes_from(entered)
+    g.add_edges_from((u, v) for u, v in edges if u in entered)
+    targets = (targets | goal) & entered
+    sources = frozenset(c for c in setup if c in entered)
+    return CellGraph(graph=g, sources=sources, targets=frozenset(targets))
+
+
+def _exposure(cells: Sequence[int], enemy: npt.NDArray[np.int32]) -> int:
+    return int(sum(int(enemy[c]) for c in cells))
+
+
+def _trim(path: list[int], sources: frozenset[int], targets: frozenset[int]) -> tuple[int, ...]:
+    """Cut a source→target path to start at its last source and end at its first target."""
+    end = next(i for i, c in enumerate(path) if c in targets)
+    path = path[: end + 1]
+    start = max(i for i, c in enumerate(path) if c in sources)
+    return tuple(path[start:])
+
+
+def analyse_lanes(
+    scenario: Scenario, side: Side, enemy_coverage: npt.NDArray[np.int32]
+) -> LaneAnalysis:
+    """Lanes, choke point and safest route of ``side`` (see module doc)."""
+    cg = cell_graph(scenario, side)
+    if cg is None:
+        return LaneAnalysis(side, False, (), (), None)
+    if not cg.sources or not cg.targets:
+        return LaneAnalysis(side, True, (), (), None)
+    g = cg.graph.copy()
+    g.add_edges_from((_SOURCE, c) for c in sorted(cg.sources))
+    g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
+    if not nx.has_path(g, _SOURCE, _SINK):
+        return LaneAnalysis(side, True, (), (), None)
+    k = local_node_connectivity(g, _SOURCE, _SINK)
+    paths = list(nx.node_disjoint_paths(g, _SOURCE, _SINK))
+    assert len(paths) == k, "Menger: disjoint paths = connectivity"
+    lanes = sorted(
+        (
+            Lane(cells, _exposure(cells, enemy_coverage))
+            for cells in (_trim(p[1:-1], cg.sources, cg.targets) for p in paths)
+        ),
+        key=lambda lane: (lane.cells[0] % scenario.board.columns, lane.cells),
+    )
+    cut = tuple(sorted(minimum_st_node_cut(g, _SOURCE, _SINK)))
+    return LaneAnalysis(side, True, tuple(lanes), cut, safest_route(cg, enemy_coverage))
+
+
+def safest_route(cg: CellGraph, enemy_coverage: npt.NDArray[np.int32]) -> Lane | None:
+    """The least exposed source → target path: entering a cell costs 1 + enemy coverage
+    there (the start cell too); ties broken by networkx's deterministic Dijkstra."""
+    g = cg.graph.copy()
+    g.add_edges_from((_SOURCE, c) for c in sorted(cg.sources))
+    g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
+
+    def cost(u: Any, v: Any, data: dict[str, Any]) -> float:
+        return 0.0 if v == _SINK else 1.0 + float(enemy_coverage[v])
+
+    try:
+        path = nx.dijkstra_path(g, _SOURCE, _SINK, weight=cost)
+    except nx.NetworkXNoPath:
+        return None
+    cells = _trim(path[1:-1], cg.sources, cg.targets)
+    return Lane(cells, _exposure(cells, enemy_coverage))

@@ -1,0 +1,142 @@
+"""One call that analyses a scenario: reach, coverage, lanes and the game-specific extras,
+with the ``tankmap analyze --json`` document (CONTRACTS.md ``analyze``).
+
+>>> from rules.fileformat import read_scenario                        # doctest: +SKIP
+>>> result = analyse(read_scenario("maps/final-act/mirror.json"))      # doctest: +SKIP
+>>> result.to_json()["sides"]["south"]["turns_to_goal"]                # doctest: +SKIP
+9
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analysis.coverage import (
+    CoverageSummary,
+    artillery_hit_map,
+    artillery_shells,
+    grid,
+    kill_coverage,
+    kill_json,
+    summarize,
+)
+from analysis.lanes import LaneAnalysis, analyse_lanes
+from analysis.reach import SideReach, UnitReach, reach_grid, side_reach
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class ScenarioAnalysis:
+    """Everything ``tankmap analyze`` reports about one scenario."""
+
+    scenario: Scenario
+    reach: dict[Side, SideReach]
+    coverage: CoverageSummary
+    lanes: dict[Side, LaneAnalysis]
+    kill: dict[Side, dict[str, dict[Facing, BoolArray]]] | None = None
+    artillery: dict[Side, npt.NDArray[np.float64]] | None = None
+    artillery_shots: dict[Side, int] | None = None
+
+    @property
+    def ruleset(self) -> str:
+        return self.scenario.ruleset
+
+    def unit_rows(self) -> list[UnitReach]:
+        """Every live unit's reach, in scenario order."""
+        by_id = {id(r.unit): r for side in Side for r in self.reach[side].units}
+        return [by_id[id(u)] for u in self.scenario.units if id(u) in by_id]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``analyze --json`` document (CONTRACTS.md keys + lanes/choke/safest_route,
+        contested/safe counts, and ``kill_coverage`` / ``artillery_hit_probability`` where
+        the game has them)."""
+        s = self.scenario
+        b = s.board
+        rs = get_ruleset(s.ruleset)
+        sides: dict[str, Any] = {}
+        for side in Side:
+            r = self.reach[side]
+            entry: dict[str, Any] = {
+                "turns_to_goal": r.turns_to_goal,
+                "reach": reach_grid(r.cells, b.columns, b.rows),
+                "coverage": grid(self.coverage.per_side[side], b),
+                "contested": int(self.coverage.contested.sum()),
+                "safe_cells": int(self.coverage.safe[side].sum()),
+                "safe": grid(self.coverage.safe[side].astype(np.int8), b),
+            }
+            entry.update(self.lanes[side].to_json(b))
+            if self.kill is not None:
+                entry["kill_coverage"] = kill_json(self.kill[side], b)
+            if self.artillery is not None and self.artillery_shots is not None:
+                entry["artillery_hit_probability"] = grid(self.artillery[side], b)
+                entry["artillery_shells_against"] = self.artillery_shots[side.other]
+            sides[side.value] = entry
+        units = []
+        for ur in self.unit_rows():
+            u = ur.unit
+            units.append(
+                {
+                    "name": u.name,
+                    "kind": u.kind,
+                    "side": u.side.value,
+                    "cell": b.cell_name(u.cell),
+                    "facing": None if u.facing is None else u.facing.name,
+                    "turns_to_goal": ur.turns_to_goal,
+                    "route": [
+                        node if isinstance(node, str) else b.cell_name(node[0])
+                        for node in ur.route
+                    ],
+                }
+            )
+        return {
+            "ruleset": s.ruleset,
+            "provisional": rs.provisional,
+            "title": s.title,
+            "board": {"columns": b.columns, "rows": b.rows},
+            "contested": int(self.coverage.contested.sum()),
+            "contested_cells": grid(self.coverage.contested.astype(np.int8), b),
+            "sides": sides,
+            "units": units,
+        }
+
+
+def has_kill_stats(scenario: Scenario) -> bool:
+    """Whether the ruleset's unit stats carry ``gun`` and ``armour`` (Tank Chess)."""
+    rs = get_ruleset(scenario.ruleset)
+    try:
+        return all(
+            "gun" in st and ("armour" in st or "armor" in st)
+            for st in (rs.unit_stats(k) for k in rs.unit_kinds)
+        ) and bool(rs.unit_kinds)
+    except Exception:  # a ruleset without stats for some kind
+        return False
+
+
+def has_artillery(scenario: Scenario) -> bool:
+    """Whether the ruleset has artillery shells (Tank Wars)."""
+    rs = get_ruleset(scenario.ruleset)
+    return any(spec.name.endswith("_shells") for spec in rs.option_specs)
+
+
+def analyse(scenario: Scenario, routes: bool = True) -> ScenarioAnalysis:
+    """Analyse ``scenario`` (terrain-only movement; see the ``analysis`` modules). With
+    ``routes`` the per-unit reach uses networkx and includes one shortest route each."""
+    reach = {side: side_reach(scenario, side, use_networkx=routes) for side in Side}
+    cov = summarize(scenario)
+    lanes = {side: analyse_lanes(scenario, side, cov.per_side[side.other]) for side in Side}
+    kill = None
+    if has_kill_stats(scenario):
+        kill = {side: kill_coverage(scenario, side) for side in Side}
+    art = shots = None
+    if has_artillery(scenario):
+        art = {side: artillery_hit_map(scenario, side) for side in Side}
+        shots = {side: artillery_shells(scenario, side) for side in Side}
+    return ScenarioAnalysis(scenario, reach, cov, lanes, kill, art, shots)

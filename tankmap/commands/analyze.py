@@ -1,0 +1,98 @@
+"""``tankmap analyze``: reachability, lanes, choke points and fire coverage of scenarios."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="reachability, lanes, choke points and fire coverage (JSON or an HTML report)",
+        description=(
+            "Analyse scenarios with terrain-only movement (other units ignored): rounds/turns "
+            "to the goal per unit and side, reach and fire-coverage maps, contested and safe "
+            "cells, cell-disjoint lanes, the choke point and the least exposed route. "
+            "--json prints the CONTRACTS.md document (one file: the document itself; several "
+            "files: {\"files\": [...]} with a \"file\" key in each); --out DIR writes "
+            "report.html with PNG charts and CSV tables (several files: one sub-folder each "
+            "plus an index.html comparing them)."
+        ),
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument("--out", metavar="DIR", help="write report.html, PNGs and CSVs into DIR")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from analysis.summary import analyse
+    from tankmap.commands.common import load, print_json, progress
+
+    results = []
+    many = len(args.files) > 1
+    for path in progress(args.files, len(args.files), "analyze"):
+        scenario = load(path)
+        results.append((path, analyse(scenario)))
+    if args.out:
+        from analysis.report import write_index, write_report
+
+        if many:
+            from pathlib import Path
+
+            entries = []
+            for path, result in results:
+                folder = Path(args.out) / _slug(path)
+                write_report(result, folder, source=path)
+                entries.append((path, folder, result))
+            index = write_index(entries, Path(args.out))
+            if not args.json:
+                print(f"wrote {index}")
+        else:
+            report = write_report(results[0][1], args.out, source=results[0][0])
+            if not args.json:
+                print(f"wrote {report}")
+    if args.json:
+        if many:
+            print_json({"files": [dict(file=p, **r.to_json()) for p, r in results]})
+        else:
+            print_json(results[0][1].to_json())
+        return 0
+    if not args.out:
+        for path, result in results:
+            _print_text(path, result.to_json())
+    return 0
+
+
+def _slug(path: str) -> str:
+    from pathlib import Path
+
+    p = Path(path)
+    parent = p.parent.name
+    return f"{parent}-{p.stem}" if parent and parent != "." else p.stem
+
+
+def _print_text(path: str, doc: dict[str, Any]) -> None:
+    out = sys.stdout
+    title = f" — {doc['title']}" if doc.get("title") else ""
+    prov = " (provisional)" if doc.get("provisional") else ""
+    out.write(f"{path}: {doc['ruleset']}{prov}{title}\n")
+    out.write(f"  contested cells: {doc['contested']}\n")
+    for side, s in doc["sides"].items():
+        choke = s["choke"]
+        lanes = len(s["lanes"])
+        out.write(
+            f"  {side}: turns to goal {s['turns_to_goal']}, lanes {lanes}, choke width "
+            f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
+        )
+        route = s.get("safest_route")
+        if route:
+            out.write(
+                f"    safest route ({route['length']} cells, exposure {route['exposure']}): "
+                f"{' '.join(route['cells'])}\n"
+            )
+    for u in doc["units"]:
+        label = f"{u['side']} {u['kind']}" + (f" {u['name']}" if u["name"] else "")
+        out.write(f"  {label} at {u['cell']}: turns to goal {u['turns_to_goal']}\n")
