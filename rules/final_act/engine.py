@@ -1,0 +1,431 @@
+"""Final Act game engine: simultaneous rounds (RULES §1.4–1.7).
+
+Movement orders and fire zones come from ``rules.final_act.tables`` (the ruleset's own
+tables); this module adds what happens when orders execute.
+
+API::
+
+    game = Game(scenario)                 # per scenario: tables, goal rows, options
+    state = game.initial_state()          # mutable; state.copy() for search
+    state.orders(u)                       # unit u's legal orders, staying put first
+    state.fire_zone(u)                    # cells unit u may shell now (current cell/facing)
+    state.can_fire(u, order)              # tanks always; an AT only if the order keeps its cell
+    report = game.play_round(state, orders, shells)   # checked; IllegalMoveError
+    report = game.apply_round(state, orders, shells)  # unchecked (playouts)
+    state.winner, state.over, state.end   # after each round
+
+``orders`` has one ``(to, facing)`` per unit index (``None`` = stay; ignored for units out of
+the game); ``shells`` maps a shooter's index to its target cell. Units are the scenario's
+units in order (index = position in ``scenario.units``).
+
+Round resolution, in order:
+
+1. **Conflicts**, repeated until stable: two movers trading cells both stay; then for every
+   cell the units that would end there (movers into it and units staying on it) must form
+   an allowed group — one side, and the sharing limits of the data file (RULES §1.3: tank +
+   AT, AT + AT, AT + R/M) — after removing enemy ATs that a *moving* tank enters onto; if
+   the group is not allowed every mover into that cell stays instead. A bounced unit keeps
+   its facing (its order is not executed); an AT that turns in place does turn.
+2. **Moves**; ATs entered by a moving enemy tank are eliminated (credited to that tank).
+3. **Hits**: every shell hits the enemy units on its cell after the moves (own units never
+   take damage). A tank there takes the hit (damaged; at ``hits`` hits it is out and any ATs
+   under it are out too); otherwise one AT is out per shell (the lowest index first), then
+   the R/M. Several shells on one cell each count.
+4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
+   and the R/M are removed.
+5. **End**: a side with live tanks on the enemy's last line of defence wins if it has more
+   there than the other side (equal counts — both reached in the same round — play on);
+   otherwise a side with no tanks left loses (both: draw); after ``max_rounds`` a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.errors import IllegalMoveError
+from rules.final_act.data import DATA
+from rules.final_act.tables import FireTable, Order, Tables, tables_of
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Unit
+
+SIDES = (Side.SOUTH, Side.NORTH)
+END_GOAL = "goal"
+END_ANNIHILATION = "annihilation"
+END_LIMIT = "limit"
+
+
+@dataclass
+class RoundReport:
+    """What happened in one round: units out (index, cell, by side) and hits taken."""
+
+    knocked_out: list[tuple[int, int, int]] = field(default_factory=list)
+    hits: list[int] = field(default_factory=list)
+    bounced: list[int] = field(default_factory=list)
+
+
+class State:
+    """A position during a game. Mutable; ``copy()`` for a cheap independent clone.
+
+    Per unit index ``u``: ``kind[u]``, ``side[u]`` (0 south, 1 north), ``cell[u]``,
+    ``facing[u]``, ``damage[u]``, ``alive[u]`` (still in the game and not a wreck),
+    ``wreck[u]``. ``routes[u]`` lists the cells unit ``u`` stood on (start first).
+    """
+
+    __slots__ = (
+        "game",
+        "kind",
+        "side",
+        "cell",
+        "facing",
+        "damage",
+        "alive",
+        "wreck",
+        "routes",
+        "round",
+        "winner",
+        "end",
+        "kills",
+        "wreck_mask",
+    )
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kind: list[str] = []
+        self.side: list[int] = []
+        self.cell: list[int] = []
+        self.facing: list[Facing] = []
+        self.damage: list[int] = []
+        self.alive: list[bool] = []
+        self.wreck: list[bool] = []
+        self.routes: list[list[int]] = []
+        self.round = 0
+        self.winner: Side | None = None
+        self.end: str | None = None
+        self.kills = [0, 0]
+        self.wreck_mask = 0
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def copy(self) -> State:
+        s = State(self.game)
+        s.kind = self.kind  # never changes
+        s.side = self.side  # never changes
+        s.cell = self.cell[:]
+        s.facing = self.facing[:]
+        s.damage = self.damage[:]
+        s.alive = self.alive[:]
+        s.wreck = self.wreck[:]
+        s.routes = [r[:] for r in self.routes]
+        s.round, s.winner, s.end = self.round, self.winner, self.end
+        s.kills = self.kills[:]
+        s.wreck_mask = self.wreck_mask
+        return s
+
+    def live(self, side: int | None = None) -> list[int]:
+        """Indices of units still in play (of ``side`` if given)."""
+        return [
+            u
+            for u in range(len(self.kind))
+            if self.alive[u] and (side is None or self.side[u] == side)
+        ]
+
+    def blockers(self) -> int:
+        """Bitmask of cells whose units block fire: live tanks and R/M, and wrecks."""
+        mask = self.wreck_mask
+        blocks = self.game.blocks_fire
+        for u, a in enumerate(self.alive):
+            if a and blocks[self.kind[u]]:
+                mask |= 1 << self.cell[u]
+        return mask
+
+    def orders(self, u: int) -> tuple[Order, ...]:
+        """Legal orders of unit ``u``: staying put unchanged first, then the ruleset's orders
+        (wreck cells excluded). Empty for a unit out of the game."""
+        if not self.alive[u]:
+            return ()
+        g = self.game
+        cell, facing = self.cell[u], self.facing[u]
+        moves = g.tables.orders(self.kind[u], SIDES[self.side[u]], cell, facing, self.wreck_mask)
+        return ((cell, facing), *moves)
+
+    def fire_zone(self, u: int, blockers: int | None = None) -> list[int]:
+        """Cells unit ``u`` may shell now (``blockers`` = ``self.blockers()`` if omitted)."""
+        if not self.alive[u]:
+            return []
+        table = self.game.fire_tables[self.kind[u]]
+        if table is None:
+            return []
+        if blockers is None:
+            blockers = self.blockers()
+        cell = self.cell[u]
+        g = self.game
+        elevated = g.elevates[self.kind[u]] and bool(g.tables.elevating_mask >> cell & 1)
+        return table.zone(cell, self.facing[u], (blockers & ~(1 << cell)) | g.berm_mask, elevated)
+
+    def can_fire(self, u: int, order: Order | None) -> bool:
+        """Whether unit ``u`` places a shell this round given its ``order`` (RULES §1.6)."""
+        if not self.alive[u] or self.game.fire_tables[self.kind[u]] is None:
+            return False
+        if self.kind[u] == "at":
+            return order is None or order[0] == self.cell[u]
+        return True
+
+    def to_units(self) -> tuple[Unit, ...]:
+        """The position's units (wrecks flagged; removed units left out) for a scenario."""
+        out = []
+        for u, unit in enumerate(self.game.scenario.units):
+            if self.alive[u] or self.wreck[u]:
+                out.append(
+                    Unit(
+                        unit.kind,
+                        unit.side,
+                        self.cell[u],
+                        self.facing[u],
+                        unit.name,
+                        self.damage[u],
+                        unit.armour,
+                        self.wreck[u],
+                    )
+                )
+        return tuple(out)
+
+    def to_scenario(self) -> Scenario:
+        """This position as a scenario (same board, terrain and options)."""
+        return self.game.scenario.with_units(self.to_units())
+
+
+class Game:
+    """Everything the rounds of one scenario share. Raises ``IllegalMoveError`` if a unit
+    has no facing (it could not receive orders)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        rs = get_ruleset("final-act")
+        opts = rs.options(scenario)
+        self.scenario = scenario
+        self.board = scenario.board
+        self.tables: Tables = tables_of(scenario)
+        self.berm_mask = self.tables.berm_mask
+        self.wrecks = bool(opts["wrecks"])
+        self.max_rounds = int(opts["max_rounds"])
+        self.fire_tables: dict[str, FireTable | None] = {
+            k: self.tables.fire_table(k) for k in DATA.units
+        }
+        self.hits_to_kill = {k: v.hits for k, v in DATA.units.items()}
+        self.blocks_fire = {k: v.blocks_fire for k, v in DATA.units.items()}
+        self.elevates = {k: v.elevates for k, v in DATA.units.items()}
+        self.wins_by_goal = {k: v.goal is not None for k, v in DATA.units.items()}
+        sharing = DATA.sharing
+        self._max_units = sharing.max_units
+        self._max_kind = dict(sharing.max_per_kind)
+        self._forbidden = {frozenset(p) for p in sharing.forbidden_pairs}
+        self.goal_mask = [0, 0]
+        self.had_tanks = [
+            any(u.kind == "tank" and not u.wreck and u.side is s for u in scenario.units)
+            for s in SIDES
+        ]
+        for side in SIDES:
+            probe = Unit("tank", side, 0, side.forward)
+            goal = rs.goal_cells(scenario, probe) or frozenset()
+            for c in goal:
+                self.goal_mask[side.index] |= 1 << c
+        for u in scenario.units:
+            if u.facing is None and not u.wreck:
+                raise IllegalMoveError(f"{u.label} at {self.board.cell_name(u.cell)} has no facing")
+
+    def initial_state(self) -> State:
+        """The scenario's position before round 1 (wrecks in the scenario stay wrecks)."""
+        s = State(self)
+        for u in self.scenario.units:
+            s.kind.append(u.kind)
+            s.side.append(u.side.index)
+            s.cell.append(u.cell)
+            s.facing.append(u.facing if u.facing is not None else u.side.forward)
+            s.damage.append(u.damage)
+            s.alive.append(not u.wreck)
+            s.wreck.append(u.wreck)
+            s.routes.append([u.cell])
+            if u.wreck and self.wrecks:
+                s.wreck_mask |= 1 << u.cell
+        self._check_end(s)
+        return s
+
+    def group_allowed(self, kinds: list[str]) -> bool:
+        """May these units (one side) end the round on one cell (RULES §1.3)?"""
+        if len(kinds) <= 1:
+            return True
+        if len(kinds) > self._max_units:
+            return False
+        for k in set(kinds):
+            if kinds.count(k) > self._max_kind.get(k, 1):
+                return False
+        for i, a in enumerate(kinds):
+            for b in kinds[i + 1 :]:
+                if frozenset((a, b)) in self._forbidden:
+                    return False
+        return True
+
+    # --- playing ---------------------------------------------------------------------------
+    def play_round(
+        self, state: State, orders: list[Order | None], shells: dict[int, int]
+    ) -> RoundReport:
+        """Check every order and shell against the rules, then ``apply_round``.
+
+        Raises ``IllegalMoveError`` naming the unit for an order it cannot be given, a shell
+        from a unit that may not fire (out, R/M, moving AT) or outside its fire zone, or a
+        finished game."""
+        if state.over:
+            raise IllegalMoveError("the game is over")
+        names = self.scenario.units
+        if len(orders) != len(state.kind):
+            raise IllegalMoveError(
+                f"need {len(state.kind)} orders (one per unit), got {len(orders)}"
+            )
+        for u, order in enumerate(orders):
+            if order is not None and state.alive[u] and order not in state.orders(u):
+                raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
+        blockers = state.blockers()
+        for u, target in shells.items():
+            if not 0 <= u < len(state.kind) or not state.can_fire(u, orders[u]):
+                raise IllegalMoveError(f"unit #{u} may not fire this round")
+            if target not in state.fire_zone(u, blockers):
+                raise IllegalMoveError(
+                    f"{names[u].label}: {self.board.cell_name(target)} is not in its fire zone"
+                )
+        return self.apply_round(state, orders, shells)
+
+    def _order_name(self, order: Order) -> str:
+        return f"{self.board.cell_name(order[0])}{order[1].name}"
+
+    def apply_round(
+        self, state: State, orders: list[Order | None], shells: dict[int, int]
+    ) -> RoundReport:
+        """Execute one round without checking legality (see the module docstring)."""
+        report = RoundReport()
+        n = len(state.kind)
+        alive, cell, side, kind = state.alive, state.cell, state.side, state.kind
+        dest = cell[:]
+        movers: list[int] = []
+        turn: dict[int, Facing] = {}
+        for u in range(n):
+            o = orders[u]
+            if o is not None and alive[u]:
+                if o[0] != cell[u]:
+                    dest[u] = o[0]
+                    turn[u] = o[1]
+                    movers.append(u)
+                else:
+                    state.facing[u] = o[1]  # an AT turning in place
+        self._resolve(state, dest, movers, report)
+        # moves, and ATs run over by enemy tanks
+        for u in movers:
+            cell[u] = dest[u]
+            state.facing[u] = turn[u]
+            state.routes[u].append(dest[u])
+        for u in movers:
+            if kind[u] != "tank" or not alive[u]:
+                continue
+            for v in range(n):
+                if alive[v] and side[v] != side[u] and cell[v] == cell[u] and kind[v] == "at":
+                    self._knock_out(state, v, side[u], report)
+        # hits
+        for shooter, target in shells.items():
+            by = side[shooter]
+            here = [v for v in range(n) if alive[v] and cell[v] == target and side[v] != by]
+            if not here:
+                continue
+            tank = next((v for v in here if kind[v] == "tank"), -1)
+            if tank >= 0:
+                state.damage[tank] += 1
+                report.hits.append(tank)
+                if state.damage[tank] >= self.hits_to_kill["tank"]:
+                    for v in here:
+                        self._knock_out(state, v, by, report)
+                continue
+            victim = next((v for v in here if kind[v] == "at"), here[0])
+            report.hits.append(victim)
+            state.damage[victim] += 1
+            if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
+                self._knock_out(state, victim, by, report)
+        state.round += 1
+        self._check_end(state)
+        return report
+
+    def _knock_out(self, state: State, u: int, by: int, report: RoundReport) -> None:
+        if not state.alive[u]:
+            return
+        state.alive[u] = False
+        state.kills[by] += 1
+        report.knocked_out.append((u, state.cell[u], by))
+        if state.kind[u] == "tank" and self.wrecks:
+            state.wreck[u] = True
+            state.wreck_mask |= 1 << state.cell[u]
+
+    def _resolve(
+        self, state: State, dest: list[int], movers: list[int], report: RoundReport
+    ) -> None:
+        """Bounce movers until every cell holds an allowed group (module docstring)."""
+        if not movers:
+            return
+        cell, side, kind, alive = state.cell, state.side, state.kind, state.alive
+        moving = set(movers)
+        live = [u for u in range(len(cell)) if alive[u]]
+        while True:
+            bounce: set[int] = set()
+            active = [u for u in movers if u in moving]
+            for i, u in enumerate(active):
+                for v in active[i + 1 :]:
+                    if dest[u] == cell[v] and dest[v] == cell[u]:
+                        bounce.add(u)
+                        bounce.add(v)
+            groups: dict[int, list[int]] = {}
+            for u in live:
+                groups.setdefault(dest[u], []).append(u)
+            for members in groups.values():
+                if len(members) < 2:
+                    continue
+                entering = [u for u in members if u in moving]
+                if not entering:
+                    continue
+                if not self._group_ok(members, entering, side, kind):
+                    bounce.update(entering)
+            bounce &= moving
+            if not bounce:
+                return
+            for u in bounce:
+                moving.discard(u)
+                dest[u] = cell[u]
+                report.bounced.append(u)
+            movers[:] = [u for u in movers if u in moving]
+
+    def _group_ok(
+        self, members: list[int], entering: list[int], side: list[int], kind: list[str]
+    ) -> bool:
+        tank_sides = {side[u] for u in entering if kind[u] == "tank"}
+        kept = [
+            u for u in members if not (kind[u] == "at" and any(s != side[u] for s in tank_sides))
+        ]
+        if len({side[u] for u in kept}) > 1:
+            return False
+        return self.group_allowed([kind[u] for u in kept])
+
+    def _check_end(self, state: State) -> None:
+        on_goal = [0, 0]
+        tanks = [0, 0]
+        for u, a in enumerate(state.alive):
+            if a and state.kind[u] == "tank":
+                s = state.side[u]
+                tanks[s] += 1
+                if self.goal_mask[s] >> state.cell[u] & 1:
+                    on_goal[s] += 1
+        if on_goal[0] != on_goal[1]:
+            state.winner = SIDES[0] if on_goal[0] > on_goal[1] else SIDES[1]
+            state.end = END_GOAL
+        elif (tanks[0] == 0 and self.had_tanks[0]) or (tanks[1] == 0 and self.had_tanks[1]):
+            lost = [tanks[s] == 0 and self.had_tanks[s] for s in (0, 1)]
+            state.winner = None if lost[0] == lost[1] else SIDES[1] if lost[0] else SIDES[0]
+            state.end = END_ANNIHILATION
+        elif state.round >= self.max_rounds:
+            state.end = END_LIMIT
