@@ -1,0 +1,525 @@
+"""The Tank Wars round engine (RULES §3) with hand-made rounds and scripted dice.
+
+Each test states the situation, the rule it exercises and the hand-derived result.
+``ScriptedDice`` returns chosen rolls; ``roll(field, side)`` is the roll that lands on
+``field`` of ``side``'s board (letter die = column, number die = own row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from tw_support import BOARD, TW, ScriptedDice, cell, cmd, names, planning, roll, scenario, unit
+
+from rules.errors import IllegalMoveError, TankmapError
+from rules.geometry import Facing, Side
+from rules.tank_wars.data import CommandKind
+from rules.tank_wars.engine import (
+    NO_ORDERS,
+    Command,
+    Event,
+    Orders,
+    Outcome,
+    artillery_phase,
+    command_options,
+    gunfire_targets,
+    hit_probability,
+    hit_probability_exact,
+    initial_state,
+    outcome,
+    play_game,
+    play_round,
+    random_orders,
+    resolve_orders,
+    roll_to_cell,
+    to_scenario,
+)
+
+S, N = Side.SOUTH, Side.NORTH
+QUIET = {"supply_drops": 0}  # no supply rolls unless a test wants them
+
+
+def armour_by_cell(state: object) -> dict[str, int]:
+    return {BOARD.cell_name(v.cell): v.armour for v in state.vehicles}  # type: ignore[attr-defined]
+
+
+def whats(events: list[Event]) -> list[str]:
+    return [e.what for e in events]
+
+
+# --- probability and dice -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("k", "exact"),
+    [
+        (0, Fraction(0)),
+        (1, Fraction(1, 36)),  # one shot: 1 field in 36
+        (2, Fraction(71, 1296)),  # 1 - 35^2/36^2 = (1296 - 1225) / 1296
+        (4, Fraction(178991, 1679616)),  # 1 - 35^4/36^4 = (1679616 - 1500625) / 1679616
+    ],
+)
+def test_hit_probability(k: int, exact: Fraction) -> None:
+    assert hit_probability_exact(k) == exact
+    assert hit_probability(k) == pytest.approx(float(exact))
+
+
+def test_hit_probability_k4_value() -> None:
+    assert hit_probability(4) == pytest.approx(0.1066, abs=5e-5)
+    with pytest.raises(ValueError):
+        hit_probability(-1)
+
+
+@pytest.mark.parametrize(
+    ("r", "south", "north"),
+    [
+        (0, "a1", "a12"),  # letter A, number 1: own row 1 (north's row 1 is board row 12)
+        (35, "f6", "f7"),  # letter F, number 6
+        (22, "e4", "e9"),  # RULES/seed example "E4": E = 5th letter (4), row 4: 6*3 + 4 = 22
+    ],
+)
+def test_roll_to_cell(r: int, south: str, north: str) -> None:
+    assert BOARD.cell_name(roll_to_cell(BOARD, S, r)) == south
+    assert BOARD.cell_name(roll_to_cell(BOARD, N, r)) == north
+
+
+def test_artillery_hits_a_field_with_probability_one_minus_35_over_36_to_the_k() -> None:
+    # South's artillery fires 4 shells at an empty north board (north's only vehicle sits
+    # on f12). The chance that c9 gets a crater is 1 - (35/36)^4 = 0.10657; over 4000 seeded
+    # phases the frequency must lie within 4 standard errors (sqrt(p(1-p)/4000) = 0.0049).
+    s = scenario([unit("artillery", "south", "a1"), unit("heavy", "north", "f12")], **QUIET)
+    start = initial_state(s)
+    rng = np.random.default_rng(2024)
+    trials = 4000
+    hits = sum(cell("c9") in artillery_phase(start, rng).craters for _ in range(trials))
+    p = 178991 / 1679616
+    assert abs(hits / trials - p) < 4 * (p * (1 - p) / trials) ** 0.5
+
+
+# --- artillery -----------------------------------------------------------------------------
+
+
+def test_artillery_support_vehicle_crater() -> None:
+    # South artillery (4 shells) fires at north's board: shot 1 on a support token (token
+    # removed, no crater), shot 2 on north's heavy (3 -> 2 AP), shot 3 on an empty field
+    # (crater), shot 4 on that crater again (still one crater). North has no shells: one
+    # long-range shot, on the empty field b2 of south's board (crater).
+    s = scenario(
+        [unit("artillery", "south", "a1"), unit("heavy", "north", "c11")],
+        supports=("e8",),
+        **QUIET,
+    )
+    dice = ScriptedDice(
+        [roll("e8", N), roll("c11", N), roll("d9", N), roll("d9", N), roll("b2", S)]
+    )
+    events: list[Event] = []
+    mid = artillery_phase(initial_state(s), dice, events)  # type: ignore[arg-type]
+    assert dice.calls == [5]  # 4 shells + 1 long-range shot, rolled in one go
+    assert mid.supports == frozenset()
+    assert sorted(names(mid.craters)) == ["b2", "d9"]
+    assert armour_by_cell(mid) == {"a1": 2, "c11": 2}
+    assert whats(events) == [
+        "shot-support",
+        "shot-hit",
+        "shot-crater",
+        "shot-on-crater",
+        "shot-crater",
+    ]
+    assert mid.in_round and mid.round == 0
+
+
+def test_artillery_fire_is_simultaneous() -> None:
+    # North's artillery has 1 AP; south's first shot destroys it, yet it still fires its
+    # 4 shells (a1, b1, c1, d1 of south's board: craters), and is removed at phase end.
+    s = scenario(
+        [
+            unit("artillery", "south", "f2"),
+            unit("heavy", "north", "a12"),
+            unit("artillery", "north", "d12", armour=1),
+        ],
+        **QUIET,
+    )
+    rolls = [roll("d12", N), roll("c9", N), roll("c9", N), roll("c9", N)]
+    rolls += [roll(x, S) for x in ("a1", "b1", "c1", "d1")]
+    events: list[Event] = []
+    mid = artillery_phase(initial_state(s), ScriptedDice(rolls), events)  # type: ignore[arg-type]
+    assert sorted(names(c for c in mid.craters if c < 36)) == ["a1", "b1", "c1", "d1"]
+    assert [v.kind for v in mid.vehicles_of(N)] == ["heavy"]
+    assert whats(events)[-1] == "destroyed"
+    # its gunfire symbol is lost: 3 - 1 = 2 tokens; next round north fires 1 long-range shot.
+    assert mid.gunfire_available(N) == 2 and mid.artillery_shots(N) == 1
+
+
+@pytest.mark.parametrize(("long_range", "expected"), [(1, 1), (2, 2), (0, 0)])
+def test_long_range_artillery(long_range: int, expected: int) -> None:
+    # North has no artillery vehicle: it gets long_range_shots shots; south's artillery 4.
+    s = scenario(
+        [unit("artillery", "south", "a1"), unit("heavy", "north", "a12")],
+        long_range_shots=long_range,
+        **QUIET,
+    )
+    st = initial_state(s)
+    assert (st.artillery_shots(S), st.artillery_shots(N)) == (4, expected)
+    dice = ScriptedDice([roll("f8", N)] * 4 + [roll("f5", S)] * expected)
+    artillery_phase(st, dice)  # type: ignore[arg-type]
+    assert dice.calls == [4 + expected]
+
+
+def test_shell_count_option() -> None:
+    s = scenario(
+        [unit("artillery", "south", "a1"), unit("artillery", "north", "a12")], artillery_shells=2
+    )
+    assert initial_state(s).artillery_shots(S) == 2
+
+
+# --- movement ------------------------------------------------------------------------------
+
+
+def test_crater_on_the_path_and_at_the_end() -> None:
+    # Heavy c2 (3 AP) straight2 N: crosses c3 and enters c4, both craters -> 2 x -1 AP = 1 AP,
+    # both craters removed, ends on c4.
+    s = scenario(
+        [unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], craters=("c3", "c4"), **QUIET
+    )
+    st = resolve_orders(planning(s), Orders({0: cmd("straight2 N")}), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert armour_by_cell(st) == {"c4": 1, "c11": 3}
+    assert st.craters == frozenset()
+    assert st.round == 1 and not st.in_round
+
+
+def test_crater_destroys_a_vehicle_on_its_path() -> None:
+    # Medium c2 with 1 AP, straight1 N into the crater c3 -> 0 AP: destroyed, crater removed;
+    # south loses its last vehicle -> north wins; south's gunfire tokens 3 - 1 = 2.
+    s = scenario(
+        [unit("medium", "south", "c2", armour=1), unit("heavy", "north", "c11")],
+        craters=("c3",),
+        **QUIET,
+    )
+    st = resolve_orders(planning(s), Orders({0: cmd("straight1 N")}), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert st.vehicles_of(S) == () and st.craters == frozenset()
+    assert st.lost_gunfire == (1, 0)
+    assert outcome(st) == Outcome(N, "destroyed")
+
+
+@pytest.mark.parametrize(
+    ("kind", "armour", "order", "end"),
+    [
+        ("medium", 2, "diagonal2 NE", "c2"),  # diagonal 2 is not in the medium's pattern
+        ("artillery", 2, "straight2 N", "c2"),  # artillery: straight 1 only
+        ("heavy", 1, "straight2 N", "c2"),  # 2-field command with 1 AP left
+        ("heavy", 1, "straight1 N", "c3"),  # ... a 1-field command still runs
+        ("heavy", 3, "straight2 W", "a2"),  # c2 -> a2: on the board, runs
+        ("medium", 2, "diagonal1 NE", "d3"),
+    ],
+)
+def test_commands_outside_the_pattern_are_not_executed(
+    kind: str, armour: int, order: str, end: str
+) -> None:
+    s = scenario([unit(kind, "south", "c2", armour=armour), unit("heavy", "north", "c11")], **QUIET)
+    events: list[Event] = []
+    st = resolve_orders(planning(s), Orders({0: cmd(order)}), NO_ORDERS, ScriptedDice([]), events)  # type: ignore[arg-type]
+    assert names([st.vehicles_of(S)[0].cell]) == [end]
+    assert ("not-executed" in whats(events)) == (end == "c2")
+
+
+def test_a_command_may_not_leave_the_own_board() -> None:
+    # Heavy c5 straight2 N would end on c7 (north's board): not executed. Heavy a1 straight1
+    # W would leave the grid: not executed.
+    s = scenario(
+        [
+            unit("heavy", "south", "c5"),
+            unit("medium", "south", "a1"),
+            unit("heavy", "north", "c11"),
+        ],
+        **QUIET,
+    )
+    events: list[Event] = []
+    st = resolve_orders(
+        planning(s),
+        Orders({0: cmd("straight2 N"), 1: cmd("straight1 W")}),
+        NO_ORDERS,
+        ScriptedDice([]),
+        events,
+    )  # type: ignore[arg-type]
+    assert sorted(armour_by_cell(st)) == ["a1", "c11", "c5"]
+    assert whats(events) == ["not-executed", "not-executed"]
+
+
+def test_card_order_decides_who_gets_the_field() -> None:
+    # Heavy c1 ordered straight1 N to c2, where the medium stands; the medium moves to c3.
+    # Heavy's card first: c2 is still occupied -> cancelled (heavy stays c1), medium -> c3.
+    heavy_first = [
+        unit("heavy", "south", "c1"),
+        unit("medium", "south", "c2"),
+        unit("heavy", "north", "c11"),
+    ]
+    orders = Orders({0: cmd("straight1 N"), 1: cmd("straight1 N")})
+    st = resolve_orders(
+        planning(scenario(heavy_first, **QUIET)), orders, NO_ORDERS, ScriptedDice([])
+    )  # type: ignore[arg-type]
+    assert sorted(armour_by_cell(st)) == ["c1", "c11", "c3"]
+    # Medium's card first: it leaves c2, then the heavy enters it.
+    medium_first = [heavy_first[1], heavy_first[0], heavy_first[2]]
+    orders = Orders({0: cmd("straight1 N"), 1: cmd("straight1 N")})
+    st = resolve_orders(
+        planning(scenario(medium_first, **QUIET)), orders, NO_ORDERS, ScriptedDice([])
+    )  # type: ignore[arg-type]
+    assert sorted(armour_by_cell(st)) == ["c11", "c2", "c3"]
+
+
+def test_cancelled_move_takes_no_crater_damage() -> None:
+    # Heavy c1 straight2 N to c3 (artillery there): cancelled; the crater on c2 stays.
+    s = scenario(
+        [
+            unit("heavy", "south", "c1"),
+            unit("artillery", "south", "c3"),
+            unit("heavy", "north", "c11"),
+        ],
+        craters=("c2",),
+        **QUIET,
+    )
+    events: list[Event] = []
+    st = resolve_orders(
+        planning(s), Orders({0: cmd("straight2 N")}), NO_ORDERS, ScriptedDice([]), events
+    )  # type: ignore[arg-type]
+    assert armour_by_cell(st) == {"c1": 3, "c3": 2, "c11": 3}
+    assert names(st.craters) == ["c2"] and whats(events) == ["cancelled"]
+
+
+@pytest.mark.parametrize(("armour", "after"), [(1, 2), (2, 2)])
+def test_support_pickup(armour: int, after: int) -> None:
+    # Medium (starting AP 2) ends on a support token: +1 AP but never above 2; token gone.
+    s = scenario(
+        [unit("medium", "south", "c2", armour=armour), unit("heavy", "north", "c11")],
+        supports=("d3",),
+        **QUIET,
+    )
+    st = resolve_orders(planning(s), Orders({0: cmd("diagonal1 NE")}), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert armour_by_cell(st)["d3"] == after and st.supports == frozenset()
+
+
+def test_north_moves_on_its_own_board() -> None:
+    # North heavy c11 straight2 S -> c9 (own row 4); its arrow points at board south.
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], **QUIET)
+    st = resolve_orders(planning(s), NO_ORDERS, Orders({1: cmd("straight2 S")}), ScriptedDice([]))  # type: ignore[arg-type]
+    assert sorted(armour_by_cell(st)) == ["c2", "c9"]
+
+
+# --- gunfire -------------------------------------------------------------------------------
+
+
+def test_gunfire_hits_where_the_vehicle_ends() -> None:
+    # North's heavy moves c11 -> c10. South put two tokens on c10 and one on c11:
+    # 2 x -1 AP on c10 -> 3 - 2 = 1 AP; the token on c11 (left) does nothing.
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], **QUIET)
+    south = Orders({}, (cell("c10"), cell("c10"), cell("c11")))
+    st = resolve_orders(planning(s), south, Orders({1: cmd("straight1 S")}), ScriptedDice([]))  # type: ignore[arg-type]
+    assert armour_by_cell(st) == {"c2": 3, "c10": 1}
+
+
+@pytest.mark.parametrize(("stationary", "after"), [(True, 2), (False, 3)])
+def test_gunfire_on_a_vehicle_that_stayed(stationary: bool, after: int) -> None:
+    s = scenario(
+        [unit("heavy", "south", "c2"), unit("heavy", "north", "c11")],
+        gunfire_hits_stationary=stationary,
+        **QUIET,
+    )
+    st = resolve_orders(planning(s), Orders({}, (cell("c11"),)), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert armour_by_cell(st)["c11"] == after
+
+
+def test_gunfire_clears_an_own_crater() -> None:
+    s = scenario(
+        [unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], craters=("e4", "e9"), **QUIET
+    )
+    assert names(gunfire_targets(planning(s), S))[-1] == "e4"  # 36 enemy fields + own crater
+    assert len(gunfire_targets(planning(s), S)) == 37
+    events: list[Event] = []
+    st = resolve_orders(planning(s), Orders({}, (cell("e4"),)), NO_ORDERS, ScriptedDice([]), events)  # type: ignore[arg-type]
+    assert names(st.craters) == ["e9"] and whats(events) == ["crater-cleared"]
+
+
+def test_gunfire_on_an_own_plain_field_is_illegal() -> None:
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], **QUIET)
+    with pytest.raises(IllegalMoveError, match="d4"):
+        resolve_orders(planning(s), Orders({}, (cell("d4"),)), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+
+
+def test_only_the_available_gunfire_tokens_count() -> None:
+    # 3 tokens available; 4 on north's heavy (5 AP by option) -> only 3 count: 5 - 3 = 2.
+    s = scenario(
+        [unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], heavy_armour=5, **QUIET
+    )
+    st = resolve_orders(planning(s), Orders({}, (cell("c11"),) * 4), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert armour_by_cell(st)["c11"] == 2
+
+
+def test_losing_a_vehicle_loses_its_gunfire_tokens() -> None:
+    # North's medium (1 AP) is destroyed by a token: north keeps 3 - 1 = 2 tokens.
+    s = scenario(
+        [
+            unit("heavy", "south", "c2"),
+            unit("heavy", "north", "c11"),
+            unit("medium", "north", "d11", armour=1),
+        ],
+        **QUIET,
+    )
+    st = resolve_orders(planning(s), Orders({}, (cell("d11"),)), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    assert st.gunfire_available(N) == 2 and st.gunfire_available(S) == 3
+
+
+# --- supply drop ---------------------------------------------------------------------------
+
+
+def test_supply_drop() -> None:
+    # One drop per side: south's lands on the empty a4 (support token placed); north's on
+    # its damaged heavy c11 (2 -> 3 AP, collected at once).
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11", armour=2)])
+    dice = ScriptedDice([roll("a4", S), roll("c11", N)])
+    st = resolve_orders(planning(s), NO_ORDERS, NO_ORDERS, dice)  # type: ignore[arg-type]
+    assert names(st.supports) == ["a4"] and armour_by_cell(st)["c11"] == 3
+    assert dice.calls == [2]
+
+
+def test_supply_drop_on_a_crater_is_lost() -> None:
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], craters=("a4",))
+    events: list[Event] = []
+    st = resolve_orders(
+        planning(s), NO_ORDERS, NO_ORDERS, ScriptedDice([roll("a4", S), roll("a9", N)]), events
+    )  # type: ignore[arg-type]
+    assert names(st.supports) == ["a9"] and names(st.craters) == ["a4"]
+    assert whats(events) == ["supply-lost", "supply"]
+
+
+# --- end of game, round flow ---------------------------------------------------------------
+
+
+def test_a_side_without_vehicles_loses_and_the_round_stops() -> None:
+    # North's only vehicle (artillery, 1 AP) is hit by south's first shell: south wins in the
+    # artillery phase; movement, gunfire and supply are not played (no more dice).
+    s = scenario([unit("artillery", "south", "a1"), unit("artillery", "north", "c11", armour=1)])
+    dice = ScriptedDice([roll("c11", N)] + [roll("f8", N)] * 3 + [roll("f5", S)] * 4)
+    st = play_round(initial_state(s), NO_ORDERS, NO_ORDERS, dice)  # type: ignore[arg-type]
+    assert outcome(st) == Outcome(S, "destroyed") and st.round == 1 and not st.in_round
+    assert dice.calls == [8]
+    with pytest.raises(IllegalMoveError):
+        play_round(st, NO_ORDERS, NO_ORDERS, np.random.default_rng(0))
+
+
+def test_both_sides_destroyed_is_a_draw() -> None:
+    s = scenario(
+        [unit("artillery", "south", "a1", armour=1), unit("artillery", "north", "a12", armour=1)],
+        artillery_shells=1,
+    )
+    dice = ScriptedDice([roll("a12", N), roll("a1", S)])
+    st = play_round(initial_state(s), NO_ORDERS, NO_ORDERS, dice)  # type: ignore[arg-type]
+    assert outcome(st) == Outcome(None, "both-destroyed")
+
+
+def test_round_limit_is_a_draw() -> None:
+    # Nobody can hurt anybody (no shells, no long-range shot, no tokens): max_rounds = 2.
+    s = scenario(
+        [unit("heavy", "south", "a1"), unit("heavy", "north", "a12")],
+        heavy_shells=0,
+        long_range_shots=0,
+        gunfire_tokens=0,
+        supply_drops=0,
+        max_rounds=2,
+    )
+    rng = np.random.default_rng(1)
+    final, result = play_game(initial_state(s), NO_ORDERS, NO_ORDERS, rng)
+    assert result == Outcome(None, "round-limit") and final.round == 2
+
+
+def test_policies_plan_after_the_artillery() -> None:
+    # A policy is called with the mid-round state: it sees the crater the shell just made.
+    s = scenario([unit("artillery", "south", "a1"), unit("heavy", "north", "c11")], **QUIET)
+    seen: list[frozenset[int]] = []
+
+    def policy(state: object, side: Side) -> Orders:
+        seen.append(state.craters)  # type: ignore[attr-defined]
+        assert state.in_round  # type: ignore[attr-defined]
+        return NO_ORDERS
+
+    dice = ScriptedDice([roll("f8", N)] * 4 + [roll("b3", S)])
+    play_round(initial_state(s), policy, policy, dice)  # type: ignore[arg-type]
+    assert [sorted(names(c)) for c in seen] == [["b3", "f8"]] * 2
+
+
+def test_orders_for_enemy_vehicles_are_illegal() -> None:
+    s = scenario([unit("heavy", "south", "c2"), unit("heavy", "north", "c11")], **QUIET)
+    with pytest.raises(IllegalMoveError, match="cannot command"):
+        resolve_orders(planning(s), Orders({1: cmd("straight1 S")}), NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError):
+        resolve_orders(initial_state(s), NO_ORDERS, NO_ORDERS, ScriptedDice([]))  # type: ignore[arg-type]
+
+
+def test_commands() -> None:
+    assert str(Command.parse("diagonal2 se")) == "diagonal2 SE"
+    with pytest.raises(IllegalMoveError):
+        Command(CommandKind.STRAIGHT1, Facing.NE)  # a straight arrow cannot point NE
+    with pytest.raises(TankmapError):
+        Command.parse("straight3 N")
+
+
+@pytest.mark.parametrize(
+    ("kind", "where", "armour", "count"),
+    [
+        ("heavy", "c3", 3, 1 + 8),  # stay + 4 straight1 + 4 straight2, all on the board
+        ("heavy", "c3", 1, 1 + 4),  # 1 AP: no 2-field tokens
+        ("medium", "a1", 2, 1 + 3),  # stay + N, E, NE
+        ("artillery", "c5", 2, 1 + 4),
+    ],
+)
+def test_command_options(kind: str, where: str, armour: int, count: int) -> None:
+    s = scenario([unit(kind, "south", where, armour=armour)])
+    (v,) = initial_state(s).vehicles
+    options = command_options(initial_state(s), v)
+    assert options[0] is None and len(options) == count
+
+
+def test_unplayable_positions_are_refused() -> None:
+    with pytest.raises(TankmapError, match="own board"):
+        initial_state(scenario([unit("heavy", "south", "c8")]))
+
+
+def test_same_seed_same_game_and_position_round_trip() -> None:
+    s = scenario(
+        [
+            unit("heavy", "south", "b2"),
+            unit("medium", "south", "e2"),
+            unit("artillery", "south", "c1"),
+            unit("heavy", "north", "e11"),
+            unit("medium", "north", "b11"),
+            unit("artillery", "north", "d12"),
+        ]
+    )
+
+    def run(seed: int) -> tuple[list[Event], Outcome]:
+        rng = np.random.default_rng(seed)
+        events: list[Event] = []
+
+        def pol(st: object, side: Side) -> Orders:
+            return random_orders(st, side, rng)  # type: ignore[arg-type]
+
+        _, result = play_game(initial_state(s), pol, pol, rng, events)
+        return events, result
+
+    assert run(5) == run(5)
+    # every position reached is a valid scenario again (vehicles anywhere on own board)
+    rng = np.random.default_rng(9)
+    st = initial_state(s)
+    for _ in range(3):
+        if outcome(st) is not None:
+            break
+        st = play_round(st, random_orders(st, S, rng), random_orders(st, N, rng), rng)
+        back = to_scenario(st, s)
+        assert {v.code for v in TW.check(back) if v.severity.value == "error"} <= {
+            "outside-setup-rows"
+        }
+        assert initial_state(back).vehicles == tuple(
+            replace(v, ident=i) for i, v in enumerate(st.vehicles)
+        )

@@ -1,0 +1,82 @@
+"""Helpers for the Tank Wars tests: scenarios from short tables and scripted dice."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from rules.board import Board
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Terrain, Unit
+from rules.tank_wars.data import CommandKind
+from rules.tank_wars.engine import Command, TankWarsState, initial_state
+from rules.tank_wars.ruleset import TankWars
+
+BOARD = Board.of(6, 12)
+TW: TankWars = get_ruleset("tank-wars")  # type: ignore[assignment]
+
+
+def cell(name: str) -> int:
+    return BOARD.parse_cell(name)
+
+
+def names(cells: Any) -> list[str]:
+    return [BOARD.cell_name(c) for c in cells]
+
+
+def unit(kind: str, side: str, where: str, armour: int | None = None, **kw: Any) -> Unit:
+    return Unit(kind, Side(side), cell(where), armour=armour, **kw)
+
+
+def scenario(
+    units: list[Unit],
+    craters: tuple[str, ...] = (),
+    supports: tuple[str, ...] = (),
+    **options: Any,
+) -> Scenario:
+    """A tank-wars scenario with these units (card order = list order) and tokens."""
+    terrain = [Terrain("crater", (cell(c),)) for c in craters]
+    terrain += [Terrain("support", (cell(c),)) for c in supports]
+    base = TW.new_scenario(options=options)
+    return base.with_units(units).with_terrain(terrain)
+
+
+def planning(s: Scenario) -> TankWarsState:
+    """The state of ``s`` as if the artillery had just fired (ready for resolve_orders)."""
+    return replace(initial_state(s), in_round=True)
+
+
+def cmd(text: str) -> Command:
+    """``cmd("straight2 N")``."""
+    kind, direction = text.split()
+    from rules.geometry import Facing
+
+    return Command(CommandKind(kind), Facing[direction])
+
+
+class ScriptedDice:
+    """Stands in for ``numpy.random.Generator`` in the engine: ``integers`` returns the
+    scripted rolls (0..35) in order and records how many were asked for each call."""
+
+    def __init__(self, rolls: list[int]) -> None:
+        self.rolls = list(rolls)
+        self.calls: list[int] = []
+
+    def integers(self, low: int, high: int | None = None, size: int | None = None) -> Any:
+        n = 1 if size is None else size
+        self.calls.append(n)
+        assert len(self.rolls) >= n, f"the test scripted too few dice rolls (need {n})"
+        out, self.rolls = self.rolls[:n], self.rolls[n:]
+        return np.array(out) if size is not None else out[0]
+
+
+def roll(name: str, target: Side) -> int:
+    """The dice roll (0..35) that lands on field ``name`` of ``target``'s board: letter =
+    column, number = own row of ``target``."""
+    c = cell(name)
+    col, row = BOARD.col_of(c), BOARD.row_of(c)
+    own_row = row + 1 if target is Side.SOUTH else BOARD.rows - row
+    return 6 * (own_row - 1) + col
