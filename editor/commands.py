@@ -1,0 +1,140 @@
+"""Undoable edits: small ``QUndoCommand``s that each call the model once.
+
+Every command computes its resulting scenario when it is built (from the document's
+scenario at that moment) and keeps the scenario before it: ``redo`` installs the result,
+``undo`` the previous value, so undo restores the model exactly (piece order included).
+Commands never check legality: ``editor.editing`` does that before pushing them, so nothing
+illegal reaches the undo stack through a tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+from editor.document import Document
+from editor.pieces import Piece, copy_side, swap_sides
+from rules.geometry import Side
+from rules.scenario import Scenario
+
+
+class ScenarioCommand(QUndoCommand):
+    """Replace the document's scenario by ``after`` (and select ``selection``)."""
+
+    def __init__(
+        self,
+        doc: Document,
+        text: str,
+        after: Scenario,
+        selection: Iterable[Piece] = (),
+    ) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.before = doc.scenario
+        self.before_selection = doc.selection
+        self.after = after
+        self.after_selection = tuple(selection)
+
+    def redo(self) -> None:
+        self.doc._set_scenario(self.after, self.after_selection)
+
+    def undo(self) -> None:
+        self.doc._set_scenario(self.before, self.before_selection)
+
+
+def _label(piece: Piece) -> str:
+    return piece.label if hasattr(piece, "label") else piece.kind
+
+
+class AddPieces(ScenarioCommand):
+    """Add pieces (appended last, in order); the new pieces become the selection."""
+
+    def __init__(self, doc: Document, pieces: Sequence[Piece], text: str | None = None) -> None:
+        after = doc.scenario
+        for p in pieces:
+            after = after.adding(p)
+        if text is None:
+            text = f"Place {_label(pieces[0])}" if len(pieces) == 1 else f"Add {len(pieces)} pieces"
+        super().__init__(doc, text, after, pieces)
+
+
+class RemovePieces(ScenarioCommand):
+    """Remove pieces (each must be present)."""
+
+    def __init__(self, doc: Document, pieces: Sequence[Piece], text: str | None = None) -> None:
+        after = doc.scenario
+        for p in pieces:
+            after = after.removing(p)
+        if text is None:
+            text = (
+                f"Erase {_label(pieces[0])}" if len(pieces) == 1 else f"Erase {len(pieces)} pieces"
+            )
+        super().__init__(doc, text, after, ())
+
+
+class ReplacePieces(ScenarioCommand):
+    """Swap pieces for edited copies in place: the base of move, rotate, mirror and
+    property edits. The new pieces become the selection."""
+
+    verb = "Edit"
+
+    def __init__(
+        self, doc: Document, pairs: Sequence[tuple[Piece, Piece]], text: str | None = None
+    ) -> None:
+        after = doc.scenario
+        for old, new in pairs:
+            after = after.replacing(old, new)
+        if text is None:
+            what = _label(pairs[0][0]) if len(pairs) == 1 else f"{len(pairs)} pieces"
+            text = f"{self.verb} {what}"
+        super().__init__(doc, text, after, [new for _, new in pairs])
+
+
+class MovePieces(ReplacePieces):
+    verb = "Move"
+
+
+class RotatePieces(ReplacePieces):
+    verb = "Rotate"
+
+
+class MirrorPieces(ReplacePieces):
+    verb = "Mirror"
+
+
+class SetPieceProperty(ReplacePieces):
+    """Change fields of one piece (``name``, ``facing``, ``damage``, ``lane``, ``arrow``...)."""
+
+    def __init__(self, doc: Document, piece: Piece, **changes: Any) -> None:
+        new = replace(piece, **changes)
+        names = ", ".join(changes)
+        super().__init__(doc, [(piece, new)], f"Set {names} of {_label(piece)}")
+
+
+class SwapSides(ScenarioCommand):
+    """South's pieces become north's and the other way round (180° rotation)."""
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc, "Swap sides", swap_sides(doc.scenario))
+
+
+class CopySide(ScenarioCommand):
+    """Replace the other side's pieces by the 180° mirror of ``source``'s."""
+
+    def __init__(self, doc: Document, source: Side = Side.SOUTH) -> None:
+        text = f"Copy {source.value} setup to {source.other.value}"
+        super().__init__(doc, text, copy_side(doc.scenario, source))
+
+
+class SetScenarioInfo(ScenarioCommand):
+    """Change title, author, notes or options of the scenario."""
+
+    def __init__(self, doc: Document, text: str = "Edit scenario", **changes: Any) -> None:
+        options = changes.pop("options", None)
+        after = replace(doc.scenario, **changes)
+        if options is not None:
+            after = replace(after, options=options)
+        super().__init__(doc, text, after, doc.selection)

@@ -1,0 +1,124 @@
+"""The editor's document: one scenario, its file path, its undo stack and its selection.
+
+Promises:
+- ``scenario`` only changes through ``QUndoCommand``s pushed on ``undo_stack`` (see
+  ``editor.commands``), which call ``_set_scenario``; every change emits ``changed`` once.
+- ``modified`` is ``not undo_stack.isClean()``; saving marks the stack clean.
+- ``violations`` is ``ruleset.check(scenario)``, computed once per scenario value.
+- ``selection`` holds piece values (pieces are immutable values, equal iff identical); it
+  is pruned to pieces still present after each change and emits ``selection_changed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from editor.palette_data import Palette, palette_for
+from editor.pieces import Piece, Symmetry
+from rules.fileformat import read_scenario, write_scenario
+from rules.registry import get_ruleset
+from rules.ruleset import Ruleset
+from rules.scenario import Scenario
+from rules.violations import Violation
+
+
+class Document(QObject):
+    """A scenario being edited. Build with ``Document(scenario, path)`` or ``Document.open``."""
+
+    changed = Signal()
+    selection_changed = Signal()
+    path_changed = Signal()
+    modified_changed = Signal(bool)
+
+    def __init__(
+        self, scenario: Scenario, path: str | Path | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._scenario = scenario
+        self._ruleset = get_ruleset(scenario.ruleset)
+        self._palette = palette_for(self._ruleset)
+        self._path: Path | None = None if path is None else Path(path)
+        self._violations: list[Violation] | None = None
+        self._selection: tuple[Piece, ...] = ()
+        self.symmetry = Symmetry.OFF
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+
+    @classmethod
+    def open(cls, path: str | Path, parent: QObject | None = None) -> Document:
+        """Read ``path`` (``ScenarioFormatError`` if it is not a valid scenario)."""
+        return cls(read_scenario(path), path, parent)
+
+    # --- state ----------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._ruleset
+
+    @property
+    def palette(self) -> Palette:
+        return self._palette
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def violations(self) -> list[Violation]:
+        if self._violations is None:
+            self._violations = self._ruleset.check(self._scenario)
+        return self._violations
+
+    @property
+    def display_name(self) -> str:
+        if self._path is not None:
+            return self._path.name
+        return self._scenario.title or "untitled"
+
+    # --- selection ------------------------------------------------------------------------
+    @property
+    def selection(self) -> tuple[Piece, ...]:
+        return self._selection
+
+    def select(self, pieces: Iterable[Piece]) -> None:
+        """Select exactly ``pieces`` (those present in the scenario)."""
+        present = set(self._scenario.units) | set(self._scenario.terrain)
+        new = tuple(dict.fromkeys(p for p in pieces if p in present))
+        if new != self._selection:
+            self._selection = new
+            self.selection_changed.emit()
+
+    # --- changes (only commands call this) ------------------------------------------------
+    def _set_scenario(self, scenario: Scenario, selection: Iterable[Piece] | None = None) -> None:
+        self._scenario = scenario
+        self._violations = None
+        self.changed.emit()
+        self.select(self._selection if selection is None else selection)
+
+    # --- files ----------------------------------------------------------------------------
+    def save(self, path: str | Path | None = None) -> None:
+        """Write the scenario atomically to ``path`` (default: the current path) and mark the
+        document clean. ``ValueError`` if there is no path; OSError as raised by the write."""
+        target = Path(path) if path is not None else self._path
+        if target is None:
+            raise ValueError("the document has no file name yet")
+        write_scenario(self._scenario, target)
+        if target != self._path:
+            self._path = target
+            self.path_changed.emit()
+        self.undo_stack.setClean()
+
+    def set_path(self, path: str | Path | None) -> None:
+        self._path = None if path is None else Path(path)
+        self.path_changed.emit()

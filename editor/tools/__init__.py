@@ -1,0 +1,17 @@
+"""Editing tools: each receives the view's mouse events as ``CellEvent``s and pushes at most
+one undoable edit per gesture (a drag is one step)."""
+
+from __future__ import annotations
+
+from editor.tools.base import CellEvent, Tool
+from editor.tools.erase import EraseTool
+from editor.tools.place import PlaceTool
+from editor.tools.select import SelectTool
+
+__all__ = ["CellEvent", "EraseTool", "PlaceTool", "SelectTool", "Tool", "make_tools"]
+
+
+def make_tools(ctx: object) -> dict[str, Tool]:
+    """One instance of every tool for ``ctx`` (an ``EditorContext``), keyed by id."""
+    tools: list[Tool] = [SelectTool(ctx), PlaceTool(ctx), EraseTool(ctx)]  # type: ignore[arg-type]
+    return {t.id: t for t in tools}

@@ -1,0 +1,117 @@
+"""The select tool: click to select (Ctrl toggles), drag a selected piece to move the whole
+selection (one undo step, refused with its reason if illegal), drag on empty cells for a
+rubber band."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from editor import editing
+from editor.pieces import Piece, cells_of, pieces_at, translate
+from editor.tools.base import CellEvent, Tool
+
+
+def describe(piece: Piece) -> str:
+    side = getattr(piece, "side", None)
+    owner = f" ({side.value})" if side is not None else ""
+    facing = getattr(piece, "facing", None)
+    facing_text = f" facing {facing.name}" if facing is not None else ""
+    label = getattr(piece, "label", None) or piece.kind
+    return f"{label}{owner}{facing_text}"
+
+
+class SelectTool(Tool):
+    id = "select"
+    label = "Select / move"
+    shortcut = "S"
+
+    def __init__(self, ctx: object) -> None:
+        super().__init__(ctx)  # type: ignore[arg-type]
+        self.drag_from: int | None = None
+        self.band_from: int | None = None
+        self.band_add = False
+
+    def press(self, ev: CellEvent) -> None:
+        doc = self.ctx.doc
+        if ev.cell is None or ev.button != Qt.MouseButton.LeftButton:
+            return
+        found = pieces_at(doc.scenario, ev.cell)
+        ctrl = bool(ev.modifiers & Qt.KeyboardModifier.ControlModifier)
+        if found:
+            top = found[0]
+            if ctrl:
+                sel = list(doc.selection)
+                if top in sel:
+                    sel.remove(top)
+                else:
+                    sel.append(top)
+                doc.select(sel)
+            elif top not in doc.selection:
+                doc.select([top])
+            self.drag_from = ev.cell if top in doc.selection else None
+        else:
+            if not ctrl:
+                doc.select([])
+            self.band_from = ev.cell
+            self.band_add = ctrl
+
+    def _band_cells(self, a: int, b: int) -> list[int]:
+        board = self.ctx.doc.scenario.board
+        c0, c1 = sorted((board.col_of(a), board.col_of(b)))
+        r0, r1 = sorted((board.row_of(a), board.row_of(b)))
+        return [board.cell(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+
+    def move(self, ev: CellEvent, dragging: bool) -> None:
+        ctx = self.ctx
+        doc = ctx.doc
+        if self.drag_from is not None and ev.cell is not None:
+            board = doc.scenario.board
+            dx = board.col_of(ev.cell) - board.col_of(self.drag_from)
+            dy = board.row_of(ev.cell) - board.row_of(self.drag_from)
+            if dx or dy:
+                moved = [translate(p, board, dx, dy) for p in doc.selection]
+                cells = [c for m in moved if m is not None for c in cells_of(m)]
+                outcome = editing.move(doc, doc.selection, dx, dy, dry_run=True)
+                ctx.scene.set_preview(cells, outcome.ok)
+                ctx.say("Drop to move" if outcome.ok else f"Refused: {outcome.reason}")
+            else:
+                ctx.scene.clear_preview()
+            return
+        if self.band_from is not None and ev.cell is not None:
+            ctx.scene.band.set_cells(self._band_cells(self.band_from, ev.cell))
+            return
+        if ev.cell is not None:
+            found = pieces_at(doc.scenario, ev.cell)
+            name = doc.scenario.board.cell_name(ev.cell)
+            ctx.say(f"{name}: " + ", ".join(describe(p) for p in found) if found else name)
+
+    def release(self, ev: CellEvent) -> None:
+        ctx = self.ctx
+        doc = ctx.doc
+        if self.drag_from is not None:
+            start, self.drag_from = self.drag_from, None
+            ctx.scene.clear_preview()
+            if ev.cell is None:
+                ctx.say("Refused: dropped off the board")
+                return
+            board = doc.scenario.board
+            dx = board.col_of(ev.cell) - board.col_of(start)
+            dy = board.row_of(ev.cell) - board.row_of(start)
+            if dx or dy:
+                outcome = editing.move(doc, doc.selection, dx, dy)
+                ctx.say("Moved" if outcome.ok else f"Refused: {outcome.reason}")
+            return
+        if self.band_from is not None:
+            start, self.band_from = self.band_from, None
+            ctx.scene.band.set_cells(())
+            end = ev.cell if ev.cell is not None else start
+            inside = set(self._band_cells(start, end))
+            s = doc.scenario
+            chosen = [p for p in (*s.terrain, *s.units) if set(cells_of(p)) <= inside]
+            doc.select(([*doc.selection] if self.band_add else []) + chosen)
+            ctx.say(f"{len(doc.selection)} selected")
+
+    def deactivate(self) -> None:
+        super().deactivate()
+        self.drag_from = self.band_from = None
+        self.ctx.scene.band.set_cells(())
