@@ -1,0 +1,254 @@
+"""Final Act policies: who gives the orders and places the shells each round.
+
+Every policy implements ``decide(view, rng) -> (orders, shells)`` for its side, where
+``view`` is the ``RoundView`` both sides share in a round (current zones, coverage) and the
+result maps unit index → order and shooter index → target cell.
+
+- ``random``: every unit picks uniformly among its legal orders (staying put included);
+  every unit that may fire shells a uniform cell of its fire zone.
+- ``heuristic``: tanks advance along shortest terrain routes (``Prepared.dist``) and prefer
+  cells out of the enemy's current fire (cover behind berms, units and wrecks counts,
+  since it is the real fire zone), damaged tanks more carefully; units of one side do not
+  order each other into the same cell; ATs stay and fire while an enemy is likely to come
+  into their zone, else turn in place to face the threat, else advance; shells go on the
+  cells enemy units are most likely to move into (each enemy's orders weighted by how much
+  they shorten its route; damaged tanks count double), spread over several cells.
+- restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
+  side's units of that kind take no part in the game) are applied by ``make_policy`` and
+  the driver.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from rules.final_act.engine import SIDES, Game, State
+from rules.final_act.tables import Order
+
+INF = 1_000_000
+# Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
+_LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
+_VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
+
+
+class Prepared:
+    """Per-scenario data the policies share: the engine ``Game`` and, per (kind, side),
+    ``dist[kind][side][cell * 8 + facing]`` = fewest rounds to stand on the enemy's last line
+    of defence by terrain alone (``INF`` if impossible)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        t = game.tables
+        size = game.board.size
+        self.dist: dict[str, list[list[int]]] = {}
+        for kind in ("tank", "at", "rm"):
+            per_side = []
+            for side in SIDES:
+                table = t.order_table(kind, side)
+                pred: list[list[int]] = [[] for _ in range(size * 8)]
+                for i, orders in enumerate(table):
+                    for to, f in orders:
+                        pred[to * 8 + f].append(i)
+                dist = [INF] * (size * 8)
+                goal = game.goal_mask[side.index]
+                frontier = [i for i in range(size * 8) if goal >> (i // 8) & 1]
+                for i in frontier:
+                    dist[i] = 0
+                d = 0
+                while frontier:
+                    d += 1
+                    nxt = []
+                    for i in frontier:
+                        for j in pred[i]:
+                            if dist[j] == INF:
+                                dist[j] = d
+                                nxt.append(j)
+                    frontier = nxt
+                per_side.append(dist)
+            self.dist[kind] = per_side
+
+
+class RoundView:
+    """What both sides see at the start of a round: each live unit's fire zone and, per
+    side, how many of its shooters cover each cell."""
+
+    __slots__ = ("state", "blockers", "zones", "coverage", "live")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.blockers = state.blockers()
+        self.live = state.live()
+        size = state.game.board.size
+        self.coverage = [[0] * size, [0] * size]
+        self.zones: dict[int, list[int]] = {}
+        for u in self.live:
+            zone = state.fire_zone(u, self.blockers)
+            self.zones[u] = zone
+            cov = self.coverage[state.side[u]]
+            for cell in zone:
+                cov[cell] += 1
+
+
+class Policy(Protocol):
+    def decide(
+        self, view: RoundView, rng: np.random.Generator
+    ) -> tuple[dict[int, Order], dict[int, int]]: ...
+
+
+class RandomPolicy:
+    """Uniform over legal orders and fire-zone cells."""
+
+    def __init__(self, prep: Prepared, side: int, no_berms: bool = False) -> None:
+        self.side = side
+        self.no_berms = no_berms
+        self.berms = prep.game.tables.elevating_mask
+
+    def decide(
+        self, view: RoundView, rng: np.random.Generator
+    ) -> tuple[dict[int, Order], dict[int, int]]:
+        st = view.state
+        mine = [u for u in view.live if st.side[u] == self.side]
+        draws = rng.random(2 * len(mine)).tolist()
+        orders: dict[int, Order] = {}
+        shells: dict[int, int] = {}
+        for k, u in enumerate(mine):
+            opts = st.orders(u)
+            if self.no_berms:
+                opts = tuple(o for o in opts if o[0] == st.cell[u] or not self.berms >> o[0] & 1)
+            order = opts[int(draws[2 * k] * len(opts))]
+            orders[u] = order
+            zone = view.zones[u]
+            if zone and st.can_fire(u, order):
+                shells[u] = zone[int(draws[2 * k + 1] * len(zone))]
+        return orders, shells
+
+
+class HeuristicPolicy:
+    """Advance on shortest routes, use cover, face threats, shell likely destinations."""
+
+    def __init__(self, prep: Prepared, side: int, no_berms: bool = False) -> None:
+        self.prep = prep
+        self.side = side
+        self.enemy = 1 - side
+        self.no_berms = no_berms
+        self.berms = prep.game.tables.elevating_mask
+        self.fire_tables = prep.game.fire_tables
+        self.berm_mask = prep.game.berm_mask
+
+    def _likely(self, view: RoundView) -> dict[int, float]:
+        """Expected value of enemy units ending the round on each cell."""
+        st = view.state
+        dist = self.prep.dist
+        out: dict[int, float] = {}
+        for u in view.live:
+            if st.side[u] != self.enemy:
+                continue
+            kind = st.kind[u]
+            dtab = dist[kind][self.enemy]
+            opts = st.orders(u)
+            ds = [dtab[to * 8 + f] for to, f in opts]
+            best = min(ds)
+            weights = [_LIKELY[d - best] if d - best < len(_LIKELY) else 0.0 for d in ds]
+            total = sum(weights)
+            if total <= 0:
+                continue
+            value = _VALUE.get(kind, 1.0) * (1 + st.damage[u]) / total
+            for (to, _f), w in zip(opts, weights, strict=True):
+                if w:
+                    out[to] = out.get(to, 0.0) + w * value
+        return out
+
+    def decide(
+        self, view: RoundView, rng: np.random.Generator
+    ) -> tuple[dict[int, Order], dict[int, int]]:
+        st = view.state
+        side = self.side
+        danger = view.coverage[self.enemy]
+        dist = self.prep.dist
+        mine = [u for u in view.live if st.side[u] == side]
+        noise = rng.random(4 * len(mine) + 8).tolist()
+        likely = self._likely(view)
+        # front units first, so followers see the cells they free
+        mine.sort(key=lambda u: dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]])
+        claimed = {st.cell[u] for u in mine if st.kind[u] != "at"}
+        orders: dict[int, Order] = {}
+        shells: dict[int, int] = {}
+        shooters: list[int] = []
+        for k, u in enumerate(mine):
+            kind = st.kind[u]
+            here = st.cell[u]
+            if kind == "at":
+                order = self._at_order(view, u, likely, noise[k])
+            else:
+                dtab = dist[kind][side]
+                caution = 0.35 if kind == "tank" and st.damage[u] == 0 else 0.8
+                best = None
+                best_score = float(INF)
+                for j, (to, f) in enumerate(st.orders(u)):
+                    if to != here and (to in claimed or (self.no_berms and self.berms >> to & 1)):
+                        continue
+                    d = dtab[to * 8 + f]
+                    score = d + caution * danger[to] + 0.3 * noise[(k + j) % len(noise)]
+                    if score < best_score:
+                        best, best_score = (to, f), score
+                order = best if best is not None else (here, st.facing[u])
+                if order[0] != here:
+                    claimed.discard(here)
+                    claimed.add(order[0])
+            orders[u] = order
+            if view.zones[u] and st.can_fire(u, order):
+                shooters.append(u)
+        for n, u in enumerate(shooters):
+            zone = view.zones[u]
+            best_cell = zone[int(noise[-1 - n % 8] * len(zone))]
+            best_val = 0.0
+            for cell in zone:
+                v = likely.get(cell, 0.0)
+                if v > best_val:
+                    best_cell, best_val = cell, v
+            shells[u] = best_cell
+            if best_val:
+                likely[best_cell] = best_val * 0.45
+        return orders, shells
+
+    def _at_order(self, view: RoundView, u: int, likely: dict[int, float], noise: float) -> Order:
+        st = view.state
+        here, facing = st.cell[u], st.facing[u]
+        if sum(likely.get(c, 0.0) for c in view.zones[u]) > 0.25:
+            return (here, facing)
+        table = self.fire_tables["at"]
+        if table is not None:
+            blockers = (view.blockers & ~(1 << here)) | self.berm_mask
+            best_f, best_v = facing, 0.25
+            for turn in (2, 4, 6):
+                f = facing.turned(turn)
+                v = sum(likely.get(c, 0.0) for c in table.zone(here, f, blockers))
+                if v > best_v:
+                    best_f, best_v = f, v
+            if best_f is not facing:
+                return (here, best_f)
+        dtab = self.prep.dist["at"][self.side]
+        danger = view.coverage[self.enemy]
+        best: Order = (here, facing)
+        best_score = dtab[here * 8 + facing] + 0.5 * danger[here]
+        for to, f in st.orders(u):
+            if to == here or (self.no_berms and self.berms >> to & 1):
+                continue
+            score = dtab[to * 8 + f] + 0.5 * danger[to] + 0.2 * noise
+            if score < best_score:
+                best, best_score = (to, f), score
+        return best
+
+
+def make_policy(
+    name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
+) -> RandomPolicy | HeuristicPolicy:
+    """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown."""
+    no_berms = "no-berms" in restrictions
+    if name == "random":
+        return RandomPolicy(prep, side, no_berms)
+    if name == "heuristic":
+        return HeuristicPolicy(prep, side, no_berms)
+    raise KeyError(name)
