@@ -39,13 +39,11 @@ class CommandKind(Enum):
     DIAGONAL1 = "diagonal1"
     DIAGONAL2 = "diagonal2"
 
-    @property
-    def distance(self) -> int:
-        return 2 if self in (CommandKind.STRAIGHT2, CommandKind.DIAGONAL2) else 1
-
-    @property
-    def diagonal(self) -> bool:
-        return self in (CommandKind.DIAGONAL1, CommandKind.DIAGONAL2)
+    def __init__(self, value: str) -> None:
+        self.distance: int = int(value[-1])
+        """Fields moved: 1 or 2."""
+        self.diagonal: bool = value.startswith("diagonal")
+        """True for a diagonal arrow (NE/SE/SW/NW), False for a straight one (N/E/S/W)."""
 
     @property
     def directions(self) -> tuple[Facing, ...]:

@@ -21,8 +21,8 @@ A round (RULES §3; one player acts, then the other — the two boards never int
 the order only fixes the order of dice rolls):
 
 1. **Artillery**: each side fires one shot per shell of its live vehicles, or
-   ``long_range_shots`` if none of them has shells. Dice: one ``rng.integers(0, 36)`` per
-   shot, south's shots first (vehicles in card order), then north's; the roll is the field
+   ``long_range_shots`` if none of them has shells. Dice: one roll 0..35 per shot (see
+   ``draw_rolls``), south's shots first, then north's; the roll is the field
    (``roll_to_cell``). A support token there is removed; else a vehicle there loses 1 AP;
    else a crater is placed (a field holds at most one crater). Fire is simultaneous:
    vehicles at 0 AP are removed at the end of the phase.
@@ -53,7 +53,6 @@ played. After ``max_rounds`` rounds it is a draw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import numpy as np
 
@@ -93,6 +92,8 @@ __all__ = [
     "TankWarsState",
     "Vehicle",
     "artillery_phase",
+    "draw_choices",
+    "draw_rolls",
     "command_options",
     "gunfire_targets",
     "hit_probability",
@@ -108,6 +109,27 @@ __all__ = [
 ]
 
 _SIDES = (Side.SOUTH, Side.NORTH)
+
+
+_PER_DRAW = 12  # 36**12 < 2**63: twelve rolls fit in one int64 draw
+
+
+def draw_rolls(rng: np.random.Generator, n: int) -> list[int]:
+    """``n`` independent uniform dice rolls ``0..35`` (letter die × number die).
+
+    Rolls are the base-36 digits (least significant first) of ``rng.integers(0, 36**m)``
+    with ``m = min(12, rolls still needed)``: exactly uniform, and one cheap scalar draw per
+    twelve rolls instead of one array draw per call.
+    """
+    out: list[int] = []
+    while n > 0:
+        m = min(_PER_DRAW, n)
+        value = int(rng.integers(0, FIELDS**m))
+        for _ in range(m):
+            value, digit = divmod(value, FIELDS)
+            out.append(digit)
+        n -= m
+    return out
 
 
 class _Work:
@@ -158,21 +180,24 @@ class _Work:
         return len({self.vehicles[i].side for i in range(len(self.vehicles)) if self.alive[i]})
 
     def result(self, *, in_round: bool, finished: bool) -> TankWarsState:
+        cells, armour, alive = self.cells, self.armour, self.alive
         vehicles = tuple(
-            replace(v, cell=self.cells[i], armour=self.armour[i])
-            if (v.cell, v.armour) != (self.cells[i], self.armour[i])
-            else v
+            v
+            if v.cell == cells[i] and v.armour == armour[i]
+            else Vehicle(v.ident, v.kind, v.side, cells[i], armour[i], v.name)
             for i, v in enumerate(self.vehicles)
-            if self.alive[i]
+            if alive[i]
         )
-        return replace(
-            self.state,
-            vehicles=vehicles,
-            craters=frozenset(self.craters),
-            supports=frozenset(self.supports),
-            lost_gunfire=(self.lost[0], self.lost[1]),
-            round=self.state.round + (1 if finished else 0),
-            in_round=in_round,
+        state = self.state
+        return TankWarsState(
+            state.rules,
+            state.board,
+            vehicles,
+            frozenset(self.craters),
+            frozenset(self.supports),
+            (self.lost[0], self.lost[1]),
+            state.round + (1 if finished else 0),
+            in_round,
         )
 
 
@@ -189,7 +214,7 @@ def artillery_phase(
     w = _Work(state, events, "artillery")
     shots = [state.artillery_shots(s) for s in _SIDES]
     total = shots[0] + shots[1]
-    rolls: list[int] = rng.integers(0, FIELDS, size=total).tolist() if total else []
+    rolls = draw_rolls(rng, total)
     k = 0
     for side in _SIDES:
         target = side.other
@@ -313,7 +338,7 @@ def resolve_orders(
         return w.result(in_round=False, finished=True)
     w.phase = "supply"
     drops = rules.supply_drops
-    rolls: list[int] = rng.integers(0, FIELDS, size=2 * drops).tolist() if drops else []
+    rolls = draw_rolls(rng, 2 * drops)
     for k, roll in enumerate(rolls):
         side = _SIDES[k // drops]
         cell = roll_to_cell(board, side, roll)
@@ -363,16 +388,38 @@ def play_game(
 
 
 def random_orders(state: TankWarsState, side: Side, rng: np.random.Generator) -> Orders:
-    """Baseline orders: per vehicle a uniform pick among ``command_options`` (staying
-    included), and every available gunfire token on a uniform pick of ``gunfire_targets``."""
-    commands: dict[int, Command] = {}
-    for v in state.vehicles:
-        if v.side is side:
-            options = command_options(state, v)
-            pick = options[int(rng.integers(len(options)))]
-            if pick is not None:
-                commands[v.ident] = pick
+    """Baseline orders: per vehicle (card order) a uniform pick among ``command_options``
+    (staying included), then every available gunfire token on a uniform pick of
+    ``gunfire_targets`` (``draw_choices`` makes all the picks)."""
+    mine = [v for v in state.vehicles if v.side is side]
+    options = [command_options(state, v) for v in mine]
     n = state.gunfire_available(side)
     targets = gunfire_targets(state, side)
-    gunfire = tuple(targets[j] for j in rng.integers(len(targets), size=n).tolist()) if n else ()
+    picks = draw_choices(rng, [len(o) for o in options] + [len(targets)] * n)
+    commands: dict[int, Command] = {}
+    for v, opts, pick in zip(mine, options, picks, strict=False):
+        chosen = opts[pick]
+        if chosen is not None:
+            commands[v.ident] = chosen
+    gunfire = tuple(targets[j] for j in picks[len(mine) :])
     return Orders(commands, gunfire)
+
+
+def draw_choices(rng: np.random.Generator, sizes: list[int]) -> list[int]:
+    """Independent uniform picks ``0..size-1`` for each of ``sizes`` (each ≥ 1): the
+    mixed-radix digits of as few ``rng.integers(0, product)`` draws as fit in 62 bits."""
+    out: list[int] = []
+    i = 0
+    while i < len(sizes):
+        product, j = 1, i
+        while j < len(sizes) and product * sizes[j] < 1 << 62:
+            product *= sizes[j]
+            j += 1
+        if j == i:  # a single huge size gets its own draw
+            product, j = sizes[i], i + 1
+        value = int(rng.integers(0, product)) if product > 1 else 0
+        for size in sizes[i:j]:
+            value, digit = divmod(value, size)
+            out.append(digit)
+        i = j
+    return out

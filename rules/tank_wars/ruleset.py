@@ -24,6 +24,7 @@ default and an option (see ``rules.tank_wars.data``). Choices made where RULES i
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cache
 from typing import ClassVar
 
 from rules.board import Board
@@ -48,8 +49,9 @@ def half_of(board: Board, cell: int) -> Side:
     return Side.SOUTH if board.row_of(cell) < HALF_ROWS else Side.NORTH
 
 
+@cache
 def board_cells(board: Board, side: Side) -> range:
-    """The 36 cells of ``side``'s own board, in increasing order."""
+    """The 36 cells of ``side``'s own board, in increasing order (cached per board)."""
     half = HALF_ROWS * board.columns
     return range(0, half) if side is Side.SOUTH else range(half, 2 * half)
 

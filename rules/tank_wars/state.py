@@ -269,9 +269,8 @@ def command_options(state: TankWarsState, vehicle: Vehicle) -> list[Command | No
 def gunfire_targets(state: TankWarsState, side: Side) -> list[int]:
     """Fields ``side`` may put a gunfire token on: every field of the enemy board, then the
     craters on its own board (to clear them)."""
-    return list(board_cells(state.board, side.other)) + sorted(
-        c for c in state.craters if c in board_cells(state.board, side)
-    )
+    own = board_cells(state.board, side)
+    return list(board_cells(state.board, side.other)) + sorted(c for c in state.craters if c in own)
 
 
 _TABLES: dict[tuple[Board, Side, frozenset[CommandKind]], tuple[tuple[Command, ...], ...]] = {}

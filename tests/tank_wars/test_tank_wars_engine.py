@@ -25,6 +25,8 @@ from rules.tank_wars.engine import (
     Outcome,
     artillery_phase,
     command_options,
+    draw_choices,
+    draw_rolls,
     gunfire_targets,
     hit_probability,
     hit_probability_exact,
@@ -523,3 +525,54 @@ def test_same_seed_same_game_and_position_round_trip() -> None:
         assert initial_state(back).vehicles == tuple(
             replace(v, ident=i) for i, v in enumerate(st.vehicles)
         )
+
+
+class FixedDraw:
+    """A generator stub whose ``integers(0, high)`` always returns ``value``."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.highs: list[int] = []
+
+    def integers(self, low: int, high: int) -> int:
+        self.highs.append(high)
+        return self.value
+
+
+def test_draw_rolls_are_base_36_digits() -> None:
+    # 2 rolls from one draw in 0..36^2-1: 257 = 5 + 7 * 36 -> rolls [5, 7] (low digit first).
+    stub = FixedDraw(257)
+    assert draw_rolls(stub, 2) == [5, 7]  # type: ignore[arg-type]
+    assert stub.highs == [36**2]
+    # 30 rolls need draws of 12, 12 and 6 rolls.
+    stub = FixedDraw(0)
+    assert draw_rolls(stub, 30) == [0] * 30  # type: ignore[arg-type]
+    assert stub.highs == [36**12, 36**12, 36**6]
+    rolls = draw_rolls(np.random.default_rng(3), 500)
+    assert len(rolls) == 500 and set(rolls) <= set(range(36)) and len(set(rolls)) == 36
+
+
+def test_draw_choices_are_mixed_radix_digits() -> None:
+    # sizes 3 and 4: one draw in 0..11; 11 = 2 + 3 * 3 -> picks [2, 3].
+    stub = FixedDraw(11)
+    assert draw_choices(stub, [3, 4]) == [2, 3]  # type: ignore[arg-type]
+    assert stub.highs == [12]
+
+
+def test_random_orders_are_legal() -> None:
+    s = scenario(
+        [
+            unit("heavy", "south", "b2"),
+            unit("medium", "south", "e2"),
+            unit("heavy", "north", "e11"),
+        ],
+        craters=("a3",),
+    )
+    st = initial_state(s)
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        o = random_orders(st, S, rng)
+        assert len(o.gunfire) == st.gunfire_available(S) == 3
+        assert set(o.gunfire) <= set(gunfire_targets(st, S))
+        for ident, c in o.commands.items():
+            assert c in command_options(st, st.vehicles[ident])

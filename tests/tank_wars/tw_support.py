@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from rules.board import Board
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -58,19 +56,25 @@ def cmd(text: str) -> Command:
 
 
 class ScriptedDice:
-    """Stands in for ``numpy.random.Generator`` in the engine: ``integers`` returns the
-    scripted rolls (0..35) in order and records how many were asked for each call."""
+    """Stands in for ``numpy.random.Generator`` in the engine. The engine draws ``m`` dice
+    rolls as the base-36 digits (least significant first) of ``integers(0, 36**m)``
+    (``engine.draw_rolls``); this returns the next ``m`` scripted rolls encoded that way and
+    records ``m`` for each call."""
 
     def __init__(self, rolls: list[int]) -> None:
         self.rolls = list(rolls)
         self.calls: list[int] = []
 
-    def integers(self, low: int, high: int | None = None, size: int | None = None) -> Any:
-        n = 1 if size is None else size
-        self.calls.append(n)
-        assert len(self.rolls) >= n, f"the test scripted too few dice rolls (need {n})"
-        out, self.rolls = self.rolls[:n], self.rolls[n:]
-        return np.array(out) if size is not None else out[0]
+    def integers(self, low: int, high: int | None = None, size: int | None = None) -> int:
+        assert size is None and high is not None and low == 0
+        m = 0
+        while 36**m < high:
+            m += 1
+        assert 36**m == high, f"not a dice draw: integers(0, {high})"
+        self.calls.append(m)
+        assert len(self.rolls) >= m, f"the test scripted too few dice rolls (need {m})"
+        out, self.rolls = self.rolls[:m], self.rolls[m:]
+        return sum(r * 36**i for i, r in enumerate(out))
 
 
 def roll(name: str, target: Side) -> int:
