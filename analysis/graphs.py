@@ -99,9 +99,8 @@ class MovementTable:
     escapes: list[bool] = field(default_factory=list)
     _csr: tuple[IntArray, IntArray] | None = None
     _cells: IntArray | None = None
-    _dist_cache: OrderedDict[int, tuple[IntArray, int | None]] = field(
-        default_factory=OrderedDict
-    )
+    _graph: nx.DiGraph | None = None
+    _dist_cache: OrderedDict[int, tuple[IntArray, int | None]] = field(default_factory=OrderedDict)
 
     def __len__(self) -> int:
         return len(self.states)
@@ -119,13 +118,22 @@ class MovementTable:
             i = len(self.states)
             self.states.append(state)
             self.index[state] = i
-            self._csr = None
-            self._cells = None
-            self._dist_cache.clear()
+            self._changed()
         return i
+
+    def _changed(self) -> None:
+        self._csr = None
+        self._cells = None
+        self._graph = None
+        self._dist_cache.clear()
 
     def _expand(self, i: int) -> None:
         """Compute state ``i``'s successors (states are expanded in index order)."""
+        succ, escape = self._successors(i)
+        self.succ.append(succ)
+        self.escapes.append(escape)
+
+    def _successors(self, i: int) -> tuple[list[int], bool]:
         cell, facing = self.states[i]
         probe = Unit(
             kind=self.probe.kind,
@@ -139,14 +147,16 @@ class MovementTable:
         scen = self.scenario.with_units(self.scenario.units + (probe,))
         targets: set[int] = set()
         escape = False
+        index = self.index
         for m in self.ruleset.moves(scen, probe):
             if m.to is None:
                 escape = True
-            else:
-                targets.add(self._add((m.to, m.facing)))
+                continue
+            state = (m.to, m.facing)
+            j = index.get(state)
+            targets.add(self._add(state) if j is None else j)
         targets.discard(i)
-        self.succ.append(sorted(targets))
-        self.escapes.append(escape)
+        return sorted(targets), escape
 
     # --- array views --------------------------------------------------------------------
     def csr(self) -> tuple[IntArray, IntArray]:
@@ -180,6 +190,96 @@ class MovementTable:
 
 
 _TABLES: OrderedDict[TableKey, MovementTable] = OrderedDict()
+_RADIUS: dict[tuple[Any, ...], int] = {}
+
+
+def _family(key: TableKey) -> tuple[Any, ...]:
+    """Everything of a key except the terrain and wrecks."""
+    return (
+        key.ruleset,
+        key.columns,
+        key.rows,
+        key.options,
+        key.kind,
+        key.side,
+        key.armour,
+        key.damage,
+    )
+
+
+def move_radius(table: MovementTable) -> int:
+    """Upper bound of how far (Chebyshev) a single move of this kind reaches, measured once
+    per family on an empty board from its centre, in every facing the table has seen.
+
+    Incremental updates assume the moves from a state only depend on terrain within this
+    distance of its cell (true when moves are paths of one-cell steps: Final Act, Tank
+    Chess, Tank Wars)."""
+    fam = _family(table.key)
+    if fam not in _RADIUS:
+        b = table.scenario.board
+        centre = b.cell(b.columns // 2, b.rows // 2)
+        empty = table.scenario.with_terrain(()).with_units(())
+        facings = {f for _, f in table.states} or {table.probe.facing}
+        radius = 1
+        for f in facings:
+            probe = Unit(
+                table.probe.kind,
+                table.probe.side,
+                centre,
+                f,
+                table.probe.name,
+                table.probe.damage,
+                table.probe.armour,
+            )
+            for m in table.ruleset.moves(empty.with_units((probe,)), probe):
+                if m.to is not None:
+                    radius = max(
+                        radius,
+                        abs(b.col_of(m.to) - b.col_of(centre)),
+                        abs(b.row_of(m.to) - b.row_of(centre)),
+                    )
+        _RADIUS[fam] = radius
+    return _RADIUS[fam]
+
+
+def _blocking_cells(scenario: Scenario) -> dict[int, tuple[Any, ...]]:
+    """Per cell, the terrain pieces and wrecks on it (what moves may depend on)."""
+    out: dict[int, list[Any]] = {}
+    for t in scenario.terrain:
+        for c in t.cells:
+            out.setdefault(c, []).append(t)
+    for u in scenario.units:
+        if u.wreck:
+            out.setdefault(u.cell, []).append(u)
+    return {c: tuple(v) for c, v in out.items()}
+
+
+def _derive(
+    old: MovementTable,
+    key: TableKey,
+    base: Scenario,
+    goal: frozenset[int] | None,
+) -> MovementTable:
+    """A table for new terrain made from ``old``: only states within ``move_radius`` of a
+    changed cell are asked again; new states are explored by the next ``ensure``."""
+    b = base.board
+    before, after = _blocking_cells(old.scenario), _blocking_cells(base)
+    changed = [c for c in set(before) | set(after) if before.get(c) != after.get(c)]
+    radius = move_radius(old)
+    near = np.zeros(b.size, dtype=bool)
+    cols = np.arange(b.size) % b.columns
+    rows = np.arange(b.size) // b.columns
+    for c in changed:
+        near |= (np.abs(cols - b.col_of(c)) <= radius) & (np.abs(rows - b.row_of(c)) <= radius)
+    table = MovementTable(key=key, scenario=base, probe=old.probe, ruleset=old.ruleset, goal=goal)
+    table.states = list(old.states)
+    table.index = dict(old.index)
+    table.succ = [list(s) for s in old.succ]
+    table.escapes = list(old.escapes)
+    for i in range(len(table.succ)):
+        if near[table.states[i][0]]:
+            table.succ[i], table.escapes[i] = table._successors(i)
+    return table
 
 
 def base_scenario(scenario: Scenario) -> Scenario:
@@ -208,7 +308,12 @@ def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> Move
             armour=unit.armour,
         )
         goal = rs.goal_cells(base.adding(probe), probe)
-        table = MovementTable(key=key, scenario=base, probe=probe, ruleset=rs, goal=goal)
+        fam = _family(key)
+        old = next((t for t in reversed(_TABLES.values()) if _family(t.key) == fam), None)
+        if old is not None and len(old.succ) == len(old.states):
+            table = _derive(old, key, base, goal)
+        else:
+            table = MovementTable(key=key, scenario=base, probe=probe, ruleset=rs, goal=goal)
         _TABLES[key] = table
         while len(_TABLES) > _CACHE_SIZE:
             _TABLES.popitem(last=False)
@@ -222,11 +327,15 @@ def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> Move
 def clear_cache() -> None:
     """Forget every cached movement table (tests and benchmarks use this)."""
     _TABLES.clear()
+    _RADIUS.clear()
 
 
 def movement_graph(table: MovementTable) -> nx.DiGraph:
     """The table as a ``networkx.DiGraph``: nodes ``(cell, facing)`` (with attributes
-    ``cell``, ``facing``, ``goal``) and ``ESCAPE``; one edge per one-round/turn move."""
+    ``cell``, ``facing``, ``goal``) and ``ESCAPE``; one edge per one-round/turn move.
+    Cached in the table (do not modify it)."""
+    if table._graph is not None:
+        return table._graph
     g = nx.DiGraph()
     goal = table.goal or frozenset()
     for state in table.states:
@@ -236,6 +345,7 @@ def movement_graph(table: MovementTable) -> nx.DiGraph:
         g.add_edges_from((src, table.states[j]) for j in succ)
         if table.escapes[i]:
             g.add_edge(src, ESCAPE)
+    table._graph = g
     return g
 
 
