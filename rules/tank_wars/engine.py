@@ -15,7 +15,13 @@ API (all values immutable; randomness only through a ``numpy.random.Generator``)
 ...))`` or a policy ``(state, side) -> Orders``; a policy is called after the artillery
 phase (``state.in_round`` is True), so it plans knowing where the shells fell, as players
 do. ``play_round`` is ``artillery_phase`` followed by ``resolve_orders``; both are public.
-``events`` (a list) receives an ``Event`` for everything that happens.
+``events`` (a list) receives an ``Event`` for everything that happens (a ``destroyed``
+event names the vehicle, its side and field: deaths and kills for statistics).
+``command_end(board, cell, command)`` is where a token would take a vehicle;
+``Orders.to_json``/``from_json`` serialise orders for game records. The engine's dice are
+the only randomness it uses: give it a Generator of its own (not the policies') and a record
+of (seed, orders per round) replays exactly (a round that ended in its artillery phase
+called no policy: record it as ``(NO_ORDERS, NO_ORDERS)``).
 
 A round (RULES §3; one player acts, then the other — the two boards never interact, so
 the order only fixes the order of dice rolls):
@@ -68,6 +74,7 @@ from rules.tank_wars.state import (
     Outcome,
     TankWarsState,
     Vehicle,
+    command_end,
     command_options,
     gunfire_targets,
     hit_probability,
@@ -94,6 +101,7 @@ __all__ = [
     "artillery_phase",
     "draw_choices",
     "draw_rolls",
+    "command_end",
     "command_options",
     "gunfire_targets",
     "hit_probability",

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from rules.board import Board
 from rules.errors import IllegalMoveError, TankmapError
@@ -89,8 +90,35 @@ class Orders:
             object.__setattr__(self, "commands", MappingProxyType(dict(self.commands)))
         object.__setattr__(self, "gunfire", tuple(self.gunfire))
 
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.commands.items())), self.gunfire))
+
+    def to_json(self, board: Board) -> dict[str, Any]:
+        """``{"commands": {"0": "straight2 N"}, "gunfire": ["c10"]}`` (for game records)."""
+        return {
+            "commands": {str(i): str(c) for i, c in sorted(self.commands.items())},
+            "gunfire": [board.cell_name(c) for c in self.gunfire],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, board: Board) -> Orders:
+        """Inverse of ``to_json``; ``IllegalMoveError`` on malformed data."""
+        try:
+            commands = {int(k): Command.parse(v) for k, v in data["commands"].items()}
+            gunfire = tuple(board.parse_cell(c) for c in data["gunfire"])
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise IllegalMoveError(f"bad Tank Wars orders {data!r}: {exc}") from None
+        return cls(commands, gunfire)
+
 
 NO_ORDERS = Orders()
+
+
+def command_end(board: Board, cell: int, command: Command) -> int:
+    """The field ``command`` would take a vehicle on ``cell`` to, or -1 if off the grid
+    (whether it stays on the vehicle's own board is for the caller: ``board_cells``)."""
+    d = command.kind.distance
+    return board.offset(cell, command.direction.dx * d, command.direction.dy * d)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from rules.tank_wars.engine import (
     Orders,
     Outcome,
     artillery_phase,
+    command_end,
     command_options,
     draw_choices,
     draw_rolls,
@@ -576,3 +577,52 @@ def test_random_orders_are_legal() -> None:
         assert set(o.gunfire) <= set(gunfire_targets(st, S))
         for ident, c in o.commands.items():
             assert c in command_options(st, st.vehicles[ident])
+
+
+def test_orders_json_and_command_end() -> None:
+    o = Orders({2: cmd("diagonal1 NE"), 0: cmd("straight2 N")}, (cell("c10"), cell("c10")))
+    data = o.to_json(BOARD)
+    assert data == {
+        "commands": {"0": "straight2 N", "2": "diagonal1 NE"},
+        "gunfire": ["c10", "c10"],
+    }
+    assert Orders.from_json(data, BOARD) == o and hash(Orders.from_json(data, BOARD)) == hash(o)
+    with pytest.raises(IllegalMoveError):
+        Orders.from_json({"commands": {"x": "straight1 N"}, "gunfire": []}, BOARD)
+    # c2 + straight2 N = c4; a1 + diagonal1 SW leaves the grid.
+    assert command_end(BOARD, cell("c2"), cmd("straight2 N")) == cell("c4")
+    assert command_end(BOARD, cell("a1"), cmd("diagonal1 SW")) == -1
+
+
+def test_a_record_of_seed_and_orders_replays() -> None:
+    # Dice from their own Generator, policies from another: replaying the recorded orders
+    # with the same dice seed reproduces every event.
+    s = scenario(
+        [
+            unit("heavy", "south", "b2"),
+            unit("medium", "south", "e2"),
+            unit("artillery", "south", "c1"),
+            unit("heavy", "north", "e11"),
+            unit("medium", "north", "b11"),
+            unit("artillery", "north", "d12"),
+        ]
+    )
+    policy_rng = np.random.default_rng(1)
+    recorded: list[tuple[Orders, Orders]] = []
+
+    def pol(st: object, side: Side) -> Orders:
+        o = random_orders(st, side, policy_rng)  # type: ignore[arg-type]
+        if side is S:
+            recorded.append((o, NO_ORDERS))
+        else:
+            recorded[-1] = (recorded[-1][0], o)
+        return o
+
+    events: list[Event] = []
+    final, result = play_game(initial_state(s), pol, pol, np.random.default_rng(77), events)
+    dice = np.random.default_rng(77)
+    replay: list[Event] = []
+    st = initial_state(s)
+    for south, north in recorded:
+        st = play_round(st, south, north, dice, replay)
+    assert replay == events and st == final and outcome(st) == result
