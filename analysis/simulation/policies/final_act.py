@@ -26,6 +26,7 @@ import numpy as np
 
 from rules.final_act.engine import SIDES, Game, State
 from rules.final_act.tables import Order
+from rules.geometry import Facing
 
 INF = 1_000_000
 # Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
@@ -68,6 +69,40 @@ class Prepared:
                     frontier = nxt
                 per_side.append(dist)
             self.dist[kind] = per_side
+        self._ranked: dict[tuple[str, int, int], tuple[tuple[int, int, Order], ...]] = {}
+        self._likely: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
+
+    def ranked(
+        self, kind: str, side: int, cell: int, facing: int
+    ) -> tuple[tuple[int, int, Order], ...]:
+        """``(rounds to goal, destination, order)`` of every terrain-legal order of a unit
+        (staying put included), best first (cached; wrecks are not considered here)."""
+        key = (kind, side, cell * 8 + facing)
+        found = self._ranked.get(key)
+        if found is None:
+            f = Facing(facing)
+            dtab = self.dist[kind][side]
+            opts = ((cell, f), *self.game.tables.orders(kind, SIDES[side], cell, f))
+            found = tuple(sorted(((dtab[to * 8 + g], to, (to, g)) for to, g in opts)))
+            self._ranked[key] = found
+        return found
+
+    def likely(self, kind: str, side: int, cell: int, facing: int) -> tuple[tuple[int, float], ...]:
+        """Where a unit is likely to end this round: ``(cell, probability)`` with each order
+        weighted by how much it shortens the unit's route (``_LIKELY``), cached."""
+        key = (kind, side, cell * 8 + facing)
+        found = self._likely.get(key)
+        if found is None:
+            ranked = self.ranked(kind, side, cell, facing)
+            best = ranked[0][0]
+            acc: dict[int, float] = {}
+            for d, to, _o in ranked:
+                if d - best < len(_LIKELY):
+                    acc[to] = acc.get(to, 0.0) + _LIKELY[d - best]
+            total = sum(acc.values())
+            found = tuple((c, w / total) for c, w in acc.items()) if total > 0 else ()
+            self._likely[key] = found
+        return found
 
 
 class RoundView:
@@ -136,28 +171,25 @@ class HeuristicPolicy:
         self.berms = prep.game.tables.elevating_mask
         self.fire_tables = prep.game.fire_tables
         self.berm_mask = prep.game.berm_mask
+        # rounds each unit has spent on the same cell: a stuck unit (blocked by a wreck or
+        # a face-off the route table does not know about) explores with more noise
+        self.prev: dict[int, int] = {}
+        self.still: dict[int, int] = {}
 
     def _likely(self, view: RoundView) -> dict[int, float]:
         """Expected value of enemy units ending the round on each cell."""
         st = view.state
-        dist = self.prep.dist
+        likely = self.prep.likely
+        enemy = self.enemy
         out: dict[int, float] = {}
+        get = out.get
         for u in view.live:
-            if st.side[u] != self.enemy:
+            if st.side[u] != enemy:
                 continue
             kind = st.kind[u]
-            dtab = dist[kind][self.enemy]
-            opts = st.orders(u)
-            ds = [dtab[to * 8 + f] for to, f in opts]
-            best = min(ds)
-            weights = [_LIKELY[d - best] if d - best < len(_LIKELY) else 0.0 for d in ds]
-            total = sum(weights)
-            if total <= 0:
-                continue
-            value = _VALUE.get(kind, 1.0) * (1 + st.damage[u]) / total
-            for (to, _f), w in zip(opts, weights, strict=True):
-                if w:
-                    out[to] = out.get(to, 0.0) + w * value
+            value = _VALUE.get(kind, 1.0) * (1 + st.damage[u])
+            for to, w in likely(kind, enemy, st.cell[u], st.facing[u]):
+                out[to] = get(to, 0.0) + w * value
         return out
 
     def decide(
@@ -167,8 +199,9 @@ class HeuristicPolicy:
         side = self.side
         danger = view.coverage[self.enemy]
         dist = self.prep.dist
+        ranked = self.prep.ranked
         mine = [u for u in view.live if st.side[u] == side]
-        noise = rng.random(4 * len(mine) + 8).tolist()
+        noise = rng.random(32 * len(mine) + 8).tolist()
         likely = self._likely(view)
         # front units first, so followers see the cells they free
         mine.sort(key=lambda u: dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]])
@@ -180,19 +213,27 @@ class HeuristicPolicy:
             kind = st.kind[u]
             here = st.cell[u]
             if kind == "at":
-                order = self._at_order(view, u, likely, noise[k])
+                order = self._at_order(view, u, likely, noise[8 + 32 * k])
             else:
-                dtab = dist[kind][side]
                 caution = 0.35 if kind == "tank" and st.damage[u] == 0 else 0.8
+                still = self.still.get(u, 0) + 1 if self.prev.get(u) == here else 0
+                self.still[u] = still
+                self.prev[u] = here
+                amplitude = 0.3 if still < 2 else 0.3 + min(still, 4)
                 best = None
                 best_score = float(INF)
-                for j, (to, f) in enumerate(st.orders(u)):
-                    if to != here and (to in claimed or (self.no_berms and self.berms >> to & 1)):
+                wm = st.wreck_mask
+                base = 8 + 32 * k
+                for j, (d, to, o) in enumerate(ranked(kind, side, here, st.facing[u])):
+                    if d > best_score:
+                        break  # sorted by d and score >= d: nothing later scores better
+                    if to != here and (
+                        to in claimed or wm >> to & 1 or (self.no_berms and self.berms >> to & 1)
+                    ):
                         continue
-                    d = dtab[to * 8 + f]
-                    score = d + caution * danger[to] + 0.3 * noise[(k + j) % len(noise)]
+                    score = d + caution * danger[to] + amplitude * noise[base + (j & 31)]
                     if score < best_score:
-                        best, best_score = (to, f), score
+                        best, best_score = o, score
                 order = best if best is not None else (here, st.facing[u])
                 if order[0] != here:
                     claimed.discard(here)
@@ -202,7 +243,7 @@ class HeuristicPolicy:
                 shooters.append(u)
         for n, u in enumerate(shooters):
             zone = view.zones[u]
-            best_cell = zone[int(noise[-1 - n % 8] * len(zone))]
+            best_cell = zone[int(noise[n % 8] * len(zone))]
             best_val = 0.0
             for cell in zone:
                 v = likely.get(cell, 0.0)
