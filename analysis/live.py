@@ -1,0 +1,114 @@
+"""The live-overlay API the editor calls after each edit.
+
+    from analysis.live import live_overlays
+    ov = live_overlays(scenario)          # after every edit (undo/redo included)
+    ov.violations                         # ruleset.check(scenario): list[Violation]
+    ov.reach[Side.SOUTH]                  # int32 (rows, columns): rounds/turns, -1 = never
+    ov.coverage[Side.NORTH]               # int32 (rows, columns): how many units fire there
+    ov.contested                          # bool (rows, columns): covered by both sides
+    ov.turns_to_goal[Side.SOUTH]          # int | None
+
+Arrays are indexed ``[row][column]`` with ``[0]`` = row 1 (the JSON 2-D map layout), so
+``ov.reach[side][board.row_of(c), board.col_of(c)]`` is the value of cell ``c``. They are fresh
+arrays the caller may keep or modify.
+
+Numbers are exactly those of ``tankmap analyze`` (terrain-only movement, CONTRACTS.md): reach
+uses the array BFS of ``analysis.reach.unit_reach`` over cached movement tables.
+
+**Speed.** Moving, adding, removing or turning a *unit* reuses the cached tables: one numpy
+BFS per unit whose state changed (memoised per start state) plus ``check`` and every live
+unit's ``fire_zone`` — a few ms on a full Tank Chess 20×20 scenario (see
+``python -m benchmarks analysis``). Changing *terrain or wrecks* needs the tables of the new
+terrain: they are derived incrementally (only states within one move of a changed cell ask
+the ruleset again), which is quick for Final Act but can take a second or more for Tank
+Chess (many long moves per state). For a responsive editor:
+
+* call ``live_overlays(scenario, reach=False)`` on the GUI thread (violations + coverage,
+  always fast) and ``live_overlays(scenario)`` — or ``warm(scenario)`` then
+  ``live_overlays`` — in a worker thread; the caches are guarded by a lock, so this is safe;
+* ``reach_ready(scenario)`` says whether reach can be computed without building tables.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from analysis.coverage import side_coverage
+from analysis.graphs import _TABLES, movement_table, table_key
+from analysis.reach import combine_reach, min_or_none, unit_reach
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+from rules.violations import Violation
+
+IntGrid = npt.NDArray[np.int32]
+BoolGrid = npt.NDArray[np.bool_]
+
+LOCK = threading.RLock()
+"""Guards the movement-table caches (``analysis.graphs``) for callers on several threads."""
+
+
+@dataclass
+class LiveOverlays:
+    """What the editor draws after an edit (see module doc). ``reach`` and ``turns_to_goal``
+    are empty dicts when called with ``reach=False``. ``timings_ms`` has ``check``,
+    ``coverage``, ``reach`` and ``total``."""
+
+    violations: list[Violation]
+    coverage: dict[Side, IntGrid]
+    contested: BoolGrid
+    reach: dict[Side, IntGrid] = field(default_factory=dict)
+    turns_to_goal: dict[Side, int | None] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def reach_ready(scenario: Scenario) -> bool:
+    """True when every live unit's movement table is cached (reach is then fast)."""
+    with LOCK:
+        return all(table_key(scenario, u) in _TABLES for u in scenario.units if not u.wreck)
+
+
+def warm(scenario: Scenario) -> None:
+    """Build (or derive) the movement tables every live unit needs. Safe on a worker
+    thread; may take seconds for a new Tank Chess terrain."""
+    with LOCK:
+        for u in scenario.units:
+            if not u.wreck:
+                movement_table(scenario, u)
+
+
+def live_overlays(scenario: Scenario, reach: bool = True, check: bool = True) -> LiveOverlays:
+    """Violations, coverage and (with ``reach``) reach per side of ``scenario``.
+
+    Raises ``UnknownRulesetError`` for an unknown ruleset; never modifies ``scenario``.
+    """
+    t0 = time.perf_counter()
+    rs = get_ruleset(scenario.ruleset)
+    b = scenario.board
+    shape = (b.rows, b.columns)
+    violations = rs.check(scenario) if check else []
+    t1 = time.perf_counter()
+    cov = {s: side_coverage(scenario, s).reshape(shape) for s in Side}
+    contested = (cov[Side.SOUTH] > 0) & (cov[Side.NORTH] > 0)
+    t2 = time.perf_counter()
+    out = LiveOverlays(violations=violations, coverage=cov, contested=contested)
+    if reach:
+        with LOCK:
+            for side in Side:
+                per = [unit_reach(scenario, u) for u in scenario.units_of(side) if not u.wreck]
+                cells = combine_reach([r.cells for r in per], b.size)
+                out.reach[side] = cells.reshape(shape).copy()
+                out.turns_to_goal[side] = min_or_none(r.turns_to_goal for r in per)
+    t3 = time.perf_counter()
+    out.timings_ms = {
+        "check": (t1 - t0) * 1e3,
+        "coverage": (t2 - t1) * 1e3,
+        "reach": (t3 - t2) * 1e3,
+        "total": (t3 - t0) * 1e3,
+    }
+    return out
