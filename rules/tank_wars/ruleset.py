@@ -105,7 +105,8 @@ class TankWars(Ruleset):
 
         Codes: ``wrong-board``, ``outside-setup-rows``, ``wreck-at-setup``,
         ``armour-out-of-range``, ``cell-shared``, ``too-many``, ``missing``, ``overlap``,
-        ``unit-on-crater``, ``unit-on-support``, ``facing-ignored`` (warning).
+        ``unit-on-crater``, ``unit-on-support``, ``unknown-kind``, ``facing-ignored``
+        (warning). Unknown terrain kinds are ignored (the file reader refuses them).
         """
         rules = self.rules(scenario)
         board = scenario.board
@@ -114,6 +115,18 @@ class TankWars(Ruleset):
         for u in scenario.units:
             occupant[u.cell].append(u)
             name = board.cell_name(u.cell)
+            if u.kind not in UNIT_KINDS:
+                out.append(
+                    Violation(
+                        "unknown-kind",
+                        Severity.ERROR,
+                        f"{u.side} {u.kind!r} at {name}: not a Tank Wars vehicle"
+                        f" ({', '.join(UNIT_KINDS)})",
+                        (u.cell,),
+                        u.side,
+                    )
+                )
+                continue
             k = rules.kind(u.kind)
             label = f"{u.side} {k.display} at {name}"
             if u.wreck:
@@ -212,6 +225,8 @@ class TankWars(Ruleset):
         out: list[Violation] = []
         tokens: dict[int, list[str]] = defaultdict(list)
         for t in scenario.terrain:
+            if t.kind not in TERRAIN_KINDS:
+                continue
             for c in t.cells:
                 tokens[c].append(t.kind)
             wrong = tuple(
@@ -265,7 +280,7 @@ class TankWars(Ruleset):
         if unit.wreck:
             return []
         board = scenario.board
-        if half_of(board, unit.cell) is not unit.side:
+        if half_of(board, unit.cell) is not unit.side or unit.kind not in UNIT_KINDS:
             return []
         k = self.rules(scenario).kind(unit.kind)
         armour = self.starting_armour(scenario, unit)

@@ -291,3 +291,10 @@ def test_fire_zone_is_the_whole_enemy_board(side: str, rows: range) -> None:
     zone = TW.fire_zone(scenario([u]), u)
     assert len(zone) == 36
     assert sorted(names(zone)) == sorted(f"{c}{r}" for c in "abcdef" for r in rows)
+
+
+def test_unknown_kinds_built_in_code_are_reported_not_crashed() -> None:
+    # The file reader refuses unknown kinds; a scenario built in code gets a violation.
+    s = scenario([unit("tank", "south", "c1")]).adding(Terrain("swamp", (cell("c5"),)))
+    assert ("unknown-kind", "error", ["c1"]) in codes(s)
+    assert TW.moves(s, s.units[0]) == []
