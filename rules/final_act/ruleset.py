@@ -22,19 +22,29 @@ Choices where RULES.md is silent (RULES wins over this list):
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from rules.final_act.data import DATA
 from rules.final_act.setup import check_setup
-from rules.final_act.tables import tables_of, unit_blockers, wreck_mask
+from rules.final_act.tables import Tables, tables_of, unit_blockers, wreck_mask
 from rules.geometry import Side
 from rules.ruleset import OptionSpec, Ruleset, UnitMove
 from rules.scenario import Scenario, Unit
 from rules.violations import Violation
 
 
+class _Context(NamedTuple):
+    tables: Tables
+    wrecks: int  # cells holding a wreck (0 when the wrecks option is off)
+    blockers: int  # cells holding a tank, wreck or R/M (fire blockers besides berms)
+
+
 class FinalAct(Ruleset):
-    """Final Act + Extra Forces (RULES §1). Stateless; every method takes the scenario."""
+    """Final Act + Extra Forces (RULES §1). Stateless apart from a one-entry cache of the
+    last scenario's tables and masks (scenarios are immutable, so it never goes stale)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Scenario, _Context] | None = None
 
     name: ClassVar[str] = "final-act"
     title: ClassVar[str] = "Final Act"
@@ -73,17 +83,31 @@ class FinalAct(Ruleset):
         return check_setup(scenario, self.options(scenario))
 
     # --- movement and fire ----------------------------------------------------------------
+    def _context(self, scenario: Scenario) -> _Context:
+        """Per-scenario values shared by ``moves`` and ``fire_zone`` (options, tables,
+        wreck and blocker masks), cached for the last scenario object asked about."""
+        last = self._last
+        if last is not None and last[0] is scenario:
+            return last[1]
+        opts = self.options(scenario)
+        wrecks = bool(opts["wrecks"])
+        ctx = _Context(
+            tables_of(scenario),
+            wreck_mask(scenario.units, wrecks),
+            unit_blockers(scenario.units, None, wrecks),
+        )
+        self._last = (scenario, ctx)
+        return ctx
+
     def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
         """Every distinct (to, facing) one round's order of ``unit`` can end in, except
         staying unchanged, from terrain, wrecks, edges and lanes alone (RULES §1.5); sorted
         by cell then facing. A wreck has none."""
         if unit.wreck:
             return []
-        opts = self.options(scenario)
-        tables = tables_of(scenario)
+        ctx = self._context(scenario)
         facing = unit.facing if unit.facing is not None else unit.side.forward
-        avoid = wreck_mask(scenario.units, bool(opts["wrecks"]))
-        orders = tables.orders(unit.kind, unit.side, unit.cell, facing, avoid)
+        orders = ctx.tables.orders(unit.kind, unit.side, unit.cell, facing, ctx.wrecks)
         return [UnitMove(to, f) for to, f in sorted(orders)]
 
     def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
@@ -92,11 +116,10 @@ class FinalAct(Ruleset):
         elevated extra cell, for a tank on a berm). R/M and wrecks have none."""
         if unit.wreck:
             return []
-        opts = self.options(scenario)
-        tables = tables_of(scenario)
+        ctx = self._context(scenario)
         facing = unit.facing if unit.facing is not None else unit.side.forward
-        blockers = unit_blockers(scenario.units, unit, bool(opts["wrecks"]))
-        return tables.fire_zone(unit.kind, unit.cell, facing, blockers)
+        # the shooter's own cell is never between it and a target, so it may stay in the mask
+        return ctx.tables.fire_zone(unit.kind, unit.cell, facing, ctx.blockers)
 
     # --- zones and goals ------------------------------------------------------------------
     def setup_cells(self, scenario: Scenario, side: Side) -> frozenset[int]:

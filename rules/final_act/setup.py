@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rules.board import Board
 from rules.final_act.data import DATA, TerrainKind, shape_variants
@@ -60,6 +61,8 @@ def _check_terrain(
 ) -> None:
     board = scenario.board
     by_side_kind: dict[tuple[Side, str], list[Terrain]] = defaultdict(list)
+    seen = 0
+    overlapping = False
     for piece in scenario.terrain:
         tk = DATA.terrain.get(piece.kind)
         if tk is None:  # the reader rejects unknown kinds; a hand-built scenario may not
@@ -67,51 +70,19 @@ def _check_terrain(
                 Violation("bad-kind", ERROR, f"unknown terrain kind {piece.kind!r}", piece.cells)
             )
             continue
-        name = _piece_name(board, tk, piece)
-        side = piece.side
-        if side is None:
-            out.append(
-                Violation(
-                    "missing-side", ERROR, f"{name}: says no side (south or north)", piece.cells
-                )
-            )
-        else:
-            by_side_kind[(side, piece.kind)].append(piece)
-        # footprint
+        if piece.side is not None:
+            by_side_kind[(piece.side, piece.kind)].append(piece)
         shape = str(options[tk.shape_option]) if tk.shape_option else tk.shape
         orientation = str(options[tk.orientation_option]) if tk.orientation_option else "any"
-        if not _fits(board, piece.cells, shape, orientation):
-            how = "" if orientation == "any" else f", lying {orientation}"
-            out.append(
-                Violation(
-                    "bad-shape",
-                    ERROR,
-                    f"{name}: a {tk.label} must be a straight {shape} piece{how}"
-                    if shape.startswith("1x")
-                    else f"{name}: a {tk.label} must be a {shape} piece{how}",
-                    tuple(sorted(piece.cells)),
-                    side,
-                )
-            )
-        # lane and arrow
-        _check_lane(board, tk, piece, name, out)
-        # zone
-        if side is not None:
-            outside = tuple(
-                sorted(c for c in piece.cells if board.own_row(c, side.index) > tk.zone_rows)
-            )
-            if outside:
-                out.append(
-                    Violation(
-                        f"{tk.family}-outside-zone",
-                        ERROR,
-                        f"{name}: {_plural(tk.family)} must stay in {side} rows 1-{tk.zone_rows}",
-                        outside,
-                        side,
-                    )
-                )
+        out.extend(_piece_violations(board, piece, shape, orientation))
+        bits = 0
+        for c in piece.cells:
+            bits |= 1 << c
+        if seen & bits:
+            overlapping = True
+        seen |= bits
     # overlaps between pieces
-    pieces = scenario.terrain
+    pieces = scenario.terrain if overlapping else ()
     for i, a in enumerate(pieces):
         cells_a = set(a.cells)
         for b in pieces[i + 1 :]:
@@ -157,6 +128,50 @@ def _check_terrain(
                         side,
                     )
                 )
+
+
+@lru_cache(maxsize=4096)
+def _piece_violations(
+    board: Board, piece: Terrain, shape: str, orientation: str
+) -> tuple[Violation, ...]:
+    """The rules one terrain piece breaks on its own: side, footprint, lane/arrow, zone
+    (cached: terrain rarely changes between two checks)."""
+    tk = DATA.terrain[piece.kind]
+    out: list[Violation] = []
+    name = _piece_name(board, tk, piece)
+    side = piece.side
+    if side is None:
+        out.append(
+            Violation("missing-side", ERROR, f"{name}: says no side (south or north)", piece.cells)
+        )
+    if not _fits(board, piece.cells, shape, orientation):
+        how = "" if orientation == "any" else f", lying {orientation}"
+        what = f"a straight {shape}" if shape.startswith("1x") else f"a {shape}"
+        out.append(
+            Violation(
+                "bad-shape",
+                ERROR,
+                f"{name}: a {tk.label} must be {what} piece{how}",
+                tuple(sorted(piece.cells)),
+                side,
+            )
+        )
+    _check_lane(board, tk, piece, name, out)
+    if side is not None:
+        outside = tuple(
+            sorted(c for c in piece.cells if board.own_row(c, side.index) > tk.zone_rows)
+        )
+        if outside:
+            out.append(
+                Violation(
+                    f"{tk.family}-outside-zone",
+                    ERROR,
+                    f"{name}: {_plural(tk.family)} must stay in {side} rows 1-{tk.zone_rows}",
+                    outside,
+                    side,
+                )
+            )
+    return tuple(out)
 
 
 def _fits(board: Board, cells: tuple[int, ...], shape: str, orientation: str) -> bool:
@@ -240,96 +255,118 @@ def _unit_name(board: Board, u: Unit) -> str:
     return f"{u.side} {who} at {board.cell_name(u.cell)}"
 
 
+@lru_cache(maxsize=8192)
+def _unit_violations(board: Board, u: Unit, extra: bool) -> tuple[Violation, ...]:
+    """The rules one unit breaks on its own: kind, expansion option, name, facing, wreck,
+    damage, set-up zone (cached: most units do not change between two checks)."""
+    out: list[Violation] = []
+    uk = DATA.units.get(u.kind)
+    name = _unit_name(board, u)
+    cell = (u.cell,)
+    if uk is None:
+        return (Violation("bad-kind", ERROR, f"{name}: unknown unit kind", cell, u.side),)
+    if uk.extra_forces and not extra:
+        out.append(
+            Violation(
+                "extra-forces-off",
+                ERROR,
+                f"{name}: {uk.label} units need the extra_forces option",
+                cell,
+                u.side,
+            )
+        )
+    if u.kind == "tank" and u.name not in DATA.tank_names:
+        why = "has no name" if u.name is None else f"is named {u.name!r}"
+        out.append(
+            Violation(
+                "bad-name",
+                ERROR,
+                f"{name} {why}; tanks are named {' '.join(DATA.tank_names)}",
+                cell,
+                u.side,
+            )
+        )
+    if u.facing is not None and not u.facing.is_orthogonal:
+        out.append(
+            Violation(
+                "diagonal-facing",
+                ERROR,
+                f"{name} faces {u.facing}: units face N, E, S or W",
+                cell,
+                u.side,
+            )
+        )
+    if u.wreck:
+        out.append(
+            Violation(
+                "wreck-at-setup", ERROR, f"{name} is a wreck: not allowed in a setup", cell, u.side
+            )
+        )
+    if u.damage >= uk.hits:
+        out.append(
+            Violation(
+                "bad-damage",
+                ERROR,
+                f"{name} has {u.damage} hits: a {uk.label} is out after {uk.hits}",
+                cell,
+                u.side,
+            )
+        )
+    if board.own_row(u.cell, u.side.index) > uk.zone_rows:
+        out.append(
+            Violation(
+                "unit-outside-zone",
+                ERROR,
+                f"{name}: units set up in {u.side} rows 1-{uk.zone_rows}",
+                cell,
+                u.side,
+            )
+        )
+    return tuple(out)
+
+
 def _check_units(scenario: Scenario, options: dict[str, OptionValue], out: list[Violation]) -> None:
     board = scenario.board
     extra = bool(options["extra_forces"])
-    swamp: set[int] = set()
-    mine: set[int] = set()
+    swamp = mine = 0
     for piece in scenario.terrain:
         tk = DATA.terrain.get(piece.kind)
-        if tk is None:
+        if tk is None or not (tk.family == "swamp" or tk.lane):
             continue
+        bits = 0
+        for c in piece.cells:
+            bits |= 1 << c
         if tk.family == "swamp":
-            swamp.update(piece.cells)
-        elif tk.lane:
-            mine.update(piece.cells)
+            swamp |= bits
+        else:
+            mine |= bits
     by_side_kind: dict[tuple[Side, str], list[Unit]] = defaultdict(list)
     by_cell: dict[int, list[Unit]] = defaultdict(list)
     for u in scenario.units:
-        uk = DATA.units.get(u.kind)
-        name = _unit_name(board, u)
-        cell = (u.cell,)
-        if uk is None:
-            out.append(Violation("bad-kind", ERROR, f"{name}: unknown unit kind", cell, u.side))
+        out.extend(_unit_violations(board, u, extra))
+        if u.kind not in DATA.units:
             continue
         by_side_kind[(u.side, u.kind)].append(u)
         by_cell[u.cell].append(u)
-        if uk.extra_forces and not extra:
+        if swamp >> u.cell & 1:
             out.append(
                 Violation(
-                    "extra-forces-off",
+                    "unit-on-swamp",
                     ERROR,
-                    f"{name}: {uk.label} units need the extra_forces option",
-                    cell,
+                    f"{_unit_name(board, u)} stands on a swamp",
+                    (u.cell,),
                     u.side,
                 )
             )
-        if u.kind == "tank" and u.name not in DATA.tank_names:
-            why = "has no name" if u.name is None else f"is named {u.name!r}"
+        if mine >> u.cell & 1:
             out.append(
                 Violation(
-                    "bad-name",
+                    "unit-on-minefield",
                     ERROR,
-                    f"{name} {why}; tanks are named {' '.join(DATA.tank_names)}",
-                    cell,
+                    f"{_unit_name(board, u)} stands on a minefield",
+                    (u.cell,),
                     u.side,
                 )
-            )
-        if u.facing is not None and not u.facing.is_orthogonal:
-            out.append(
-                Violation(
-                    "diagonal-facing",
-                    ERROR,
-                    f"{name} faces {u.facing}: units face N, E, S or W",
-                    cell,
-                    u.side,
-                )
-            )
-        if u.wreck:
-            out.append(
-                Violation(
-                    "wreck-at-setup",
-                    ERROR,
-                    f"{name} is a wreck: not allowed in a setup",
-                    cell,
-                    u.side,
-                )
-            )
-        if u.damage >= uk.hits:
-            out.append(
-                Violation(
-                    "bad-damage",
-                    ERROR,
-                    f"{name} has {u.damage} hits: a {uk.label} is out after {uk.hits}",
-                    cell,
-                    u.side,
-                )
-            )
-        if board.own_row(u.cell, u.side.index) > uk.zone_rows:
-            out.append(
-                Violation(
-                    "unit-outside-zone",
-                    ERROR,
-                    f"{name}: units set up in {u.side} rows 1-{uk.zone_rows}",
-                    cell,
-                    u.side,
-                )
-            )
-        if u.cell in swamp:
-            out.append(Violation("unit-on-swamp", ERROR, f"{name} stands on a swamp", cell, u.side))
-        if u.cell in mine:
-            out.append(
-                Violation("unit-on-minefield", ERROR, f"{name} stands on a minefield", cell, u.side)
             )
     # names
     for side in Side:

@@ -64,32 +64,45 @@ class FireTable:
         strict: bool,
     ) -> None:
         self.board = board
+        cols = board.columns
+        # Per facing: the cone cells as (dx, dy, relative between-mask). A between cell
+        # (bx, by) is bit ``by * cols + bx + shift`` of the relative mask, so for a shooter on
+        # ``cell`` the absolute mask is ``(rel << cell) >> shift`` (between cells always lie
+        # on the board when the target does: they are inside the shooter-target rectangle).
+        shift = 8 * (cols + 1) * (board.rows + 1)
+        rel: dict[Facing, list[tuple[int, int, int]]] = {}
+        for facing in _FACINGS:
+            if not facing.is_orthogonal:
+                continue
+            entries = []
+            for f, s in cone:
+                dx, dy = relative_offset(facing, f, s)
+                mask = 0
+                for bx, by in between_offsets(dx, dy, strict):
+                    mask |= 1 << (by * cols + bx + shift)
+                entries.append((dx, dy, mask))
+            rel[facing] = entries
+        extra_rel = {facing: [relative_offset(facing, f, s) for f, s in extra] for facing in rel}
         pairs: list[tuple[tuple[int, int], ...]] = []
         elevated: list[tuple[int, ...]] = []
         for cell in range(board.size):
+            col, row = cell % cols, cell // cols
             for facing in _FACINGS:
                 if not facing.is_orthogonal:
                     pairs.append(())
                     elevated.append(())
                     continue
-                row: list[tuple[int, int]] = []
-                for f, s in cone:
-                    dx, dy = relative_offset(facing, f, s)
-                    target = board.offset(cell, dx, dy)
-                    if target < 0:
-                        continue
-                    mask = 0
-                    for bx, by in between_offsets(dx, dy, strict):
-                        mask |= 1 << board.offset(cell, bx, by)
-                    row.append((target, mask))
-                row.sort()
-                pairs.append(tuple(row))
-                ext = {t for t, _ in row}
-                for f, s in extra:
-                    dx, dy = relative_offset(facing, f, s)
-                    target = board.offset(cell, dx, dy)
-                    if target >= 0:
-                        ext.add(target)
+                found = [
+                    ((row + dy) * cols + col + dx, (mask << cell) >> shift)
+                    for dx, dy, mask in rel[facing]
+                    if 0 <= col + dx < cols and 0 <= row + dy < board.rows
+                ]
+                found.sort()
+                pairs.append(tuple(found))
+                ext = {t for t, _ in found}
+                for dx, dy in extra_rel[facing]:
+                    if 0 <= col + dx < cols and 0 <= row + dy < board.rows:
+                        ext.add((row + dy) * cols + col + dx)
                 elevated.append(tuple(sorted(ext)))
         self.pairs: tuple[tuple[tuple[int, int], ...], ...] = tuple(pairs)
         self.elevated: tuple[tuple[int, ...], ...] = tuple(elevated)

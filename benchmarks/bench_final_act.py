@@ -1,0 +1,81 @@
+"""Final Act speed: setup check, fire zones and orders of every unit on the built-in maps.
+
+Figures (milliseconds per call, best of 5): ``check_ms`` (full ``check``),
+``fire_zones_all_units_ms`` (``ruleset.fire_zone`` for every unit, tables warm),
+``check_and_fire_zones_ms`` (both: the editor's live-feedback work), ``moves_all_units_ms``
+(``ruleset.moves`` for every unit), ``tables_fire_zones_all_units_us`` (the engine path:
+``Tables.fire_zone`` with a prebuilt blocker mask, microseconds), ``can_place_ms`` (one
+tank placement question) and, once per run, ``cold_tables_ms`` (building the fire and
+order tables from scratch for one terrain).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import maps
+from benchmarks.timing import best_of
+from rules.fileformat import read_scenario
+from rules.final_act import tables as fa_tables
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+
+
+def run() -> dict[str, Any]:
+    """Figures per built-in Final Act map (see the module docstring)."""
+    return {path.stem: _measure(read_scenario(path)) for path in maps.builtin_maps("final-act")}
+
+
+def _measure(sc: Scenario) -> dict[str, Any]:
+    rs = get_ruleset("final-act")
+    units = sc.units
+    facing = [u.facing if u.facing is not None else u.side.forward for u in units]
+
+    def check() -> None:
+        rs.check(sc)
+
+    def fire() -> None:
+        for u in units:
+            rs.fire_zone(sc, u)
+
+    def both() -> None:
+        rs.check(sc)
+        for u in units:
+            rs.fire_zone(sc, u)
+
+    def moves() -> None:
+        for u in units:
+            rs.moves(sc, u)
+
+    t = fa_tables.tables_of(sc)
+    masks = [fa_tables.unit_blockers(units, u) for u in units]
+
+    def engine_fire() -> None:
+        for u, f, m in zip(units, facing, masks, strict=True):
+            t.fire_zone(u.kind, u.cell, f, m)
+
+    probe = units[0]
+    removed = sc.removing(probe)
+
+    def can_place() -> None:
+        rs.can_place(removed, probe)
+
+    def cold() -> None:
+        fa_tables.fire_table.cache_clear()
+        fa_tables._tables.cache_clear()
+        tt = fa_tables.tables_of(sc)
+        for u in units:
+            tt.order_table(u.kind, u.side)
+            tt.fire_table(u.kind)
+
+    both()
+    return {
+        "units": len(units),
+        "check_ms": round(best_of(check) * 1e3, 4),
+        "fire_zones_all_units_ms": round(best_of(fire) * 1e3, 4),
+        "check_and_fire_zones_ms": round(best_of(both) * 1e3, 4),
+        "moves_all_units_ms": round(best_of(moves) * 1e3, 4),
+        "tables_fire_zones_all_units_us": round(best_of(engine_fire) * 1e6, 2),
+        "can_place_ms": round(best_of(can_place) * 1e3, 4),
+        "cold_tables_ms": round(best_of(cold, repeat=3, number=1) * 1e3, 1),
+    }
