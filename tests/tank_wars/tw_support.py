@@ -10,7 +10,7 @@ from rules.geometry import Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario, Terrain, Unit
 from rules.tank_wars.data import CommandKind
-from rules.tank_wars.engine import Command, TankWarsState, initial_state
+from rules.tank_wars.engine import Command, Event, TankWarsState, initial_state
 from rules.tank_wars.ruleset import TankWars
 
 BOARD = Board.of(6, 12)
@@ -84,3 +84,11 @@ def roll(name: str, target: Side) -> int:
     col, row = BOARD.col_of(c), BOARD.row_of(c)
     own_row = row + 1 if target is Side.SOUTH else BOARD.rows - row
     return 6 * (own_row - 1) + col
+
+
+def armour_by_cell(state: object) -> dict[str, int]:
+    return {BOARD.cell_name(v.cell): v.armour for v in state.vehicles}  # type: ignore[attr-defined]
+
+
+def whats(events: list[Event]) -> list[str]:
+    return [e.what for e in events]
