@@ -1,0 +1,332 @@
+"""Every menu command, declared once: id, text, shortcut, menu, and what it does.
+
+Handlers take the main window (which holds the document), so tests run any command with
+``window.run_action("edit.rotate")`` — no clicking. ``build_actions`` turns the table into
+``QAction``s; Help ▸ Keyboard shortcuts lists the same table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+
+from editor.pieces import Symmetry
+from rules.geometry import Side
+
+if TYPE_CHECKING:
+    from editor.mainwindow import MainWindow
+
+Handler = Callable[["MainWindow"], object]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    text: str
+    shortcut: str
+    menu: str
+    run: Handler
+    tip: str = ""
+    group: str = ""  # checkable, mutually exclusive within a group
+    checkable: bool = False
+    extra_shortcuts: tuple[str, ...] = ()
+
+
+def _sym(mode: Symmetry) -> Handler:
+    def run(w: MainWindow) -> None:
+        w.set_symmetry(mode)
+
+    return run
+
+
+def _tool(tool_id: str) -> Handler:
+    return lambda w: w.ctx.set_tool(tool_id)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        "file.new",
+        "&New…",
+        "Ctrl+N",
+        "&File",
+        lambda w: w.new_file(),
+        "Start a new scenario (ruleset, board size, options)",
+    ),
+    ActionSpec(
+        "file.open",
+        "&Open…",
+        "Ctrl+O",
+        "&File",
+        lambda w: w.open_file(),
+        "Open a scenario file or a built-in map",
+    ),
+    ActionSpec("file.save", "&Save", "Ctrl+S", "&File", lambda w: w.save()),
+    ActionSpec("file.save_as", "Save &As…", "Ctrl+Shift+S", "&File", lambda w: w.save_as()),
+    ActionSpec(
+        "file.revert",
+        "Re&vert",
+        "",
+        "&File",
+        lambda w: w.revert(),
+        "Discard unsaved changes and reload the file",
+    ),
+    ActionSpec(
+        "file.export_png", "Export board as &PNG…", "Ctrl+E", "&File", lambda w: w.export("png")
+    ),
+    ActionSpec("file.export_svg", "Export board as S&VG…", "", "&File", lambda w: w.export("svg")),
+    ActionSpec(
+        "file.export_pdf",
+        "Export setup s&heets (PDF)…",
+        "Ctrl+P",
+        "&File",
+        lambda w: w.export("pdf"),
+        "One printable page per side, other side hidden",
+    ),
+    ActionSpec("file.quit", "&Quit", "Ctrl+Q", "&File", lambda w: w.close()),
+    ActionSpec("edit.undo", "&Undo", "Ctrl+Z", "&Edit", lambda w: w.doc.undo_stack.undo()),
+    ActionSpec(
+        "edit.redo",
+        "&Redo",
+        "Ctrl+Shift+Z",
+        "&Edit",
+        lambda w: w.doc.undo_stack.redo(),
+        extra_shortcuts=("Ctrl+Y",),
+    ),
+    ActionSpec("edit.cut", "Cu&t", "Ctrl+X", "&Edit", lambda w: w.cut()),
+    ActionSpec("edit.copy", "&Copy", "Ctrl+C", "&Edit", lambda w: w.copy()),
+    ActionSpec(
+        "edit.paste",
+        "&Paste",
+        "Ctrl+V",
+        "&Edit",
+        lambda w: w.paste(),
+        "Paste at the cell under the cursor",
+    ),
+    ActionSpec(
+        "edit.delete",
+        "&Delete",
+        "Del",
+        "&Edit",
+        lambda w: w.delete_selection(),
+        extra_shortcuts=("Backspace",),
+    ),
+    ActionSpec("edit.select_all", "Select &all", "Ctrl+A", "&Edit", lambda w: w.select_all()),
+    ActionSpec(
+        "edit.rotate",
+        "&Rotate clockwise",
+        "R",
+        "&Edit",
+        lambda w: w.ctx.rotate(True),
+        "Rotate the piece being placed or the selection (also Shift+wheel)",
+    ),
+    ActionSpec(
+        "edit.rotate_back",
+        "Rotate c&ounter-clockwise",
+        "Shift+R",
+        "&Edit",
+        lambda w: w.ctx.rotate(False),
+    ),
+    ActionSpec("edit.mirror", "&Mirror shape", "M", "&Edit", lambda w: w.ctx.mirror()),
+    ActionSpec(
+        "edit.swap_sides",
+        "S&wap sides",
+        "Ctrl+Shift+W",
+        "&Edit",
+        lambda w: w.report(w.swap_sides()),
+    ),
+    ActionSpec(
+        "edit.copy_south",
+        "Copy south setup to &north",
+        "Ctrl+Shift+N",
+        "&Edit",
+        lambda w: w.report(w.copy_setup(Side.SOUTH)),
+    ),
+    ActionSpec(
+        "edit.copy_north",
+        "Copy north setup to s&outh",
+        "",
+        "&Edit",
+        lambda w: w.report(w.copy_setup(Side.NORTH)),
+    ),
+    ActionSpec(
+        "tools.select",
+        "&Select / move",
+        "S",
+        "&Tools",
+        _tool("select"),
+        "Click to select, drag to move, drag on empty cells for a rubber band",
+        group="tools",
+        checkable=True,
+    ),
+    ActionSpec(
+        "tools.place",
+        "&Place",
+        "P",
+        "&Tools",
+        _tool("place"),
+        "Place the palette piece (green preview = legal)",
+        group="tools",
+        checkable=True,
+    ),
+    ActionSpec(
+        "tools.erase",
+        "&Erase",
+        "E",
+        "&Tools",
+        _tool("erase"),
+        "Click a piece to remove it",
+        group="tools",
+        checkable=True,
+    ),
+    ActionSpec(
+        "symmetry.off",
+        "Symmetry &off",
+        "Alt+0",
+        "S&ymmetry",
+        _sym(Symmetry.OFF),
+        group="symmetry",
+        checkable=True,
+    ),
+    ActionSpec(
+        "symmetry.point",
+        "&Point (180°): mirror onto the other side",
+        "Alt+1",
+        "S&ymmetry",
+        _sym(Symmetry.POINT),
+        group="symmetry",
+        checkable=True,
+    ),
+    ActionSpec(
+        "symmetry.lr",
+        "&Left-right mirror",
+        "Alt+2",
+        "S&ymmetry",
+        _sym(Symmetry.LEFT_RIGHT),
+        group="symmetry",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.zoom_in",
+        "Zoom &in",
+        "Ctrl++",
+        "&View",
+        lambda w: w.view.zoom_in(),
+        extra_shortcuts=("Ctrl+=",),
+    ),
+    ActionSpec("view.zoom_out", "Zoom &out", "Ctrl+-", "&View", lambda w: w.view.zoom_out()),
+    ActionSpec("view.fit", "&Fit board", "Ctrl+0", "&View", lambda w: w.view.fit()),
+    ActionSpec(
+        "view.unit_view",
+        "&Unit view (moves and fire zone)",
+        "U",
+        "&View",
+        lambda w: w.toggle_unit_view(),
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_none",
+        "No analysis overlay",
+        "Alt+5",
+        "&View",
+        lambda w: w.set_overlay(""),
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_cov_south",
+        "Fire coverage: south",
+        "Alt+6",
+        "&View",
+        lambda w: w.set_overlay("coverage-south"),
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_cov_north",
+        "Fire coverage: north",
+        "Alt+7",
+        "&View",
+        lambda w: w.set_overlay("coverage-north"),
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_reach_south",
+        "Reach (turns): south",
+        "Alt+8",
+        "&View",
+        lambda w: w.set_overlay("reach-south"),
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_reach_north",
+        "Reach (turns): north",
+        "Alt+9",
+        "&View",
+        lambda w: w.set_overlay("reach-north"),
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
+    ),
+    ActionSpec("help.about", "&About tankmap", "", "&Help", lambda w: w.show_about()),
+)
+
+MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Help")
+
+
+def spec(action_id: str) -> ActionSpec:
+    for a in ACTIONS:
+        if a.id == action_id:
+            return a
+    raise KeyError(action_id)
+
+
+def build_actions(window: MainWindow) -> dict[str, QAction]:
+    """A ``QAction`` per spec, parented to ``window``, triggering the spec's handler."""
+    actions: dict[str, QAction] = {}
+    groups: dict[str, QActionGroup] = {}
+    for s in ACTIONS:
+        act = QAction(s.text, window)
+        act.setObjectName(s.id)
+        keys = [QKeySequence(k) for k in (s.shortcut, *s.extra_shortcuts) if k]
+        act.setShortcuts(keys)
+        tip = s.tip or s.text.replace("&", "").rstrip("…")
+        if s.shortcut:
+            tip += f" ({QKeySequence(s.shortcut).toString(QKeySequence.SequenceFormat.NativeText)})"
+        act.setToolTip(tip)
+        act.setStatusTip(tip)
+        act.setCheckable(s.checkable)
+        if s.group:
+            groups.setdefault(s.group, QActionGroup(window)).addAction(act)
+        act.triggered.connect(lambda checked=False, s=s: s.run(window))
+        actions[s.id] = act
+    return actions
+
+
+def shortcuts_html() -> str:
+    """The Help ▸ Keyboard shortcuts table."""
+    rows = []
+    for menu in MENUS:
+        rows.append(f"<tr><td colspan=2><b>{menu.replace('&', '')}</b></td></tr>")
+        for s in ACTIONS:
+            if s.menu == menu and s.shortcut:
+                keys = ", ".join(
+                    QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
+                    for k in (s.shortcut, *s.extra_shortcuts)
+                )
+                rows.append(f"<tr><td>{s.text.replace('&', '')}</td><td>{keys}</td></tr>")
+    rows.append("<tr><td colspan=2><b>Mouse</b></td></tr>")
+    for what, how in (
+        ("Zoom", "wheel"),
+        ("Rotate", "Shift+wheel, or right click with the place tool"),
+        ("Pan", "middle button drag, or Space + drag"),
+        ("Add to selection", "Ctrl+click, Ctrl+drag"),
+    ):
+        rows.append(f"<tr><td>{what}</td><td>{how}</td></tr>")
+    return "<table cellspacing=4>" + "".join(rows) + "</table>"

@@ -1,0 +1,29 @@
+"""Start the editor: ``run([FILE])`` creates the ``QApplication`` and the main window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from rules.errors import TankmapError
+
+
+def run(path: str | None = None, argv: list[str] | None = None) -> int:
+    """Open ``path`` (or a new Final Act board) and run the event loop; returns the exit
+    code. A file that cannot be read raises ``TankmapError`` before any window opens."""
+    if path is not None and not Path(path).exists():
+        raise TankmapError(f"{path}: no such file")
+    if path is not None:
+        from rules.fileformat import read_scenario
+
+        read_scenario(path)  # fail early with the file's own error message
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("tankmap")
+    app.setOrganizationName("tankmap")
+    from editor.mainwindow import MainWindow
+
+    window = MainWindow(path)
+    window.show()
+    return int(app.exec())

@@ -1,0 +1,302 @@
+"""Every question the editor asks the user, behind one injectable ``Prompter``.
+
+The main window never opens a modal dialog itself: it calls its prompter. ``QtPrompter``
+shows real dialogs; tests pass a scripted prompter so nothing ever blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rules.board import MAX_COLUMNS, MAX_ROWS, Board
+from rules.registry import get_ruleset, ruleset_names
+from rules.ruleset import OptionSpec, Ruleset
+from rules.scenario import OptionValue, Scenario
+
+FILE_FILTER = "tankmap scenarios (*.json);;All files (*)"
+
+
+class Prompter(Protocol):
+    """The questions the editor asks (answers ``None`` = the user cancelled)."""
+
+    def unsaved_changes(self, name: str) -> str:
+        """``"save"``, ``"discard"`` or ``"cancel"``."""
+        ...
+
+    def open_path(self, start: str) -> str | None: ...
+
+    def save_path(
+        self, suggested: str, title: str = "Save As", filt: str = FILE_FILTER
+    ) -> str | None: ...
+
+    def new_scenario(self) -> Scenario | None: ...
+
+    def recover(self, autosave: str, original: str) -> bool:
+        """Offer to restore an autosaved copy left by a crash."""
+        ...
+
+    def error(self, text: str) -> None: ...
+
+    def info(self, title: str, text: str) -> None: ...
+
+
+class QtPrompter:
+    """The real dialogs."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        self.parent = parent
+
+    def unsaved_changes(self, name: str) -> str:
+        box = QMessageBox(self.parent)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Unsaved changes")
+        box.setText(f"“{name}” has unsaved changes.")
+        box.setInformativeText("Save them before closing it?")
+        box.setStandardButtons(
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return "save"
+        if answer == QMessageBox.StandardButton.Discard:
+            return "discard"
+        return "cancel"
+
+    def open_path(self, start: str) -> str | None:
+        dialog = OpenDialog(start, self.parent)
+        return dialog.chosen if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def save_path(
+        self, suggested: str, title: str = "Save As", filt: str = FILE_FILTER
+    ) -> str | None:
+        path, _ = QFileDialog.getSaveFileName(self.parent, title, suggested, filt)
+        return path or None
+
+    def new_scenario(self) -> Scenario | None:
+        dialog = NewDialog(self.parent)
+        return dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def recover(self, autosave: str, original: str) -> bool:
+        answer = QMessageBox.question(
+            self.parent,
+            "Recover unsaved work?",
+            f"An autosaved copy of “{original}” was left by a previous session that did "
+            f"not close normally.\n\nRestore it? (Choosing No deletes it.)\n\n{autosave}",
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def error(self, text: str) -> None:
+        QMessageBox.critical(self.parent, "tankmap", text)
+
+    def info(self, title: str, text: str) -> None:
+        box = QMessageBox(self.parent)
+        box.setWindowTitle(title)
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(text)
+        box.exec()
+
+
+# --- New ----------------------------------------------------------------------------------
+def option_widget(spec: OptionSpec, value: OptionValue) -> QWidget:
+    """An editor widget for one ruleset option (checkbox, spin box, choice or text)."""
+    if isinstance(spec.default, bool):
+        w: QWidget = QCheckBox()
+        w.setChecked(bool(value))  # type: ignore[attr-defined]
+    elif spec.choices:
+        w = QComboBox()
+        for c in spec.choices:
+            w.addItem(str(c), c)  # type: ignore[attr-defined]
+        w.setCurrentIndex(list(spec.choices).index(value) if value in spec.choices else 0)  # type: ignore[attr-defined]
+    elif isinstance(spec.default, int):
+        w = QSpinBox()
+        w.setRange(-1_000_000, 1_000_000)  # type: ignore[attr-defined]
+        w.setValue(int(value))  # type: ignore[attr-defined]
+    elif isinstance(spec.default, float):
+        w = QDoubleSpinBox()
+        w.setRange(-1e9, 1e9)  # type: ignore[attr-defined]
+        w.setValue(float(value))  # type: ignore[attr-defined]
+    else:
+        w = QLineEdit(str(value))
+    w.setToolTip(spec.help)
+    w.setObjectName(f"option-{spec.name}")
+    return w
+
+
+def option_value(spec: OptionSpec, w: QWidget) -> OptionValue:
+    """The value an ``option_widget`` holds."""
+    if isinstance(w, QCheckBox):
+        return w.isChecked()
+    if isinstance(w, QComboBox):
+        data: Any = w.currentData()
+        return data  # type: ignore[no-any-return]
+    if isinstance(w, QSpinBox):
+        return w.value()
+    if isinstance(w, QDoubleSpinBox):
+        return w.value()
+    assert isinstance(w, QLineEdit)
+    return spec.parse(w.text())
+
+
+class NewDialog(QDialog):
+    """Ruleset, board size, title and options for a new scenario."""
+
+    def __init__(self, parent: QWidget | None = None, ruleset: str = "final-act") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New scenario")
+        self.setMinimumWidth(420)
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.ruleset_box = QComboBox()
+        for name in ruleset_names():
+            rs = get_ruleset(name)
+            label = rs.title + (" (provisional)" if rs.provisional else "")
+            self.ruleset_box.addItem(label, name)
+        self.columns = QSpinBox()
+        self.rows = QSpinBox()
+        for spin in (self.columns, self.rows):
+            spin.setRange(1, max(MAX_COLUMNS, MAX_ROWS))
+        size = QHBoxLayout()
+        size.addWidget(self.columns)
+        size.addWidget(QLabel("×"))
+        size.addWidget(self.rows)
+        self.title = QLineEdit()
+        self.title.setPlaceholderText("untitled")
+        form.addRow("Ruleset", self.ruleset_box)
+        form.addRow("Board (columns × rows)", size)
+        form.addRow("Title", self.title)
+        layout.addLayout(form)
+        self.options_box = QGroupBox("Options")
+        self.options_form = QFormLayout(self.options_box)
+        layout.addWidget(self.options_box)
+        self.problem = QLabel()
+        self.problem.setStyleSheet("color: #b71c1c")
+        layout.addWidget(self.problem)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.option_widgets: dict[str, QWidget] = {}
+        self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
+        self.columns.valueChanged.connect(self._validate)
+        self.rows.valueChanged.connect(self._validate)
+        index = self.ruleset_box.findData(ruleset)
+        self.ruleset_box.setCurrentIndex(max(index, 0))
+        self._ruleset_changed()
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(str(self.ruleset_box.currentData()))
+
+    def _ruleset_changed(self) -> None:
+        rs = self.ruleset
+        self.columns.setValue(rs.default_board[0])
+        self.rows.setValue(rs.default_board[1])
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)
+        self.option_widgets = {}
+        for spec in rs.option_specs:
+            w = option_widget(spec, spec.default)
+            self.option_widgets[spec.name] = w
+            self.options_form.addRow(spec.name.replace("_", " "), w)
+        self._validate()
+
+    def _validate(self) -> None:
+        problem = self.ruleset.board_problem(self.columns.value(), self.rows.value())
+        self.problem.setText(problem or "")
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(problem is None)
+
+    def scenario(self) -> Scenario:
+        """The empty scenario described by the dialog (options differing from defaults)."""
+        rs = self.ruleset
+        options = {}
+        for spec in rs.option_specs:
+            value = option_value(spec, self.option_widgets[spec.name])
+            if value != spec.default:
+                options[spec.name] = value
+        board = Board.of(self.columns.value(), self.rows.value())
+        return replace(rs.new_scenario(board, options), title=self.title.text().strip())
+
+
+# --- Open ---------------------------------------------------------------------------------
+class OpenDialog(QDialog):
+    """The built-in maps, plus a "Browse…" button for any file."""
+
+    def __init__(self, start: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from maps import builtin_maps
+
+        self.start = start
+        self.chosen: str | None = None
+        self.setWindowTitle("Open scenario")
+        self.resize(480, 420)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Built-in maps:"))
+        self.list = QListWidget()
+        for path in builtin_maps():
+            item = QListWidgetItem(f"{path.parent.name} / {path.stem}")
+            item.setData(Qt.ItemDataRole.UserRole, str(path))
+            item.setToolTip(str(path))
+            self.list.addItem(item)
+        self.list.itemDoubleClicked.connect(self._pick_item)
+        layout.addWidget(self.list)
+        row = QHBoxLayout()
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row.addWidget(browse)
+        row.addStretch()
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._accept_selected)
+        buttons.rejected.connect(self.reject)
+        row.addWidget(buttons)
+        layout.addLayout(row)
+
+    def _pick_item(self, item: QListWidgetItem) -> None:
+        self.chosen = str(item.data(Qt.ItemDataRole.UserRole))
+        self.accept()
+
+    def _accept_selected(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self._pick_item(item)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self.start, FILE_FILTER)
+        if path:
+            self.chosen = path
+            self.accept()
+
+
+def default_dir(path: Path | None) -> str:
+    return str(path.parent) if path is not None else str(Path.home())

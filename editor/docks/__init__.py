@@ -1,0 +1,1 @@
+"""The dock widgets: palette, problems, inspector (the undo history is a ``QUndoView``)."""

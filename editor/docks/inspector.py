@@ -1,0 +1,227 @@
+"""The inspector dock: the selected piece's properties (unit kind, stats, name, facing,
+damage, armour, wreck; terrain lane and arrow) or, with nothing selected, the scenario's
+title, author, notes and options. Every edit goes through an undoable command and is
+refused (with its reason in the status bar) if it would break a rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor import commands as cmd
+from editor import editing
+from editor.context import EditorContext
+from editor.dialogs import option_value, option_widget
+from editor.pieces import Piece, new_errors, reason_text
+from rules.errors import TankmapError
+from rules.geometry import Facing
+from rules.scenario import Terrain, Unit
+
+
+def stats_text(stats: dict[str, Any]) -> str:
+    """``unit_stats`` as short "key: value" lines."""
+    lines = []
+    for k, v in stats.items():
+        if isinstance(v, dict):
+            v = "/".join(str(x) for x in v.values())
+        elif isinstance(v, list | tuple):
+            v = ", ".join(str(x) for x in v)
+        lines.append(f"{k.replace('_', ' ')}: {v}")
+    return "\n".join(lines)
+
+
+class InspectorDock(QWidget):
+    """Rebuilt whenever the selection or the document changes."""
+
+    def __init__(self, ctx: EditorContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.outer = QVBoxLayout(self)
+        self.outer.setContentsMargins(6, 6, 6, 6)
+        self.body: QWidget | None = None
+        self.fields: dict[str, QWidget] = {}
+        self._doc = None
+        ctx.document_replaced.connect(self.attach)
+        self.attach()
+
+    def attach(self) -> None:
+        if self._doc is not None:
+            for sig in (self._doc.changed, self._doc.selection_changed):
+                try:
+                    sig.disconnect(self.rebuild)
+                except (RuntimeError, TypeError):
+                    pass
+        self._doc = self.ctx.doc
+        self.ctx.doc.changed.connect(self.rebuild)
+        self.ctx.doc.selection_changed.connect(self.rebuild)
+        self.rebuild()
+
+    # --- building ---------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        if self.body is not None:
+            self.body.hide()
+            self.body.deleteLater()
+        self.body = QWidget()
+        form = QFormLayout(self.body)
+        self.fields = {}
+        sel = self.ctx.doc.selection
+        if len(sel) == 1 and isinstance(sel[0], Unit):
+            self._unit(form, sel[0])
+        elif len(sel) == 1 and isinstance(sel[0], Terrain):
+            self._terrain(form, sel[0])
+        elif sel:
+            form.addRow(QLabel(f"{len(sel)} pieces selected"))
+        else:
+            self._scenario(form)
+        self.outer.addWidget(self.body)
+
+    def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
+        w.setObjectName(f"inspector-{key}")
+        self.fields[key] = w
+        form.addRow(label, w)
+
+    def _unit(self, form: QFormLayout, u: Unit) -> None:
+        doc = self.ctx.doc
+        board = doc.scenario.board
+        form.addRow("Kind", QLabel(u.kind))
+        form.addRow("Side", QLabel(u.side.value))
+        form.addRow("Cell", QLabel(board.cell_name(u.cell)))
+        stats = QLabel(stats_text(doc.ruleset.unit_stats(u.kind)))
+        stats.setWordWrap(True)
+        form.addRow("Stats", stats)
+        name = QLineEdit(u.name or "")
+        name.editingFinished.connect(lambda: self._set(u, name=name.text().strip() or None))
+        self._add(form, "name", "Name", name)
+        facing = QComboBox()
+        facing.addItem("—", None)
+        allowed = (
+            list(Facing) if doc.palette.facings != 4 else [f for f in Facing if f.is_orthogonal]
+        )
+        for f in allowed:
+            facing.addItem(f.name, f)
+        facing.setCurrentIndex(max(0, facing.findData(u.facing)))
+        facing.activated.connect(lambda i: self._set(u, facing=facing.itemData(i)))
+        self._add(form, "facing", "Facing", facing)
+        damage = QSpinBox()
+        damage.setRange(0, 9)
+        damage.setValue(u.damage)
+        damage.editingFinished.connect(lambda: self._set(u, damage=damage.value()))
+        self._add(form, "damage", "Damage", damage)
+        armour = QSpinBox()
+        armour.setRange(0, 99)
+        armour.setSpecialValueText("default")
+        armour.setValue(u.armour or 0)
+        armour.editingFinished.connect(lambda: self._set(u, armour=armour.value() or None))
+        self._add(form, "armour", "Armour", armour)
+        wreck = QCheckBox("knocked out, left as a wreck")
+        wreck.setChecked(u.wreck)
+        wreck.toggled.connect(lambda on: self._set(u, wreck=on))
+        self._add(form, "wreck", "Wreck", wreck)
+
+    def _terrain(self, form: QFormLayout, t: Terrain) -> None:
+        board = self.ctx.doc.scenario.board
+        form.addRow("Kind", QLabel(t.kind))
+        form.addRow("Side", QLabel(t.side.value if t.side is not None else "neutral"))
+        cells = QLabel(" ".join(board.cell_name(c) for c in t.cells))
+        cells.setWordWrap(True)
+        form.addRow("Cells", cells)
+        if t.shape:
+            form.addRow("Shape", QLabel(t.shape))
+        if t.lane is not None or t.arrow is not None or t.kind == "minefield":
+            lane = QComboBox()
+            lane.addItem("—", None)
+            for c in t.cells:
+                lane.addItem(board.cell_name(c), c)
+            lane.setCurrentIndex(max(0, lane.findData(t.lane)))
+            lane.activated.connect(lambda i: self._set(t, lane=lane.itemData(i)))
+            self._add(form, "lane", "Lane", lane)
+            arrow = QComboBox()
+            arrow.addItem("—", None)
+            for f in Facing:
+                if f.is_orthogonal:
+                    arrow.addItem(f.name, f)
+            arrow.setCurrentIndex(max(0, arrow.findData(t.arrow)))
+            arrow.activated.connect(lambda i: self._set(t, arrow=arrow.itemData(i)))
+            self._add(form, "arrow", "Arrow", arrow)
+
+    def _scenario(self, form: QFormLayout) -> None:
+        doc = self.ctx.doc
+        s = doc.scenario
+        rs = doc.ruleset
+        title = rs.title + (" — provisional" if rs.provisional else "")
+        form.addRow("Ruleset", QLabel(title))
+        form.addRow("Board", QLabel(f"{s.board.columns} × {s.board.rows}"))
+        for key in ("title", "author", "notes"):
+            edit = QLineEdit(getattr(s, key))
+            edit.editingFinished.connect(self._info_setter(key, edit))
+            self._add(form, key, key.title(), edit)
+        values = rs.options(s)
+        for spec in rs.option_specs:
+            w = option_widget(spec, values[spec.name])
+            self._add(form, f"option-{spec.name}", spec.name.replace("_", " "), w)
+            signal = getattr(w, "toggled", None) or getattr(w, "activated", None)
+            if signal is None:
+                signal = w.editingFinished  # type: ignore[attr-defined]
+            signal.connect(self._option_setter(spec.name, w))
+
+    def _info_setter(self, key: str, edit: QLineEdit) -> Callable[[], None]:
+        def apply() -> None:
+            if getattr(self.ctx.doc.scenario, key) != edit.text():
+                self.ctx.doc.undo_stack.push(
+                    cmd.SetScenarioInfo(self.ctx.doc, f"Set {key}", **{key: edit.text()})
+                )
+
+        return apply
+
+    def _option_setter(self, name: str, w: QWidget) -> Callable[..., None]:
+        def apply(*args: object) -> None:
+            doc = self.ctx.doc
+            spec = doc.ruleset.option_spec(name)
+            try:
+                value = option_value(spec, w)
+            except TankmapError as exc:
+                self.ctx.say(f"Refused: {exc}")
+                return
+            self.set_option(name, value)
+
+        return apply
+
+    def set_option(self, name: str, value: object) -> editing.Outcome:
+        """Set a scenario option (undoable; refused if it makes the setup illegal)."""
+        doc = self.ctx.doc
+        if doc.ruleset.options(doc.scenario).get(name) == value:
+            return editing.Outcome(True)
+        options = dict(doc.scenario.options)
+        spec = doc.ruleset.option_spec(name)
+        if value == spec.default:
+            options.pop(name, None)
+        else:
+            options[name] = value  # type: ignore[assignment]
+        after = replace(doc.scenario, options=options)
+        errors = new_errors(doc.ruleset, doc.violations, after)
+        if errors:
+            self.ctx.say(f"Refused: {reason_text(errors)}")
+            self.rebuild()
+            return editing.Outcome(False, reason_text(errors))
+        doc.undo_stack.push(cmd.SetScenarioInfo(doc, f"Set option {name}", options=options))
+        return editing.Outcome(True)
+
+    def _set(self, piece: Piece, **changes: object) -> None:
+        if piece not in (*self.ctx.doc.scenario.units, *self.ctx.doc.scenario.terrain):
+            return
+        outcome = editing.set_property(self.ctx.doc, piece, **changes)
+        if not outcome.ok:
+            self.ctx.say(f"Refused: {outcome.reason}")
+            self.rebuild()

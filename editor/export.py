@@ -1,0 +1,159 @@
+"""Pictures of a board: PNG and SVG of the whole scenario, and a printable PDF setup sheet
+per side that hides the other side's setup (for playtesting at the table).
+
+Each export draws a fresh offscreen ``BoardScene`` of the scenario (never the live one, so
+selection and previews never leak into a picture). Errors writing the file raise
+``ExportError`` (a ``TankmapError``) naming the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtSvg import QSvgGenerator
+
+from editor.document import Document
+from editor.scene import BoardScene
+from rules.errors import TankmapError
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+
+
+class ExportError(TankmapError):
+    """A picture or sheet could not be written."""
+
+
+def _scene(scenario: Scenario) -> tuple[BoardScene, Document]:
+    doc = Document(scenario)
+    return BoardScene(doc), doc
+
+
+def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None:
+    """Write the board (with coordinates) as a PNG, ``scale`` pixels per scene unit."""
+    scene, _doc = _scene(scenario)
+    rect = scene.sceneRect()
+    image = QImage(
+        QSize(int(rect.width() * scale), int(rect.height() * scale)), QImage.Format.Format_ARGB32
+    )
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    scene.render(painter, QRectF(image.rect()), rect)
+    painter.end()
+    if not image.save(str(path), "PNG"):
+        raise ExportError(f"{path}: could not write the PNG image")
+
+
+def export_svg(scenario: Scenario, path: str | Path) -> None:
+    """Write the board as an SVG drawing."""
+    scene, _doc = _scene(scenario)
+    rect = scene.sceneRect()
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(QSize(int(rect.width()), int(rect.height())))
+    gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+    gen.setTitle(scenario.title or "tankmap board")
+    gen.setDescription(f"{scenario.ruleset} {scenario.board.columns}x{scenario.board.rows}")
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise ExportError(f"{path}: could not write the SVG drawing")
+    scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+    painter.end()
+    if not Path(path).exists():
+        raise ExportError(f"{path}: could not write the SVG drawing")
+
+
+def side_only(scenario: Scenario, side: Side) -> Scenario:
+    """``scenario`` without the other side's units and owned terrain (neutral terrain kept)."""
+    return scenario.with_units(u for u in scenario.units if u.side is side).with_terrain(
+        t for t in scenario.terrain if t.side is None or t.side is side
+    )
+
+
+def setup_lines(scenario: Scenario, side: Side) -> list[str]:
+    """One line per piece of ``side`` for the sheet's table."""
+    b = scenario.board
+    lines = []
+    for u in scenario.units_of(side):
+        facing = f", facing {u.facing.name}" if u.facing is not None else ""
+        lines.append(f"{u.label} — {b.cell_name(u.cell)}{facing}")
+    for t in scenario.terrain:
+        if t.side is side:
+            cells = " ".join(b.cell_name(c) for c in t.cells)
+            extra = ""
+            if t.lane is not None:
+                arrow = t.arrow.name if t.arrow is not None else "?"
+                extra = f" (lane {b.cell_name(t.lane)}, arrow {arrow})"
+            lines.append(f"{t.kind} — {cells}{extra}")
+    return lines
+
+
+def export_setup_sheets(scenario: Scenario, path: str | Path) -> int:
+    """Write a PDF with one A4 page per side: that side's setup only, plus a list of its
+    pieces. Returns the number of pages."""
+    writer = QPdfWriter(str(path))
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
+    writer.setResolution(150)
+    writer.setTitle(f"{scenario.title or 'tankmap'} — setup sheets")
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise ExportError(f"{path}: could not write the PDF")
+    rs = get_ruleset(scenario.ruleset)
+    names = rs.side_names()
+    page = writer.pageLayout().paintRectPixels(writer.resolution())
+    width, height = page.width(), page.height()
+    pages = 0
+    for side in Side:
+        if pages:
+            writer.newPage()
+        pages += 1
+        font = QFont()
+        font.setPixelSize(int(height * 0.025))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("black"))
+        title = scenario.title or "Untitled scenario"
+        provisional = " — provisional rules" if rs.provisional else ""
+        painter.drawText(
+            QRectF(0, 0, width, height * 0.05),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            f"{title}: {names[side]} ({side.value}) setup",
+        )
+        font.setBold(False)
+        font.setPixelSize(int(height * 0.015))
+        painter.setFont(font)
+        painter.drawText(
+            QRectF(0, height * 0.05, width, height * 0.03),
+            Qt.AlignmentFlag.AlignLeft,
+            f"{rs.title}{provisional} · {scenario.board.columns}×"
+            f"{scenario.board.rows} · the other side's setup is hidden",
+        )
+        scene, _doc = _scene(side_only(scenario, side))
+        rect = scene.sceneRect()
+        box_h = height * 0.6
+        scale = min(width / rect.width(), box_h / rect.height())
+        target = QRectF(
+            (width - rect.width() * scale) / 2,
+            height * 0.09,
+            rect.width() * scale,
+            rect.height() * scale,
+        )
+        scene.render(painter, target, rect)
+        y = target.bottom() + height * 0.02
+        line_h = height * 0.02
+        columns = 2
+        lines = setup_lines(scenario, side) or ["(no pieces)"]
+        per_col = max(1, -(-len(lines) // columns))
+        for i, line in enumerate(lines):
+            col, row = divmod(i, per_col)
+            painter.drawText(
+                QRectF(col * width / columns, y + row * line_h, width / columns, line_h),
+                Qt.AlignmentFlag.AlignLeft,
+                line,
+            )
+    painter.end()
+    return pages

@@ -1,0 +1,514 @@
+"""The main window: board canvas, docks, menus from ``editor.actions``, files, autosave.
+
+Construct with injectable pieces so tests never block: ``MainWindow(path, prompter=...,
+settings=QSettings(ini, IniFormat), autosave=Autosave(tmpdir, interval))``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QToolBar, QUndoView, QWidget
+
+from editor import editing
+from editor.actions import ACTIONS, MENUS, build_actions, shortcuts_html
+from editor.autosave import Autosave
+from editor.commands import ScenarioCommand
+from editor.context import EditorContext
+from editor.dialogs import Prompter, QtPrompter, default_dir
+from editor.docks.inspector import InspectorDock
+from editor.docks.palette import PaletteDock
+from editor.docks.problems import ProblemsDock
+from editor.document import Document
+from editor.overlays import OverlayController
+from editor.pieces import Piece, Symmetry, anchor_of, pieces_at, translate
+from editor.tools.select import describe
+from rules.errors import TankmapError
+from rules.fileformat import read_scenario
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Unit
+
+MAX_RECENT = 8
+
+
+class MainWindow(QMainWindow):
+    """The editor window (see module docstring)."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        scenario: Scenario | None = None,
+        prompter: Prompter | None = None,
+        settings: QSettings | None = None,
+        autosave: Autosave | None = None,
+        offer_recovery: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.prompter: Prompter = prompter or QtPrompter(self)
+        self.settings = settings or QSettings("tankmap", "tankmap-editor")
+        self.autosave = autosave or Autosave(parent=self)
+        if path is not None:
+            doc = Document.open(path)
+        else:
+            doc = Document(scenario or get_ruleset("final-act").new_scenario())
+        self.ctx = EditorContext(doc, self)
+        from editor.view import BoardView
+
+        self.view = BoardView(self.ctx)
+        self.setCentralWidget(self.view)
+        self.overlays = OverlayController(self.ctx)
+        self._build_docks()
+        self.actions_by_id = build_actions(self)
+        self._build_menus()
+        self._build_status()
+        self.ctx.status.connect(self._status)
+        self.ctx.tool_changed.connect(self._tool_changed)
+        self.ctx.hover_changed.connect(self._hover)
+        self.ctx.document_replaced.connect(self._document_replaced)
+        self.actions_by_id["symmetry.off"].setChecked(True)
+        self.actions_by_id["view.unit_view"].setChecked(True)
+        self.actions_by_id["view.overlay_none"].setChecked(True)
+        self._document_replaced()
+        self._tool_changed(self.ctx.tool_id)
+        self.resize(1280, 860)
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        if path is not None:
+            self._add_recent(Path(path))
+        if offer_recovery:
+            self.offer_recovery()
+
+    # --- building -------------------------------------------------------------------------
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.palette_dock = PaletteDock(self.ctx)
+        self.problems_dock = ProblemsDock(self.ctx)
+        self.inspector_dock = InspectorDock(self.ctx)
+        self.history = QUndoView(self.ctx.doc.undo_stack)
+        self.history.setEmptyLabel("<opened>")
+        self.docks = {
+            "palette": self._dock("Palette", self.palette_dock, left),
+            "inspector": self._dock("Inspector", self.inspector_dock, left),
+            "problems": self._dock("Problems", self.problems_dock, right),
+            "history": self._dock("History", self.history, right),
+        }
+        self.problems_dock.shown.connect(self._show_cells)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        menus = {name: bar.addMenu(name) for name in MENUS}
+        separators_after = {
+            "file.revert",
+            "file.export_pdf",
+            "edit.redo",
+            "edit.select_all",
+            "edit.mirror",
+            "view.fit",
+            "view.unit_view",
+        }
+        for s in ACTIONS:
+            menus[s.menu].addAction(self.actions_by_id[s.id])
+            if s.id == "file.open":
+                self.recent_menu = menus[s.menu].addMenu("Open &Recent")
+            if s.id in separators_after:
+                menus[s.menu].addSeparator()
+        view_menu = menus["&View"]
+        view_menu.addSeparator()
+        for dock in self.docks.values():
+            view_menu.addAction(dock.toggleViewAction())
+        toolbar = QToolBar("Main", self)
+        toolbar.setObjectName("toolbar-main")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action_id in (
+            "file.new",
+            "file.open",
+            "file.save",
+            None,
+            "edit.undo",
+            "edit.redo",
+            None,
+            "tools.select",
+            "tools.place",
+            "tools.erase",
+            None,
+            "edit.rotate",
+            "edit.mirror",
+            None,
+            "symmetry.off",
+            "symmetry.point",
+            "symmetry.lr",
+            None,
+            "view.fit",
+        ):
+            if action_id is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(self.actions_by_id[action_id])
+        self.addToolBar(toolbar)
+        self._rebuild_recent()
+
+    def _build_status(self) -> None:
+        bar = self.statusBar()
+        self.message = QLabel()
+        self.message.setObjectName("status-message")
+        self.hover_label = QLabel()
+        self.ruleset_label = QLabel()
+        bar.addWidget(self.message, 1)
+        bar.addPermanentWidget(self.hover_label)
+        bar.addPermanentWidget(self.ruleset_label)
+
+    # --- document -------------------------------------------------------------------------
+    @property
+    def doc(self) -> Document:
+        return self.ctx.doc
+
+    def _document_replaced(self) -> None:
+        doc = self.doc
+        self.history.setStack(doc.undo_stack)
+        self.autosave.attach(doc)
+        doc.modified_changed.connect(self._update_title)
+        doc.path_changed.connect(self._update_title)
+        doc.selection_changed.connect(self.overlays.refresh_unit_view)
+        doc.changed.connect(self.overlays.refresh)
+        undo, redo = self.actions_by_id["edit.undo"], self.actions_by_id["edit.redo"]
+        undo.setEnabled(doc.undo_stack.canUndo())
+        redo.setEnabled(doc.undo_stack.canRedo())
+        doc.undo_stack.canUndoChanged.connect(undo.setEnabled)
+        doc.undo_stack.canRedoChanged.connect(redo.setEnabled)
+        doc.undo_stack.undoTextChanged.connect(lambda t: undo.setText(f"&Undo {t}".strip()))
+        doc.undo_stack.redoTextChanged.connect(lambda t: redo.setText(f"&Redo {t}".strip()))
+        doc.symmetry = Symmetry.OFF
+        self.actions_by_id["symmetry.off"].setChecked(True)
+        rs = doc.ruleset
+        text = rs.title + (" — PROVISIONAL rules" if rs.provisional else "")
+        self.ruleset_label.setText(text)
+        self.ruleset_label.setStyleSheet(
+            "color: #b71c1c; font-weight: bold" if rs.provisional else ""
+        )
+        self.overlays.refresh()
+        self._update_title()
+
+    def _update_title(self, *args: object) -> None:
+        doc = self.doc
+        rs = doc.ruleset
+        provisional = " (provisional)" if rs.provisional else ""
+        self.setWindowTitle(f"{doc.display_name}[*] — {rs.title}{provisional} — tankmap")
+        self.setWindowModified(doc.modified)
+
+    def replace_document(self, doc: Document) -> None:
+        self.ctx.set_document(doc)
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False if the user cancelled (or saving failed)."""
+        if not self.doc.modified:
+            return True
+        answer = self.prompter.unsaved_changes(self.doc.display_name)
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_file(self, scenario: Scenario | None = None) -> bool:
+        if not self.maybe_save():
+            return False
+        scenario = scenario or self.prompter.new_scenario()
+        if scenario is None:
+            return False
+        self.autosave.discard()
+        self.replace_document(Document(scenario))
+        self.ctx.say(f"New {get_ruleset(scenario.ruleset).title} scenario")
+        return True
+
+    def open_file(self, path: str | Path | None = None) -> bool:
+        if not self.maybe_save():
+            return False
+        if path is None:
+            path = self.prompter.open_path(default_dir(self.doc.path))
+            if path is None:
+                return False
+        try:
+            doc = Document.open(path)
+        except TankmapError as exc:
+            self.prompter.error(str(exc))
+            return False
+        self.autosave.discard()
+        self.replace_document(doc)
+        self._add_recent(Path(path))
+        self.ctx.say(f"Opened {path}")
+        self.offer_recovery()
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._write(self.doc.path)
+
+    def save_as(self) -> bool:
+        suggested = str(self.doc.path or Path(default_dir(None)) / "scenario.json")
+        path = self.prompter.save_path(suggested)
+        if path is None:
+            return False
+        return self._write(Path(path))
+
+    def _write(self, path: Path) -> bool:
+        try:
+            self.doc.save(path)
+        except (OSError, TankmapError) as exc:
+            self.prompter.error(f"Could not save {path}: {exc}")
+            return False
+        self._add_recent(path)
+        self.ctx.say(f"Saved {path}")
+        return True
+
+    def revert(self) -> bool:
+        path = self.doc.path
+        if path is None or not self.doc.modified:
+            return False
+        try:
+            doc = Document.open(path)
+        except TankmapError as exc:
+            self.prompter.error(str(exc))
+            return False
+        self.autosave.discard()
+        self.replace_document(doc)
+        self.ctx.say(f"Reverted to {path}")
+        return True
+
+    def export(self, kind: str) -> bool:
+        from editor import export
+
+        stem = (self.doc.path.stem if self.doc.path else "board") + (
+            "-setup" if kind == "pdf" else ""
+        )
+        filt = {
+            "png": "PNG image (*.png)",
+            "svg": "SVG drawing (*.svg)",
+            "pdf": "PDF document (*.pdf)",
+        }[kind]
+        path = self.prompter.save_path(
+            str(Path(default_dir(self.doc.path)) / f"{stem}.{kind}"), "Export", filt
+        )
+        if path is None:
+            return False
+        try:
+            if kind == "png":
+                export.export_png(self.doc.scenario, path)
+            elif kind == "svg":
+                export.export_svg(self.doc.scenario, path)
+            else:
+                export.export_setup_sheets(self.doc.scenario, path)
+        except TankmapError as exc:
+            self.prompter.error(str(exc))
+            return False
+        self.ctx.say(f"Exported {path}")
+        return True
+
+    # --- recovery ---------------------------------------------------------------------------
+    def offer_recovery(self) -> bool:
+        """If an autosave of this document (or of an untitled one) was left by a crash, offer
+        to restore it; restoring is one undoable step and leaves the document modified."""
+        path = self.doc.path
+        candidates = [self.autosave.find_for(path)] if path else self.autosave.find_untitled()
+        for found in candidates:
+            if found is None:
+                continue
+            try:
+                recovered = read_scenario(found)
+            except TankmapError:
+                found.unlink(missing_ok=True)
+                continue
+            name = str(path) if path else "an untitled scenario"
+            if self.prompter.recover(str(found), name):
+                if path is None and recovered.ruleset != self.doc.scenario.ruleset:
+                    self.replace_document(Document(recovered))
+                    self.doc.undo_stack.resetClean()
+                else:
+                    self.doc.undo_stack.push(
+                        ScenarioCommand(self.doc, "Recover autosave", recovered)
+                    )
+                found.unlink(missing_ok=True)
+                self.ctx.say(f"Recovered unsaved work from {found}")
+                return True
+            found.unlink(missing_ok=True)
+        return False
+
+    # --- recent files -----------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        text = str(path.resolve())
+        files = [text] + [f for f in self.recent_files() if f != text]
+        self.settings.setValue("recent", files[:MAX_RECENT])
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        if not hasattr(self, "recent_menu"):
+            return
+        self.recent_menu.clear()
+        for i, f in enumerate(self.recent_files()):
+            act = QAction(f"&{i + 1} {Path(f).name}", self.recent_menu)
+            act.setToolTip(f)
+            act.triggered.connect(lambda checked=False, f=f: self.open_file(f))
+            self.recent_menu.addAction(act)
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    # --- editing commands -----------------------------------------------------------------
+    def run_action(self, action_id: str) -> None:
+        """Trigger a declared action (what a menu click or shortcut does)."""
+        self.actions_by_id[action_id].trigger()
+
+    def report(self, outcome: object) -> None:
+        if isinstance(outcome, editing.Outcome) and not outcome.ok:
+            self.ctx.say(f"Refused: {outcome.reason}")
+
+    def set_symmetry(self, mode: Symmetry) -> None:
+        self.doc.symmetry = mode
+        ids = {
+            Symmetry.OFF: "symmetry.off",
+            Symmetry.POINT: "symmetry.point",
+            Symmetry.LEFT_RIGHT: "symmetry.lr",
+        }
+        self.actions_by_id[ids[mode]].setChecked(True)
+        self.ctx.say(f"Symmetry: {mode.value}")
+        if self.ctx.tool_id == "place":
+            self.ctx.tool.activate()
+
+    def swap_sides(self) -> editing.Outcome:
+        return editing.swap(self.doc)
+
+    def copy_setup(self, source: Side) -> editing.Outcome:
+        return editing.copy_setup(self.doc, source)
+
+    def delete_selection(self) -> editing.Outcome:
+        return editing.erase(self.doc, self.doc.selection)
+
+    def select_all(self) -> None:
+        s = self.doc.scenario
+        self.doc.select((*s.terrain, *s.units))
+
+    def copy(self) -> int:
+        sel = self.doc.selection
+        if not sel:
+            self.ctx.say("Nothing selected to copy")
+            return 0
+        from editor.context import Clipboard
+
+        s = self.doc.scenario
+        self.ctx.clipboard = Clipboard(sel, anchor_of(sel[0]), (s.board.columns, s.board.rows))
+        self.ctx.say(f"Copied {len(sel)} piece(s)")
+        return len(sel)
+
+    def cut(self) -> None:
+        if self.copy():
+            self.delete_selection()
+
+    def paste(self, at: int | None = None) -> editing.Outcome:
+        """Paste the clipboard with its first piece's anchor on ``at`` (default: the cell
+        under the cursor, else where the pieces were copied from)."""
+        clip = self.ctx.clipboard
+        if not clip.pieces:
+            return editing.Outcome(False, "the clipboard is empty")
+        board = self.doc.scenario.board
+        if clip.board != (board.columns, board.rows):
+            return self._refuse("the clipboard holds pieces of another board size")
+        target = at if at is not None else self.ctx.hover
+        dx = dy = 0
+        if target is not None:
+            dx = board.col_of(target) - board.col_of(clip.origin)
+            dy = board.row_of(target) - board.row_of(clip.origin)
+        pieces: list[Piece] = []
+        scenario = self.doc.scenario
+        for p in clip.pieces:
+            moved = translate(p, board, dx, dy)
+            if moved is None:
+                return self._refuse("the pasted pieces would leave the board")
+            if (
+                isinstance(moved, Unit)
+                and moved.name is not None
+                and any(u.side is moved.side and u.name == moved.name for u in scenario.units)
+            ):
+                from dataclasses import replace
+
+                name = editing.free_name(self.doc, scenario, moved.kind, moved.side)
+                moved = replace(moved, name=name)
+            scenario = scenario.adding(moved)
+            pieces.append(moved)
+        outcome = editing.add_pieces(self.doc, pieces, f"Paste {len(pieces)} piece(s)")
+        self.report(outcome)
+        return outcome
+
+    def _refuse(self, reason: str) -> editing.Outcome:
+        self.ctx.say(f"Refused: {reason}")
+        return editing.Outcome(False, reason)
+
+    def toggle_unit_view(self) -> None:
+        self.ctx.unit_view = self.actions_by_id["view.unit_view"].isChecked()
+        self.overlays.refresh_unit_view()
+
+    def set_overlay(self, name: str) -> None:
+        self.overlays.set_mode(name)
+
+    # --- status and help ------------------------------------------------------------------
+    def _status(self, text: str) -> None:
+        self.message.setText(text)
+
+    def _tool_changed(self, tool_id: str) -> None:
+        act = self.actions_by_id.get(f"tools.{tool_id}")
+        if act is not None:
+            act.setChecked(True)
+
+    def _hover(self, cell: object) -> None:
+        if not isinstance(cell, int):
+            self.hover_label.setText("")
+            return
+        s = self.doc.scenario
+        found = pieces_at(s, cell)
+        text = s.board.cell_name(cell)
+        if found:
+            text += ": " + ", ".join(describe(p) for p in found)
+        self.hover_label.setText(text + "  ")
+
+    def _show_cells(self, cells: object) -> None:
+        if isinstance(cells, tuple) and cells:
+            self.view.centerOn(self.ctx.scene.geo.centre(cells[0]))
+
+    def show_shortcuts(self) -> None:
+        self.prompter.info("Keyboard shortcuts", shortcuts_html())
+
+    def show_about(self) -> None:
+        self.prompter.info(
+            "About tankmap",
+            "<b>tankmap</b> — scenario and map editor with balance analysis for grid tank "
+            "board games (Final Act, Tank Chess, Tank Wars).<br>Every placement is checked "
+            "against the rule book; the Problems dock explains what is still wrong.",
+        )
+
+    # --- closing --------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.autosave.discard()
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+        event.accept()

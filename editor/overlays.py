@@ -1,0 +1,141 @@
+"""Board overlays computed from the rules and the analysis package.
+
+- **Unit view**: with exactly one unit selected, its legal move destinations (dots) and its
+  fire zone (orange cells), from ``ruleset.moves`` and ``ruleset.fire_zone``.
+- **Analysis overlay** (View menu): a side's fire coverage (how many units fire at each cell)
+  or reach (fewest turns to stand there), from ``analysis.live.live_overlays``. Coverage is
+  computed on the GUI thread (fast); reach tables that are not cached yet are built on a
+  worker thread and the overlay appears when they are ready. Without ``analysis.live`` the
+  coverage falls back to summing ``ruleset.fire_zone`` and reach is unavailable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtGui import QColor
+
+from editor.context import EditorContext
+from rules.geometry import Side
+from rules.scenario import Scenario, Unit
+
+
+class _Done(QObject):
+    finished = Signal(object)
+
+
+class _Warm(QRunnable):
+    def __init__(self, scenario: Scenario, done: _Done) -> None:
+        super().__init__()
+        self.scenario, self.done = scenario, done
+
+    def run(self) -> None:
+        try:
+            from analysis.live import warm
+
+            warm(self.scenario)
+        finally:
+            self.done.finished.emit(self.scenario)
+
+
+class OverlayController(QObject):
+    """Keeps the scene's unit-view and heat-map overlays in line with the document."""
+
+    def __init__(self, ctx: EditorContext) -> None:
+        super().__init__(ctx)
+        self.ctx = ctx
+        self.mode = ""
+        self._done = _Done()
+        self._done.finished.connect(self._warmed)
+        self._warming: Scenario | None = None
+
+    # --- unit view --------------------------------------------------------------------------
+    def refresh_unit_view(self) -> None:
+        ctx = self.ctx
+        sel = ctx.doc.selection
+        if not ctx.unit_view or len(sel) != 1 or not isinstance(sel[0], Unit) or sel[0].wreck:
+            ctx.scene.set_unit_view((), ())
+            return
+        unit = sel[0]
+        try:
+            moves = ctx.doc.ruleset.moves(ctx.doc.scenario, unit)
+            fire = ctx.doc.ruleset.fire_zone(ctx.doc.scenario, unit)
+        except Exception as exc:  # noqa: BLE001 - an overlay must never break editing
+            ctx.scene.set_unit_view((), ())
+            ctx.say(f"No unit view for {unit.label}: {exc}")
+            return
+        ctx.scene.set_unit_view(sorted({m.to for m in moves if m.to is not None}), fire)
+
+    # --- analysis overlay -------------------------------------------------------------------
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute everything shown (called after each edit)."""
+        self.refresh_unit_view()
+        scene = self.ctx.scene
+        if not self.mode:
+            scene.heat.set_values({}, {}, QColor())
+            return
+        kind, side_name = self.mode.split("-")
+        side = Side(side_name)
+        scenario = self.ctx.doc.scenario
+        if kind == "coverage":
+            grid = self._coverage(scenario, side)
+            colour = QColor("#e65100" if side is Side.SOUTH else "#6a1b9a")
+            top = max((v for row in grid for v in row), default=0) or 1
+            values = {c: grid[r][k] / top for c, (r, k) in self._cells(scenario) if grid[r][k]}
+            labels = {c: str(grid[r][k]) for c, (r, k) in self._cells(scenario) if grid[r][k]}
+            scene.heat.set_values(values, labels, colour)
+            self.ctx.say(f"Fire coverage of {side.value}: {len(values)} cells under fire")
+            return
+        reach = self._reach(scenario, side)
+        if reach is None:
+            scene.heat.set_values({}, {}, QColor())
+            return
+        top = max((v for row in reach for v in row), default=0) or 1
+        cells = self._cells(scenario)
+        values = {c: 1 - reach[r][k] / (top + 1) for c, (r, k) in cells if reach[r][k] >= 0}
+        labels = {c: str(reach[r][k]) for c, (r, k) in cells if reach[r][k] >= 0}
+        scene.heat.set_values(values, labels, QColor("#00838f"))
+        self.ctx.say(f"Reach of {side.value}: turns to stand on each cell")
+
+    @staticmethod
+    def _cells(scenario: Scenario) -> list[tuple[int, tuple[int, int]]]:
+        b = scenario.board
+        return [(c, (b.row_of(c), b.col_of(c))) for c in range(b.size)]
+
+    def _coverage(self, scenario: Scenario, side: Side) -> Any:
+        try:
+            from analysis.live import live_overlays
+        except ImportError:
+            b = scenario.board
+            grid = [[0] * b.columns for _ in range(b.rows)]
+            rs = self.ctx.doc.ruleset
+            for u in scenario.units_of(side):
+                if not u.wreck:
+                    for c in rs.fire_zone(scenario, u):
+                        grid[b.row_of(c)][b.col_of(c)] += 1
+            return grid
+        return live_overlays(scenario, reach=False).coverage[side].tolist()
+
+    def _reach(self, scenario: Scenario, side: Side) -> Any:
+        try:
+            from analysis.live import live_overlays, reach_ready
+        except ImportError:
+            self.ctx.say("Reach needs the analysis package")
+            return None
+        if not reach_ready(scenario):
+            if self._warming != scenario:
+                self._warming = scenario
+                QThreadPool.globalInstance().start(_Warm(scenario, self._done))
+            self.ctx.say("Computing reach…")
+            return None
+        return live_overlays(scenario).reach[side].tolist()
+
+    def _warmed(self, scenario: object) -> None:
+        self._warming = None
+        if scenario == self.ctx.doc.scenario and self.mode.startswith("reach"):
+            self.refresh()

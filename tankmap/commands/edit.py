@@ -1,0 +1,25 @@
+"""``tankmap edit [FILE]``: open the Qt editor (a new Final Act board without FILE)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "edit",
+        help="open the board editor",
+        description=(
+            "Open the Qt editor on FILE, or on a new Final Act board. Every placement is "
+            "checked against the rules; the Problems dock lists what is still wrong."
+        ),
+    )
+    p.add_argument("file", nargs="?", help="scenario file to open")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from editor.app import run as run_editor
+
+    return run_editor(args.file)
