@@ -22,7 +22,7 @@ import re
 
 from rules.errors import IllegalMoveError, TankmapError
 from rules.geometry import Facing
-from rules.tank_chess.data import KINDS
+from rules.tank_chess.data import tank_chess_data
 from rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn
 
 _TURN_RE = re.compile(
@@ -78,7 +78,7 @@ def parse_turn(state: GameState, text: str) -> Turn:
         raise IllegalMoveError(
             f"{text!r}: no {_SIDE_NAMES[me]} piece on {name(start)} ({_SIDE_NAMES[me]} to move)"
         )
-    what = f"the {KINDS[state.kind[p]]} on {name(start)}"
+    what = f"the {tank_chess_data().stats(state.kind[p]).name.lower()} on {name(start)}"
     turns: list[Turn] = []
     state.piece_turns(p, turns)
     if m.group(3):
