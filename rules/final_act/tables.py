@@ -116,7 +116,7 @@ class FireTable:
         return [t for t, m in self.pairs[i] if not m & blockers]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)
 def fire_table(
     board: Board, cone: tuple[Offset, ...], extra: tuple[Offset, ...], strict: bool
 ) -> FireTable:

@@ -194,3 +194,22 @@ def test_moves_are_unique_and_sorted(fa: Any) -> None:
     keys = [(m.to, m.facing) for m in moves]
     assert keys == sorted(set(keys))
     assert all(isinstance(m.facing, Facing) for m in moves)
+
+
+@pytest.mark.parametrize("side", list(Side))
+def test_eleven_rounds_to_the_far_row_on_an_empty_board(fa: Any, side: Side) -> None:
+    # RULES §4: every order advances at most one row, so row 1 -> row 12 takes 11 rounds;
+    # straight forward moves achieve it.
+    from rules.final_act.tables import tables_of
+
+    tables = tables_of(fa.scenario())
+    start = (fa.c(fa.flip("f1", side)), Facing.N if side is Side.SOUTH else Facing.S)
+    goal_row = 11 if side is Side.SOUTH else 0
+    frontier, seen, rounds = {start}, {start}, 0
+    while not any(fa.board.row_of(c) == goal_row for c, _ in frontier):
+        rounds += 1
+        frontier = {
+            o for c, f in frontier for o in tables.orders("tank", side, c, f) if o not in seen
+        }
+        seen |= frontier
+    assert rounds == 11
