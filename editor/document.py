@@ -46,7 +46,10 @@ class Document(QObject):
         self._selection: tuple[Piece, ...] = ()
         self.symmetry = Symmetry.OFF
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
 
     @classmethod
     def open(cls, path: str | Path, parent: QObject | None = None) -> Document:

@@ -116,11 +116,11 @@ class PlaceTool(Tool):
             piece, _ = self.candidate(cell)
             outcome = editing.REFUSED_OFF_BOARD if piece is None else editing.place(ctx.doc, piece)
         board = ctx.doc.scenario.board
+        self.refresh()
         if outcome.ok:
             ctx.say(f"Placed at {board.cell_name(cell)}")
         else:
             ctx.say(f"Refused at {board.cell_name(cell)}: {outcome.reason}")
-        self.refresh()
         return outcome
 
     def press(self, ev: CellEvent) -> None:

@@ -1,0 +1,208 @@
+"""Each tool through the actions and through simulated mouse events on the view.
+
+Legality facts come from RULES §1.2 (Final Act): tanks set up in own rows 1-3, seven per
+side named C 1 1A 1B 2 2A 2B, default facing forward (N for south); terrain never overlaps;
+a unit never stands on a swamp.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from editor import editing
+from editor.mainwindow import MainWindow
+from rules.geometry import Facing, Side
+from rules.scenario import Terrain, Unit
+
+
+def move_mouse(w: MainWindow, point: QPoint,
+               buttons: Qt.MouseButton = Qt.MouseButton.NoButton) -> None:
+    """A mouse move event on the viewport (QTest.mouseMove does not deliver one offscreen)."""
+    vp = w.view.viewport()
+    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(point), QPointF(vp.mapToGlobal(point)),
+                        Qt.MouseButton.NoButton, buttons, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(vp, event)
+
+
+def hover(w: MainWindow, cell: str) -> None:
+    move_mouse(w, w.view.cell_point(w.doc.scenario.board.parse_cell(cell)))
+
+
+def click(w: MainWindow, cell: str, button: Qt.MouseButton = Qt.MouseButton.LeftButton,
+          mods: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    c = w.doc.scenario.board.parse_cell(cell)
+    hover(w, cell)
+    QTest.mouseClick(w.view.viewport(), button, mods, w.view.cell_point(c))
+
+
+def drag(w: MainWindow, start: str, end: str) -> None:
+    b = w.doc.scenario.board
+    a, z = w.view.cell_point(b.parse_cell(start)), w.view.cell_point(b.parse_cell(end))
+    vp = w.view.viewport()
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    move_mouse(w, QPoint((a.x() + z.x()) // 2, (a.y() + z.y()) // 2), Qt.MouseButton.LeftButton)
+    move_mouse(w, z, Qt.MouseButton.LeftButton)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, z)
+
+
+def choose(w: MainWindow, kind: str) -> None:
+    w.ctx.set_choice(kind=kind, shape=0, turns=0, mirrored=False)
+    w.run_action("tools.place")
+
+
+def test_place_tank_with_the_mouse(make_window: Any) -> None:
+    w = make_window()
+    choose(w, "tank")
+    click(w, "f1")
+    (u,) = w.doc.scenario.units
+    assert (u.kind, u.side, u.name, u.facing) == ("tank", Side.SOUTH, "C", Facing.N)
+    assert w.doc.scenario.board.cell_name(u.cell) == "f1"
+    click(w, "g1")  # the second tank gets the next name of the panel list
+    assert [x.name for x in w.doc.scenario.units] == ["C", "1"]
+    assert w.doc.modified
+
+
+def test_illegal_placement_is_refused_with_its_reason(make_window: Any) -> None:
+    w = make_window()
+    choose(w, "tank")
+    click(w, "f5")  # row 5 is outside south's setup rows 1-3
+    assert w.doc.scenario.units == ()
+    assert "Refused" in w.message.text() and "rows 1-3" in w.message.text()
+    assert w.doc.undo_stack.count() == 0
+
+
+def test_preview_is_green_or_red_with_reason(make_window: Any) -> None:
+    w = make_window()
+    choose(w, "tank")
+    b = w.doc.scenario.board
+    hover(w, "c2")
+    assert w.ctx.scene.preview.cells == (b.parse_cell("c2"),)
+    assert "legal" in w.ctx.last_status
+    hover(w, "c4")
+    assert w.ctx.scene.preview.cells == (b.parse_cell("c4"),)
+    assert "refused" in w.ctx.last_status and "rows 1-3" in w.ctx.last_status
+
+
+def test_place_terrain_rotate_and_mirror(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    choose(w, "berm-large")
+    w.run_action("edit.rotate")  # the preview turns: 1x3 across -> along
+    click(w, "d2")
+    (t,) = w.doc.scenario.terrain
+    assert sorted(b.cell_name(x) for x in t.cells) == ["d1", "d2", "d3"]
+    # rotate the placed piece back with the select tool + R
+    w.run_action("tools.select")
+    click(w, "d2")
+    assert w.doc.selection == (t,)
+    w.run_action("edit.rotate")
+    (t2,) = w.doc.scenario.terrain
+    assert sorted(b.cell_name(x) for x in t2.cells) == ["c2", "d2", "e2"]
+    w.run_action("edit.undo")
+    assert w.doc.scenario.terrain == (t,)
+
+
+def test_shift_wheel_rotates_the_selected_unit(make_window: Any, qtbot: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("e2"), Facing.N, "C"))
+    w.doc.select(w.doc.scenario.units)
+    pos = QPointF(w.view.cell_point(b.parse_cell("e2")))
+    event = QWheelEvent(pos, w.view.mapToGlobal(pos), QPoint(), QPoint(0, -120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ShiftModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(w.view.viewport(), event)
+    assert w.doc.scenario.units[0].facing is Facing.E  # 90° clockwise (orthogonal game)
+
+
+def test_drag_moves_the_selection_in_one_undo_step(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    before = w.doc.scenario
+    steps = w.doc.undo_stack.count()
+    w.run_action("tools.select")
+    drag(w, "b1", "d3")
+    assert [b.cell_name(u.cell) for u in w.doc.scenario.units] == ["d3"]
+    assert w.doc.undo_stack.count() == steps + 1
+    w.run_action("edit.undo")
+    assert w.doc.scenario == before
+
+
+def test_illegal_drop_is_refused(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    before = w.doc.scenario
+    w.run_action("tools.select")
+    drag(w, "b1", "b6")  # row 6: outside the setup rows
+    assert w.doc.scenario == before
+    assert "Refused" in w.message.text() and "rows 1-3" in w.message.text()
+
+
+def test_rubber_band_selects_pieces_inside(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    for name, cell in (("C", "b1"), ("1", "c2"), ("1A", "h2")):
+        editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell(cell), Facing.N, name))
+    w.doc.select([])
+    w.run_action("tools.select")
+    drag(w, "a3", "d1")
+    assert sorted(u.name or "" for u in w.doc.selection) == ["1", "C"]
+
+
+def test_erase_by_click_and_by_delete(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    editing.place(w.doc, Terrain("swamp", tuple(b.parse_cell(x) for x in
+                                               ("e4", "f4", "e5", "f5")), Side.SOUTH))
+    w.run_action("tools.erase")
+    click(w, "b1")
+    assert w.doc.scenario.units == ()
+    w.run_action("tools.select")
+    click(w, "f5")
+    assert len(w.doc.selection) == 1
+    w.run_action("edit.delete")
+    assert w.doc.scenario.terrain == ()
+    w.run_action("edit.undo")
+    assert len(w.doc.scenario.terrain) == 1
+
+
+def test_unit_on_swamp_refused(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Terrain("swamp", tuple(b.parse_cell(x) for x in
+                                               ("e2", "f2", "e3", "f3")), Side.SOUTH))
+    outcome = editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("e2"), Facing.N, "C"))
+    assert not outcome.ok and outcome.reason
+    assert w.doc.scenario.units == ()
+
+
+def test_copy_paste_at_cursor(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.doc.select(w.doc.scenario.units)
+    w.run_action("edit.copy")
+    w.ctx.set_hover(b.parse_cell("e2"))
+    w.run_action("edit.paste")
+    units = w.doc.scenario.units
+    assert [(b.cell_name(u.cell), u.name) for u in units] == [("b1", "C"), ("e2", "1")]
+    w.ctx.set_hover(b.parse_cell("e2"))
+    w.run_action("edit.paste")  # onto the same cell: refused, nothing changes
+    assert len(w.doc.scenario.units) == 2
+    assert "Refused" in w.message.text()
+
+
+def test_place_tool_right_click_rotates_preview(make_window: Any) -> None:
+    w = make_window()
+    choose(w, "tank")
+    click(w, "c2", Qt.MouseButton.RightButton)
+    click(w, "c2")
+    assert w.doc.scenario.units[0].facing is Facing.E
