@@ -83,6 +83,7 @@ class FinalActData:
     orientations: tuple[str, ...]
     cones: dict[str, tuple[Offset, ...]]
     options: tuple[OptionSpec, ...]
+    unmodelled: tuple[str, ...]  # options the rules/engine do not implement yet
 
 
 def _offsets(raw: list[list[int]]) -> tuple[Offset, ...]:
@@ -177,6 +178,7 @@ def parse_data(raw: dict[str, Any]) -> FinalActData:
         orientations=orientations,
         cones=cones,
         options=tuple(options),
+        unmodelled=tuple(o["name"] for o in raw["options"] if not o.get("modelled", True)),
     )
 
 

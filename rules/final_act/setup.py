@@ -4,7 +4,9 @@ Codes (stable): ``missing-side``, ``bad-shape``, ``bad-lane``, ``bad-arrow``,
 ``<family>-outside-zone`` (``berm-``, ``swamp-``, ``minefield-``), ``overlap``, ``too-many``,
 ``missing`` (incomplete), ``extra-forces-off``, ``bad-name``, ``duplicate-name``,
 ``diagonal-facing``, ``unit-outside-zone``, ``unit-on-swamp``, ``unit-on-minefield``,
-``wreck-at-setup``, ``bad-damage``, ``cell-shared``.
+``wreck-at-setup``, ``bad-damage``, ``cell-shared``; warning ``option-not-modelled`` for an
+advanced-rule option that is on although nothing implements it yet (data: ``"modelled":
+false`` in the ruleset file).
 
 ``cells`` follow CONTRACTS.md: only the cells outside the zone; every cell of a malformed
 piece; every cell of that side's pieces of that kind for ``too-many`` (of that name for
@@ -48,6 +50,16 @@ def check_setup(scenario: Scenario, options: dict[str, OptionValue]) -> list[Vio
     out: list[Violation] = []
     _check_terrain(scenario, options, out)
     _check_units(scenario, options, out)
+    for name in DATA.unmodelled:
+        if options.get(name):
+            out.append(
+                Violation(
+                    "option-not-modelled",
+                    Severity.WARNING,
+                    f"option {name} is on, but tankmap does not model it yet:"
+                    " moves, fire zones and simulations ignore it",
+                )
+            )
     return out
 
 

@@ -204,3 +204,19 @@ def test_tables_api_matches_the_ruleset() -> None:
         assert t.fire_zone(u.kind, u.cell, facing, blockers) == rs.fire_zone(sc, u)
     table = t.order_table("tank", Side.SOUTH)
     assert len(table) == Board.of(12, 12).size * 8
+
+
+ADVANCED = ("officer_loss", "double_shot", "berm_repair", "rm_repair", "air_strike",
+            "full_throttle", "quick_shot", "mine_clearing", "smoke", "quick_sand", "red_cross")  # fmt: skip
+
+
+def test_advanced_rule_options_exist_off_and_warn_when_on() -> None:
+    # RULES §1.8: advanced rules and action tokens are options, all off by default.
+    rs = get_ruleset("final-act")
+    defaults = {s.name: s.default for s in rs.option_specs}
+    assert all(defaults[name] is False for name in ADVANCED)
+    sc = read_scenario(maps.ROOT / "final-act" / "mirror.json")
+    assert rs.check(sc) == []
+    violations = rs.check(sc.with_options(smoke=True))
+    assert is_legal(violations) and is_complete(violations)
+    assert [(v.code, v.severity.value) for v in violations] == [("option-not-modelled", "warning")]
