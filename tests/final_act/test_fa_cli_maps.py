@@ -206,8 +206,19 @@ def test_tables_api_matches_the_ruleset() -> None:
     assert len(table) == Board.of(12, 12).size * 8
 
 
-ADVANCED = ("officer_loss", "double_shot", "berm_repair", "rm_repair", "air_strike",
-            "full_throttle", "quick_shot", "mine_clearing", "smoke", "quick_sand", "red_cross")  # fmt: skip
+ADVANCED = (
+    "officer_loss",
+    "double_shot",
+    "berm_repair",
+    "rm_repair",
+    "air_strike",
+    "full_throttle",
+    "quick_shot",
+    "mine_clearing",
+    "smoke",
+    "quick_sand",
+    "red_cross",
+)
 
 
 def test_advanced_rule_options_exist_off_and_warn_when_on() -> None:
