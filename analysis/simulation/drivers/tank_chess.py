@@ -1,0 +1,125 @@
+"""Tank Chess playouts: alternate turns chosen by each side's policy until the game ends
+(command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analysis.simulation.games import (
+    END_COMMAND_KILLED,
+    END_ESCAPE,
+    END_LIMIT,
+    END_NO_MOVES,
+    Death,
+    GameResult,
+    PolicyError,
+    parse_policy,
+)
+from analysis.simulation.policies.tank_chess import Prepared, make_policy
+from rules.scenario import Scenario
+from rules.tank_chess.data import KINDS
+from rules.tank_chess.record import GameRecord
+from rules.tank_chess.state import SIDES, GameState
+
+BASES = ("random", "heuristic", "uct")
+_ENDS = {
+    "command-destroyed": END_COMMAND_KILLED,
+    "escape": END_ESCAPE,
+    "max-turns": END_LIMIT,
+    "no-move": END_NO_MOVES,
+}
+
+
+class TankChessPrepared:
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.policy_data = Prepared(GameState(scenario))
+
+
+class TankChessDriver:
+    """Plays Tank Chess games (see ``analysis.simulation.games.Driver``)."""
+
+    def prepare(self, scenario: Scenario) -> TankChessPrepared:
+        return TankChessPrepared(scenario)
+
+    def policy_names(self) -> tuple[str, ...]:
+        return BASES
+
+    def check_policy(self, prepared: Any, spec: str) -> None:
+        base, restrictions = parse_policy(spec)
+        try:
+            make_policy(base, restrictions, prepared.policy_data, 0)
+        except (KeyError, ValueError):
+            raise PolicyError(
+                f"unknown Tank Chess policy {spec!r} (known: random, heuristic, uct, uct:N; "
+                f"restrictions: {', '.join('+no-' + k for k in KINDS)})"
+            ) from None
+
+    def play(
+        self,
+        prepared: Any,
+        policies: tuple[str, str],
+        rng: np.random.Generator,
+        record: bool = False,
+    ) -> GameResult:
+        prep: TankChessPrepared = prepared
+        st = GameState(prep.scenario)
+        players = [
+            make_policy(*parse_policy(spec), prep.policy_data, s) for s, spec in enumerate(policies)
+        ]
+        first = st.to_move
+        deaths: list[Death] = []
+        kills = [0, 0]
+        while True:
+            out = st.outcome()
+            if out is not None:
+                break
+            turns = st.legal_turns()
+            if not turns:
+                break
+            mover = st.to_move
+            turn = players[mover].choose(st, turns, rng)
+            st.push(turn)
+            if st.history[-1][3]:  # destroyed
+                target = turn[3]
+                kills[mover] += 1
+                deaths.append(
+                    Death(SIDES[st.side[target]], KINDS[st.kind[target]], st.cell[target], st.ply)
+                )
+        out = st.outcome()
+        winner = out.winner if out is not None else None
+        end = _ENDS.get(out.reason, out.reason) if out is not None else END_NO_MOVES
+        unit = None
+        route: tuple[int, ...] = ()
+        if winner is not None and st.history:
+            last = st.history[-1][0]
+            p = last[0]
+            unit = (
+                f"{KINDS[st.kind[p]]} {prep.scenario.board.cell_name(prep.scenario.units[p].cell)}"
+            )
+            route = _route(st, p)
+        return GameResult(
+            winner=winner,
+            length=st.ply,
+            end=end,
+            kills=(kills[0], kills[1]),
+            winning_unit=unit,
+            route=route,
+            deaths=tuple(deaths),
+            first=SIDES[first],
+            record=GameRecord.of(st) if record else None,
+        )
+
+
+def _route(st: GameState, p: int) -> tuple[int, ...]:
+    """Cells piece ``p`` stood on during the game (start first; escape not a cell)."""
+    cells = [st.scenario.units[p].cell]
+    for turn, *_ in st.history:
+        if turn[0] == p and turn[1] >= 0 and turn[1] != cells[-1]:
+            cells.append(turn[1])
+    return tuple(cells)
+
+
+DRIVER = TankChessDriver()

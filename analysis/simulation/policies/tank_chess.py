@@ -1,0 +1,392 @@
+"""Tank Chess policies over the fast game state of ``rules.tank_chess.state``.
+
+Every policy implements ``choose(state, turns, rng) -> Turn`` for the side to move, given
+the legal turns (non-empty).
+
+- ``random``: uniform over the legal turns (every move and every legal shot).
+- ``heuristic``: wins at once if it can (escape, or a shot that destroys the enemy command
+  tank); else scores candidate turns — every destroying shot (the target's value), every
+  command-tank move (progress along its shortest escape route, ``Prepared.escape``), and a
+  seeded sample of other moves (a little forward progress) — and subtracts the moved
+  piece's value if its end cell and facing are under *kill coverage* (an enemy piece could
+  destroy it there from where it stands: gun against the armour side facing that enemy),
+  and a large penalty if the command tank stays under kill coverage.
+- ``uct[:N]``: UCT (UCB1 tree search) with a budget of ``N`` playouts per turn (default
+  48); each node expands the heuristic's best ``WIDTH`` turns; playouts are ``DEPTH``
+  random plies scored by material and command-tank escape progress.
+- restriction ``+no-KIND``: the side never moves pieces of that kind (they still stand,
+  block and can be shot). A side left with no allowed turn plays any legal turn.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+
+from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
+from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
+
+INF = 1 << 30
+VALUE = (50.0, 3.0, 5.0, 8.0, 6.0, 6.0)  # by kind code: command light medium heavy TD HM
+SAMPLE = 40
+CHECK = 40  # at most this many candidates get the exact command-tank safety check
+WIDTH = 8
+DEPTH = 6
+
+
+class Prepared:
+    """Per-scenario data: ``escape[side][cell * 8 + facing]`` = fewest single steps (45°
+    turns or forward steps, the final step off the enemy edge included) for a piece of
+    ``side`` to escape through obstacles alone (``INF`` if it cannot)."""
+
+    def __init__(self, state: GameState) -> None:
+        t = state.tables
+        n = state.size * 8
+        blocked = [state.grid[s >> 3] == BLOCKED for s in range(n)]
+        pred: list[list[int]] = [[] for _ in range(n)]
+        for r in range(n):
+            nx = t.fwd[r]
+            if nx >= 0 and not blocked[r] and not blocked[nx]:
+                pred[nx].append(r)
+        self.escape: list[list[int]] = []
+        for side in (0, 1):
+            dist = [INF] * n
+            frontier = [s for s in range(n) if t.escape[side][s] and not blocked[s]]
+            for s in frontier:
+                dist[s] = 1
+            d = 1
+            while frontier:
+                d += 1
+                nxt = []
+                for s in frontier:
+                    base, f = s & ~7, s & 7
+                    for r in (base | ((f + 1) & 7), base | ((f + 7) & 7), *pred[s]):
+                        if dist[r] == INF:
+                            dist[r] = d
+                            nxt.append(r)
+                frontier = nxt
+            self.escape.append(dist)
+
+
+class Policy(Protocol):
+    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn: ...
+
+
+def allowed(st: GameState, turns: list[Turn], banned: frozenset[int]) -> list[Turn]:
+    """``turns`` without those moving a banned kind (all of them if nothing is left)."""
+    if not banned:
+        return turns
+    kind = st.kind
+    kept = [t for t in turns if kind[t[0]] not in banned]
+    return kept or turns
+
+
+class RandomPolicy:
+    def __init__(self, banned: frozenset[int] = frozenset()) -> None:
+        self.banned = banned
+
+    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
+        turns = allowed(st, turns, self.banned)
+        return turns[int(rng.integers(len(turns)))]
+
+
+def attack_map(st: GameState, side: int) -> dict[int, list[tuple[int, int]]]:
+    """Cells the pieces of ``side`` could shoot from where they stand now: cell → list of
+    ``(piece, direction from that cell back to the piece)``."""
+    t = st.tables
+    size = st.size
+    grid = st.grid
+    out: dict[int, list[tuple[int, int]]] = {}
+    for e in st.pieces_of[side]:
+        c = st.cell[e]
+        if not st.alive[e] or c < 0:
+            continue
+        f = st.facing[e]
+        if st.fire[e] == FIRE_MORTAR:
+            for x in t.mortar[f * size + c]:
+                out.setdefault(x, []).append((e, (f + 4) & 7))
+            continue
+        dirs = (((f + 7) & 7), f, ((f + 1) & 7)) if st.fire[e] == FIRE_TURRET else (f,)
+        for d in dirs:
+            i = d * size + c
+            a = t.ray_first[i]
+            if a < 0 or grid[a] != EMPTY:
+                continue
+            back = (d + 4) & 7
+            for x in t.ray_rest[i]:
+                v = grid[x]
+                if v == BLOCKED:
+                    break
+                out.setdefault(x, []).append((e, back))
+                if v != EMPTY:
+                    break
+    return out
+
+
+def killers(
+    st: GameState, attacks: dict[int, list[tuple[int, int]]], p: int, cell: int, facing: int
+) -> list[int]:
+    """Enemy pieces (from ``attacks``) that would destroy piece ``p`` on ``cell``/``facing``."""
+    found = attacks.get(cell)
+    if not found:
+        return []
+    front, side_armour, rear = st.armour[p]
+    out = []
+    for e, d in found:
+        armour = front if d == facing else rear if d == (facing + 4) & 7 else side_armour
+        if st.gun[e] > armour:
+            out.append(e)
+    return out
+
+
+def reachable(st: GameState, side: int) -> dict[int, list[int]]:
+    """State id ``cell * 8 + facing`` → the pieces of ``side`` that can end a move there
+    (or stand there now), in the current position."""
+    out: dict[int, list[int]] = {}
+    for e in st.pieces_of[side]:
+        c = st.cell[e]
+        if not st.alive[e] or c < 0:
+            continue
+        out.setdefault(c * 8 + st.facing[e], []).append(e)
+        for cell, f in st.piece_moves(e)[0]:
+            out.setdefault(cell * 8 + f, []).append(e)
+    return out
+
+
+def exposed(st: GameState, reach: dict[int, list[int]], p: int, skip: int = -1) -> bool:
+    """Could an enemy piece move and then destroy piece ``p`` where it stands (RULES §2.3:
+    ray clear, not adjacent, gun over the armour side; mortar 3-5 ahead over anything)?
+    ``reach`` comes from ``reachable`` for the enemy; piece ``skip`` is ignored (about to
+    be destroyed)."""
+    t = st.tables
+    size = st.size
+    grid = st.grid
+    c0 = st.cell[p]
+    f0 = st.facing[p]
+    front, side_armour, rear = st.armour[p]
+    gun, fire = st.gun, st.fire
+    lo_m = 3
+    for d in range(8):
+        # armour side hit from direction d (direction from p towards the shooter)
+        armour = front if d == f0 else rear if d == (f0 + 4) & 7 else side_armour
+        back = (d + 4) & 7  # the shooter must fire in direction ``back``
+        i = d * size + c0
+        a = t.ray_first[i]
+        if a < 0:
+            continue
+        adjacent_empty = grid[a] == EMPTY
+        clear = adjacent_empty
+        for k, x in enumerate(t.ray_rest[i], 2):
+            for sf in ((back + 1) & 7, back, (back + 7) & 7):
+                for e in reach.get(x * 8 + sf, ()):
+                    if e == skip or gun[e] <= armour:
+                        continue
+                    mode = fire[e]
+                    if mode == FIRE_MORTAR:
+                        if sf == back and lo_m <= k <= 5:
+                            return True
+                    elif clear and (mode == FIRE_TURRET or sf == back):
+                        return True
+            v = grid[x]
+            if v != EMPTY and v != p:
+                clear = False
+            if not clear and k >= 5:
+                break
+    return False
+
+
+class HeuristicPolicy:
+    """See the module docstring."""
+
+    def __init__(self, prep: Prepared, side: int, banned: frozenset[int] = frozenset()) -> None:
+        self.prep = prep
+        self.side = side
+        self.banned = banned
+
+    def ranked(
+        self, st: GameState, turns: list[Turn], rng: np.random.Generator, limit: int = 1
+    ) -> list[tuple[float, Turn]]:
+        """The best ``limit`` candidate turns with their scores, best first."""
+        turns = allowed(st, turns, self.banned)
+        me = st.to_move
+        kind, gun, cell, facing = st.kind, st.gun, st.cell, st.facing
+        esc = self.prep.escape[me]
+        for t in turns:  # immediate wins
+            if t[1] == ESCAPE:
+                return [(float(INF), t)]
+            target = t[3]
+            if target >= 0 and kind[target] == COMMAND and gun[t[0]] > st.hit_armour(t[1], target):
+                return [(float(INF), t)]
+        attacks = attack_map(st, 1 - me)
+        clt = next((p for p in st.pieces_of[me] if kind[p] == COMMAND and st.alive[p]), -1)
+        n = len(turns)
+        sample = set(rng.integers(n, size=min(n, SAMPLE)).tolist())
+        noise = rng.random(n + 1).tolist()
+        scored: list[tuple[float, Turn]] = []
+        cols = st.columns
+        for i, t in enumerate(turns):
+            p, c, f, target = t
+            kill = target >= 0 and gun[p] > st.hit_armour(c, target)
+            if target >= 0 and not kill:
+                continue  # a shot that cannot destroy is the same as not shooting
+            if not kill and p != clt and i not in sample:
+                continue
+            score = VALUE[kind[target]] if kill else 0.0
+            if p == clt:
+                old = esc[cell[p] * 8 + facing[p]]
+                new = esc[c * 8 + f]
+                score += 0.3 * ((old if old < INF else 99) - (new if new < INF else 99))
+            else:
+                row_old, row_new = cell[p] // cols, c // cols
+                score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
+            if p != clt and killers(st, attacks, p, c, f):
+                score -= 0.9 * VALUE[kind[p]]
+            scored.append((score + 0.3 * noise[i], t))
+        if not scored:
+            return [(0.0, turns[int(noise[n] * n)])]
+        scored.sort(key=lambda x: -x[0])
+        if clt < 0:
+            return scored[:limit]
+        # command-tank safety, checked exactly (enemy move then shot), best first; penalties
+        # only lower scores, so stop once the next raw score cannot beat the ``limit``-th
+        reach = reachable(st, 1 - me)
+        checked: list[tuple[float, Turn]] = []
+        for k, (score, t) in enumerate(scored):
+            if len(checked) >= limit and (k >= CHECK or score <= checked[limit - 1][0]):
+                break
+            st.push(t)
+            if exposed(st, reach, clt, t[3] if t[3] >= 0 and not st.alive[t[3]] else -1):
+                score -= 45.0
+            st.pop()
+            checked.append((score, t))
+            checked.sort(key=lambda x: -x[0])
+        return checked[:limit]
+
+    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
+        return self.ranked(st, turns, rng)[0][1]
+
+
+def evaluate(st: GameState, prep: Prepared, side: int) -> float:
+    """Static value of a position for ``side`` in [0, 1]: 1 won, 0 lost, 0.5 drawn or even;
+    otherwise a logistic of material and command-tank escape progress."""
+    o = st.outcome()
+    if o is not None:
+        if o.winner is None:
+            return 0.5
+        return 1.0 if o.winner.index == side else 0.0
+    score = 0.0
+    for s, sign in ((side, 1.0), (1 - side, -1.0)):
+        for p in st.pieces_of[s]:
+            if st.alive[p] and st.cell[p] >= 0:
+                k = st.kind[p]
+                if k == COMMAND:
+                    d = prep.escape[s][st.cell[p] * 8 + st.facing[p]]
+                    score -= sign * 0.15 * min(d, 60)
+                else:
+                    score += sign * VALUE[k]
+    return 1.0 / (1.0 + math.exp(-score / 8.0))
+
+
+class _Node:
+    __slots__ = ("turn", "children", "untried", "visits", "value")
+
+    def __init__(self, turn: Turn | None) -> None:
+        self.turn = turn
+        self.children: list[_Node] = []
+        self.untried: list[Turn] | None = None
+        self.visits = 0
+        self.value = 0.0  # sum of rewards for the side that played ``turn``
+
+
+class UctPolicy:
+    """UCT with a playout budget (see the module docstring)."""
+
+    def __init__(
+        self, prep: Prepared, side: int, budget: int = 48, banned: frozenset[int] = frozenset()
+    ) -> None:
+        self.prep = prep
+        self.side = side
+        self.budget = budget
+        self.banned = banned
+        self.heuristic = HeuristicPolicy(prep, side, banned)
+        self.expander = HeuristicPolicy(prep, side)
+
+    def _expand_list(self, st: GameState, rng: np.random.Generator, root: bool) -> list[Turn]:
+        turns = st.legal_turns()
+        if not turns:
+            return []
+        pol = self.heuristic if root else self.expander
+        return [t for _, t in pol.ranked(st, turns, rng, WIDTH)]
+
+    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
+        top = self.heuristic.ranked(st, turns, rng, WIDTH)
+        if len(top) == 1:
+            return top[0][1]
+        root = _Node(None)
+        root.untried = [t for _, t in top]
+        work = st.copy()
+        for _ in range(self.budget):
+            node = root
+            path = [root]
+            depth = 0
+            # selection
+            while node.untried == [] and node.children:
+                log_n = math.log(node.visits)
+                node = max(
+                    node.children,
+                    key=lambda ch: ch.value / ch.visits + 1.4 * math.sqrt(log_n / ch.visits),
+                )
+                work.push(node.turn)  # type: ignore[arg-type]
+                depth += 1
+                path.append(node)
+            # expansion
+            if node.untried is None:
+                node.untried = (
+                    [] if work.outcome() is not None else self._expand_list(work, rng, False)
+                )
+            if node.untried:
+                t = node.untried.pop(0)
+                child = _Node(t)
+                node.children.append(child)
+                work.push(t)
+                depth += 1
+                path.append(child)
+            # playout
+            plies = 0
+            while plies < DEPTH and work.outcome() is None:
+                legal = work.legal_turns()
+                if not legal:
+                    break
+                work.push(legal[int(rng.integers(len(legal)))])
+                plies += 1
+            reward = evaluate(work, self.prep, self.side)
+            for _ in range(plies + depth):
+                work.pop()
+            # backpropagation: a node's value is from the view of the side that moved into it
+            for k, nd in enumerate(path):
+                nd.visits += 1
+                mover = self.side if k % 2 == 1 else 1 - self.side
+                nd.value += reward if mover == self.side else 1.0 - reward
+        best = max(root.children, key=lambda ch: ch.visits)
+        assert best.turn is not None
+        return best.turn
+
+
+def make_policy(
+    name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
+) -> RandomPolicy | HeuristicPolicy | UctPolicy:
+    """Build policy ``name`` (``random``, ``heuristic``, ``uct`` or ``uct:N``) for ``side``.
+    ``KeyError`` for an unknown name or kind, ``ValueError`` for a bad budget."""
+    banned = frozenset(KIND_CODE[r[3:]] for r in restrictions)
+    if name == "random":
+        return RandomPolicy(banned)
+    if name == "heuristic":
+        return HeuristicPolicy(prep, side, banned)
+    if name == "uct" or name.startswith("uct:"):
+        budget = int(name[4:]) if name.startswith("uct:") else 48
+        if budget < 1:
+            raise ValueError(budget)
+        return UctPolicy(prep, side, budget, banned)
+    raise KeyError(name)
