@@ -1,0 +1,113 @@
+"""Tank Wars policies (provisional ruleset): ``(state, side) -> Orders`` callables for
+``rules.tank_wars.engine.play_round``, built with a seeded Generator.
+
+- ``random``: the engine's baseline ``random_orders`` (uniform command per vehicle, staying
+  included; every gunfire token on a uniform target).
+- ``heuristic``: each vehicle picks the command (or staying) that collects support tokens
+  and avoids craters on its path (each costs 1 AP; a 1-AP vehicle avoids them harder),
+  with seeded noise so it stays hard to predict; gunfire tokens go on the enemy fields
+  where enemy vehicles are most likely to end (each enemy vehicle's options weighted
+  equally, weaker vehicles count more), at most one token per field.
+- restriction ``+no-KIND``: vehicles of that kind never get a command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from rules.geometry import Side
+from rules.tank_wars.engine import (
+    Command,
+    Orders,
+    TankWarsState,
+    command_end,
+    command_options,
+    gunfire_targets,
+    random_orders,
+)
+
+Policy = Callable[[TankWarsState, Side], Orders]
+
+
+def _path(state: TankWarsState, cell: int, cmd: Command) -> tuple[int, ...]:
+    """Fields a command crosses or enters (the start excluded)."""
+    d = cmd.direction
+    first = state.board.offset(cell, d.dx, d.dy)
+    if cmd.kind.distance == 1:
+        return (first,)
+    return (first, command_end(state.board, cell, cmd))
+
+
+def random_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
+    def policy(state: TankWarsState, side: Side) -> Orders:
+        orders = random_orders(state, side, rng)
+        if not banned:
+            return orders
+        kinds = {v.ident: v.kind for v in state.vehicles}
+        kept = {i: c for i, c in orders.commands.items() if kinds.get(i) not in banned}
+        return Orders(kept, orders.gunfire)
+
+    return policy
+
+
+def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
+    def policy(state: TankWarsState, side: Side) -> Orders:
+        commands: dict[int, Command] = {}
+        claimed: set[int] = set()
+        for v in state.vehicles_of(side):
+            if v.kind in banned:
+                claimed.add(v.cell)
+                continue
+            options = command_options(state, v)
+            noise = rng.random(len(options)).tolist()
+            best: Command | None = None
+            best_score = -1e9
+            for cmd, z in zip(options, noise, strict=True):
+                path: tuple[int, ...]
+                if cmd is None:
+                    end, path = v.cell, ()
+                else:
+                    path = _path(state, v.cell, cmd)
+                    end = path[-1]
+                if end in claimed:
+                    continue
+                craters = sum(1 for c in path if c in state.craters)
+                score = (2.0 if end in state.supports else 0.0) - craters * (
+                    3.0 if v.armour <= craters else 1.2
+                )
+                score += 0.8 * z + (0.3 if cmd is not None else 0.0)
+                if score > best_score:
+                    best, best_score = cmd, score
+            end = v.cell if best is None else command_end(state.board, v.cell, best)
+            claimed.add(end)
+            if best is not None:
+                commands[v.ident] = best
+        # gunfire: where the enemy most likely ends
+        likely: dict[int, float] = {}
+        for e in state.vehicles_of(side.other):
+            options = command_options(state, e)
+            w = (1.0 + 1.0 / e.armour) / len(options)
+            for cmd in options:
+                end = e.cell if cmd is None else command_end(state.board, e.cell, cmd)
+                likely[end] = likely.get(end, 0.0) + w
+        n = state.gunfire_available(side)
+        allowed = set(gunfire_targets(state, side))
+        cells = sorted(c for c in likely if c in allowed)
+        noise = rng.random(len(cells)).tolist()
+        order = sorted(range(len(cells)), key=lambda i: -(likely[cells[i]] + 0.05 * noise[i]))
+        targets = tuple(cells[i] for i in order[:n])
+        return Orders(commands, targets)
+
+    return policy
+
+
+def make_policy(name: str, restrictions: tuple[str, ...], rng: np.random.Generator) -> Policy:
+    """Policy ``name`` (``random`` or ``heuristic``); ``KeyError`` if unknown."""
+    banned = frozenset(r[3:] for r in restrictions)
+    if name == "random":
+        return random_policy(rng, banned)
+    if name == "heuristic":
+        return heuristic_policy(rng, banned)
+    raise KeyError(name)
