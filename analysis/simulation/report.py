@@ -1,0 +1,183 @@
+"""The simulation report: per-game CSV, summary JSON, PNG charts and a self-contained HTML
+page (the PNGs sit beside it; nothing is loaded from the network).
+
+``write_report(df, scenario, summary, out_dir)`` writes ``games.csv``, ``summary.json``,
+``win_rates.png``, ``lengths.png``, ``deaths.png``, ``routes.png`` and ``report.html`` and
+returns the path of the HTML file. Figures are built with matplotlib's object API (Agg;
+no window ever opens).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.board_figure import draw_board, figure_size
+from analysis.simulation.stats import death_map, route_map
+from rules.fileformat import atomic_write_text
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+
+SIDE_COLOURS = {"south": "#1f5fbf", "north": "#c0392b", "draw": "#888888"}
+
+
+def win_rate_figure(summary: dict[str, Any]) -> Figure:
+    """Bars of the south / north / draw rates with their Wilson 95 % intervals."""
+    fig = Figure(figsize=(5.0, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    labels = ["south", "north", "draw"]
+    rates = [summary["win_rate"]["south"], summary["win_rate"]["north"], summary["draw_rate"]]
+    est = np.array([r["estimate"] for r in rates])
+    lo = np.array([r["ci95"][0] for r in rates])
+    hi = np.array([r["ci95"][1] for r in rates])
+    ax.bar(labels, est, color=[SIDE_COLOURS[k] for k in labels], alpha=0.85)
+    ax.errorbar(labels, est, yerr=[est - lo, hi - est], fmt="none", ecolor="black", capsize=6)
+    for x, (e, a, b) in enumerate(zip(est, lo, hi, strict=True)):
+        ax.text(x, b + 0.02, f"{e:.3f}\n[{a:.3f}, {b:.3f}]", ha="center", fontsize=7)
+    ax.axhline(0.5, color="#999999", lw=0.8, ls="--")
+    ax.set_ylim(0, 1.15)
+    ax.set_ylabel("rate")
+    ax.set_title(
+        f"{summary['games']} games, balance {summary['balance']:.3f} (Wilson 95 % intervals)",
+        fontsize=9,
+    )
+    return fig
+
+
+def length_figure(df: pd.DataFrame, unit: str) -> Figure:
+    """Histogram of game lengths, split by winner."""
+    fig = Figure(figsize=(5.0, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    lengths = df["length"].to_numpy()
+    if len(lengths):
+        lo, hi = int(lengths.min()), int(lengths.max())
+        bins: int | list[float] = [x - 0.5 for x in range(lo, hi + 2)] if hi - lo < 60 else 40
+        data = [df.loc[df["winner"] == k, "length"].to_numpy() for k in SIDE_COLOURS]
+        ax.hist(
+            data,
+            bins=bins,
+            stacked=True,
+            color=list(SIDE_COLOURS.values()),
+            label=list(SIDE_COLOURS),
+        )
+        ax.legend(fontsize=7)
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("games")
+    ax.set_title("Game length by winner", fontsize=9)
+    return fig
+
+
+def heat_figure(scenario: Scenario, grids: dict[str, np.ndarray], title: str, cmap: str) -> Figure:
+    """One board panel per side with per-cell counts (blank = zero)."""
+    w, h = figure_size(scenario, panels=len(grids))
+    fig = Figure(figsize=(w, h + 0.3), layout="constrained")
+    axes = fig.subplots(1, len(grids))
+    names = get_ruleset(scenario.ruleset).side_names()
+    for ax, (side, grid) in zip(np.atleast_1d(axes), grids.items(), strict=True):
+        values = grid.astype(float).ravel()
+        values[values <= 0] = np.nan
+        draw_board(
+            ax,
+            scenario,
+            values,
+            cmap=cmap,
+            unit_alpha=0.35,
+            fmt="{:.0f}",
+            title=f"{names[Side(side)]} ({side}): {int(np.nansum(values))}",
+        )
+    fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def write_report(
+    df: pd.DataFrame, scenario: Scenario, summary: dict[str, Any], out_dir: str | Path
+) -> Path:
+    """Write the report files into ``out_dir`` (created if needed); returns report.html."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    df.to_csv(out / "games.csv", index=False)
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    unit = "plies" if scenario.ruleset == "tank-chess" else "rounds"
+    board = scenario.board
+    figures = {
+        "win_rates.png": win_rate_figure(summary),
+        "lengths.png": length_figure(df, unit),
+        "deaths.png": heat_figure(
+            scenario,
+            {s: death_map(df, board, s) for s in ("south", "north")},
+            "Where units were knocked out (losses of each side)",
+            "Reds",
+        ),
+        "routes.png": heat_figure(
+            scenario,
+            {s: route_map(df, board, s) for s in ("south", "north")},
+            "Cells the winning unit passed (games won by each side)",
+            "Greens",
+        ),
+    }
+    for name, fig in figures.items():
+        fig.savefig(out / name, dpi=110)
+    path = out / "report.html"
+    atomic_write_text(path, _html(scenario, summary, list(figures), unit))
+    return path
+
+
+def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: str) -> str:
+    rs = get_ruleset(scenario.ruleset)
+    title = html.escape(scenario.title or "untitled scenario")
+    rows = []
+    for side in ("south", "north"):
+        r = summary["win_rate"][side]
+        rows.append(
+            f"<tr><td>{side}</td><td>{html.escape(summary['policy'][side])}</td>"
+            f"<td>{summary['wins'][side]}</td><td>{r['estimate']:.4f}</td>"
+            f"<td>[{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]</td></tr>"
+        )
+    d = summary["draw_rate"]
+    rows.append(
+        f"<tr><td>draw</td><td></td><td>{summary['draws']}</td><td>{d['estimate']:.4f}</td>"
+        f"<td>[{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}]</td></tr>"
+    )
+    length = summary["length"]
+    extra = ""
+    if "first_mover" in summary:
+        fm = summary["first_mover"]
+        extra = (
+            f"<p>First mover wins {fm['estimate']:.4f} "
+            f"[{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}] (advantage {fm['advantage']:+.4f}).</p>"
+        )
+    losses = "".join(
+        f"<tr><td>{s}</td><td>{html.escape(json.dumps(k))}</td></tr>"
+        for s, k in summary["losses_by_kind"].items()
+    )
+    ends = ", ".join(f"{html.escape(k)}: {v}" for k, v in summary["end"].items())
+    provisional = " <b>(provisional rules)</b>" if rs.provisional else ""
+    imgs = "\n".join(f'<p><img src="{name}" alt="{name}"></p>' for name in images)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Simulation: {title}</title>
+<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 8px}}
+img{{max-width:100%}}</style></head><body>
+<h1>Simulation report: {title}</h1>
+<p>Ruleset {html.escape(rs.title)}{provisional}; {summary["games"]} games, seed {summary["seed"]},
+{summary["playouts_per_second"]:.1f} playouts/s.</p>
+<h2>Results</h2>
+<table><tr><th>side</th><th>policy</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>
+{"".join(rows)}</table>
+<p><b>Balance</b> = 1 − |win rate south − win rate north| = {summary["balance"]:.4f}.</p>
+{extra}
+<p>Length ({unit}): mean {length["mean"]}, median {length["median"]}. Endings: {ends}.</p>
+<h2>Losses by unit kind</h2><table>{losses}</table>
+<h2>Charts</h2>
+{imgs}
+<p>Per-game table: <a href="games.csv">games.csv</a>;
+summary: <a href="summary.json">summary.json</a>.</p>
+</body></html>
+"""

@@ -1,0 +1,113 @@
+"""``tankmap simulate``: seeded playouts and balance statistics (CONTRACTS ``simulate``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many seeded games and report win rates and balance",
+        description=(
+            "Play seeded games of a scenario with the given policies and report win and "
+            "draw rates (Wilson 95 %% intervals), balance = 1 - |south - north|, game "
+            "lengths, losses and heat maps. The same --seed gives the same numbers whatever "
+            "--workers or --scheduler."
+        ),
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--games", type=int, default=200, metavar="N", help="games (default 200)")
+    p.add_argument(
+        "--policy",
+        default="heuristic",
+        metavar="P",
+        help="policy for both sides: random, heuristic, uct[:N] (Tank Chess); add "
+        "restrictions like heuristic+no-berms or heuristic+no-at (default heuristic)",
+    )
+    p.add_argument("--south", metavar="P", help="policy of south (overrides --policy)")
+    p.add_argument("--north", metavar="P", help="policy of north (overrides --policy)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="run on a Dask distributed scheduler (tcp://host:port), or 'local' to start a "
+        "LocalCluster with --workers processes",
+    )
+    p.add_argument(
+        "--until-ci",
+        type=float,
+        metavar="W",
+        help="keep playing --games more at a time until both win-rate intervals are "
+        "narrower than W (e.g. 0.05)",
+    )
+    p.add_argument("--max-games", type=int, default=200_000, metavar="N", help="cap for --until-ci")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--out", metavar="DIR", help="write report.html, charts and games.csv")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from analysis.simulation.runner import simulate
+    from analysis.simulation.stats import summary
+    from rules.errors import TankmapError
+    from tankmap.commands.common import load, print_json
+
+    scenario = load(args.file)
+    if args.games < 1:
+        raise TankmapError(f"--games must be at least 1, not {args.games}")
+    if args.workers < 1:
+        raise TankmapError(f"--workers must be at least 1, not {args.workers}")
+    south = args.south or args.policy
+    north = args.north or args.policy
+    show = sys.stderr.isatty()
+
+    def bar(done: int, total: int) -> None:
+        if show:
+            filled = int(30 * done / total)
+            sys.stderr.write(f"\rsimulate [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}")
+            sys.stderr.flush()
+
+    df = simulate(
+        scenario,
+        args.games,
+        (south, north),
+        seed=args.seed,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        until_ci=args.until_ci,
+        max_games=args.max_games,
+        progress=bar,
+    )
+    if show:
+        sys.stderr.write("\n")
+    doc = summary(df, alternating=scenario.ruleset == "tank-chess")
+    doc["file"] = args.file
+    doc["ruleset"] = scenario.ruleset
+    if args.out:
+        from analysis.simulation.report import write_report
+
+        path = write_report(df, scenario, doc, args.out)
+        doc["report"] = str(path)
+    if args.json:
+        print_json(doc)
+        return 0
+    ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
+    print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}")
+    for name, r in (("south", ws), ("north", wn)):
+        lo, hi = r["ci95"]
+        print(f"  {name:5} wins {doc['wins'][name]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")
+    print(f"  draws      {doc['draws']:6}")
+    print(
+        f"  balance {doc['balance']:.4f}; length mean {doc['length']['mean']}, median "
+        f"{doc['length']['median']}; {doc['playouts_per_second']:.1f} playouts/s"
+    )
+    if "first_mover" in doc:
+        fm = doc["first_mover"]
+        print(f"  first mover wins {fm['estimate']:.4f} [{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}]")
+    if args.out:
+        print(f"  report: {doc['report']}")
+    return 0
