@@ -1,0 +1,248 @@
+"""Report figures: each function returns a matplotlib ``Figure`` (never shows a window).
+
+* ``reach_figure`` — per side, rounds/turns for any of its units to stand on each cell;
+* ``coverage_figure`` — per side, how many of its units can fire at each cell;
+* ``contested_figure`` — cells both sides cover, and each side's safe cells;
+* ``lanes_figure`` — per side, the cell-disjoint lanes, the choke cells and the safest route;
+* ``balance_figure`` — the balance table (``analysis.balance``) as grouped bars;
+* ``kill_figure`` (Tank Chess) — per side, on how many (kind, facing) combinations a piece
+  standing on each cell could be destroyed by the enemy;
+* ``artillery_figure`` (Tank Wars) — the chance each field is hit by enemy artillery.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from analysis.board_figure import SIDE_COLOURS, cell_xy, draw_board, figure_size
+from analysis.summary import ScenarioAnalysis
+from rules.geometry import Side
+from rules.registry import get_ruleset
+
+LANE_COLOURS = (
+    "#e6194b",
+    "#3cb44b",
+    "#4363d8",
+    "#f58231",
+    "#911eb4",
+    "#42d4f4",
+    "#f032e6",
+    "#9a6324",
+    "#800000",
+    "#469990",
+    "#000075",
+    "#808000",
+)
+
+
+def _pair(result: ScenarioAnalysis) -> tuple[Figure, dict[Side, Axes]]:
+    fig = Figure(figsize=figure_size(result.scenario, panels=2), layout="constrained")
+    axes = fig.subplots(1, 2)
+    return fig, {Side.SOUTH: axes[0], Side.NORTH: axes[1]}
+
+
+def _side_title(result: ScenarioAnalysis, side: Side, what: str) -> str:
+    name = get_ruleset(result.ruleset).side_names()[side]
+    return f"{what}: {name} ({side.value})"
+
+
+def reach_figure(result: ScenarioAnalysis) -> Figure:
+    """Reach heat maps (blank = unreachable), one panel per side."""
+    fig, axes = _pair(result)
+    for side, ax in axes.items():
+        r = result.reach[side]
+        values = r.cells.astype(float)
+        values[values < 0] = np.nan
+        goal = "-" if r.turns_to_goal is None else str(r.turns_to_goal)
+        draw_board(
+            ax,
+            result.scenario,
+            values,
+            cmap="YlGnBu_r",
+            unit_alpha=0.55,
+            title=_side_title(result, side, f"Reach (goal in {goal})"),
+        )
+    fig.suptitle("Rounds/turns to stand on each cell (terrain only)", fontsize=11)
+    return fig
+
+
+def coverage_figure(result: ScenarioAnalysis) -> Figure:
+    """Coverage heat maps (0 left blank), one panel per side, same colour scale."""
+    fig, axes = _pair(result)
+    top = max(1, int(max(result.coverage.per_side[s].max() for s in Side)))
+    for side, ax in axes.items():
+        values = result.coverage.per_side[side].astype(float)
+        values[values == 0] = np.nan
+        draw_board(
+            ax,
+            result.scenario,
+            values,
+            cmap="OrRd",
+            vmin=0,
+            vmax=top,
+            unit_alpha=0.55,
+            title=_side_title(result, side, "Fire coverage"),
+        )
+    fig.suptitle("How many units can fire at each cell now", fontsize=11)
+    return fig
+
+
+def contested_figure(result: ScenarioAnalysis) -> Figure:
+    """Contested cells (purple) and each side's safe cells in its own half (side tint)."""
+    s = result.scenario
+    fig = Figure(figsize=figure_size(s), layout="constrained")
+    ax = fig.add_subplot()
+    draw_board(ax, s, title=f"Contested: {int(result.coverage.contested.sum())} cells")
+    for cell in range(s.board.size):
+        x, y = cell_xy(s, cell)
+        colour = None
+        if result.coverage.contested[cell]:
+            colour = "#7d3c98"
+        else:
+            for side in Side:
+                if result.coverage.safe[side][cell]:
+                    colour = SIDE_COLOURS[side]
+        if colour is not None:
+            alpha = 0.55 if colour == "#7d3c98" else 0.18
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fc=colour, alpha=alpha, zorder=2.5))
+    handles = [Rectangle((0, 0), 1, 1, fc="#7d3c98", alpha=0.55)] + [
+        Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[side], alpha=0.18) for side in Side
+    ]
+    labels = ["contested (both sides fire)"] + [
+        f"safe for {side.value} ({int(result.coverage.safe[side].sum())})" for side in Side
+    ]
+    ax.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.04),
+        ncol=3,
+        fontsize=7,
+        frameon=False,
+    )
+    return fig
+
+
+def lanes_figure(result: ScenarioAnalysis) -> Figure:
+    """Lanes (coloured lines), choke cells (thick black squares) and the safest route
+    (dashed) per side."""
+    fig, axes = _pair(result)
+    s = result.scenario
+    for side, ax in axes.items():
+        la = result.lanes[side]
+        if not la.applicable:
+            title = "no unit wins by moving"
+        else:
+            title = f"{la.count} lanes, choke width {len(la.choke)}"
+        draw_board(ax, s, unit_alpha=0.35, title=_side_title(result, side, title))
+        for i, lane in enumerate(la.lanes):
+            xs, ys = zip(*(cell_xy(s, c) for c in lane.cells), strict=True)
+            ax.plot(
+                xs,
+                ys,
+                color=LANE_COLOURS[i % len(LANE_COLOURS)],
+                lw=2.2,
+                alpha=0.85,
+                zorder=7,
+                solid_capstyle="round",
+            )
+            ax.plot(xs[0], ys[0], "o", color=LANE_COLOURS[i % len(LANE_COLOURS)], ms=4, zorder=7)
+        for c in la.choke:
+            x, y = cell_xy(s, c)
+            ax.add_patch(
+                Rectangle(
+                    (x - 0.46, y - 0.46), 0.92, 0.92, fill=False, ec="black", lw=2.4, zorder=8
+                )
+            )
+        if la.safest is not None:
+            xs, ys = zip(*(cell_xy(s, c) for c in la.safest.cells), strict=True)
+            ax.plot(
+                xs,
+                ys,
+                color="black",
+                lw=1.4,
+                ls="--",
+                zorder=9,
+                label=f"safest route (exposure {la.safest.exposure})",
+            )
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), fontsize=7, frameon=False)
+    fig.suptitle(
+        "Cell-disjoint lanes to the goal, choke point (black squares), safest route", fontsize=11
+    )
+    return fig
+
+
+def balance_figure(table: pd.DataFrame) -> Figure:
+    """The per-side rows of the balance table as grouped bars (one group per column)."""
+    fig = Figure(figsize=(8, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    cols = [c for c in table.columns if table.loc[["south", "north"], c].notna().any()]
+    x = np.arange(len(cols))
+    for k, side in enumerate(Side):
+        vals = table.loc[side.value, cols].astype(float).fillna(0).to_numpy()
+        bars = ax.bar(x + (k - 0.5) * 0.38, vals, 0.38, color=SIDE_COLOURS[side], label=side.value)
+        ax.bar_label(bars, fmt="%.3g", fontsize=7, padding=1)
+    ax.set_xticks(x, [c.replace("_", "\n") for c in cols], fontsize=8)
+    ax.set_yscale("symlog", linthresh=10)
+    ax.set_title(
+        "Balance summary (a difference between the bars = an asymmetric board)", fontsize=10
+    )
+    ax.legend(fontsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    return fig
+
+
+def kill_figure(result: ScenarioAnalysis) -> Figure | None:
+    """Tank Chess: per cell, how many (kind, facing) pairs the enemy could destroy there."""
+    if result.kill is None:
+        return None
+    fig, axes = _pair(result)
+    total = {
+        side: sum(arr.astype(int) for per in result.kill[side].values() for arr in per.values())
+        for side in Side
+    }
+    top = max(1, max(int(np.max(t)) for t in total.values()))
+    for side, ax in axes.items():
+        values = np.asarray(total[side], dtype=float)
+        values[values == 0] = np.nan
+        draw_board(
+            ax,
+            result.scenario,
+            values,
+            cmap="Reds",
+            vmin=0,
+            vmax=top,
+            unit_alpha=0.5,
+            title=_side_title(result, side, "Kill coverage on"),
+        )
+    n = sum(len(per) for per in result.kill[Side.SOUTH].values())
+    fig.suptitle(
+        f"(kind, facing) pairs out of {n} the enemy could destroy on each cell", fontsize=11
+    )
+    return fig
+
+
+def artillery_figure(result: ScenarioAnalysis) -> Figure | None:
+    """Tank Wars: chance each field is hit by the enemy's artillery this round."""
+    if result.artillery is None:
+        return None
+    s = result.scenario
+    values = result.artillery[Side.SOUTH] + result.artillery[Side.NORTH]
+    fig = Figure(figsize=figure_size(s), layout="constrained")
+    ax = fig.add_subplot()
+    draw_board(
+        ax,
+        s,
+        values,
+        cmap="Purples",
+        vmin=0,
+        vmax=max(0.2, float(values.max())),
+        fmt="{:.3f}",
+        unit_alpha=0.6,
+        title="Artillery hit probability this round",
+    )
+    return fig

@@ -1,0 +1,285 @@
+"""HTML reports: ``write_report`` writes one scenario's ``report.html`` with its PNG figures
+and CSV tables beside it (plain files: the report works offline, from any folder);
+``write_index`` writes an ``index.html`` comparing several analysed scenarios.
+
+Files written by ``write_report(result, out)``::
+
+    out/report.html      summary, balance table, figures, units, lanes
+    out/board.png reach.png coverage.png contested.png lanes.png balance.png
+    out/kill.png (Tank Chess)  out/artillery.png (Tank Wars)
+    out/balance.csv units.csv lanes.csv reach_<side>.csv coverage_<side>.csv
+    out/analysis.json    the ``tankmap analyze --json`` document
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.balance import balance_table
+from analysis.board_figure import board_figure
+from analysis.figures import (
+    artillery_figure,
+    balance_figure,
+    contested_figure,
+    coverage_figure,
+    kill_figure,
+    lanes_figure,
+    reach_figure,
+)
+from analysis.summary import ScenarioAnalysis
+from rules.geometry import Side
+from rules.registry import get_ruleset
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
+max-width:1100px;color:#222;padding:0 1em}
+h1{margin-bottom:.2em} .sub{color:#666;margin-top:0}
+.prov{background:#fff3cd;border:1px solid #e0c36a;padding:.5em 1em;border-radius:4px}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3} td.l,th.l{text-align:left}
+img{max-width:100%;border:1px solid #eee;margin:.4em 0}
+.grid{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
+code{background:#f5f5f5;padding:0 .2em}
+"""
+
+
+def _save(fig: Figure | None, path: Path) -> str | None:
+    if fig is None:
+        return None
+    fig.savefig(path, dpi=100)
+    return path.name
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        if v != v:  # NaN
+            return "–"
+        return f"{v:.4g}"
+    return "–" if v is None else html.escape(str(v))
+
+
+def _table(df: pd.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = []
+    for idx, row in df.iterrows():
+        cells = "".join(f"<td>{_fmt(v)}</td>" for v in row.to_numpy())
+        rows.append(f"<tr><th class=l>{html.escape(str(idx))}</th>{cells}</tr>")
+    return f"<table><tr><th class=l>{html.escape(str(df.index.name or ''))}</th>{head}</tr>" + (
+        "".join(rows) + "</table>"
+    )
+
+
+def units_frame(result: ScenarioAnalysis) -> pd.DataFrame:
+    """One row per live unit: name, kind, side, cell, facing, turns_to_goal, route."""
+    doc = result.to_json()
+    rows = [
+        {
+            "side": u["side"],
+            "kind": u["kind"],
+            "name": u["name"] or "",
+            "cell": u["cell"],
+            "facing": u["facing"] or "",
+            "turns_to_goal": u["turns_to_goal"],
+            "route": " ".join(u["route"]),
+        }
+        for u in doc["units"]
+    ]
+    return pd.DataFrame(
+        rows, columns=["side", "kind", "name", "cell", "facing", "turns_to_goal", "route"]
+    )
+
+
+def lanes_frame(result: ScenarioAnalysis) -> pd.DataFrame:
+    """One row per lane (and safest route) per side: side, what, length, exposure, cells."""
+    b = result.scenario.board
+    rows: list[dict[str, object]] = []
+    for side in Side:
+        la = result.lanes[side]
+        for i, lane in enumerate(la.lanes, 1):
+            rows.append(
+                {
+                    "side": side.value,
+                    "what": f"lane {i}",
+                    "length": lane.length,
+                    "exposure": lane.exposure,
+                    "cells": " ".join(b.cell_name(c) for c in lane.cells),
+                }
+            )
+        if la.safest is not None:
+            rows.append(
+                {
+                    "side": side.value,
+                    "what": "safest route",
+                    "length": la.safest.length,
+                    "exposure": la.safest.exposure,
+                    "cells": " ".join(b.cell_name(c) for c in la.safest.cells),
+                }
+            )
+        if la.applicable:
+            rows.append(
+                {
+                    "side": side.value,
+                    "what": "choke",
+                    "length": len(la.choke),
+                    "exposure": None,
+                    "cells": " ".join(b.cell_name(c) for c in la.choke),
+                }
+            )
+    return pd.DataFrame(rows, columns=["side", "what", "length", "exposure", "cells"])
+
+
+def _grid_frame(values: object, result: ScenarioAnalysis) -> pd.DataFrame:
+    b = result.scenario.board
+    grid: pd.DataFrame = pd.DataFrame(values).iloc[::-1]  # type: ignore[call-overload]
+    grid.index = [str(r) for r in range(b.rows, 0, -1)]
+    grid.columns = [chr(97 + c) for c in range(b.columns)]
+    grid.index.name = "row"
+    return grid
+
+
+def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") -> Path:
+    """Write the report of one analysed scenario into folder ``out`` (created if needed);
+    return the path of ``report.html``. Raises ``OSError`` if the folder is not writable."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    s = result.scenario
+    rs = get_ruleset(s.ruleset)
+    doc = result.to_json()
+    table = balance_table(result)
+    images = {
+        "board": _save(board_figure(s), out / "board.png"),
+        "reach": _save(reach_figure(result), out / "reach.png"),
+        "coverage": _save(coverage_figure(result), out / "coverage.png"),
+        "contested": _save(contested_figure(result), out / "contested.png"),
+        "lanes": _save(lanes_figure(result), out / "lanes.png"),
+        "balance": _save(balance_figure(table), out / "balance.png"),
+        "kill": _save(kill_figure(result), out / "kill.png"),
+        "artillery": _save(artillery_figure(result), out / "artillery.png"),
+    }
+    table.to_csv(out / "balance.csv")
+    units = units_frame(result)
+    units.to_csv(out / "units.csv", index=False)
+    lanes = lanes_frame(result)
+    lanes.to_csv(out / "lanes.csv", index=False)
+    for side in Side:
+        entry = doc["sides"][side.value]
+        _grid_frame(entry["reach"], result).to_csv(out / f"reach_{side.value}.csv")
+        _grid_frame(entry["coverage"], result).to_csv(out / f"coverage_{side.value}.csv")
+    (out / "analysis.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
+
+    title = s.title or Path(source).stem or "scenario"
+    names = rs.side_names()
+    parts = [
+        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
+        f"<title>{html.escape(title)} — tankmap analysis</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p class=sub>{html.escape(rs.title)} · {s.board.columns}×{s.board.rows} board"
+        + (f" · <code>{html.escape(source)}</code>" if source else "")
+        + "</p>",
+    ]
+    if rs.provisional:
+        parts.append(
+            "<p class=prov><b>Provisional ruleset.</b> The rules behind these numbers "
+            "are reconstructed from an incomplete manual; treat them as estimates.</p>"
+        )
+    if s.notes:
+        parts.append(f"<p>{html.escape(s.notes)}</p>")
+    parts.append("<h2>Summary</h2><ul>")
+    for side in Side:
+        e = doc["sides"][side.value]
+        choke = e["choke"]
+        parts.append(
+            f"<li><b>{html.escape(names[side])} ({side.value})</b>: goal in "
+            f"{_fmt(e['turns_to_goal'])} rounds/turns; {len(e['lanes'])} lanes; choke width "
+            f"{_fmt(choke['width'])} ({html.escape(' '.join(choke['cells'])) or '–'}); "
+            f"{e['safe_cells']} safe cells in its half.</li>"
+        )
+    parts.append(f"<li>Contested cells (both sides fire): {doc['contested']}.</li></ul>")
+    parts.append(
+        "<p>Movement is terrain-only: each unit alone on the terrain with the wrecks "
+        "(other units ignored). Coverage counts the units that can fire at a cell now."
+        "</p>"
+    )
+    parts.append("<h2>Balance</h2>" + _table(table))
+    parts.append(
+        "<p><a href=balance.csv>balance.csv</a> · <a href=units.csv>units.csv</a> · "
+        "<a href=lanes.csv>lanes.csv</a> · "
+        + " · ".join(
+            f"<a href=reach_{x.value}.csv>reach_{x.value}.csv</a> · "
+            f"<a href=coverage_{x.value}.csv>coverage_{x.value}.csv</a>"
+            for x in Side
+        )
+        + " · <a href=analysis.json>analysis.json</a></p>"
+    )
+    captions = {
+        "board": "The board",
+        "balance": "Balance chart",
+        "reach": "Reach: rounds/turns for any unit of the side to stand on each cell",
+        "coverage": "Fire coverage: how many units of the side can fire at each cell",
+        "contested": "Contested and safe cells",
+        "lanes": "Lanes, choke point and safest route",
+        "kill": "Kill coverage (Tank Chess)",
+        "artillery": "Artillery hit probability (Tank Wars)",
+    }
+    for key, caption in captions.items():
+        name = images.get(key)
+        if name:
+            parts.append(f"<h2>{caption}</h2><img src='{name}' alt='{html.escape(caption)}'>")
+    parts.append("<h2>Units</h2>" + _table(units.set_index("side")))
+    parts.append("<h2>Lanes</h2>" + _table(lanes.set_index("side")))
+    parts.append("<p class=sub>Generated by tankmap analyze.</p></body></html>")
+    path = out / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
+
+
+def write_index(entries: Sequence[tuple[str, Path, ScenarioAnalysis]], out: str | Path) -> Path:
+    """Write ``out/index.html`` comparing analysed scenarios; ``entries`` are (source file,
+    report folder, result). Returns the index path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for source, folder, result in entries:
+        doc = result.to_json()
+        rel = folder.relative_to(out) if folder.is_relative_to(out) else folder
+        cells = [
+            f"<td class=l><a href='{rel}/report.html'>{html.escape(source)}</a><br>"
+            f"<small>{html.escape(doc['title'])}</small></td>",
+            f"<td class=l>{html.escape(doc['ruleset'])}"
+            + (" (provisional)" if doc["provisional"] else "")
+            + "</td>",
+        ]
+        for side in Side:
+            e = doc["sides"][side.value]
+            cells.append(
+                f"<td>{_fmt(e['turns_to_goal'])}</td><td>{len(e['lanes'])}</td>"
+                f"<td>{_fmt(e['choke']['width'])}</td><td>{e['safe_cells']}</td>"
+            )
+        cells.append(f"<td>{doc['contested']}</td>")
+        cells.append(
+            f"<td><a href='{rel}/report.html'><img src='{rel}/board.png' "
+            "style='max-width:140px'></a></td>"
+        )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    side_head = "".join(f"<th colspan=4>{s.value}</th>" for s in Side)
+    sub = "<th>goal</th><th>lanes</th><th>choke</th><th>safe</th>" * 2
+    page = (
+        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>tankmap analysis index"
+        f"</title><style>{_CSS}</style></head><body><h1>Scenario comparison</h1>"
+        "<p class=sub>goal = rounds/turns to the goal; lanes = cell-disjoint lanes; choke = "
+        "narrowest cut; safe = cells of the side's half no enemy can fire at.</p>"
+        f"<table><tr><th class=l rowspan=2>file</th><th class=l rowspan=2>ruleset</th>{side_head}"
+        f"<th rowspan=2>contested</th><th rowspan=2>board</th></tr><tr>{sub}</tr>"
+        + "".join(rows)
+        + "</table></body></html>"
+    )
+    path = out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path

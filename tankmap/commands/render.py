@@ -1,0 +1,55 @@
+"""``tankmap render``: a picture of the board (SVG or PNG)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+FORMATS = {".svg": "svg", ".png": "png"}
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "render",
+        help="draw the board as an SVG or PNG picture",
+        description=(
+            "Draw the scenario's board with its terrain and units (facing arrows, side "
+            "colours, names; Final Act range colours; Tank Wars' two boards). The format "
+            "follows the output file's extension: .svg or .png."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="scenario file (.json)")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="picture to write: board.svg or .png"
+    )
+    p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
+    p.add_argument("--title", help="title drawn above the board (default: the scenario's)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rules.errors import TankmapError
+    from tankmap.commands.common import load
+
+    out = Path(args.output)
+    fmt = FORMATS.get(out.suffix.lower())
+    if fmt is None:
+        raise TankmapError(
+            f"cannot render to {args.output!r}: use a .svg or .png file name "
+            f"(not {out.suffix or 'no extension'!r})"
+        )
+    if args.dpi <= 0:
+        raise TankmapError(f"--dpi must be positive, not {args.dpi}")
+    scenario = load(args.file)
+
+    from analysis.board_figure import board_figure
+
+    fig = board_figure(scenario, title=args.title)
+    try:
+        fig.savefig(out, format=fmt, dpi=args.dpi)
+    except OSError as exc:
+        raise TankmapError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
+    print(f"wrote {out}")
+    return 0
