@@ -57,12 +57,33 @@ from rules.tank_chess.data import (
     OPTION_SPECS,
     tank_chess_data,
 )
-from rules.tank_chess.tables import Tables, tables_for
+from rules.tank_chess.movegen import (
+    Sight,
+    end_states,
+    piece_turn_count,
+    piece_turns,
+    sight_map,
+)
+from rules.tank_chess.tables import BLOCKED, EMPTY, ESCAPE, NO_TARGET, Tables, tables_for
 
-EMPTY = -1
-BLOCKED = -2
-ESCAPE = -1
-NO_TARGET = -1
+__all__ = [
+    "BLOCKED",
+    "EMPTY",
+    "ESCAPE",
+    "NO_TARGET",
+    "GameState",
+    "Outcome",
+    "PositionError",
+    "Turn",
+    "apply",
+    "initial_state",
+    "legal_turns",
+    "outcome",
+    "perft",
+    "perft_divide",
+    "to_scenario",
+    "undo",
+]
 
 Turn = tuple[int, int, int, int]
 """``(piece, cell or ESCAPE, facing or -1, target piece or NO_TARGET)``."""
@@ -118,8 +139,6 @@ class GameState:
         "winner",
         "reason",
         "history",
-        "_seen",
-        "_gen",
     )
 
     scenario: Scenario
@@ -144,8 +163,6 @@ class GameState:
     winner: int
     reason: str
     history: list[tuple[Turn, int, int, bool, int, str]]
-    _seen: list[int]
-    _gen: int
 
     def __init__(self, scenario: Scenario, lenient: bool = False) -> None:
         """Build the state of ``scenario``; ``PositionError`` if it is not tank-chess or
@@ -201,8 +218,6 @@ class GameState:
         self.winner = -1
         self.reason = ""
         self.history = []
-        self._seen = [0] * (board.size * 8)
-        self._gen = 0
 
     # --- cloning and comparing ---------------------------------------------------------
     def copy(self) -> GameState:
@@ -211,8 +226,6 @@ class GameState:
         for name in GameState.__slots__:
             value = getattr(self, name)
             setattr(new, name, value.copy() if isinstance(value, list) else value)
-        new._seen = [0] * (self.size * 8)
-        new._gen = 0
         return new
 
     def position_key(self) -> tuple[object, ...]:
@@ -233,144 +246,14 @@ class GameState:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     # --- move generation ----------------------------------------------------------------
-    def _end_states(self, p: int, c0: int, f0: int) -> tuple[list[int], bool]:
-        """State ids ``cell * 8 + facing`` piece ``p`` (on ``c0`` facing ``f0``, that cell
-        already emptied by the caller) can end a move in, and whether it can escape."""
-        t = self.tables
-        grid = self.grid
-        fwd = t.fwd
-        strict = self.strict_corners
-        side_a, side_b = t.side_a, t.side_b
-        seen = self._seen
-        g = self._gen = self._gen + 1
-        s0 = c0 * 8 + f0
-        seen[s0] = g
-        out: list[int] = []
-        frontier = [s0]
-        esc = t.escape[self.side[p]] if self.kind[p] == COMMAND else None
-        escaped = False
-        for _ in range(self.speed[p]):
-            nxt: list[int] = []
-            for s in frontier:
-                base = s & ~7
-                f = s & 7
-                r = base | ((f + 1) & 7)
-                if seen[r] != g:
-                    seen[r] = g
-                    nxt.append(r)
-                r = base | ((f + 7) & 7)
-                if seen[r] != g:
-                    seen[r] = g
-                    nxt.append(r)
-                n = fwd[s]
-                if n >= 0:
-                    if seen[n] != g and grid[n >> 3] == EMPTY:
-                        if strict and f & 1:
-                            a = side_a[s]
-                            if a >= 0 and grid[a] != EMPTY and grid[side_b[s]] != EMPTY:
-                                continue
-                        seen[n] = g
-                        nxt.append(n)
-                elif esc is not None and esc[s]:
-                    escaped = True
-            out += nxt
-            frontier = nxt
-        b = t.back[s0]
-        if b >= 0 and seen[b] != g and grid[b >> 3] == EMPTY:
-            ok = True
-            if strict and f0 & 1:
-                rs = c0 * 8 + ((f0 + 4) & 7)
-                a = side_a[rs]
-                ok = not (a >= 0 and grid[a] != EMPTY and grid[side_b[rs]] != EMPTY)
-            if ok:
-                seen[b] = g
-                out.append(b)
-        return out, escaped
+    def piece_turns(self, p: int, out: list[Turn], sight: Sight | None = None) -> None:
+        """Append every legal turn of live piece ``p`` (whoever is to move) to ``out``.
+        ``sight`` is an optional sight map of ``p``'s side (``movegen.sight_map``)."""
+        piece_turns(self, p, out, sight)
 
-    def piece_turns(self, p: int, out: list[Turn]) -> None:
-        """Append every legal turn of live piece ``p`` (whoever is to move) to ``out``."""
-        grid = self.grid
-        c0 = self.cell[p]
-        grid[c0] = EMPTY
-        try:
-            states, escaped = self._end_states(p, c0, self.facing[p])
-            if escaped:
-                out.append((p, ESCAPE, -1, NO_TARGET))
-            t = self.tables
-            size = self.size
-            me = self.side[p]
-            pside = self.side
-            mode = self.fire[p]
-            if mode == FIRE_MORTAR:
-                mortar = t.mortar
-                for s in states:
-                    c = s >> 3
-                    f = s & 7
-                    out.append((p, c, f, NO_TARGET))
-                    for x in mortar[f * size + c]:
-                        v = grid[x]
-                        if v >= 0 and pside[v] != me:
-                            out.append((p, c, f, v))
-                return
-            dirs = _DIRS3 if mode == FIRE_TURRET else _DIRS1
-            first, rest = t.ray_first, t.ray_rest
-            for s in states:
-                c = s >> 3
-                f = s & 7
-                out.append((p, c, f, NO_TARGET))
-                for d in dirs[f]:
-                    i = d * size + c
-                    a = first[i]
-                    if a < 0 or grid[a] != EMPTY:
-                        continue
-                    for x in rest[i]:
-                        v = grid[x]
-                        if v != EMPTY:
-                            if v >= 0 and pside[v] != me:
-                                out.append((p, c, f, v))
-                            break
-        finally:
-            grid[c0] = p
-
-    def piece_turn_count(self, p: int) -> int:
+    def piece_turn_count(self, p: int, sight: Sight | None = None) -> int:
         """``len`` of what ``piece_turns(p, ...)`` would append, without building turns."""
-        grid = self.grid
-        c0 = self.cell[p]
-        grid[c0] = EMPTY
-        try:
-            states, escaped = self._end_states(p, c0, self.facing[p])
-            n = len(states) + (1 if escaped else 0)
-            t = self.tables
-            size = self.size
-            me = self.side[p]
-            pside = self.side
-            mode = self.fire[p]
-            if mode == FIRE_MORTAR:
-                mortar = t.mortar
-                for s in states:
-                    for x in mortar[(s & 7) * size + (s >> 3)]:
-                        v = grid[x]
-                        if v >= 0 and pside[v] != me:
-                            n += 1
-                return n
-            dirs = _DIRS3 if mode == FIRE_TURRET else _DIRS1
-            first, rest = t.ray_first, t.ray_rest
-            for s in states:
-                c = s >> 3
-                for d in dirs[s & 7]:
-                    i = d * size + c
-                    a = first[i]
-                    if a < 0 or grid[a] != EMPTY:
-                        continue
-                    for x in rest[i]:
-                        v = grid[x]
-                        if v != EMPTY:
-                            if v >= 0 and pside[v] != me:
-                                n += 1
-                            break
-            return n
-        finally:
-            grid[c0] = p
+        return piece_turn_count(self, p, sight)
 
     def legal_turns(self) -> list[Turn]:
         """Every legal turn of the side to move (empty once the game has a winner)."""
@@ -378,9 +261,10 @@ class GameState:
         if self.winner >= 0:
             return out
         alive, cell = self.alive, self.cell
+        sight = sight_map(self, self.to_move)
         for p in self.pieces_of[self.to_move]:
             if alive[p] and cell[p] >= 0:
-                self.piece_turns(p, out)
+                piece_turns(self, p, out, sight)
         return out
 
     def count_turns(self) -> int:
@@ -389,9 +273,10 @@ class GameState:
             return 0
         n = 0
         alive, cell = self.alive, self.cell
+        sight = sight_map(self, self.to_move)
         for p in self.pieces_of[self.to_move]:
             if alive[p] and cell[p] >= 0:
-                n += self.piece_turn_count(p)
+                n += piece_turn_count(self, p, sight)
         return n
 
     def piece_moves(self, p: int) -> tuple[list[tuple[int, int]], bool]:
@@ -401,7 +286,7 @@ class GameState:
         c0 = self.cell[p]
         grid[c0] = EMPTY
         try:
-            states, escaped = self._end_states(p, c0, self.facing[p])
+            states, escaped = end_states(self, p, c0, self.facing[p])
         finally:
             grid[c0] = p
         return sorted((s >> 3, s & 7) for s in states), escaped

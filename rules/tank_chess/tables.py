@@ -14,6 +14,15 @@ from functools import cache
 from rules.geometry import Facing
 from rules.tank_chess.data import tank_chess_data
 
+EMPTY = -1
+"""``grid`` value of an empty cell (other values: ``BLOCKED`` or a live piece index)."""
+BLOCKED = -2
+"""``grid`` value of an obstacle or a wreck."""
+ESCAPE = -1
+"""Turn ``cell`` of a command tank's escape."""
+NO_TARGET = -1
+"""Turn ``target`` when the piece does not shoot."""
+
 _DX = tuple(f.dx for f in Facing)
 _DY = tuple(f.dy for f in Facing)
 
@@ -33,6 +42,8 @@ class Tables:
       ``ray_rest[d * size + c]``: the cells after it along the ray, nearest first.
     - ``mortar[d * size + c]``: the on-board cells exactly 3..5 (data) cells from ``c`` in
       direction ``d``, nearest first.
+    - ``fan3[f]``: ``d * size`` for the turret's fire directions ``f-1, f, f+1``;
+      ``fan1[f]``: the same for a fixed gun (``f`` only).
     """
 
     columns: int
@@ -46,6 +57,8 @@ class Tables:
     ray_first: tuple[int, ...]
     ray_rest: tuple[tuple[int, ...], ...]
     mortar: tuple[tuple[int, ...], ...]
+    fan3: tuple[tuple[int, ...], ...]
+    fan1: tuple[tuple[int, ...], ...]
 
 
 @cache
@@ -117,4 +130,6 @@ def tables_for(columns: int, rows: int) -> Tables:
         ray_first=tuple(ray_first),
         ray_rest=tuple(ray_rest),
         mortar=tuple(mortar),
+        fan3=tuple(tuple(((f + k) & 7) * size for k in (-1, 0, 1)) for f in range(8)),
+        fan1=tuple((f * size,) for f in range(8)),
     )
