@@ -23,6 +23,8 @@ from typing import Any
 from rules.errors import TankmapError
 
 Task = tuple[Any, ...]
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler given by address."""
 OnDone = Callable[[int, Any], None]
 
 
@@ -106,7 +108,7 @@ class DaskExecutor(Executor):
             self._client: Any = Client(self._cluster)
         else:
             try:
-                self._client = Client(scheduler, timeout=10)
+                self._client = Client(scheduler, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise SchedulerError(f"cannot reach Dask scheduler {scheduler!r}: {exc}") from None
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or workers)

@@ -19,6 +19,7 @@ from analysis.simulation.games import (
 from analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from rules.final_act.data import DATA
 from rules.final_act.engine import END_GOAL, SIDES, Game, State
+from rules.final_act.engine_record import FinalActRecord, Round
 from rules.final_act.tables import Order
 from rules.scenario import Scenario
 
@@ -65,7 +66,7 @@ class FinalActDriver:
                             st.alive[u] = False
             players.append(make_policy(base, restrictions, prep, s))
         deaths: list[Death] = []
-        rounds: list[dict[str, Any]] = []
+        rounds: list[Round] = []
         n = len(st.kind)
         while not st.over:
             view = RoundView(st)
@@ -79,11 +80,11 @@ class FinalActDriver:
             shells = s0
             shells.update(s1)
             if record:
-                rounds.append({"orders": list(orders), "shells": dict(shells)})
+                rounds.append((list(orders), dict(shells)))
             report = game.apply_round(st, orders, shells)
             for u, cell, _by in report.knocked_out:
                 deaths.append(Death(SIDES[st.side[u]], st.kind[u], cell, st.round))
-        return _result(st, deaths, rounds if record else None)
+        return _result(st, deaths, FinalActRecord.of(st, rounds) if record else None)
 
 
 def _result(st: State, deaths: list[Death], record: Any) -> GameResult:

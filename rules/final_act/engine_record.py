@@ -1,0 +1,172 @@
+"""Saved Final Act games: the start scenario plus every round's orders and shells, as JSON.
+
+File format (``*.fagame.json`` by convention)::
+
+    {"format": "tankmap-final-act-game", "version": 1,
+     "scenario": { ...a tankmap scenario (rules.fileformat)... },
+     "rounds": [{"orders": ["f2N", null, "e3W", ...],      one entry per unit (null = stay)
+                 "shells": {"0": "f7", "3": "c9"}}, ...],  shooter unit index -> cell
+     "result": {"winner": "south", "end": "goal", "rounds": 11}}      (or null)
+
+``replay`` plays every round through ``Game.play_round`` (so every order and shell is
+checked) and refuses a record whose stored result disagrees. Errors: ``ScenarioFormatError``
+for a malformed file, ``IllegalMoveError`` naming the round for an illegal order or shell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
+from rules.final_act.engine import Game, State
+from rules.final_act.tables import Order
+from rules.geometry import Facing
+from rules.scenario import Scenario
+
+FORMAT = "tankmap-final-act-game"
+VERSION = 1
+
+Round = tuple[list[Order | None], dict[int, int]]
+
+
+@dataclass
+class FinalActRecord:
+    """A game: the start scenario, the rounds played and (optionally) the result."""
+
+    scenario: Scenario
+    rounds: list[Round] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @staticmethod
+    def of(state: State, rounds: list[Round]) -> FinalActRecord:
+        """The record of ``rounds`` played from the scenario of ``state``'s game."""
+        result = None
+        if state.over:
+            result = {
+                "winner": None if state.winner is None else state.winner.value,
+                "end": state.end,
+                "rounds": state.round,
+            }
+        return FinalActRecord(state.game.scenario, list(rounds), result)
+
+    def replay(self) -> State:
+        """Play every round from the start (checked) and return the final state."""
+        game = Game(self.scenario)
+        state = game.initial_state()
+        for n, (orders, shells) in enumerate(self.rounds, 1):
+            try:
+                game.play_round(state, orders, shells)
+            except TankmapError as exc:
+                raise IllegalMoveError(f"round {n}: {exc}") from None
+        if self.result is not None:
+            got = {
+                "winner": None if state.winner is None else state.winner.value,
+                "end": state.end,
+                "rounds": state.round,
+            }
+            if got != self.result:
+                raise IllegalMoveError(f"the record says {self.result} but replaying gives {got}")
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        b = self.scenario.board
+        rounds = []
+        for orders, shells in self.rounds:
+            rounds.append(
+                {
+                    "orders": [
+                        None if o is None else f"{b.cell_name(o[0])}{o[1].name}" for o in orders
+                    ],
+                    "shells": {str(u): b.cell_name(c) for u, c in sorted(shells.items())},
+                }
+            )
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "scenario": scenario_to_json(self.scenario),
+            "rounds": rounds,
+            "result": self.result,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record atomically."""
+        atomic_write_text(path, self.dumps())
+
+    @staticmethod
+    def from_json(data: Any, source: str = "<string>") -> FinalActRecord:
+        """Parse a record; ``ScenarioFormatError`` (with the JSON path) if malformed."""
+
+        def fail(path: str, message: str, value: Any = None) -> Any:
+            raise ScenarioFormatError(message, source=source, path=path, value=value)
+
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            fail("$.format", f"not a Final Act game record (expected format {FORMAT!r})")
+        if data.get("version") != VERSION:
+            fail("$.version", f"unsupported version (expected {VERSION})", data.get("version"))
+        scenario = scenario_from_json(data.get("scenario"), source)
+        b = scenario.board
+        n = len(scenario.units)
+        rounds: list[Round] = []
+        raw_rounds = data.get("rounds")
+        if not isinstance(raw_rounds, list):
+            fail("$.rounds", "must be a list", raw_rounds)
+        for i, r in enumerate(raw_rounds):
+            where = f"$.rounds[{i}]"
+            if not isinstance(r, dict) or not isinstance(r.get("orders"), list):
+                fail(where, "a round needs an 'orders' list", r)
+            raw_orders = r["orders"]
+            if len(raw_orders) != n:
+                fail(f"{where}.orders", f"needs one entry per unit ({n})", len(raw_orders))
+            orders: list[Order | None] = []
+            for j, text in enumerate(raw_orders):
+                if text is None:
+                    orders.append(None)
+                    continue
+                try:
+                    facing = _facing(text)
+                    orders.append((b.parse_cell(str(text).strip()[: -len(facing.name)]), facing))
+                except ValueError as exc:
+                    fail(f"{where}.orders[{j}]", str(exc), text)
+            shells: dict[int, int] = {}
+            raw_shells = r.get("shells", {})
+            if not isinstance(raw_shells, dict):
+                fail(f"{where}.shells", "must be an object", raw_shells)
+            for key, cell in raw_shells.items():
+                try:
+                    shells[int(key)] = b.parse_cell(str(cell))
+                except ValueError as exc:
+                    fail(f"{where}.shells.{key}", str(exc), cell)
+            rounds.append((orders, shells))
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            fail("$.result", "must be an object or null", result)
+        return FinalActRecord(scenario, rounds, result)
+
+    @staticmethod
+    def loads(text: str, source: str = "<string>") -> FinalActRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ScenarioFormatError(f"not JSON: {exc}", source=source) from None
+        return FinalActRecord.from_json(data, source)
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> FinalActRecord:
+        with open(path, encoding="utf-8") as fh:
+            return FinalActRecord.loads(fh.read(), str(path))
+
+
+def _facing(text: str) -> Facing:
+    """The facing at the end of an order like ``"f3N"`` or ``"f3NE"``."""
+    t = str(text).strip()
+    for name in ("NE", "NW", "SE", "SW", "N", "E", "S", "W"):
+        if t.upper().endswith(name):
+            return Facing[name]
+    raise ValueError(f"order {text!r} has no facing (expected like 'f3N')")

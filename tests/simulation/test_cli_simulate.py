@@ -1,0 +1,136 @@
+"""``tankmap simulate``: the --json contract, the report, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tankmap.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MIRROR = str(ROOT / "maps" / "final-act" / "mirror.json")
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    assert main(["simulate", *args, "--json"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = run_json(capsys, MIRROR, "--games", "40", "--seed", "7")
+    for key in (
+        "games",
+        "seed",
+        "policy",
+        "wins",
+        "draws",
+        "win_rate",
+        "balance",
+        "length",
+        "playouts_per_second",
+    ):
+        assert key in doc
+    assert doc["games"] == 40 and doc["seed"] == 7
+    assert doc["policy"] == {"south": "heuristic", "north": "heuristic"}
+    assert doc["wins"]["south"] + doc["wins"]["north"] + doc["draws"] == 40
+    for side in ("south", "north"):
+        r = doc["win_rate"][side]
+        assert set(r) >= {"estimate", "ci95"} and len(r["ci95"]) == 2
+        assert r["estimate"] == pytest.approx(doc["wins"][side] / 40)
+    assert doc["balance"] == pytest.approx(
+        1 - abs(doc["wins"]["south"] - doc["wins"]["north"]) / 40
+    )
+    assert set(doc["length"]) >= {"mean", "median"}
+    # same seed, two workers: the same numbers (only the speed may differ)
+    again = run_json(capsys, MIRROR, "--games", "40", "--seed", "7", "--workers", "2")
+    for key in ("wins", "draws", "win_rate", "balance", "length"):
+        assert again[key] == doc[key]
+
+
+def test_south_north_policies_and_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = run_json(
+        capsys,
+        MIRROR,
+        "--games",
+        "20",
+        "--south",
+        "heuristic",
+        "--north",
+        "random",
+        "--out",
+        str(tmp_path / "rep"),
+    )
+    assert doc["policy"] == {"south": "heuristic", "north": "random"}
+    for name in (
+        "report.html",
+        "games.csv",
+        "summary.json",
+        "win_rates.png",
+        "lengths.png",
+        "deaths.png",
+        "routes.png",
+    ):
+        assert (tmp_path / "rep" / name).stat().st_size > 0
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert "Wilson" in html and "deaths.png" in html
+    lines = (tmp_path / "rep" / "games.csv").read_text().splitlines()
+    assert len(lines) == 21 and lines[0].startswith("game,")
+
+
+def test_until_ci(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = run_json(capsys, MIRROR, "--games", "50", "--seed", "1", "--until-ci", "0.25")
+    assert doc["games"] % 50 == 0
+    for side in ("south", "north"):
+        lo, hi = doc["win_rate"][side]["ci95"]
+        assert hi - lo < 0.25
+
+
+def test_tank_chess_reports_first_mover(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(ROOT / "maps" / "tank-chess" / "basic-16.json")
+    doc = run_json(capsys, path, "--games", "4", "--seed", "2")
+    assert "first_mover" in doc and doc["ruleset"] == "tank-chess"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--policy", "clever"],
+        ["--games", "0"],
+        ["--workers", "0"],
+        ["--until-ci", "2"],
+    ],
+)
+def test_user_errors_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    assert main(["simulate", MIRROR, *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tankmap simulate: error:")
+
+
+def test_missing_file_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["simulate", str(tmp_path / "nope.json")]) == 2
+
+
+def test_scheduler_local_matches_local_run(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    args = [MIRROR, "--games", "30", "--seed", "11"]
+    local = run_json(capsys, *args)
+    dask = run_json(capsys, *args, "--scheduler", "local", "--workers", "2")
+    for key in ("wins", "draws", "win_rate", "balance", "length"):
+        assert dask[key] == local[key]
+
+
+def test_unreachable_scheduler_is_a_user_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("analysis.simulation.executors.CONNECT_TIMEOUT", 1.0)
+    code = main(["simulate", MIRROR, "--games", "2", "--scheduler", "tcp://127.0.0.1:9"])
+    assert code == 2
+    assert "cannot reach Dask scheduler" in capsys.readouterr().err

@@ -1,0 +1,30 @@
+"""Same seed ⇒ identical table: in-process, 2 local processes, and a real Dask cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analysis.simulation.runner import simulate
+from rules.fileformat import read_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+FLANKS = read_scenario(ROOT / "maps" / "final-act" / "flanks-vs-centre.json")
+
+
+def test_final_act_same_table_with_one_and_two_workers() -> None:
+    one = simulate(FLANKS, 60, ("heuristic", "random+no-berms"), seed=42, workers=1)
+    two = simulate(FLANKS, 60, ("heuristic", "random+no-berms"), seed=42, workers=2, batch_size=7)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_dask_local_cluster_gives_the_same_table() -> None:
+    distributed = pytest.importorskip("distributed")
+    local = simulate(FLANKS, 40, "heuristic", seed=9, workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = simulate(FLANKS, 40, "heuristic", seed=9, scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(local, remote)
