@@ -185,17 +185,21 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
 
 
 def _escape_warnings(scenario: Scenario) -> list[Violation]:
-    from rules.tank_chess.reach import turns_to_escape
+    from rules.tank_chess.reach import escape_region
     from rules.tank_chess.state import GameState
 
     commanders = [p for p, u in enumerate(scenario.units) if u.kind == "command" and not u.wreck]
     if not commanders:
         return []
     state = GameState(scenario, lenient=True)
+    regions: dict[int, set[int]] = {}
     out = []
     for p in commanders:
         u = scenario.units[p]
-        if turns_to_escape(state, p) is None:
+        side = u.side.index
+        if side not in regions:
+            regions[side] = escape_region(state, side)
+        if u.cell not in regions[side]:
             out.append(
                 Violation(
                     "command-cannot-escape",

@@ -13,6 +13,40 @@ from collections import deque
 from rules.tank_chess.state import BLOCKED, EMPTY, GameState
 
 
+def escape_region(state: GameState, side: int) -> set[int]:
+    """Cells from which a piece of ``side`` can reach its enemy edge and step off, over
+    terrain only (obstacles and wrecks block; pieces move, so they do not). Turning is free
+    over several turns, so this is 8-connectivity (a diagonal step squeezed between two
+    blocked cells is refused under ``strict_corners``) flooded from the enemy's back row."""
+    t = state.tables
+    cols = state.columns
+    grid = state.grid
+    row = state.scenario.board.rows - 1 if side == 0 else 0
+    seen = {c for c in range(row * cols, row * cols + cols) if grid[c] != BLOCKED}
+    frontier = list(seen)
+    strict = state.strict_corners
+    fwd, side_a, side_b = t.fwd, t.side_a, t.side_b
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for f in range(8):
+                s = c * 8 + f
+                n = fwd[s]
+                if n < 0:
+                    continue
+                n >>= 3
+                if n in seen or grid[n] == BLOCKED:
+                    continue
+                if strict and f & 1:
+                    a = side_a[s]
+                    if a >= 0 and grid[a] == BLOCKED and grid[side_b[s]] == BLOCKED:
+                        continue
+                seen.add(n)
+                nxt.append(n)
+        frontier = nxt
+    return seen
+
+
 def turns_to_escape(state: GameState, p: int, pieces_block: bool = False) -> int | None:
     """Fewest turns for piece ``p`` to step off its enemy edge (RULES §2.5), moving alone
     (the other side never moves), or ``None`` if it cannot. With ``pieces_block`` False

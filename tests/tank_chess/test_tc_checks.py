@@ -130,6 +130,15 @@ def test_command_tank_that_cannot_escape() -> None:
     assert "command-cannot-escape" not in codes(s)
 
 
+def test_escape_check_respects_strict_corners() -> None:
+    # wall a5-o5 plus p6: the only way north is p5 → o6, a diagonal step squeezed between
+    # o5 and p6 — fine by default, refused with strict_corners.
+    wall = " ".join(f"{c}5" for c in "abcdefghijklmno") + " p6"
+    assert "command-cannot-escape" not in codes(make(["W command a1 N"], obstacles=wall))
+    strict = make(["W command a1 N"], obstacles=wall, strict_corners=True)
+    assert codes(strict)["command-cannot-escape"] == [["a1"]]
+
+
 def test_can_place_refuses_a_piece_on_an_obstacle() -> None:
     s = read_scenario(BASIC)
     piece = Unit("light", Side.SOUTH, s.board.parse_cell("d3"), Facing.N)

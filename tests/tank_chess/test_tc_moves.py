@@ -63,6 +63,29 @@ def test_heavy_facing_east_on_the_edge() -> None:
     assert move_names(s) == {"p8NE", "p8N", "p8NW", "p8SE", "p8S", "p8SW", "p9N", "p7S", "o8E"}
 
 
+def test_light_in_the_corner_facing_off_the_board() -> None:
+    # light a1 facing SW, speed 5. In place: the 7 other facings. On-board directions are
+    # N (3 turns), NE (4 turns), E (3 turns): a2 facing N/NE/NW (3+1, one turn left), a3N
+    # (3+2); b2NE (4+1); b1 facing E/NE/SE (3+1+1), c1E (3+2). Back: NE of a1 = b2 SW.
+    # 7 + 3 + 1 + 1 + 3 + 1 + 1 = 17.
+    s = make(["W light a1 SW"])
+    assert move_names(s) == {
+        "a1N", "a1NE", "a1E", "a1SE", "a1S", "a1W", "a1NW",
+        "a2N", "a2NE", "a2NW", "a3N", "b2NE", "b1E", "b1NE", "b1SE", "c1E", "b2SW",
+    }  # fmt: skip
+
+
+def test_medium_in_the_corner_facing_south() -> None:
+    # medium a1 facing S, speed 4. In place: 7 facings (N is exactly 4 turns). N would need
+    # 4 turns + 1 step: too many. E (2 turns): b1 E/NE/SE, c1E; NE (3 turns): b2NE.
+    # Back (facing S → north): a2S. 7 + 3 + 1 + 1 + 1 = 13.
+    s = make(["W medium a1 S"])
+    assert move_names(s) == {
+        "a1N", "a1NE", "a1E", "a1SE", "a1SW", "a1W", "a1NW",
+        "b1E", "b1NE", "b1SE", "c1E", "b2NE", "a2S",
+    }  # fmt: skip
+
+
 def test_an_obstacle_ahead_blocks_every_path_through_it() -> None:
     # heavy h8 N, obstacle h9: from the 28, lose k=1 via h9 (5: h9 N/NE/E/NW/W), k=2 via h9
     # (h10 N/NE/NW, i10NE, g10NW: 5), k=3 h11: 28 - 11 = 17. No detour fits in 3 steps.
