@@ -32,7 +32,7 @@ RANGE_COLOURS = ("#fde2e2", "#fdf0d5", "#fdfbd4", "#e3f6dc", "#dcefff", "#ece3fb
 TERRAIN_STYLE: dict[str, dict[str, Any]] = {
     "berm-large": {"fc": "#b08d57", "hatch": "///", "label": "berm"},
     "berm-small": {"fc": "#c9a66b", "hatch": "///", "label": "berm"},
-    "swamp": {"fc": "#4f7f6f", "hatch": "~~", "label": "swamp"},
+    "swamp": {"fc": "#4f7f6f", "hatch": "...", "label": "swamp"},
     "minefield": {"fc": "#8c2d2d", "hatch": "xx", "label": "minefield"},
     "obstacle": {"fc": "#4a4a4a", "hatch": "", "label": "obstacle"},
     "crater": {"fc": "#6b5b4b", "hatch": "..", "label": "crater"},

@@ -8,7 +8,8 @@ nothing can enter (swamps, obstacles, minefield cells other than a lane, wrecks)
 it; one-way lanes stay one-way.
 
 * **sources** = the side's ``setup_cells`` in the graph; **targets** = goal cells in the graph,
-  plus cells a command tank can escape from (Tank Chess).
+  plus the cells a move can escape from on the board edge holding most of them (Tank
+  Chess: the enemy's back row).
 * **lanes** — a maximum set of cell-disjoint source → target paths (Menger: their number is
   the local node connectivity between a super-source and a super-sink), each trimmed to start
   at its last setup cell and end at its first goal cell;
@@ -131,6 +132,7 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
     edges: set[tuple[int, int]] = set()
     far_edges: set[tuple[int, int]] = set()
     targets: set[int] = set()
+    escapes: set[int] = set()
     goal: set[int] = set()
     for kind in kinds:
         real = [u for u in scenario.units_of(side) if u.kind == kind and not u.wreck]
@@ -143,7 +145,7 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
         for i, succ in enumerate(table.succ):
             u = table.states[i][0]
             if table.escapes[i]:
-                targets.add(u)
+                escapes.add(u)
             for j in succ:
                 v = table.states[j][0]
                 if v == u:
@@ -154,6 +156,7 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
                 (edges if near == 1 else far_edges).add((u, v))
     if not edges:
         edges = far_edges
+    targets = _escape_edge(board, escapes)
     entered = {v for _, v in edges}
     g = nx.DiGraph()
     g.add_nodes_from(entered)
@@ -161,6 +164,20 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
     targets = (targets | goal) & entered
     sources = frozenset(c for c in setup if c in entered)
     return CellGraph(graph=g, sources=sources, targets=frozenset(targets))
+
+
+def _escape_edge(board: Board, escapes: set[int]) -> set[int]:
+    """The escape cells on the board edge that holds the most of them (the edge units leave
+    by: for Tank Chess the enemy's back row; a cell near a corner can also reach the edge,
+    hence "most")."""
+    edges = [
+        {c for c in escapes if board.row_of(c) == 0},
+        {c for c in escapes if board.row_of(c) == board.rows - 1},
+        {c for c in escapes if board.col_of(c) == 0},
+        {c for c in escapes if board.col_of(c) == board.columns - 1},
+    ]
+    most = max(len(e) for e in edges)
+    return set().union(*(e for e in edges if len(e) == most)) if most else set()
 
 
 def _exposure(cells: Sequence[int], enemy: npt.NDArray[np.int32]) -> int:

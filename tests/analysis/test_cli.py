@@ -1,0 +1,115 @@
+"""``tankmap analyze`` and ``tankmap render`` end to end."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from fa_boards import MINE_WALL, fa, tank
+
+from rules.fileformat import write_scenario
+from rules.geometry import Side
+from tankmap.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MIRROR = str(ROOT / "maps/final-act/mirror.json")
+TW = str(ROOT / "maps/tank-wars/default.json")
+TW2 = str(ROOT / "maps/tank-wars/flank-artillery.json")
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
+    assert main(list(argv)) == 0
+    out = capsys.readouterr().out
+    doc: dict = json.loads(out)  # type: ignore[type-arg]
+    return doc
+
+
+def test_analyze_json_contract_on_a_hand_made_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # South tank f1 facing N behind the minefield wall (k6 the only northward lane): 12
+    # rounds (see test_reach_final_act). North tank f12 facing S: 11 rows to row 1 need >= 11
+    # rounds; f12 -> e11 (forward-right of a S-facing tank) -> e10 .. e7 (5) -> e6, the
+    # south-pointing lane (6) -> e5 .. e1 (11).
+    path = tmp_path / "pos.json"
+    write_scenario(fa(terrain=MINE_WALL, units=(tank("f1"), tank("f12", Side.NORTH))), path)
+    doc = run_json(capsys, "analyze", str(path), "--json")
+    assert doc["ruleset"] == "final-act"
+    assert set(doc["sides"]) == {"south", "north"}
+    south, north = doc["sides"]["south"], doc["sides"]["north"]
+    for side in (south, north):
+        assert {"turns_to_goal", "reach", "coverage", "lanes", "choke", "safest_route"} <= set(side)
+        assert {"contested", "safe_cells"} <= set(side)
+        assert len(side["reach"]) == 12 and len(side["reach"][0]) == 12
+        assert set(side["choke"]) == {"width", "cells"}
+        for lane in side["lanes"]:
+            assert {"cells", "length", "exposure"} <= set(lane)
+    assert south["turns_to_goal"] == 12 and north["turns_to_goal"] == 11
+    assert south["reach"][0][5] == 0  # f1: [0] = row 1, [5] = column f
+    assert south["reach"][5][0] is None  # a6 is minefield
+    assert south["reach"][5][10] == 6  # k6, the lane
+    assert south["choke"]["width"] == 1 and len(south["lanes"]) == 1
+    # coverage [r][c]: the south tank's cone covers f2 (row 2) but not f1
+    assert south["coverage"][1][5] == 1 and south["coverage"][0][5] == 0
+    units = {(u["side"], u["cell"]): u for u in doc["units"]}
+    assert units[("south", "f1")]["turns_to_goal"] == 12
+    assert units[("north", "f12")]["turns_to_goal"] == 11
+    assert units[("south", "f1")]["name"] == "C"
+
+
+def test_analyze_several_files_json(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = run_json(capsys, "analyze", MIRROR, TW, "--json")
+    assert [f["file"] for f in doc["files"]] == [MIRROR, TW]
+    tw = doc["files"][1]
+    assert tw["provisional"] is True
+    assert tw["sides"]["south"]["turns_to_goal"] is None
+    assert "artillery_hit_probability" in tw["sides"]["south"]
+
+
+def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rep"
+    assert main(["analyze", MIRROR, "--out", str(out)]) == 0
+    html = (out / "report.html").read_text()
+    for name in ("board.png", "reach.png", "coverage.png", "contested.png", "lanes.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert name in html
+    for name in ("balance.csv", "units.csv", "lanes.csv", "reach_south.csv", "analysis.json"):
+        assert (out / name).exists()
+    assert "http" not in html.replace("http://www.w3.org", "")  # nothing fetched online
+    # several files: one folder each plus an index
+    out2 = tmp_path / "many"
+    assert main(["analyze", TW, TW2, "--out", str(out2)]) == 0
+    index = (out2 / "index.html").read_text()
+    assert "tank-wars-default/report.html" in index
+    assert "tank-wars-flank-artillery/report.html" in index
+    assert "provisional" in (out2 / "tank-wars-default" / "report.html").read_text().lower()
+
+
+def test_analyze_unreadable_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["analyze", str(bad), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and len(err.strip().splitlines()) == 1
+
+
+def test_render_svg_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "board.svg"
+    assert main(["render", MIRROR, "-o", str(svg)]) == 0
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg")
+    png = tmp_path / "board.png"
+    assert main(["render", TW, "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_render_rejects_other_extensions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["render", MIRROR, "-o", str(tmp_path / "board.gif")]) == 2
+    err = capsys.readouterr().err
+    assert ".svg or .png" in err and not (tmp_path / "board.gif").exists()
