@@ -43,6 +43,38 @@ def test_perft_depth_3_boxed() -> None:
     assert perft(initial_state(make(**BOXED)), 3) == 281  # type: ignore[arg-type]
 
 
+# Same idea with a Black light tank to shoot instead of the command tank: White mortar a1
+# (boxed by a2 b1 b2) facing E; Black light a5 facing E (boxed by a4 a6 b4 b5 b6) and Black
+# command tank h8 facing S (boxed by g8 g7 h7). Mortar facing N: a4 obstacle (3), a5 light
+# (4) → target, a6 obstacle (5). Black: light 7 rotations + command 7 rotations, no shots.
+WRECK = dict(
+    units=["W mortar a1 E", "B light a5 E", "B command h8 S"],
+    obstacles="a2 b1 b2 a4 a6 b4 b5 b6 g8 g7 h7",
+    size=(8, 8),
+)
+
+
+def test_perft_with_a_wreck_that_stops_moving() -> None:
+    st = initial_state(make(**WRECK))  # type: ignore[arg-type]
+    # depth 1: 6 rotations + the shot = 7
+    # depth 2: 6 quiet turns × 14 + the shot (the light becomes a wreck) × 7 = 91
+    # depth 3: quiet first turns leave the mortar facing NE/N/NW/SE/S/SW with 7/6/7/7/6/7
+    #   turns (the shot needs N to be a new facing ≤ 3 turns away) = 40 × 14 = 560; after
+    #   the shot: 7 Black turns × 6 (no target: a5 is a wreck) = 42 → 602.
+    assert [perft(st, d) for d in (1, 2, 3)] == [7, 91, 602]
+
+
+def test_lone_command_tank_plays_out_its_escape() -> None:
+    # RULES §4: h1 facing N, 5 + 5 + 5 steps to h16, then the escape step: 4 turns.
+    st = initial_state(make(["W command h1 N", "B heavy a16 S"]))
+    for white, black in [("h1h6N", "a16a16SE"), ("h6h11N", "a16a16S"), ("h11h16N", "a16a16SE")]:
+        st.push(parse_turn(st, white))
+        st.push(parse_turn(st, black))
+    st.push(parse_turn(st, "h16esc"))
+    result = st.outcome()
+    assert result is not None and result.reason == "escape" and st.ply == 7
+
+
 def test_perft_depth_1_heavy_and_targets() -> None:
     # White heavy a1 N on 8 × 8 (21 end states, see test_heavy_in_the_corner), Black heavy a6.
     # Shots at a6 along the a-file: from a1 NE and NW (N is in both fans): 2; a2 N NE NW: 3;
