@@ -1,8 +1,10 @@
 """The fast Tank Chess game state: move generation, apply/undo, outcome (RULES §2.3-2.5).
 
 This is the engine the simulation and perft build on. It is plain Python tuned for speed:
-flat ``list`` arrays, precomputed per-board tables (``rules.tank_chess.tables``), int-coded
-pieces and turns, apply/undo in place (no copying per move).
+flat ``list`` arrays, precomputed per-board tables (``rules.tank_chess.tables``), cached
+move trees and per-position sight maps (``rules.tank_chess.movegen``), int-coded pieces
+and turns, apply/undo in place (no copying per move; about 1 µs per push + pop, 0.3 ms
+per ``legal_turns`` on the basic 16 × 16 setup).
 
 Pieces
     Piece ``p`` is the index of the unit in ``scenario.units`` (wrecks included, so indices
@@ -24,6 +26,8 @@ Use
     ...     apply(st, turn); ...; undo(st)
 
     ``st.count_turns()`` counts the legal turns without building them (perft leaves),
+    ``st.piece_turns(p, out)`` / ``st.piece_moves(p)`` / ``st.fire_zone(p)`` answer for one
+    piece, ``st.hit_armour(cell, target)`` is the armour a shot from ``cell`` meets,
     ``st.copy()`` clones, ``st.position_key()`` is a hashable position (for tables),
     ``outcome(st)`` is ``None`` while the game goes on, ``to_scenario(st)`` writes the
     position back as a scenario (wrecks as ``wreck: true`` units, ``to_move`` set).
@@ -39,6 +43,8 @@ Choices where RULES.md is silent (documented here, see also the ruleset docstrin
     - Destroying *any* command tank of a side wins (a legal army has exactly one).
     - Every live piece can always rotate in place, so "no legal move" only happens to a
       side without live pieces on the board.
+    - ``max_turns`` counts plies from the position the state was built from; 0 or less
+      means no limit.
 """
 
 from __future__ import annotations
