@@ -154,3 +154,48 @@ def test_engine_matches_the_reference_on_random_positions(strict: bool) -> None:
             assert st.piece_turn_count(p) == len(out)
             compared += 1
     assert compared > 200
+
+
+def _turns_by_search(s: Scenario) -> int | None:
+    """Fewest turns for unit 0 (a lone command tank) to escape, by breadth-first search over
+    whole turns, each turn's end states taken from the engine's own move list."""
+    st = initial_state(s)
+    start = (st.cell[0], st.facing[0])
+    seen = {start}
+    frontier = [start]
+    turns = 0
+    while frontier:
+        turns += 1
+        nxt = []
+        for cell, facing in frontier:
+            st.grid[st.cell[0]] = -1
+            st.cell[0], st.facing[0] = cell, facing
+            st.grid[cell] = 0
+            ends, escaped = st.piece_moves(0)
+            if escaped:
+                return turns
+            for e in ends:
+                if e not in seen:
+                    seen.add(e)
+                    nxt.append(e)
+        frontier = nxt
+    return None
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_escape_distance_matches_a_turn_by_turn_search(strict: bool) -> None:
+    from rules.tank_chess.reach import escape_region, turns_to_escape
+
+    rng = np.random.default_rng(99 + strict)
+    for _ in range(25):
+        b = Board.of(8, 8)
+        cells = rng.permutation(b.size)
+        n_obs = int(rng.integers(4, 26))
+        terrain = tuple(Terrain("obstacle", (int(c),)) for c in cells[1 : 1 + n_obs])
+        side = Side.SOUTH if rng.random() < 0.5 else Side.NORTH
+        unit = Unit("command", side, int(cells[0]), Facing(int(rng.integers(8))))
+        s = Scenario("tank-chess", b, {"strict_corners": strict}, terrain, (unit,))
+        st = initial_state(s)
+        want = _turns_by_search(s)
+        assert turns_to_escape(st, 0) == want
+        assert (unit.cell in escape_region(st, side.index)) == (want is not None)
