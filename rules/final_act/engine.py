@@ -324,16 +324,22 @@ class Game:
             cell[u] = dest[u]
             state.facing[u] = turn[u]
             state.routes[u].append(dest[u])
+        occupants: dict[int, list[int]] = {}
+        for u in range(n):
+            if alive[u]:
+                occupants.setdefault(cell[u], []).append(u)
         for u in movers:
-            if kind[u] != "tank" or not alive[u]:
-                continue
-            for v in range(n):
-                if alive[v] and side[v] != side[u] and cell[v] == cell[u] and kind[v] == "at":
-                    self._knock_out(state, v, side[u], report)
+            if kind[u] == "tank" and alive[u]:
+                for v in occupants[cell[u]]:
+                    if alive[v] and side[v] != side[u] and kind[v] == "at":
+                        self._knock_out(state, v, side[u], report)
         # hits
         for shooter, target in shells.items():
             by = side[shooter]
-            here = [v for v in range(n) if alive[v] and cell[v] == target and side[v] != by]
+            found = occupants.get(target)
+            if not found:
+                continue
+            here = [v for v in found if alive[v] and side[v] != by]
             if not here:
                 continue
             tank = next((v for v in here if kind[v] == "tank"), -1)
@@ -374,24 +380,29 @@ class Game:
         live = [u for u in range(len(cell)) if alive[u]]
         while True:
             bounce: set[int] = set()
-            active = [u for u in movers if u in moving]
-            for i, u in enumerate(active):
-                for v in active[i + 1 :]:
-                    if dest[u] == cell[v] and dest[v] == cell[u]:
-                        bounce.add(u)
-                        bounce.add(v)
+            origin: dict[int, list[int]] = {}
+            for u in movers:
+                origin.setdefault(cell[u], []).append(u)
+            for u in movers:
+                for v in origin.get(dest[u], ()):
+                    if dest[v] == cell[u]:
+                        bounce.add(u)  # a swap: both stay (v is found from its side too)
             groups: dict[int, list[int]] = {}
+            crowded = False
             for u in live:
-                groups.setdefault(dest[u], []).append(u)
-            for members in groups.values():
-                if len(members) < 2:
-                    continue
-                entering = [u for u in members if u in moving]
-                if not entering:
-                    continue
-                if not self._group_ok(members, entering, side, kind):
-                    bounce.update(entering)
-            bounce &= moving
+                d = dest[u]
+                if d in groups:
+                    groups[d].append(u)
+                    crowded = True
+                else:
+                    groups[d] = [u]
+            if crowded:
+                for members in groups.values():
+                    if len(members) < 2:
+                        continue
+                    entering = [u for u in members if u in moving]
+                    if entering and not self._group_ok(members, entering, side, kind):
+                        bounce.update(entering)
             if not bounce:
                 return
             for u in bounce:

@@ -69,7 +69,7 @@ class FinalActDriver:
         rounds: list[Round] = []
         n = len(st.kind)
         while not st.over:
-            view = RoundView(st)
+            view = RoundView(st, prep)
             o0, s0 = players[0].decide(view, rng)
             o1, s1 = players[1].decide(view, rng)
             orders: list[Order | None] = [None] * n

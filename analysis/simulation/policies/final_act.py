@@ -1,7 +1,7 @@
 """Final Act policies: who gives the orders and places the shells each round.
 
 Every policy implements ``decide(view, rng) -> (orders, shells)`` for its side, where
-``view`` is the ``RoundView`` both sides share in a round (current zones, coverage) and the
+``view`` is the ``RoundView`` both sides share in a round (current zones, danger) and the
 result maps unit index → order and shooter index → target cell.
 
 - ``random``: every unit picks uniformly among its legal orders (staying put included);
@@ -70,6 +70,8 @@ class Prepared:
                 per_side.append(dist)
             self.dist[kind] = per_side
         self._ranked: dict[tuple[str, int, int], tuple[tuple[int, int, Order], ...]] = {}
+        self._zones: dict[tuple[str, int, int], tuple[tuple[int, ...], int]] = {}
+        self._relevant: dict[tuple[str, int], int] = {}
         self._likely: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
 
     def ranked(
@@ -85,6 +87,41 @@ class Prepared:
             opts = ((cell, f), *self.game.tables.orders(kind, SIDES[side], cell, f))
             found = tuple(sorted(((dtab[to * 8 + g], to, (to, g)) for to, g in opts)))
             self._ranked[key] = found
+        return found
+
+    def zone(self, kind: str, cell: int, facing: int, blockers: int) -> tuple[tuple[int, ...], int]:
+        """The fire zone of a ``kind`` unit on ``cell``/``facing`` (``Tables.fire_zone``) as
+        cells and as a bitmask, cached on the blockers that can matter for it (the union of
+        the between-cells of its cone)."""
+        g = self.game
+        idx = cell * 8 + facing
+        elevated = g.elevates[kind] and bool(g.tables.elevating_mask >> cell & 1)
+        if elevated:
+            key = (kind, idx, -1)
+        else:
+            rel = self._relevant.get((kind, idx))
+            if rel is None:
+                table = g.fire_tables[kind]
+                rel = 0
+                if table is not None:
+                    for _t, m in table.pairs[idx]:
+                        rel |= m
+                self._relevant[(kind, idx)] = rel
+            key = (kind, idx, blockers & rel)
+        found = self._zones.get(key)
+        if found is None:
+            table = g.fire_tables[kind]
+            zone: tuple[int, ...] = ()
+            if table is not None:
+                zone = tuple(
+                    table.zone(
+                        cell, Facing(facing), (blockers & ~(1 << cell)) | g.berm_mask, elevated
+                    )
+                )
+            mask = 0
+            for t in zone:
+                mask |= 1 << t
+            found = self._zones[key] = (zone, mask)
         return found
 
     def likely(self, kind: str, side: int, cell: int, facing: int) -> tuple[tuple[int, float], ...]:
@@ -106,24 +143,35 @@ class Prepared:
 
 
 class RoundView:
-    """What both sides see at the start of a round: each live unit's fire zone and, per
-    side, how many of its shooters cover each cell."""
+    """What both sides see at the start of a round: each live unit's fire zone (cells and
+    bitmask) and, per side, the zone masks of its shooters (``danger`` counts them)."""
 
-    __slots__ = ("state", "blockers", "zones", "coverage", "live")
+    __slots__ = ("state", "blockers", "zones", "masks", "side_masks", "live", "_danger")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, prep: Prepared) -> None:
         self.state = state
-        self.blockers = state.blockers()
+        self.blockers = blockers = state.blockers()
         self.live = state.live()
-        size = state.game.board.size
-        self.coverage = [[0] * size, [0] * size]
-        self.zones: dict[int, list[int]] = {}
+        self.zones: dict[int, tuple[int, ...]] = {}
+        self.masks: dict[int, int] = {}
+        self.side_masks: tuple[list[int], list[int]] = ([], [])
+        kind, cell, facing, side = state.kind, state.cell, state.facing, state.side
+        zone_of = prep.zone
         for u in self.live:
-            zone = state.fire_zone(u, self.blockers)
+            zone, mask = zone_of(kind[u], cell[u], facing[u], blockers)
             self.zones[u] = zone
-            cov = self.coverage[state.side[u]]
-            for cell in zone:
-                cov[cell] += 1
+            self.masks[u] = mask
+            if mask:
+                self.side_masks[side[u]].append(mask)
+        self._danger: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+    def danger(self, side: int, cell: int) -> int:
+        """How many units of ``side`` have ``cell`` in their fire zone now."""
+        cache = self._danger[side]
+        found = cache.get(cell)
+        if found is None:
+            found = cache[cell] = sum(1 for m in self.side_masks[side] if m >> cell & 1)
+        return found
 
 
 class Policy(Protocol):
@@ -197,7 +245,8 @@ class HeuristicPolicy:
     ) -> tuple[dict[int, Order], dict[int, int]]:
         st = view.state
         side = self.side
-        danger = view.coverage[self.enemy]
+        enemy = self.enemy
+        danger = view.danger
         dist = self.prep.dist
         ranked = self.prep.ranked
         mine = [u for u in view.live if st.side[u] == side]
@@ -231,7 +280,7 @@ class HeuristicPolicy:
                         to in claimed or wm >> to & 1 or (self.no_berms and self.berms >> to & 1)
                     ):
                         continue
-                    score = d + caution * danger[to] + amplitude * noise[base + (j & 31)]
+                    score = d + caution * danger(enemy, to) + amplitude * noise[base + (j & 31)]
                     if score < best_score:
                         best, best_score = o, score
                 order = best if best is not None else (here, st.facing[u])
@@ -241,17 +290,25 @@ class HeuristicPolicy:
             orders[u] = order
             if view.zones[u] and st.can_fire(u, order):
                 shooters.append(u)
+        # values only drop as shells are assigned, so the initial order bounds the scan
+        targets = sorted(likely.items(), key=lambda kv: -kv[1])
         for n, u in enumerate(shooters):
-            zone = view.zones[u]
-            best_cell = zone[int(noise[n % 8] * len(zone))]
+            zm = view.masks[u]
+            best_cell = -1
             best_val = 0.0
-            for cell in zone:
-                v = likely.get(cell, 0.0)
-                if v > best_val:
-                    best_cell, best_val = cell, v
-            shells[u] = best_cell
-            if best_val:
+            for cell, start in targets:
+                if start <= best_val:
+                    break
+                if zm >> cell & 1:
+                    v = likely[cell]
+                    if v > best_val:
+                        best_cell, best_val = cell, v
+            if best_cell < 0:
+                zone = view.zones[u]
+                best_cell = zone[int(noise[n % 8] * len(zone))]
+            else:
                 likely[best_cell] = best_val * 0.45
+            shells[u] = best_cell
         return orders, shells
 
     def _at_order(self, view: RoundView, u: int, likely: dict[int, float], noise: float) -> Order:
@@ -259,25 +316,23 @@ class HeuristicPolicy:
         here, facing = st.cell[u], st.facing[u]
         if sum(likely.get(c, 0.0) for c in view.zones[u]) > 0.25:
             return (here, facing)
-        table = self.fire_tables["at"]
-        if table is not None:
-            blockers = (view.blockers & ~(1 << here)) | self.berm_mask
-            best_f, best_v = facing, 0.25
-            for turn in (2, 4, 6):
-                f = facing.turned(turn)
-                v = sum(likely.get(c, 0.0) for c in table.zone(here, f, blockers))
-                if v > best_v:
-                    best_f, best_v = f, v
-            if best_f is not facing:
-                return (here, best_f)
+        best_f, best_v = facing, 0.25
+        for turn in (2, 4, 6):
+            f = facing.turned(turn)
+            zone = self.prep.zone("at", here, f, view.blockers)[0]
+            v = sum(likely.get(c, 0.0) for c in zone)
+            if v > best_v:
+                best_f, best_v = f, v
+        if best_f is not facing:
+            return (here, best_f)
         dtab = self.prep.dist["at"][self.side]
-        danger = view.coverage[self.enemy]
+        enemy = self.enemy
         best: Order = (here, facing)
-        best_score = dtab[here * 8 + facing] + 0.5 * danger[here]
+        best_score = dtab[here * 8 + facing] + 0.5 * view.danger(enemy, here)
         for to, f in st.orders(u):
             if to == here or (self.no_berms and self.berms >> to & 1):
                 continue
-            score = dtab[to * 8 + f] + 0.5 * danger[to] + 0.2 * noise
+            score = dtab[to * 8 + f] + 0.5 * view.danger(enemy, to) + 0.2 * noise
             if score < best_score:
                 best, best_score = (to, f), score
         return best
