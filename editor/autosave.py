@@ -56,13 +56,16 @@ class Autosave(QObject):
         if self.doc is not None:
             self.discard()
             for signal, slot in (
-                (self.doc.changed, self._changed),
+                (self.doc.undo_stack.indexChanged, self._changed),
                 (self.doc.modified_changed, self._modified),
                 (self.doc.path_changed, self._path_changed),
             ):
-                signal.disconnect(slot)
+                try:
+                    signal.disconnect(slot)
+                except (RuntimeError, TypeError):  # already gone with its document
+                    pass
         self.doc = doc
-        doc.changed.connect(self._changed)
+        doc.undo_stack.indexChanged.connect(self._changed)
         doc.modified_changed.connect(self._modified)
         doc.path_changed.connect(self._path_changed)
         self.current = self.path_for(doc)
@@ -72,8 +75,13 @@ class Autosave(QObject):
             return self.directory / self._untitled
         return autosave_path(self.directory, doc.path)
 
-    def _changed(self) -> None:
-        if self.doc is not None and self.doc.modified and not self.timer.isActive():
+    def _changed(self, *args: object) -> None:
+        try:
+            modified = self.doc is not None and self.doc.modified
+        except RuntimeError:  # the document is being destroyed with its window
+            self.doc = None
+            return
+        if modified and not self.timer.isActive():
             self.timer.start()
 
     def _modified(self, modified: bool) -> None:

@@ -51,6 +51,7 @@ class EditorContext(QObject):
 
     def __init__(self, doc: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        doc.setParent(self)
         self.doc = doc
         self.scene = BoardScene(doc)
         self.choice = PaletteChoice()
@@ -66,6 +67,7 @@ class EditorContext(QObject):
 
     def set_document(self, doc: Document) -> None:
         old = self.doc
+        doc.setParent(self)
         self.doc = doc
         self.scene.set_document(doc)
         self.choice = PaletteChoice()

@@ -52,6 +52,8 @@ class MainWindow(QMainWindow):
         self.prompter: Prompter = prompter or QtPrompter(self)
         self.settings = settings or QSettings("tankmap", "tankmap-editor")
         self.autosave = autosave or Autosave(parent=self)
+        if self.autosave.parent() is None:
+            self.autosave.setParent(self)
         if path is not None:
             doc = Document.open(path)
         else:
@@ -191,8 +193,8 @@ class MainWindow(QMainWindow):
         redo.setEnabled(doc.undo_stack.canRedo())
         doc.undo_stack.canUndoChanged.connect(undo.setEnabled)
         doc.undo_stack.canRedoChanged.connect(redo.setEnabled)
-        doc.undo_stack.undoTextChanged.connect(lambda t: undo.setText(f"&Undo {t}".strip()))
-        doc.undo_stack.redoTextChanged.connect(lambda t: redo.setText(f"&Redo {t}".strip()))
+        doc.undo_stack.undoTextChanged.connect(self._undo_text)
+        doc.undo_stack.redoTextChanged.connect(self._redo_text)
         doc.symmetry = Symmetry.OFF
         self.actions_by_id["symmetry.off"].setChecked(True)
         rs = doc.ruleset
@@ -203,6 +205,12 @@ class MainWindow(QMainWindow):
         )
         self.overlays.refresh()
         self._update_title()
+
+    def _undo_text(self, text: str) -> None:
+        self.actions_by_id["edit.undo"].setText(f"&Undo {text}".strip())
+
+    def _redo_text(self, text: str) -> None:
+        self.actions_by_id["edit.redo"].setText(f"&Redo {text}".strip())
 
     def _update_title(self, *args: object) -> None:
         doc = self.doc

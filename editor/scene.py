@@ -394,6 +394,7 @@ class BoardScene(QGraphicsScene):
             self.doc.selection_changed.disconnect(self.sync_selection)
         self.doc = doc
         self.clear()
+        self.board_item = None
         self.items_by_piece = {}
         self.geo = Geometry(doc.scenario.board)
         self._board_key: object = None

@@ -1,0 +1,147 @@
+"""New / Open / Save / Save As / Revert / Recent files, the unsaved-changes prompt and
+autosave recovery — all through the actions with a scripted prompter (no modal dialog)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+from editor import editing
+from editor.autosave import Autosave, autosave_path
+from editor.dialogs import NewDialog
+from editor.mainwindow import MainWindow
+from rules.board import Board
+from rules.fileformat import read_scenario, write_scenario
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Unit
+
+
+def add_tank(w: MainWindow, cell: str = "b1", name: str = "C") -> None:
+    b = w.doc.scenario.board
+    assert editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell(cell), Facing.N, name)).ok
+
+
+def test_save_as_then_reopen_round_trip(make_window: Any, prompter: Any, tmp_path: Path) -> None:
+    w = make_window()
+    add_tank(w)
+    target = tmp_path / "mine.json"
+    prompter.save = str(target)
+    w.run_action("file.save")  # untitled: Save asks for a name
+    assert target.exists() and not w.doc.modified
+    assert w.doc.path == target
+    saved = w.doc.scenario
+    w.run_action("file.new")  # not modified: no prompt; the prompter's new is None -> stays
+    prompter.open = str(target)
+    assert w.open_file()
+    assert w.doc.scenario == saved == read_scenario(target)
+    assert str(target.resolve()) in w.recent_files()
+    assert "mine.json" in w.windowTitle()
+
+
+def test_unsaved_changes_prompt_on_open_new_and_close(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
+    w = make_window()
+    add_tank(w)
+    prompter.unsaved = "cancel"
+    prompter.new = get_ruleset("tank-chess").new_scenario()
+    assert not w.new_file()  # cancelled: the document stays
+    assert ("unsaved", "untitled") in prompter.asked
+    assert w.doc.scenario.ruleset == "final-act" and w.doc.modified
+    assert not w.close()
+    assert w.isVisible()
+    prompter.unsaved = "save"
+    prompter.save = str(tmp_path / "kept.json")
+    assert w.new_file()
+    assert read_scenario(tmp_path / "kept.json").units  # saved before the new board
+    assert w.doc.scenario.ruleset == "tank-chess"
+    add_tank_chess = Unit("light", Side.SOUTH, 3, Facing.N)
+    assert editing.place(w.doc, add_tank_chess).ok
+    prompter.unsaved = "discard"
+    assert w.close()
+
+
+def test_revert_restores_the_file(make_window: Any, tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    write_scenario(get_ruleset("final-act").new_scenario(), path)
+    w = make_window(path)
+    add_tank(w)
+    w.run_action("file.revert")
+    assert w.doc.scenario.units == () and not w.doc.modified
+
+
+def test_autosave_writes_a_copy_and_recovery_restores_it(
+    make_window: Any, prompter: Any, tmp_path: Path, qtbot: Any
+) -> None:
+    path = tmp_path / "a.json"
+    write_scenario(get_ruleset("final-act").new_scenario(), path)
+    w = make_window(path, interval_ms=20)
+    with qtbot.waitSignal(w.autosave.saved, timeout=5000) as blocker:
+        add_tank(w)
+    copy = Path(blocker.args[0])
+    assert copy == autosave_path(tmp_path / "autosave", path)
+    assert read_scenario(copy).units == w.doc.scenario.units
+    assert copy.parent != path.parent  # never next to the user's file
+    # simulate a crash: the window goes away without the clean close removing the copy
+    w.autosave.attach = lambda doc: None  # type: ignore[method-assign]
+    w.hide()
+    prompter.recover_answer = True
+    settings = QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat)
+    w2 = MainWindow(path, prompter=prompter, settings=settings,
+                    autosave=Autosave(tmp_path / "autosave", 10_000))
+    qtbot.addWidget(w2)
+    assert ("recover", str(copy)) in prompter.asked
+    assert len(w2.doc.scenario.units) == 1 and w2.doc.modified
+    assert not copy.exists()
+    w2.run_action("edit.undo")  # recovery is one undoable step
+    assert w2.doc.scenario.units == ()
+
+
+def test_clean_save_removes_the_autosave(make_window: Any, prompter: Any, tmp_path: Path,
+                                         qtbot: Any) -> None:
+    w = make_window(interval_ms=20)
+    with qtbot.waitSignal(w.autosave.saved, timeout=5000) as blocker:
+        add_tank(w)
+    copy = Path(blocker.args[0])
+    assert copy.name.startswith("untitled-") and copy.exists()
+    prompter.save = str(tmp_path / "s.json")
+    w.run_action("file.save_as")
+    assert not copy.exists()
+
+
+def test_new_dialog_builds_the_scenario(qtbot: Any) -> None:
+    dialog = NewDialog(None, "final-act")
+    qtbot.addWidget(dialog)
+    assert (dialog.columns.value(), dialog.rows.value()) == (12, 12)
+    dialog.option_widgets["extra_forces"].setChecked(True)  # type: ignore[attr-defined]
+    dialog.title.setText("Test")
+    s = dialog.scenario()
+    assert s.ruleset == "final-act" and s.options == {"extra_forces": True}
+    assert s.title == "Test" and s.board == Board.of(12, 12)
+    dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("tank-chess"))
+    assert (dialog.columns.value(), dialog.rows.value()) == (16, 16)
+    dialog.columns.setValue(20)
+    dialog.rows.setValue(20)
+    assert dialog.scenario().board == Board.of(20, 20)
+
+
+def test_open_error_is_reported_not_raised(make_window: Any, prompter: Any,
+                                           tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json", encoding="utf-8")
+    w = make_window()
+    assert not w.open_file(bad)
+    assert prompter.asked[-1][0] == "error" and "bad.json" in prompter.asked[-1][1]
+
+
+def test_window_state_and_recent_files_are_remembered(make_window: Any, tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    write_scenario(get_ruleset("final-act").new_scenario(), path)
+    w = make_window(path)
+    assert w.close()
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    assert settings.value("window/geometry") is not None
+    assert str(path.resolve()) in settings.value("recent")
