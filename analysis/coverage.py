@@ -142,12 +142,16 @@ def kill_coverage(scenario: Scenario, target_side: Side) -> dict[str, dict[Facin
 
 
 def kill_json(kill: dict[str, dict[Facing, BoolArray]], board: Board) -> dict[str, Any]:
-    """JSON form: ``{kind: {facing: 2-D map of 0/1}}`` plus ``cells`` = how many cells are
-    deadly for at least one facing, per kind."""
+    """JSON form: ``{kind: {"cells": n, "by_facing": {"N": ["h5", ...], ...}}}`` — for each
+    target kind and facing the cells where such a piece could be destroyed, and ``cells`` =
+    how many cells are deadly for that kind in at least one facing."""
     return {
         k: {
             "cells": int(np.logical_or.reduce(list(per.values())).sum()),
-            "by_facing": {f.name: grid(arr.astype(np.int8), board) for f, arr in per.items()},
+            "by_facing": {
+                f.name: [board.cell_name(int(c)) for c in np.flatnonzero(arr)]
+                for f, arr in per.items()
+            },
         }
         for k, per in kill.items()
     }

@@ -28,7 +28,7 @@ from analysis.lanes import LaneAnalysis, analyse_lanes
 from analysis.reach import SideReach, UnitReach, reach_grid, side_reach
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from rules.scenario import Scenario, Unit
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -49,10 +49,10 @@ class ScenarioAnalysis:
     def ruleset(self) -> str:
         return self.scenario.ruleset
 
-    def unit_rows(self) -> list[UnitReach]:
-        """Every live unit's reach, in scenario order."""
+    def unit_rows(self) -> list[tuple[Unit, UnitReach | None]]:
+        """Every unit in scenario order with its reach (``None`` for wrecks)."""
         by_id = {id(r.unit): r for side in Side for r in self.reach[side].units}
-        return [by_id[id(u)] for u in self.scenario.units if id(u) in by_id]
+        return [(u, by_id.get(id(u))) for u in self.scenario.units]
 
     def to_json(self) -> dict[str, Any]:
         """The ``analyze --json`` document (CONTRACTS.md keys + lanes/choke/safest_route,
@@ -80,8 +80,7 @@ class ScenarioAnalysis:
                 entry["artillery_shells_against"] = self.artillery_shots[side.other]
             sides[side.value] = entry
         units = []
-        for ur in self.unit_rows():
-            u = ur.unit
+        for u, ur in self.unit_rows():
             units.append(
                 {
                     "name": u.name,
@@ -89,10 +88,11 @@ class ScenarioAnalysis:
                     "side": u.side.value,
                     "cell": b.cell_name(u.cell),
                     "facing": None if u.facing is None else u.facing.name,
-                    "turns_to_goal": ur.turns_to_goal,
+                    "wreck": u.wreck,
+                    "turns_to_goal": None if ur is None else ur.turns_to_goal,
                     "route": [
                         node if isinstance(node, str) else b.cell_name(node[0])
-                        for node in ur.route
+                        for node in (ur.route if ur is not None else ())
                     ],
                 }
             )
