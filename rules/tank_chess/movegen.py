@@ -298,10 +298,10 @@ def piece_turns(st: GameState, p: int, out: list[Turn], sight: Sight | None = No
             mortar = st.tables.mortar
             size = st.size
             pside = st.side
-            out += [(p, s >> 3, s & 7, NO_TARGET) for s in states]
             for s in states:
                 c = s >> 3
                 f = s & 7
+                out.append((p, c, f, NO_TARGET))
                 for x in mortar[f * size + c]:
                     v = grid[x]
                     if v >= 0 and pside[v] != me:
@@ -310,21 +310,27 @@ def piece_turns(st: GameState, p: int, out: list[Turn], sight: Sight | None = No
         assert sight is not None
         _open_origin(st, c0, me, sight)
         sees = sight.sees
-        out += [(p, s >> 3, s & 7, NO_TARGET) for s in states]
+        append = out.append
         if mode == FIRE_TURRET:
-            for s in filter(sight.turret.__getitem__, states):
+            count = sight.turret
+            for s in states:
                 c = s >> 3
                 f = s & 7
-                base = s & ~7
-                for k in (base | ((f + 7) & 7), s, base | ((f + 1) & 7)):
-                    v = sees[k]
-                    if v >= 0:
-                        out.append((p, c, f, v))
+                append((p, c, f, NO_TARGET))
+                if count[s]:
+                    base = s & ~7
+                    for k in (base | ((f + 7) & 7), s, base | ((f + 1) & 7)):
+                        v = sees[k]
+                        if v >= 0:
+                            append((p, c, f, v))
         else:
             for s in states:
+                c = s >> 3
+                f = s & 7
+                append((p, c, f, NO_TARGET))
                 v = sees[s]
                 if v >= 0:
-                    out.append((p, s >> 3, s & 7, v))
+                    append((p, c, f, v))
     finally:
         grid[c0] = p
         if sight is not None:
