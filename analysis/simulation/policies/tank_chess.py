@@ -26,6 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
+from rules.tank_chess.movegen import end_states
 from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
 
 INF = 1 << 30
@@ -145,13 +146,22 @@ def reachable(st: GameState, side: int) -> dict[int, list[int]]:
     """State id ``cell * 8 + facing`` → the pieces of ``side`` that can end a move there
     (or stand there now), in the current position."""
     out: dict[int, list[int]] = {}
+    grid = st.grid
     for e in st.pieces_of[side]:
         c = st.cell[e]
         if not st.alive[e] or c < 0:
             continue
         out.setdefault(c * 8 + st.facing[e], []).append(e)
-        for cell, f in st.piece_moves(e)[0]:
-            out.setdefault(cell * 8 + f, []).append(e)
+        grid[c] = EMPTY
+        try:
+            states = end_states(st, e, c, st.facing[e])[0]
+        finally:
+            grid[c] = e
+        for s in states:
+            if s in out:
+                out[s].append(e)
+            else:
+                out[s] = [e]
     return out
 
 
@@ -213,26 +223,29 @@ class HeuristicPolicy:
         me = st.to_move
         kind, gun, cell, facing = st.kind, st.gun, st.cell, st.facing
         esc = self.prep.escape[me]
-        for t in turns:  # immediate wins
+        clt = next((p for p in st.pieces_of[me] if kind[p] == COMMAND and st.alive[p]), -1)
+        shots = [t for t in turns if t[3] >= 0]
+        clt_turns = [t for t in turns if t[0] == clt and t[3] < 0] if clt >= 0 else []
+        for t in clt_turns:  # immediate wins: escape ...
             if t[1] == ESCAPE:
                 return [(float(INF), t)]
+        for t in shots:  # ... or destroy the enemy command tank
             target = t[3]
-            if target >= 0 and kind[target] == COMMAND and gun[t[0]] > st.hit_armour(t[1], target):
+            if kind[target] == COMMAND and gun[t[0]] > st.hit_armour(t[1], target):
                 return [(float(INF), t)]
         attacks = attack_map(st, 1 - me)
-        clt = next((p for p in st.pieces_of[me] if kind[p] == COMMAND and st.alive[p]), -1)
         n = len(turns)
-        sample = set(rng.integers(n, size=min(n, SAMPLE)).tolist())
-        noise = rng.random(n + 1).tolist()
+        picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
+        sample = [turns[i] for i in dict.fromkeys(picks)]
+        candidates = shots + clt_turns + [t for t in sample if t[3] < 0 and t[0] != clt]
+        noise = rng.random(len(candidates) + 1).tolist()
         scored: list[tuple[float, Turn]] = []
         cols = st.columns
-        for i, t in enumerate(turns):
+        for i, t in enumerate(candidates):
             p, c, f, target = t
             kill = target >= 0 and gun[p] > st.hit_armour(c, target)
             if target >= 0 and not kill:
                 continue  # a shot that cannot destroy is the same as not shooting
-            if not kill and p != clt and i not in sample:
-                continue
             score = VALUE[kind[target]] if kill else 0.0
             if p == clt:
                 old = esc[cell[p] * 8 + facing[p]]
@@ -245,7 +258,7 @@ class HeuristicPolicy:
                 score -= 0.9 * VALUE[kind[p]]
             scored.append((score + 0.3 * noise[i], t))
         if not scored:
-            return [(0.0, turns[int(noise[n] * n)])]
+            return [(0.0, turns[int(noise[-1] * n)])]
         scored.sort(key=lambda x: -x[0])
         if clt < 0:
             return scored[:limit]
