@@ -1,0 +1,120 @@
+"""Problems, inspector and palette docks, and the unit view.
+
+Rule facts (RULES §1): tanks set up in own rows 1-3 and are named C 1 1A 1B 2 2A 2B (a name
+used twice is an error); a minefield's arrow must cross the strip; Extra Forces adds 2 AT
+per side. §4: a tank on f1 facing N on an empty 12x12 board has a 24-cell fire zone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from editor import editing
+from editor.docks.palette import counts_text
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Terrain, Unit
+from rules.violations import Severity
+
+
+def test_problems_dock_lists_and_shows_cells(make_window: Any) -> None:
+    rs = get_ruleset("final-act")
+    s = rs.new_scenario()
+    b = s.board
+    bad = Unit("tank", Side.SOUTH, b.parse_cell("f5"), Facing.N, "C")
+    w = make_window(scenario=s.adding(bad))
+    dock = w.problems_dock
+    assert dock.violations[0].severity is Severity.ERROR  # errors first
+    assert dock.tree.topLevelItemCount() == len(w.doc.violations)
+    assert "Illegal" in dock.summary.text()
+    item = dock.tree.topLevelItem(0)
+    rect = dock.tree.visualItemRect(item)
+    QTest.mouseClick(dock.tree.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, rect.center())
+    assert w.doc.selection == (bad,)
+    assert w.ctx.scene.problems.cells == (b.parse_cell("f5"),)
+    # fixing it updates the list live
+    assert editing.move(w.doc, [bad], 0, -3).ok
+    assert all(v.severity is not Severity.ERROR for v in w.doc.violations)
+    assert "Legal" in dock.summary.text()
+
+
+def test_inspector_edits_are_undoable_and_checked(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("c1"), Facing.N, "1"))
+    first = w.doc.scenario.units[0]
+    w.doc.select([first])
+    facing = w.inspector_dock.fields["facing"]
+    facing.activated.emit(facing.findData(Facing.E))  # type: ignore[attr-defined]
+    assert w.doc.scenario.units[0].facing is Facing.E
+    assert facing.findData(Facing.NE) == -1  # Final Act offers orthogonal facings only
+    name = w.inspector_dock.fields["name"]
+    name.setText("1")  # type: ignore[attr-defined]
+    name.editingFinished.emit()  # type: ignore[attr-defined]
+    assert w.doc.scenario.units[0].name == "C"  # a name used twice is refused
+    assert "Refused" in w.message.text()
+    w.run_action("edit.undo")
+    assert w.doc.scenario.units[0] == first
+
+
+def test_inspector_minefield_arrow_and_lane(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    cells = tuple(b.parse_cell(x) for x in ("f5", "g5", "h5"))
+    mine = Terrain("minefield", cells, Side.SOUTH, b.parse_cell("g5"), Facing.N)
+    assert editing.place(w.doc, mine).ok
+    w.doc.select([mine])
+    arrow = w.inspector_dock.fields["arrow"]
+    arrow.activated.emit(arrow.findData(Facing.E))  # type: ignore[attr-defined]
+    assert w.doc.scenario.terrain[0].arrow is Facing.N  # E runs along the strip: refused
+    lane = w.inspector_dock.fields["lane"]
+    lane.activated.emit(lane.findData(b.parse_cell("h5")))  # type: ignore[attr-defined]
+    assert w.doc.scenario.terrain[0].lane == b.parse_cell("h5")
+
+
+def test_option_change_updates_palette_counts(make_window: Any) -> None:
+    w = make_window()
+    assert counts_text(w.ctx, "at") == "S 0/0 · N 0/0"
+    assert w.inspector_dock.set_option("extra_forces", True).ok
+    assert counts_text(w.ctx, "at") == "S 2/2 · N 2/2"
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    assert counts_text(w.ctx, "tank") == "S 6/7 · N 7/7"
+    texts = [w.palette_dock.list.item(i).text() for i in range(w.palette_dock.list.count())]
+    assert any("S 6/7" in t for t in texts)
+    w.run_action("edit.undo")
+    w.run_action("edit.undo")
+    assert w.doc.scenario.options == {}
+
+
+def test_unit_view_shows_moves_and_fire_zone(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("f1"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.doc.select([tank])
+    assert len(w.ctx.scene.fire.cells) == 24
+    # forward, forward-left, forward-right; the back moves would leave the board
+    assert sorted(b.cell_name(c) for c in w.ctx.scene.moves.cells) == ["e2", "f2", "g2"]
+    w.run_action("view.unit_view")  # toggled off
+    assert w.ctx.scene.fire.cells == ()
+
+
+def test_tank_chess_scheme_with_shapes(make_window: Any) -> None:
+    w = make_window(scenario=get_ruleset("tank-chess").new_scenario())
+    tool = w.ctx.tools["place"]
+    w.ctx.set_choice(kind="obstacle", shape=4)  # L-tromino
+    w.run_action("tools.place")
+    b = w.doc.scenario.board
+    assert tool.place_at(b.parse_cell("h8")).ok  # type: ignore[attr-defined]
+    (t,) = w.doc.scenario.terrain
+    assert t.shape == "L-tromino" and len(t.cells) == 3
+    w.ctx.set_choice(kind="command", turns=1)  # turned one eighth: NE
+    assert tool.place_at(b.parse_cell("h1")).ok  # type: ignore[attr-defined]
+    assert w.doc.scenario.units[0].facing is Facing.NE
+    assert not any(v.severity is Severity.ERROR for v in w.doc.violations)
