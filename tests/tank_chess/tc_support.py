@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rules.board import Board
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
@@ -9,6 +11,8 @@ from rules.scenario import Scenario, Terrain, Unit
 from rules.tank_chess.state import GameState, Turn
 
 RS = get_ruleset("tank-chess")
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = ROOT / "maps" / "tank-chess"
 
 
 def make(

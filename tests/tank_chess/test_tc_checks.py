@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from tc_support import RS, make
+from tc_support import MAPS, ROOT, RS, make
 
 import maps
 from rules.board import Board
@@ -19,7 +19,7 @@ from rules.scenario import Terrain, Unit
 from rules.tank_chess.shapes import identify_shape, shape_variants
 from rules.violations import Severity, is_complete, is_legal
 
-BASIC = "maps/tank-chess/basic-16.json"
+BASIC = str(MAPS / "basic-16.json")
 
 
 def codes(scenario) -> dict[str, list[list[str]]]:  # type: ignore[no-untyped-def]
@@ -58,7 +58,7 @@ def test_every_builtin_map_is_legal(path) -> None:  # type: ignore[no-untyped-de
 
 
 def test_sample_20_is_complete_symmetric_and_titled_as_ours() -> None:
-    s = read_scenario("maps/tank-chess/sample-20.json")
+    s = read_scenario(str(MAPS / "sample-20.json"))
     assert "not the official" in s.title
     assert RS.check(s) == []
     kinds = {u.kind for u in s.units}
@@ -192,13 +192,15 @@ def test_check_and_moves_commands() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "tankmap", "check", *map(str, maps.builtin_maps("tank-chess")),
          "--json"],  # fmt: skip
-        capture_output=True, text=True,
+        capture_output=True,
+        cwd=ROOT, text=True,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert all(f["legal"] for f in json.loads(out.stdout)["files"])
     out = subprocess.run(
         [sys.executable, "-m", "tankmap", "moves", BASIC, "--unit", "c1", "--json"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        cwd=ROOT, text=True, check=True,
     )  # fmt: skip
     unit = json.loads(out.stdout)["units"][0]
     assert len(unit["moves"]) == 21 and unit["fire_zone"] == ["a3", "c3"]

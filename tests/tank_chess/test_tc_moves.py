@@ -8,7 +8,7 @@ by the number of forward steps.
 from __future__ import annotations
 
 import pytest
-from tc_support import RS, make, move_names
+from tc_support import MAPS, RS, make, move_names
 
 from rules.fileformat import read_scenario
 from rules.tank_chess.reach import turns_to_escape
@@ -37,7 +37,7 @@ def test_rules_worked_example_counts(kind: str, count: int) -> None:
 
 
 def test_heavy_c1_in_basic_setup_has_21() -> None:
-    s = read_scenario("maps/tank-chess/basic-16.json")
+    s = read_scenario(str(MAPS / "basic-16.json"))
     heavy = next(u for u in s.units if s.board.cell_name(u.cell) == "c1")
     assert len(RS.moves(s, heavy)) == 21
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tc_support import make
+from tc_support import MAPS, make
 
 from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
 from rules.fileformat import read_scenario
@@ -15,7 +15,7 @@ from rules.tank_chess.state import ESCAPE, NO_TARGET, initial_state
 
 
 def basic():  # type: ignore[no-untyped-def]
-    return initial_state(read_scenario("maps/tank-chess/basic-16.json"))
+    return initial_state(read_scenario(str(MAPS / "basic-16.json")))
 
 
 def test_rules_examples_parse() -> None:

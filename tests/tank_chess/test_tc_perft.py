@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from tc_support import make
+from tc_support import MAPS, ROOT, make
 
 from rules.fileformat import read_scenario, write_scenario
 from rules.tank_chess.notation import format_turn, parse_turn
@@ -99,6 +99,7 @@ def test_perft_command_json(tmp_path: pytest.TempPathFactory) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "tankmap", "perft", path, "--depth", "2", "--json", "--divide"],
         capture_output=True,
+        cwd=ROOT,
         text=True,
         check=True,
     )
@@ -114,6 +115,7 @@ def test_perft_command_refuses_other_rulesets(tmp_path: pytest.TempPathFactory) 
     out = subprocess.run(
         [sys.executable, "-m", "tankmap", "perft", path, "--depth", "1"],
         capture_output=True,
+        cwd=ROOT,
         text=True,
     )
     assert out.returncode == 2
@@ -121,9 +123,7 @@ def test_perft_command_refuses_other_rulesets(tmp_path: pytest.TempPathFactory) 
 
 
 # --- conformance: random games through the engine ----------------------------------------
-@pytest.mark.parametrize(
-    "path", ["maps/tank-chess/basic-16.json", "maps/tank-chess/sample-20.json"]
-)
+@pytest.mark.parametrize("path", [str(MAPS / "basic-16.json"), str(MAPS / "sample-20.json")])
 def test_random_games_conform(path: str) -> None:
     rng = np.random.default_rng(20261123)
     start = initial_state(read_scenario(path))
