@@ -13,6 +13,7 @@ Choices where RULES.md is silent are listed in ``rules.tank_chess.state`` and
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 from rules.geometry import Facing, Side
@@ -22,6 +23,13 @@ from rules.tank_chess.checks import check_scenario
 from rules.tank_chess.data import KINDS, OPTION_SPECS, tank_chess_data
 from rules.tank_chess.shapes import shape_names
 from rules.violations import Violation
+
+
+@cache
+def _unit_moves(size: int) -> tuple[UnitMove, ...]:
+    """Shared (immutable) ``UnitMove`` values indexed by state id ``cell * 8 + facing``."""
+    facings = tuple(Facing)
+    return tuple(UnitMove(s >> 3, facings[s & 7]) for s in range(size * 8))
 
 
 class TankChess(Ruleset):
@@ -73,11 +81,16 @@ class TankChess(Ruleset):
     def _state_and_piece(self, scenario: Scenario, unit: Unit) -> tuple[Any, int]:
         from rules.tank_chess.state import GameState
 
-        try:
-            p = scenario.units.index(unit)
-        except ValueError:
-            scenario = scenario.adding(unit)
-            p = len(scenario.units) - 1
+        units = scenario.units
+        for p in range(len(units) - 1, -1, -1):  # callers often append the unit asked about
+            if units[p] is unit:
+                break
+        else:
+            try:
+                p = units.index(unit)
+            except ValueError:
+                scenario = scenario.adding(unit)
+                p = len(scenario.units) - 1
         return GameState(scenario, lenient=True), p
 
     def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
@@ -87,7 +100,8 @@ class TankChess(Ruleset):
             return []
         state, p = self._state_and_piece(scenario, unit)
         ends, escaped = state.piece_moves(p)
-        out = [UnitMove(c, Facing(f)) for c, f in ends]
+        cache = _unit_moves(scenario.board.size)
+        out = [cache[c * 8 + f] for c, f in ends]
         if escaped:
             out.append(UnitMove(None, None))
         return out

@@ -50,10 +50,11 @@ Choices where RULES.md is silent (documented here, see also the ruleset docstrin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from rules.errors import IllegalMoveError, TankmapError
 from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from rules.scenario import Scenario, Terrain, Unit
 from rules.tank_chess.data import (
     COMMAND,
     FIRE_MORTAR,
@@ -179,7 +180,7 @@ class GameState:
                 f"this is a {scenario.ruleset!r} scenario; the game engine plays tank-chess only"
             )
         board = scenario.board
-        data = tank_chess_data()
+        info = _kind_info()
         opts = {s.name: s.default for s in OPTION_SPECS}
         opts.update(scenario.options)
         self.scenario = scenario
@@ -189,34 +190,44 @@ class GameState:
         self.strict_corners = bool(opts["strict_corners"])
         max_turns = opts["max_turns"]
         self.max_turns = int(max_turns) if isinstance(max_turns, int | float) else 300
-        grid = [EMPTY] * board.size
-        for t in scenario.terrain:
-            for c in t.cells:
-                grid[c] = BLOCKED
-        self.kind, self.side, self.cell, self.facing, self.alive = [], [], [], [], []
-        self.speed, self.gun, self.fire, self.armour = [], [], [], []
+        grid = _terrain_grid(board.size, scenario.terrain)
+        kind: list[int] = []
+        side: list[int] = []
+        cell: list[int] = []
+        facing: list[int] = []
+        alive: list[bool] = []
+        speed: list[int] = []
+        gun: list[int] = []
+        fire: list[int] = []
+        armour: list[tuple[int, int, int]] = []
         by_side: tuple[list[int], list[int]] = ([], [])
+        south = Side.SOUTH
         for p, u in enumerate(scenario.units):
-            if u.kind not in KIND_CODE:
+            facts = info.get(u.kind)
+            if facts is None:
                 raise PositionError(f"unknown tank-chess piece kind {u.kind!r}")
-            where = board.cell_name(u.cell)
-            if grid[u.cell] != EMPTY and not lenient:
-                what = "another piece" if grid[u.cell] >= 0 else "an obstacle or a wreck"
+            c = u.cell
+            if grid[c] != EMPTY and not lenient:
+                what = "another piece" if grid[c] >= 0 else "an obstacle or a wreck"
+                where = board.cell_name(c)
                 raise PositionError(f"cannot play: the {u.label} on {where} shares it with {what}")
-            stats = data.pieces[u.kind]
-            facing = u.facing if u.facing is not None else u.side.forward
-            self.kind.append(KIND_CODE[u.kind])
-            self.side.append(u.side.index)
-            self.cell.append(u.cell)
-            self.facing.append(int(facing))
-            self.alive.append(not u.wreck)
-            self.speed.append(stats.speed)
-            self.gun.append(stats.gun)
-            self.fire.append(stats.fire_mode)
-            self.armour.append(stats.armour)
-            grid[u.cell] = BLOCKED if u.wreck else p
-            if not u.wreck:
-                by_side[u.side.index].append(p)
+            si = 0 if u.side is south else 1
+            kind.append(facts[0])
+            side.append(si)
+            cell.append(c)
+            facing.append(int(u.facing) if u.facing is not None else 4 * si)
+            alive.append(not u.wreck)
+            speed.append(facts[1])
+            gun.append(facts[2])
+            fire.append(facts[3])
+            armour.append(facts[4])
+            if u.wreck:
+                grid[c] = BLOCKED
+            else:
+                grid[c] = p
+                by_side[si].append(p)
+        self.kind, self.side, self.cell, self.facing, self.alive = kind, side, cell, facing, alive
+        self.speed, self.gun, self.fire, self.armour = speed, gun, fire, armour
         self.grid = grid
         self.pieces_of = (tuple(by_side[0]), tuple(by_side[1]))
         self.to_move = scenario.to_move.index
@@ -439,6 +450,36 @@ class GameState:
         colour = ("White", "Black")[self.side[p]]
         where = "off the board" if self.cell[p] < 0 else self.scenario.board.cell_name(self.cell[p])
         return f"{colour} {KINDS[self.kind[p]]} on {where}"
+
+
+@cache
+def _kind_info() -> dict[str, tuple[int, int, int, int, tuple[int, int, int]]]:
+    """kind name → (code, speed, gun, fire mode, armour) from the data file."""
+    data = tank_chess_data()
+    return {
+        k: (KIND_CODE[k], st.speed, st.gun, st.fire_mode, st.armour)
+        for k, st in data.pieces.items()
+    }
+
+
+_GRIDS: dict[tuple[int, tuple[Terrain, ...]], tuple[int, ...]] = {}
+
+
+def _terrain_grid(size: int, terrain: tuple[Terrain, ...]) -> list[int]:
+    """A fresh grid with the obstacles of ``terrain`` (cached: editors and analysis build
+    many states over the same terrain)."""
+    key = (size, terrain)
+    base = _GRIDS.get(key)
+    if base is None:
+        cells = [EMPTY] * size
+        for t in terrain:
+            for c in t.cells:
+                cells[c] = BLOCKED
+        base = tuple(cells)
+        if len(_GRIDS) > 64:
+            _GRIDS.clear()
+        _GRIDS[key] = base
+    return list(base)
 
 
 # --- the functional API the brief names ---------------------------------------------------
