@@ -290,19 +290,20 @@ class HeuristicPolicy:
             orders[u] = order
             if view.zones[u] and st.can_fire(u, order):
                 shooters.append(u)
-        # values only drop as shells are assigned, so the initial order bounds the scan
-        targets = sorted(likely.items(), key=lambda kv: -kv[1])
+        likely_mask = 0
+        for cell in likely:
+            likely_mask |= 1 << cell
         for n, u in enumerate(shooters):
-            zm = view.masks[u]
+            m = view.masks[u] & likely_mask
             best_cell = -1
             best_val = 0.0
-            for cell, start in targets:
-                if start <= best_val:
-                    break
-                if zm >> cell & 1:
-                    v = likely[cell]
-                    if v > best_val:
-                        best_cell, best_val = cell, v
+            while m:
+                low = m & -m
+                cell = low.bit_length() - 1
+                m ^= low
+                v = likely[cell]
+                if v > best_val:
+                    best_cell, best_val = cell, v
             if best_cell < 0:
                 zone = view.zones[u]
                 best_cell = zone[int(noise[n % 8] * len(zone))]
