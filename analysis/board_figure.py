@@ -82,11 +82,13 @@ def draw_board(
     units: bool = True,
     unit_alpha: float = 1.0,
     title: str | None = None,
+    plain: bool = False,
 ) -> None:
     """Draw ``scenario`` into ``ax``: background (range colours or ``values`` as a heat map
     with optional numbers; NaN or negative = blank), terrain, units with facing arrows.
 
-    ``values`` is a flat per-cell array (``a1 = 0``). The axes get cell-name ticks.
+    ``values`` is a flat per-cell array (``a1 = 0``); ``plain`` draws a white background
+    (no range colours or zone shading) for overlays. The axes get cell-name ticks.
     """
     b = scenario.board
     rs = get_ruleset(scenario.ruleset)
@@ -106,7 +108,9 @@ def draw_board(
     for cell in range(b.size):
         x, y = cell_xy(scenario, cell)
         fc: Any = "#ffffff"
-        if scenario.ruleset == "final-act":
+        if plain:
+            pass
+        elif scenario.ruleset == "final-act":
             fc = RANGE_COLOURS[b.row_of(cell) % 6]
         elif cell in setup:
             fc = "#f0f0f0"

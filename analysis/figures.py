@@ -96,7 +96,7 @@ def contested_figure(result: ScenarioAnalysis) -> Figure:
     s = result.scenario
     fig = Figure(figsize=figure_size(s), layout="constrained")
     ax = fig.add_subplot()
-    draw_board(ax, s, title=f"Contested: {int(result.coverage.contested.sum())} cells")
+    draw_board(ax, s, plain=True, title=f"Contested: {int(result.coverage.contested.sum())} cells")
     for cell in range(s.board.size):
         x, y = cell_xy(s, cell)
         colour = None
@@ -107,10 +107,10 @@ def contested_figure(result: ScenarioAnalysis) -> Figure:
                 if result.coverage.safe[side][cell]:
                     colour = SIDE_COLOURS[side]
         if colour is not None:
-            alpha = 0.55 if colour == "#7d3c98" else 0.18
+            alpha = 0.6 if colour == "#7d3c98" else 0.22
             ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fc=colour, alpha=alpha, zorder=2.5))
-    handles = [Rectangle((0, 0), 1, 1, fc="#7d3c98", alpha=0.55)] + [
-        Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[side], alpha=0.18) for side in Side
+    handles = [Rectangle((0, 0), 1, 1, fc="#7d3c98", alpha=0.6)] + [
+        Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[side], alpha=0.22) for side in Side
     ]
     labels = ["contested (both sides fire)"] + [
         f"safe for {side.value} ({int(result.coverage.safe[side].sum())})" for side in Side
