@@ -136,3 +136,13 @@ def tank_chess_data() -> TankChessData:
         },
         start_cells={k: tuple(v) for k, v in raw["start_cells"].items()},
     )
+
+
+@cache
+def kind_facts() -> dict[str, tuple[int, int, int, int, tuple[int, int, int]]]:
+    """kind name → (code, speed, gun, fire mode, armour) for the fast game state."""
+    data = tank_chess_data()
+    return {
+        k: (KIND_CODE[k], st.speed, st.gun, st.fire_mode, st.armour)
+        for k, st in data.pieces.items()
+    }

@@ -50,19 +50,17 @@ Choices where RULES.md is silent (documented here, see also the ruleset docstrin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from rules.errors import IllegalMoveError, TankmapError
 from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from rules.scenario import Scenario, Unit
 from rules.tank_chess.data import (
     COMMAND,
     FIRE_MORTAR,
     FIRE_TURRET,
-    KIND_CODE,
     KINDS,
     OPTION_SPECS,
-    tank_chess_data,
+    kind_facts,
 )
 from rules.tank_chess.movegen import (
     Sight,
@@ -71,7 +69,16 @@ from rules.tank_chess.movegen import (
     piece_turns,
     sight_map,
 )
-from rules.tank_chess.tables import BLOCKED, EMPTY, ESCAPE, NO_TARGET, Tables, tables_for
+from rules.tank_chess.perft import perft, perft_divide
+from rules.tank_chess.tables import (
+    BLOCKED,
+    EMPTY,
+    ESCAPE,
+    NO_TARGET,
+    Tables,
+    tables_for,
+    terrain_grid,
+)
 
 __all__ = [
     "BLOCKED",
@@ -180,7 +187,7 @@ class GameState:
                 f"this is a {scenario.ruleset!r} scenario; the game engine plays tank-chess only"
             )
         board = scenario.board
-        info = _kind_info()
+        info = kind_facts()
         opts = {s.name: s.default for s in OPTION_SPECS}
         opts.update(scenario.options)
         self.scenario = scenario
@@ -190,7 +197,7 @@ class GameState:
         self.strict_corners = bool(opts["strict_corners"])
         max_turns = opts["max_turns"]
         self.max_turns = int(max_turns) if isinstance(max_turns, int | float) else 300
-        grid = _terrain_grid(board.size, scenario.terrain)
+        grid = terrain_grid(board.size, scenario.terrain)
         kind: list[int] = []
         side: list[int] = []
         cell: list[int] = []
@@ -296,16 +303,21 @@ class GameState:
                 n += piece_turn_count(self, p, sight)
         return n
 
-    def piece_moves(self, p: int) -> tuple[list[tuple[int, int]], bool]:
-        """Piece ``p``'s distinct end states ``(cell, facing)`` (sorted) and whether it can
-        escape, in the current position, whoever is to move."""
+    def piece_end_states(self, p: int) -> tuple[set[int], bool]:
+        """Fast form of ``piece_moves``: the end state ids ``cell * 8 + facing`` as a fresh
+        set (unordered) and whether piece ``p`` can escape."""
         grid = self.grid
         c0 = self.cell[p]
         grid[c0] = EMPTY
         try:
-            states, escaped = end_states(self, p, c0, self.facing[p])
+            return end_states(self, p, c0, self.facing[p])
         finally:
             grid[c0] = p
+
+    def piece_moves(self, p: int) -> tuple[list[tuple[int, int]], bool]:
+        """Piece ``p``'s distinct end states ``(cell, facing)`` (sorted) and whether it can
+        escape, in the current position, whoever is to move."""
+        states, escaped = self.piece_end_states(p)
         return sorted((s >> 3, s & 7) for s in states), escaped
 
     def fire_zone(self, p: int) -> list[int]:
@@ -452,36 +464,6 @@ class GameState:
         return f"{colour} {KINDS[self.kind[p]]} on {where}"
 
 
-@cache
-def _kind_info() -> dict[str, tuple[int, int, int, int, tuple[int, int, int]]]:
-    """kind name → (code, speed, gun, fire mode, armour) from the data file."""
-    data = tank_chess_data()
-    return {
-        k: (KIND_CODE[k], st.speed, st.gun, st.fire_mode, st.armour)
-        for k, st in data.pieces.items()
-    }
-
-
-_GRIDS: dict[tuple[int, tuple[Terrain, ...]], tuple[int, ...]] = {}
-
-
-def _terrain_grid(size: int, terrain: tuple[Terrain, ...]) -> list[int]:
-    """A fresh grid with the obstacles of ``terrain`` (cached: editors and analysis build
-    many states over the same terrain)."""
-    key = (size, terrain)
-    base = _GRIDS.get(key)
-    if base is None:
-        cells = [EMPTY] * size
-        for t in terrain:
-            for c in t.cells:
-                cells[c] = BLOCKED
-        base = tuple(cells)
-        if len(_GRIDS) > 64:
-            _GRIDS.clear()
-        _GRIDS[key] = base
-    return list(base)
-
-
 # --- the functional API the brief names ---------------------------------------------------
 def initial_state(scenario: Scenario) -> GameState:
     """The playable state of a tank-chess scenario (``to_move`` from the scenario, ply 0).
@@ -509,31 +491,3 @@ def outcome(state: GameState) -> Outcome | None:
 
 def to_scenario(state: GameState) -> Scenario:
     return state.to_scenario()
-
-
-def perft(state: GameState, depth: int) -> int:
-    """Count the distinct turn sequences of length ``depth`` (CONTRACTS ``perft``): every
-    legal shot target counts, a game-ending turn is a leaf, a side with no turn at an
-    inner node gives 0, ``max_turns`` is ignored. ``depth`` 0 gives 1."""
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return state.count_turns()
-    total = 0
-    for turn in state.legal_turns():
-        state.push(turn)
-        total += 1 if state.winner >= 0 else perft(state, depth - 1)
-        state.pop()
-    return total
-
-
-def perft_divide(state: GameState, depth: int) -> list[tuple[Turn, int]]:
-    """``perft`` split by first turn: ``[(turn, count), ...]`` in generation order."""
-    if depth <= 0:
-        return []
-    out: list[tuple[Turn, int]] = []
-    for turn in state.legal_turns():
-        state.push(turn)
-        out.append((turn, 1 if state.winner >= 0 else perft(state, depth - 1)))
-        state.pop()
-    return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.geometry import Facing
+from rules.scenario import Terrain
 from rules.tank_chess.data import tank_chess_data
 
 EMPTY = -1
@@ -133,3 +134,23 @@ def tables_for(columns: int, rows: int) -> Tables:
         fan3=tuple(tuple(((f + k) & 7) * size for k in (-1, 0, 1)) for f in range(8)),
         fan1=tuple((f * size,) for f in range(8)),
     )
+
+
+_GRIDS: dict[tuple[int, tuple[Terrain, ...]], tuple[int, ...]] = {}
+
+
+def terrain_grid(size: int, terrain: tuple[Terrain, ...]) -> list[int]:
+    """A fresh ``grid`` list: ``BLOCKED`` on every obstacle cell of ``terrain``, else
+    ``EMPTY`` (cached per terrain: editors and analysis build many states over one map)."""
+    key = (size, terrain)
+    base = _GRIDS.get(key)
+    if base is None:
+        cells = [EMPTY] * size
+        for t in terrain:
+            for c in t.cells:
+                cells[c] = BLOCKED
+        base = tuple(cells)
+        if len(_GRIDS) > 64:
+            _GRIDS.clear()
+        _GRIDS[key] = base
+    return list(base)
