@@ -1,0 +1,76 @@
+"""The balance table and every figure function, on small boards."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from fa_boards import SWAMP_WALL, fa, tank
+from matplotlib.figure import Figure
+
+from analysis.balance import COLUMNS, DIFF, balance_table
+from analysis.board_figure import board_figure
+from analysis.figures import (
+    artillery_figure,
+    balance_figure,
+    contested_figure,
+    coverage_figure,
+    kill_figure,
+    lanes_figure,
+    reach_figure,
+)
+from analysis.summary import analyse
+from rules.board import Board
+from rules.fileformat import read_scenario
+from rules.geometry import Facing, Side
+from rules.scenario import Scenario, Unit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_balance_table_rows_and_difference() -> None:
+    # South tank f1 behind its own swamp wall (12 rounds, see test_reach_final_act); north
+    # tank l12 straight down column l through the gap (11 rounds). Lanes: 2 each.
+    s = fa(terrain=SWAMP_WALL, units=(tank("f1"), tank("l12", Side.NORTH)))
+    df = balance_table(analyse(s, routes=False))
+    assert list(df.index) == ["south", "north", DIFF]
+    assert tuple(df.columns) == COLUMNS
+    assert df.loc["south", "turns_to_goal"] == 12 and df.loc["north", "turns_to_goal"] == 11
+    assert df.loc[DIFF, "turns_to_goal"] == 1
+    assert df.loc["south", "lanes"] == 2 and df.loc[DIFF, "lanes"] == 0
+    assert df.loc["south", "choke_width"] == 2
+    assert df.loc["south", "coverage_total"] == 24  # RULES §4: 24 cone cells, nothing blocks
+    assert df.loc["south", "contested_cells"] == df.loc["north", "contested_cells"]
+
+
+def test_balance_table_tank_wars_has_no_lanes() -> None:
+    s = read_scenario(ROOT / "maps/tank-wars/default.json")
+    df = balance_table(analyse(s, routes=False))
+    assert math.isnan(df.loc["south", "lanes"]) and math.isnan(df.loc["south", "turns_to_goal"])
+
+
+def test_every_figure_is_a_figure() -> None:
+    b = Board.of(8, 8)
+    tc = Scenario(
+        ruleset="tank-chess",
+        board=b,
+        units=(
+            Unit("command", Side.SOUTH, b.parse_cell("d1"), Facing.N),
+            Unit("heavy", Side.NORTH, b.parse_cell("e8"), Facing.S),
+        ),
+    )
+    tw = read_scenario(ROOT / "maps/tank-wars/default.json")
+    fas = fa(terrain=SWAMP_WALL, units=(tank("f1"), tank("l12", Side.NORTH)))
+    for s in (fas, tc, tw):
+        r = analyse(s)
+        figs = [
+            board_figure(s),
+            reach_figure(r),
+            coverage_figure(r),
+            contested_figure(r),
+            lanes_figure(r),
+            balance_figure(balance_table(r)),
+        ]
+        assert all(isinstance(f, Figure) for f in figs)
+        assert (kill_figure(r) is not None) == (s.ruleset == "tank-chess")
+        assert (artillery_figure(r) is not None) == (s.ruleset == "tank-wars")
