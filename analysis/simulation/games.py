@@ -32,12 +32,14 @@ END_LIMIT = "limit"  # round / ply limit reached (draw)
 
 @dataclass(frozen=True)
 class Death:
-    """A unit knocked out (or eliminated) during a game."""
+    """A unit knocked out (or eliminated) during a game; ``by_kind`` is the kind of the
+    enemy unit that did it (``None`` if no single unit did, e.g. Tank Wars artillery)."""
 
     side: Side
     kind: str
     cell: int
     round: int
+    by_kind: str | None = None
 
 
 @dataclass(frozen=True)

@@ -154,8 +154,9 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
             f"[{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}] (advantage {fm['advantage']:+.4f}).</p>"
         )
     losses = "".join(
-        f"<tr><td>{s}</td><td>{html.escape(json.dumps(k))}</td></tr>"
-        for s, k in summary["losses_by_kind"].items()
+        f"<tr><td>{s}</td><td>{html.escape(json.dumps(summary['losses_by_kind'][s]))}</td>"
+        f"<td>{html.escape(json.dumps(summary['kills_by_kind'][s]))}</td></tr>"
+        for s in ("south", "north")
     )
     ends = ", ".join(f"{html.escape(k)}: {v}" for k, v in summary["end"].items())
     provisional = " <b>(provisional rules)</b>" if rs.provisional else ""
@@ -174,7 +175,9 @@ img{{max-width:100%}}</style></head><body>
 <p><b>Balance</b> = 1 − |win rate south − win rate north| = {summary["balance"]:.4f}.</p>
 {extra}
 <p>Length ({unit}): mean {length["mean"]}, median {length["median"]}. Endings: {ends}.</p>
-<h2>Losses by unit kind</h2><table>{losses}</table>
+<h2>Losses and kills by unit kind</h2>
+<table><tr><th>side</th><th>units lost</th><th>enemy units knocked out, by own unit kind</th></tr>
+{losses}</table>
 <h2>Charts</h2>
 {imgs}
 <p>Per-game table: <a href="games.csv">games.csv</a>;

@@ -81,7 +81,9 @@ def normalise_policies(policies: str | Sequence[str] | Mapping[Side, str]) -> tu
 
 
 def result_row(board: Board, game: int, policies: tuple[str, str], r: GameResult) -> dict[str, Any]:
-    """One table row (cells as names; route and deaths as space-separated strings)."""
+    """One table row (cells as names). ``route`` is the winning unit's cells, space
+    separated; ``deaths`` lists ``side:kind:cell:killer-kind`` items (``-`` when no single
+    unit did it), space separated."""
     return {
         "game": game,
         "policy_south": policies[0],
@@ -93,7 +95,10 @@ def result_row(board: Board, game: int, policies: tuple[str, str], r: GameResult
         "kills_north": r.kills[1],
         "winning_unit": r.winning_unit,
         "route": " ".join(board.cell_name(c) for c in r.route),
-        "deaths": " ".join(f"{d.side.value}:{d.kind}:{board.cell_name(d.cell)}" for d in r.deaths),
+        "deaths": " ".join(
+            f"{d.side.value}:{d.kind}:{board.cell_name(d.cell)}:{d.by_kind or '-'}"
+            for d in r.deaths
+        ),
         "first": r.first.value,
     }
 

@@ -54,13 +54,26 @@ def balance(wins_south: int, wins_north: int, games: int) -> float:
     return 1.0 - abs(wins_south - wins_north) / games
 
 
-def kills_by_kind(df: pd.DataFrame) -> dict[str, dict[str, int]]:
+def losses_by_kind(df: pd.DataFrame) -> dict[str, dict[str, int]]:
     """Units lost per side and kind: ``{"south": {"tank": 12, ...}, "north": {...}}``."""
     out: dict[str, Counter[str]] = {"south": Counter(), "north": Counter()}
     for text in df["deaths"]:
         for item in str(text).split():
-            side, kind, _cell = item.split(":")
+            side, kind = item.split(":")[:2]
             out[side][kind] += 1
+    return {s: dict(sorted(c.items())) for s, c in out.items()}
+
+
+def kills_by_kind(df: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Enemy units knocked out per side and by the kind of unit that did it:
+    ``{"south": {"tank": 30, "at": 4}, ...}`` (kills no single unit made are left out)."""
+    out: dict[str, Counter[str]] = {"south": Counter(), "north": Counter()}
+    for text in df["deaths"]:
+        for item in str(text).split():
+            parts = item.split(":")
+            if len(parts) > 3 and parts[3] != "-":
+                killer = "north" if parts[0] == "south" else "south"
+                out[killer][parts[3]] += 1
     return {s: dict(sorted(c.items())) for s, c in out.items()}
 
 
@@ -77,7 +90,7 @@ def death_map(df: pd.DataFrame, board: Board, side: str | None = None) -> np.nda
     names = []
     for text in df["deaths"]:
         for item in str(text).split():
-            s, _kind, cell = item.split(":")
+            s, _kind, cell = item.split(":")[:3]
             if side is None or s == side:
                 names.append(cell)
     return _cell_counts(board, names)
@@ -163,7 +176,8 @@ def summary(
             "south": int(df["kills_south"].sum()),
             "north": int(df["kills_north"].sum()),
         },
-        "losses_by_kind": kills_by_kind(df),
+        "losses_by_kind": losses_by_kind(df),
+        "kills_by_kind": kills_by_kind(df),
     }
     if alternating:
         out["first_mover"] = first_mover(df)

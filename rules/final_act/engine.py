@@ -57,9 +57,10 @@ END_LIMIT = "limit"
 
 @dataclass
 class RoundReport:
-    """What happened in one round: units out (index, cell, by side) and hits taken."""
+    """What happened in one round: units out ``(index, cell, by side, by unit)`` and the
+    units hit (the shooter, or the tank that ran over an AT, is ``by unit``)."""
 
-    knocked_out: list[tuple[int, int, int]] = field(default_factory=list)
+    knocked_out: list[tuple[int, int, int, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     bounced: list[int] = field(default_factory=list)
 
@@ -332,7 +333,7 @@ class Game:
             if kind[u] == "tank" and alive[u]:
                 for v in occupants[cell[u]]:
                     if alive[v] and side[v] != side[u] and kind[v] == "at":
-                        self._knock_out(state, v, side[u], report)
+                        self._knock_out(state, v, side[u], u, report)
         # hits
         for shooter, target in shells.items():
             by = side[shooter]
@@ -348,23 +349,23 @@ class Game:
                 report.hits.append(tank)
                 if state.damage[tank] >= self.hits_to_kill["tank"]:
                     for v in here:
-                        self._knock_out(state, v, by, report)
+                        self._knock_out(state, v, by, shooter, report)
                 continue
             victim = next((v for v in here if kind[v] == "at"), here[0])
             report.hits.append(victim)
             state.damage[victim] += 1
             if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
-                self._knock_out(state, victim, by, report)
+                self._knock_out(state, victim, by, shooter, report)
         state.round += 1
         self._check_end(state)
         return report
 
-    def _knock_out(self, state: State, u: int, by: int, report: RoundReport) -> None:
+    def _knock_out(self, state: State, u: int, by: int, by_unit: int, report: RoundReport) -> None:
         if not state.alive[u]:
             return
         state.alive[u] = False
         state.kills[by] += 1
-        report.knocked_out.append((u, state.cell[u], by))
+        report.knocked_out.append((u, state.cell[u], by, by_unit))
         if state.kind[u] == "tank" and self.wrecks:
             state.wreck[u] = True
             state.wreck_mask |= 1 << state.cell[u]

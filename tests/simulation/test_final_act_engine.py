@@ -172,8 +172,10 @@ def test_at_under_a_tank_survives_first_hit_then_both_out() -> None:
 def test_two_ats_one_out_per_shell() -> None:
     g = game(tank(N, "f9", Facing.S, "1"), at(S, "f4", Facing.N), at(S, "f4", Facing.E))
     st = g.initial_state()
-    g.play_round(st, stay_all(g), {2: c("f4")})
+    report = g.play_round(st, stay_all(g), {2: c("f4")})
     assert [st.alive[3], st.alive[4]].count(True) == 1
+    # the report names the cell, the side (north = 1) and the unit (index 2) that did it
+    assert len(report.knocked_out) == 1 and report.knocked_out[0][1:] == (c("f4"), 1, 2)
 
 
 def test_enemy_tank_entering_at_cell_eliminates_it() -> None:

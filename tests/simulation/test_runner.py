@@ -125,3 +125,13 @@ def test_heat_maps_count_cells(race: Scenario) -> None:
     routes = route_map(df, race.board, "south")
     # a south winner starts on a1 (col 0, row 1) in every game it wins
     assert routes[0, 0] == int((df["winner"] == "south").sum())
+
+
+def test_losses_and_kills_by_kind_hand_table() -> None:
+    # Two games: (1) south tank lost on c4 to a north AT, north AT run over by a south tank
+    # on d5; (2) a north tank lost on e6 with no single killer ("-").
+    from analysis.simulation.stats import kills_by_kind, losses_by_kind
+
+    df = pd.DataFrame({"deaths": ["south:tank:c4:at north:at:d5:tank", "north:tank:e6:-"]})
+    assert losses_by_kind(df) == {"south": {"tank": 1}, "north": {"at": 1, "tank": 1}}
+    assert kills_by_kind(df) == {"south": {"tank": 1}, "north": {"at": 1}}

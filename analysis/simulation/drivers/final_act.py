@@ -82,8 +82,10 @@ class FinalActDriver:
             if record:
                 rounds.append((list(orders), dict(shells)))
             report = game.apply_round(st, orders, shells)
-            for u, cell, _by in report.knocked_out:
-                deaths.append(Death(SIDES[st.side[u]], st.kind[u], cell, st.round))
+            for u, cell, _by, by_unit in report.knocked_out:
+                deaths.append(
+                    Death(SIDES[st.side[u]], st.kind[u], cell, st.round, st.kind[by_unit])
+                )
         return _result(st, deaths, FinalActRecord.of(st, rounds) if record else None)
 
 

@@ -86,7 +86,13 @@ class TankChessDriver:
                 target = turn[3]
                 kills[mover] += 1
                 deaths.append(
-                    Death(SIDES[st.side[target]], KINDS[st.kind[target]], st.cell[target], st.ply)
+                    Death(
+                        SIDES[st.side[target]],
+                        KINDS[st.kind[target]],
+                        st.cell[target],
+                        st.ply,
+                        KINDS[st.kind[turn[0]]],
+                    )
                 )
         out = st.outcome()
         winner = out.winner if out is not None else None
