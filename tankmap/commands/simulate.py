@@ -54,9 +54,20 @@ def run(args: argparse.Namespace) -> int:
     from analysis.simulation.runner import simulate
     from analysis.simulation.stats import summary
     from rules.errors import TankmapError
+    from rules.registry import get_ruleset
+    from rules.violations import Severity
     from tankmap.commands.common import load, print_json
 
     scenario = load(args.file)
+    errors = [
+        v for v in get_ruleset(scenario.ruleset).check(scenario) if v.severity is Severity.ERROR
+    ]
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise TankmapError(
+            f"{args.file}: cannot simulate an illegal scenario: {errors[0].message}{more};"
+            f" see 'tankmap check {args.file}'"
+        )
     if args.games < 1:
         raise TankmapError(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:

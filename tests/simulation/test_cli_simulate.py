@@ -134,3 +134,20 @@ def test_unreachable_scheduler_is_a_user_error(
     code = main(["simulate", MIRROR, "--games", "2", "--scheduler", "tcp://127.0.0.1:9"])
     assert code == 2
     assert "cannot reach Dask scheduler" in capsys.readouterr().err
+
+
+def test_illegal_scenario_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Two south tanks on one cell break RULES §1.2 ("one tank per cell"): refused, exit 2.
+    from dataclasses import replace
+
+    from rules.fileformat import read_scenario, write_scenario
+
+    sc = read_scenario(MIRROR)
+    tanks = [u for u in sc.units if u.side.value == "south"]
+    moved = replace(tanks[1], cell=tanks[0].cell)
+    bad = sc.replacing(tanks[1], moved)
+    path = tmp_path / "bad.json"
+    write_scenario(bad, path)
+    assert main(["simulate", str(path), "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "illegal scenario" in err and len(err.strip().splitlines()) == 1
