@@ -13,7 +13,7 @@ def register(sub: Any) -> None:
         help="play many seeded games and report win rates and balance",
         description=(
             "Play seeded games of a scenario with the given policies and report win and "
-            "draw rates (Wilson 95 %% intervals), balance = 1 - |south - north|, game "
+            "draw rates (Wilson 95 percent intervals), balance = 1 - |south - north|, game "
             "lengths, losses and heat maps. The same --seed gives the same numbers whatever "
             "--workers or --scheduler."
         ),
@@ -59,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import load, print_json
 
     scenario = load(args.file)
-    errors = [
-        v for v in get_ruleset(scenario.ruleset).check(scenario) if v.severity is Severity.ERROR
-    ]
+    ruleset = get_ruleset(scenario.ruleset)
+    errors = [v for v in ruleset.check(scenario) if v.severity is Severity.ERROR]
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise TankmapError(
@@ -98,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     doc = summary(df, alternating=scenario.ruleset == "tank-chess")
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
+    doc["provisional"] = ruleset.provisional
     if args.out:
         from analysis.simulation.report import write_report
 
@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
-    print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}")
+    note = " (provisional rules)" if ruleset.provisional else ""
+    print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{note}")
     for name, r in (("south", ws), ("north", wn)):
         lo, hi = r["ci95"]
         print(f"  {name:5} wins {doc['wins'][name]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")

@@ -151,3 +151,11 @@ def test_illegal_scenario_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["simulate", str(path), "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "illegal scenario" in err and len(err.strip().splitlines()) == 1
+
+
+def test_tank_wars_is_marked_provisional(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(ROOT / "maps" / "tank-wars" / "default.json")
+    doc = run_json(capsys, path, "--games", "5", "--seed", "1")
+    assert doc["provisional"] is True
+    assert main(["simulate", path, "--games", "5"]) == 0
+    assert "provisional" in capsys.readouterr().out
