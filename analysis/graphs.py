@@ -39,6 +39,13 @@ ESCAPE = "escape"
 """The networkx node every escape move (``UnitMove.to is None``) leads to."""
 
 State = tuple[int, Facing | None]
+
+
+def state_code(cell: int, facing: Facing | None) -> int:
+    """A state as one int (``cell * 9 + facing + 1``, 0 for no facing): fast dict keys."""
+    return cell * 9 + (0 if facing is None else int(facing) + 1)
+
+
 IntArray = npt.NDArray[np.int32]
 
 _CACHE_SIZE = 96
@@ -81,7 +88,7 @@ def table_key(scenario: Scenario, unit: Unit) -> TableKey:
 class MovementTable:
     """All explored states of one unit kind on one terrain, with their one-round successors.
 
-    ``states[i]`` is ``(cell, facing)``; ``index`` maps a state back to ``i``. ``succ[i]``
+    ``states[i]`` is ``(cell, facing)``; ``index_of(state)`` gives ``i`` back. ``succ[i]``
     lists successor indices; ``escapes[i]`` is True when a move from state ``i`` leaves the
     board. ``goal`` is the set of cells where the unit wins by standing (``None`` if it cannot
     win by moving; an empty set if only an escape wins). ``csr()`` gives the adjacency as
@@ -94,7 +101,7 @@ class MovementTable:
     ruleset: Ruleset
     goal: frozenset[int] | None
     states: list[State] = field(default_factory=list)
-    index: dict[State, int] = field(default_factory=dict)
+    codes: dict[int, int] = field(default_factory=dict)
     succ: list[list[int]] = field(default_factory=list)
     escapes: list[bool] = field(default_factory=list)
     _csr: tuple[IntArray, IntArray] | None = None
@@ -112,12 +119,20 @@ class MovementTable:
             self._expand(len(self.succ))
         return out
 
+    def index_of(self, state: State) -> int:
+        """Index of an explored ``state``; ``KeyError`` if it is not in the table."""
+        return self.codes[state_code(*state)]
+
+    def __contains__(self, state: object) -> bool:
+        return isinstance(state, tuple) and len(state) == 2 and state_code(*state) in self.codes
+
     def _add(self, state: State) -> int:
-        i = self.index.get(state)
+        code = state_code(*state)
+        i = self.codes.get(code)
         if i is None:
             i = len(self.states)
             self.states.append(state)
-            self.index[state] = i
+            self.codes[code] = i
             self._changed()
         return i
 
@@ -147,14 +162,15 @@ class MovementTable:
         scen = self.scenario.with_units(self.scenario.units + (probe,))
         targets: set[int] = set()
         escape = False
-        index = self.index
+        codes = self.codes
         for m in self.ruleset.moves(scen, probe):
-            if m.to is None:
+            to, f = m.to, m.facing
+            if to is None:
                 escape = True
                 continue
-            state = (m.to, m.facing)
-            j = index.get(state)
-            targets.add(self._add(state) if j is None else j)
+            # int arithmetic on the IntEnum: hashing Facing itself is slow (Enum.__hash__)
+            j = codes.get(to * 9 + (0 if f is None else f + 1))
+            targets.add(self._add((to, f)) if j is None else j)
         targets.discard(i)
         return sorted(targets), escape
 
@@ -273,7 +289,7 @@ def _derive(
         near |= (np.abs(cols - b.col_of(c)) <= radius) & (np.abs(rows - b.row_of(c)) <= radius)
     table = MovementTable(key=key, scenario=base, probe=old.probe, ruleset=old.ruleset, goal=goal)
     table.states = list(old.states)
-    table.index = dict(old.index)
+    table.codes = dict(old.codes)
     table.succ = [list(s) for s in old.succ]
     table.escapes = list(old.escapes)
     for i in range(len(table.succ)):

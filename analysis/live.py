@@ -70,7 +70,13 @@ class LiveOverlays:
 def reach_ready(scenario: Scenario) -> bool:
     """True when every live unit's movement table is cached (reach is then fast)."""
     with LOCK:
-        return all(table_key(scenario, u) in _TABLES for u in scenario.units if not u.wreck)
+        for u in scenario.units:
+            if u.wreck:
+                continue
+            table = _TABLES.get(table_key(scenario, u))
+            if table is None or (u.cell, u.facing) not in table:
+                return False
+        return True
 
 
 def warm(scenario: Scenario) -> None:

@@ -102,7 +102,7 @@ def unit_reach(scenario: Scenario, unit: Unit) -> UnitReach:
     """``UnitReach`` of ``unit`` by array BFS (no route). Memoised per table and start state;
     the arrays returned are shared: do not modify them."""
     table = movement_table(scenario, unit)
-    start = table.index[(unit.cell, unit.facing)]
+    start = table.index_of((unit.cell, unit.facing))
     hit = table._dist_cache.get(start)
     if hit is None:
         dist = bfs(table, start)

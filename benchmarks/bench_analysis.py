@@ -83,7 +83,7 @@ def live_figures(path: str) -> dict[str, Any]:
 
     unit = s.live_units()[0]
     table = movement_table(s, unit)
-    start = table.index[(unit.cell, unit.facing)]
+    start = table.index_of((unit.cell, unit.facing))
     return {
         "warm_tables_s": round(warm_s, 2),
         "unit_edit_ms": round(statistics.median(totals), 3),
