@@ -25,6 +25,8 @@ from rules.ruleset import Ruleset
 from rules.scenario import Scenario
 from rules.violations import Violation
 
+CHECK_CACHE = 16
+
 
 class Document(QObject):
     """A scenario being edited. Build with ``Document(scenario, path)`` or ``Document.open``."""
@@ -43,6 +45,7 @@ class Document(QObject):
         self._palette = palette_for(self._ruleset)
         self._path: Path | None = None if path is None else Path(path)
         self._violations: list[Violation] | None = None
+        self._checked: dict[Scenario, list[Violation]] = {}
         self._selection: tuple[Piece, ...] = ()
         self.symmetry = Symmetry.OFF
         self.undo_stack = QUndoStack(self)
@@ -80,8 +83,21 @@ class Document(QObject):
     @property
     def violations(self) -> list[Violation]:
         if self._violations is None:
-            self._violations = self._ruleset.check(self._scenario)
+            self._violations = self.check(self._scenario)
         return self._violations
+
+    def check(self, scenario: Scenario) -> list[Violation]:
+        """``ruleset.check(scenario)``, remembered for the last few scenarios (an edit is
+        checked before it is pushed, then shown; undo returns to a checked scenario)."""
+        found = self._checked.get(scenario)
+        if found is None:
+            found = self._ruleset.check(scenario)
+            self._checked[scenario] = found
+            while len(self._checked) > CHECK_CACHE:
+                self._checked.pop(next(iter(self._checked)))
+        else:
+            self._checked[scenario] = self._checked.pop(scenario)  # most recent last
+        return list(found)
 
     @property
     def display_name(self) -> str:

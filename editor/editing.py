@@ -38,7 +38,7 @@ REFUSED_OFF_BOARD = Outcome(False, "the piece would leave the board")
 
 
 def _check(doc: Document, after: Scenario) -> Outcome:
-    errors = new_errors(doc.ruleset, doc.violations, after)
+    errors = new_errors(doc.ruleset, doc.violations, after, doc.check)
     return Outcome(not errors, reason_text(errors))
 
 
@@ -92,9 +92,6 @@ def _image(doc: Document, scenario: Scenario, piece: Piece, old: Piece | None) -
 # --- placing ------------------------------------------------------------------------------
 def preview(doc: Document, piece: Piece) -> Outcome:
     """Would ``place(doc, piece)`` succeed? (The place tool's green/red answer.)"""
-    if doc.symmetry is Symmetry.OFF:
-        answer = doc.ruleset.can_place(doc.scenario, piece)
-        return Outcome(answer.ok, answer.message)
     return _check(doc, _with_images(doc, [piece])[0])
 
 

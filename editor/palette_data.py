@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from rules.errors import TankmapError
@@ -170,7 +171,9 @@ def palette_for(ruleset: Ruleset) -> Palette:
     return Palette(tuple(entries), base.facings, base.range_colours, base.limits)
 
 
+@cache
 def _data(ruleset_name: str) -> dict[str, Any]:
+    """The ruleset's data file (read once per process; ``{}`` if it has none)."""
     try:
         return load_ruleset_data(ruleset_name)
     except (OSError, ValueError, TankmapError):

@@ -10,7 +10,7 @@ cursor); ``dy`` grows toward north, as in ``rules.geometry``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from enum import StrEnum
 
@@ -221,14 +221,17 @@ def remove_pieces(scenario: Scenario, pieces: Sequence[Piece]) -> Scenario:
 
 
 def new_errors(
-    ruleset: Ruleset, before: Sequence[Violation], after_scenario: Scenario
+    ruleset: Ruleset,
+    before: Sequence[Violation],
+    after_scenario: Scenario,
+    check: Callable[[Scenario], list[Violation]] | None = None,
 ) -> list[Violation]:
     """The ``error`` violations of ``after_scenario`` that ``before`` did not have: an edit
-    is refused iff this list is not empty (same rule as ``Ruleset.can_place``)."""
+    is refused iff this list is not empty (same rule as ``Ruleset.can_place``). ``check``
+    replaces ``ruleset.check`` (a caching checker)."""
     old = set(before)
-    return [
-        v for v in ruleset.check(after_scenario) if v.severity is Severity.ERROR and v not in old
-    ]
+    after = (check or ruleset.check)(after_scenario)
+    return [v for v in after if v.severity is Severity.ERROR and v not in old]
 
 
 def reason_text(violations: Sequence[Violation]) -> str:

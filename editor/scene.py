@@ -77,7 +77,9 @@ class BoardItem(QGraphicsItem):
     ) -> None:
         super().__init__()
         self.geo, self.scenario, self.zones, self.palette = geo, scenario, zones, palette
+        self.zone_paths = {side: geo.path(cells) for side, cells in zones.items()}
         self.setZValue(Z_BOARD)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         return self.geo.board_rect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
@@ -90,11 +92,11 @@ class BoardItem(QGraphicsItem):
         for cell in range(b.size):
             p.setBrush(LIGHT if (b.col_of(cell) + b.row_of(cell)) % 2 else DARK)
             p.drawRect(self.geo.rect(cell))
-        for side, cells in self.zones.items():
+        for side, path in self.zone_paths.items():
             tint = QColor(SIDE_COLOURS[side])
             tint.setAlpha(34)
             p.setBrush(tint)
-            p.drawPath(self.geo.path(cells))
+            p.drawPath(path)
         p.setPen(QPen(GRID, 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         for col in range(b.columns + 1):
@@ -152,6 +154,7 @@ class TerrainItem(QGraphicsItem):
         self.path = geo.path(piece.cells)
         self.selected = False
         self.setZValue(Z_TERRAIN)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         return self.path.boundingRect().adjusted(-4, -4, 4, 4)
@@ -246,6 +249,7 @@ class UnitItem(QGraphicsItem):
         self.centre = geo.centre(piece.cell) + offset
         self.radius = CELL * (0.36 if offset.isNull() else 0.24)
         self.setZValue(Z_UNITS)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         r = self.radius + CELL * 0.2

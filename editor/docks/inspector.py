@@ -52,6 +52,10 @@ class InspectorDock(QWidget):
         self.outer.setContentsMargins(6, 6, 6, 6)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
+        self._key: object = None
+        self._form: object = None
+        self._layout = QFormLayout()
+        self.target: Piece | None = None
         self._doc = None
         ctx.document_replaced.connect(self.attach)
         self.attach()
@@ -69,22 +73,43 @@ class InspectorDock(QWidget):
         self.rebuild()
 
     # --- building ---------------------------------------------------------------------------
-    def rebuild(self) -> None:
+    def rebuild(self, force: bool = False) -> None:
+        """Show the selection (or the scenario). A unit form is reused and refilled when
+        another unit is selected (building widgets is the slow part of an edit)."""
+        doc = self.ctx.doc
+        s = doc.scenario
+        key = (
+            (doc, doc.selection)
+            if doc.selection
+            else (doc, s.title, s.author, s.notes, tuple(sorted(s.options.items())))
+        )
+        if key == self._key and not force:
+            return
+        self._key = key
+        sel = doc.selection
+        if len(sel) == 1 and isinstance(sel[0], Unit):
+            if self._form != ("unit", doc) or force:
+                self._new_body()
+                self._unit_form(self._layout, doc)
+                self._form = ("unit", doc)
+            self._fill_unit(sel[0])
+            return
+        self._new_body()
+        self._form = None
+        if len(sel) == 1 and isinstance(sel[0], Terrain):
+            self._terrain(self._layout, sel[0])
+        elif sel:
+            self._layout.addRow(QLabel(f"{len(sel)} pieces selected"))
+        else:
+            self._scenario(self._layout)
+
+    def _new_body(self) -> None:
         if self.body is not None:
             self.body.hide()
             self.body.deleteLater()
         self.body = QWidget()
-        form = QFormLayout(self.body)
+        self._layout = QFormLayout(self.body)
         self.fields = {}
-        sel = self.ctx.doc.selection
-        if len(sel) == 1 and isinstance(sel[0], Unit):
-            self._unit(form, sel[0])
-        elif len(sel) == 1 and isinstance(sel[0], Terrain):
-            self._terrain(form, sel[0])
-        elif sel:
-            form.addRow(QLabel(f"{len(sel)} pieces selected"))
-        else:
-            self._scenario(form)
         self.outer.addWidget(self.body)
 
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
@@ -92,17 +117,15 @@ class InspectorDock(QWidget):
         self.fields[key] = w
         form.addRow(label, w)
 
-    def _unit(self, form: QFormLayout, u: Unit) -> None:
-        doc = self.ctx.doc
-        board = doc.scenario.board
-        form.addRow("Kind", QLabel(u.kind))
-        form.addRow("Side", QLabel(u.side.value))
-        form.addRow("Cell", QLabel(board.cell_name(u.cell)))
-        stats = QLabel(stats_text(doc.ruleset.unit_stats(u.kind)))
-        stats.setWordWrap(True)
-        form.addRow("Stats", stats)
-        name = QLineEdit(u.name or "")
-        name.editingFinished.connect(lambda: self._set(u, name=name.text().strip() or None))
+    def _unit_form(self, form: QFormLayout, doc: Any) -> None:
+        for key in ("kind", "side", "cell", "stats"):
+            label = QLabel()
+            label.setWordWrap(True)
+            self._add(form, key, key.title(), label)
+        name = QLineEdit()
+        name.editingFinished.connect(
+            lambda: self._set(self.target, name=name.text().strip() or None)
+        )
         self._add(form, "name", "Name", name)
         facing = QComboBox()
         facing.addItem("—", None)
@@ -111,24 +134,45 @@ class InspectorDock(QWidget):
         )
         for f in allowed:
             facing.addItem(f.name, f)
-        facing.setCurrentIndex(max(0, facing.findData(u.facing)))
-        facing.activated.connect(lambda i: self._set(u, facing=facing.itemData(i)))
+        facing.activated.connect(lambda i: self._set(self.target, facing=facing.itemData(i)))
         self._add(form, "facing", "Facing", facing)
         damage = QSpinBox()
         damage.setRange(0, 9)
-        damage.setValue(u.damage)
-        damage.editingFinished.connect(lambda: self._set(u, damage=damage.value()))
+        damage.editingFinished.connect(lambda: self._set(self.target, damage=damage.value()))
         self._add(form, "damage", "Damage", damage)
         armour = QSpinBox()
         armour.setRange(0, 99)
         armour.setSpecialValueText("default")
-        armour.setValue(u.armour or 0)
-        armour.editingFinished.connect(lambda: self._set(u, armour=armour.value() or None))
+        armour.editingFinished.connect(
+            lambda: self._set(self.target, armour=armour.value() or None)
+        )
         self._add(form, "armour", "Armour", armour)
         wreck = QCheckBox("knocked out, left as a wreck")
-        wreck.setChecked(u.wreck)
-        wreck.toggled.connect(lambda on: self._set(u, wreck=on))
+        wreck.toggled.connect(lambda on: self._set(self.target, wreck=on))
         self._add(form, "wreck", "Wreck", wreck)
+
+    def _fill_unit(self, u: Unit) -> None:
+        doc = self.ctx.doc
+        self.target = u
+        f = self.fields
+        values: dict[str, Any] = {
+            "kind": u.kind,
+            "side": u.side.value,
+            "cell": doc.scenario.board.cell_name(u.cell),
+            "stats": stats_text(doc.ruleset.unit_stats(u.kind)),
+        }
+        for key, text in values.items():
+            f[key].setText(text)  # type: ignore[attr-defined]
+        for w in f.values():
+            w.blockSignals(True)
+        f["name"].setText(u.name or "")  # type: ignore[attr-defined]
+        facing = f["facing"]
+        facing.setCurrentIndex(max(0, facing.findData(u.facing)))  # type: ignore[attr-defined]
+        f["damage"].setValue(u.damage)  # type: ignore[attr-defined]
+        f["armour"].setValue(u.armour or 0)  # type: ignore[attr-defined]
+        f["wreck"].setChecked(u.wreck)  # type: ignore[attr-defined]
+        for w in f.values():
+            w.blockSignals(False)
 
     def _terrain(self, form: QFormLayout, t: Terrain) -> None:
         board = self.ctx.doc.scenario.board
@@ -210,18 +254,21 @@ class InspectorDock(QWidget):
         else:
             options[name] = value  # type: ignore[assignment]
         after = replace(doc.scenario, options=options)
-        errors = new_errors(doc.ruleset, doc.violations, after)
+        errors = new_errors(doc.ruleset, doc.violations, after, doc.check)
         if errors:
             self.ctx.say(f"Refused: {reason_text(errors)}")
-            self.rebuild()
+            self.rebuild(force=True)
             return editing.Outcome(False, reason_text(errors))
         doc.undo_stack.push(cmd.SetScenarioInfo(doc, f"Set option {name}", options=options))
         return editing.Outcome(True)
 
-    def _set(self, piece: Piece, **changes: object) -> None:
-        if piece not in (*self.ctx.doc.scenario.units, *self.ctx.doc.scenario.terrain):
+    def _set(self, piece: Piece | None, **changes: object) -> None:
+        if piece is None or piece not in (
+            *self.ctx.doc.scenario.units,
+            *self.ctx.doc.scenario.terrain,
+        ):
             return
         outcome = editing.set_property(self.ctx.doc, piece, **changes)
         if not outcome.ok:
             self.ctx.say(f"Refused: {outcome.reason}")
-            self.rebuild()
+            self.rebuild(force=True)

@@ -63,7 +63,10 @@ class ProblemsDock(QWidget):
 
     def refresh(self) -> None:
         doc = self.ctx.doc
-        self.violations = sorted(doc.violations, key=lambda v: ORDER[v.severity])
+        ordered = sorted(doc.violations, key=lambda v: ORDER[v.severity])
+        if ordered == self.violations and self.tree.topLevelItemCount() == len(ordered):
+            return
+        self.violations = ordered
         self.tree.clear()
         items = []
         for i, v in enumerate(self.violations):
