@@ -68,8 +68,12 @@ class LiveOverlays:
 
 
 def reach_ready(scenario: Scenario) -> bool:
-    """True when every live unit's movement table is cached (reach is then fast)."""
-    with LOCK:
+    """True when every live unit's movement table is cached with its current state explored
+    (reach is then fast). Never blocks: while another thread holds the caches (``warm``
+    running) the answer is False."""
+    if not LOCK.acquire(blocking=False):
+        return False
+    try:
         for u in scenario.units:
             if u.wreck:
                 continue
@@ -77,6 +81,8 @@ def reach_ready(scenario: Scenario) -> bool:
             if table is None or (u.cell, u.facing) not in table:
                 return False
         return True
+    finally:
+        LOCK.release()
 
 
 def warm(scenario: Scenario) -> None:
