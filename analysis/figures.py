@@ -47,7 +47,8 @@ def _pair(result: ScenarioAnalysis) -> tuple[Figure, dict[Side, Axes]]:
 
 def _side_title(result: ScenarioAnalysis, side: Side, what: str) -> str:
     name = get_ruleset(result.ruleset).side_names()[side]
-    return f"{what}: {name} ({side.value})"
+    label = name if name.lower() == side.value else f"{name} ({side.value})"
+    return f"{what}: {label}"
 
 
 def reach_figure(result: ScenarioAnalysis) -> Figure:

@@ -57,6 +57,11 @@ def _save(fig: Figure | None, path: Path) -> str | None:
     return path.name
 
 
+def side_label(name: str, side: Side) -> str:
+    """``"White (south)"``, or just ``"South"`` when the display name is the side's name."""
+    return name if name.lower() == side.value else f"{name} ({side.value})"
+
+
 def _fmt(v: object) -> str:
     if isinstance(v, float):
         if v != v:  # NaN
@@ -132,12 +137,13 @@ def lanes_frame(result: ScenarioAnalysis) -> pd.DataFrame:
                     "cells": " ".join(b.cell_name(c) for c in la.choke),
                 }
             )
-    return pd.DataFrame(rows, columns=["side", "what", "length", "exposure", "cells"])
+    frame = pd.DataFrame(rows, columns=["side", "what", "length", "exposure", "cells"])
+    return frame.astype({"length": "Int64", "exposure": "Int64"})
 
 
 def _grid_frame(values: object, result: ScenarioAnalysis) -> pd.DataFrame:
     b = result.scenario.board
-    grid: pd.DataFrame = pd.DataFrame(values).iloc[::-1]  # type: ignore[call-overload]
+    grid: pd.DataFrame = pd.DataFrame(values).iloc[::-1].astype("Int64")  # type: ignore[call-overload]
     grid.index = [str(r) for r in range(b.rows, 0, -1)]
     grid.columns = [chr(97 + c) for c in range(b.columns)]
     grid.index.name = "row"
@@ -163,9 +169,9 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         "kill": _save(kill_figure(result), out / "kill.png"),
         "artillery": _save(artillery_figure(result), out / "artillery.png"),
     }
-    table.to_csv(out / "balance.csv")
+    table.round(3).to_csv(out / "balance.csv")
     units = units_frame(result)
-    units.to_csv(out / "units.csv", index=False)
+    units.astype({"turns_to_goal": "Int64"}).to_csv(out / "units.csv", index=False)
     lanes = lanes_frame(result)
     lanes.to_csv(out / "lanes.csv", index=False)
     for side in Side:
@@ -196,7 +202,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         e = doc["sides"][side.value]
         choke = e["choke"]
         parts.append(
-            f"<li><b>{html.escape(names[side])} ({side.value})</b>: goal in "
+            f"<li><b>{html.escape(side_label(names[side], side))}</b>: goal in "
             f"{_fmt(e['turns_to_goal'])} rounds/turns; {len(e['lanes'])} lanes; choke width "
             f"{_fmt(choke['width'])} ({html.escape(' '.join(choke['cells'])) or '–'}); "
             f"{e['safe_cells']} safe cells in its half.</li>"
