@@ -15,6 +15,7 @@ from grid_toy import scenario as toy_scenario
 
 from analysis.coverage import coverage, hit_probability, kill_coverage
 from analysis.graphs import clear_cache, movement_table
+from analysis.lanes import analyse_lanes
 from analysis.reach import side_reach, unit_reach, unit_reach_nx
 from analysis.summary import analyse
 from rules.board import Board
@@ -164,3 +165,17 @@ def test_tank_chess_incremental_table_equals_fresh() -> None:
     fresh = unit_reach(s2, unit)
     assert (derived.cells == fresh.cells).all()
     assert derived.cells[b.parse_cell("e4")] == -1
+
+
+def test_tank_chess_lanes_run_from_the_setup_rows_to_the_enemy_edge() -> None:
+    # Empty 8x8 board: the command tank steps to any of the 8 neighbours (turning first), so
+    # the cell graph is the king graph; the goal is escaping off row 8 (the enemy edge).
+    # Disjoint lanes = 8 (one per column), any full row is a minimum cut (8 cells), and the
+    # safest route is a straight 6-cell run from row 3 to row 8 with no enemy fire.
+    b = Board.of(8, 8)
+    s = Scenario(ruleset="tank-chess", board=b)
+    la = analyse_lanes(s, Side.SOUTH, np.zeros(b.size, dtype=np.int32))
+    assert la.count == 8 and len(la.choke) == 8
+    for lane in la.lanes:
+        assert b.row_of(lane.cells[0]) == 2 and b.row_of(lane.cells[-1]) == 7
+    assert la.safest is not None and la.safest.length == 6 and la.safest.exposure == 0
