@@ -253,7 +253,15 @@ class HeuristicPolicy:
         noise = rng.random(32 * len(mine) + 8).tolist()
         likely = self._likely(view)
         # front units first, so followers see the cells they free
-        mine.sort(key=lambda u: dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]])
+        # (ties by the cell as seen from this side, so both sides of a mirrored board play
+        # mirrored games)
+        last = st.game.board.size - 1
+        mine.sort(
+            key=lambda u: (
+                dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]],
+                st.cell[u] if side == 0 else last - st.cell[u],
+            )
+        )
         claimed = {st.cell[u] for u in mine if st.kind[u] != "at"}
         orders: dict[int, Order] = {}
         shells: dict[int, int] = {}
@@ -290,6 +298,7 @@ class HeuristicPolicy:
             orders[u] = order
             if view.zones[u] and st.can_fire(u, order):
                 shooters.append(u)
+        shooters.sort(key=lambda u: st.kind[u] != "tank")  # RULES §1.4: tanks, then ATs
         likely_mask = 0
         for cell in likely:
             likely_mask |= 1 << cell
@@ -302,7 +311,8 @@ class HeuristicPolicy:
                 cell = low.bit_length() - 1
                 m ^= low
                 v = likely[cell]
-                if v > best_val:
+                # equal values: south keeps the lowest cell, north the highest (mirror-fair)
+                if v > best_val or (side and v == best_val):
                     best_cell, best_val = cell, v
             if best_cell < 0:
                 zone = view.zones[u]
