@@ -28,41 +28,41 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from analysis.summary import analyse
     from tankmap.commands.common import load, print_json, progress
 
-    results = []
-    many = len(args.files) > 1
-    for path in progress(args.files, len(args.files), "analyze"):
-        scenario = load(path)
-        results.append((path, analyse(scenario)))
     if args.out:
         from analysis.report import write_index, write_report
-
-        if many:
-            from pathlib import Path
-
-            entries = []
-            for path, result in results:
-                folder = Path(args.out) / _slug(path)
-                write_report(result, folder, source=path)
-                entries.append((path, folder, result))
-            index = write_index(entries, Path(args.out))
-            if not args.json:
-                print(f"wrote {index}")
-        else:
-            report = write_report(results[0][1], args.out, source=results[0][0])
-            if not args.json:
-                print(f"wrote {report}")
+    many = len(args.files) > 1
+    results = []
+    written: list[Path] = []
+    slugs: set[str] = set()
+    for path in progress(args.files, len(args.files), "analyze"):
+        result = analyse(load(path))
+        results.append((path, result))
+        if args.out:
+            slug, n = _slug(path), 2
+            while slug in slugs:  # the same name twice: keep both reports
+                slug, n = f"{_slug(path)}-{n}", n + 1
+            slugs.add(slug)
+            folder = Path(args.out) / slug if many else Path(args.out)
+            written.append(write_report(result, folder, source=path))
+    if args.out and many:
+        entries = [(p, w.parent, r) for (p, r), w in zip(results, written, strict=True)]
+        written = [write_index(entries, Path(args.out))]
     if args.json:
         if many:
             print_json({"files": [dict(file=p, **r.to_json()) for p, r in results]})
         else:
             print_json(results[0][1].to_json())
         return 0
-    if not args.out:
-        for path, result in results:
-            _print_text(path, result.to_json())
+    if args.out:
+        print(f"wrote {written[-1]}")
+        return 0
+    for path, result in results:
+        _print_text(path, result.to_json())
     return 0
 
 
