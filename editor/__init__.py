@@ -1,41 +1,11 @@
 """The PySide6 desktop editor (``tankmap edit``).
 
-Importing the package applies ``guard_none_refcount`` (see there): a work-around for a
+Importing the package applies ``editor.qtguard.guard_none_refcount``: a work-around for a
 PySide6 bug that otherwise crashes a GUI session after a few thousand Qt calls.
 """
 
 from __future__ import annotations
 
-import sys
+from editor.qtguard import GUARDED
 
-
-def guard_none_refcount() -> bool:
-    """Protect ``None`` from PySide6's reference leak; True if the guard was needed.
-
-    PySide6 6.12 wheels (stable ABI) release a reference to ``None`` on every call of a C++
-    method that returns ``void`` (``setPen``, ``addRect``...) without having taken one, and
-    to ``True``/``False`` when a ``bool`` signal reaches a Python slot. On Python 3.12+ those
-    objects are immortal and nothing happens; on 3.11 their reference counts (a few
-    thousand at start) fall to zero after that many calls and the interpreter aborts with
-    "deallocating None". When a probe shows the leak, the counts of ``None``, ``True`` and
-    ``False`` are raised once by 2**48 — more calls than any session can make. Nothing else
-    is touched.
-    """
-    if sys.version_info >= (3, 12):
-        return False
-    import ctypes
-
-    from PySide6.QtCore import QObject
-
-    probe = QObject()
-    before = sys.getrefcount(None)
-    for _ in range(8):
-        probe.setObjectName("probe")
-    if sys.getrefcount(None) >= before:
-        return False
-    for singleton in (None, True, False):
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 48
-    return True
-
-
-GUARDED = guard_none_refcount()
+__all__ = ["GUARDED"]

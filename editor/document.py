@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from editor import qtguard
 from editor.palette_data import Palette, palette_for
 from editor.pieces import Piece, Symmetry
 from rules.fileformat import read_scenario, write_scenario
@@ -26,6 +27,7 @@ from rules.scenario import Scenario
 from rules.violations import Violation
 
 CHECK_CACHE = 16
+assert qtguard.GUARDED in (True, False)  # imported for its side effect
 
 
 class Document(QObject):
