@@ -13,7 +13,8 @@ the legal turns (non-empty).
   and a large penalty if the command tank stays under kill coverage.
 - ``uct[:N]``: UCT (UCB1 tree search) with a budget of ``N`` playouts per turn (default
   48); each node expands the heuristic's best ``WIDTH`` turns; playouts are ``DEPTH``
-  random plies scored by material and command-tank escape progress.
+  heuristic plies, then a static value (material and the command tanks' escape distances,
+  a turn of escape progress weighing about a heavy tank) through a logistic.
 - restriction ``+no-KIND``: the side never moves pieces of that kind (they still stand,
   block and can be shot). A side left with no allowed turn plays any legal turn.
 """
@@ -34,7 +35,7 @@ VALUE = (50.0, 3.0, 5.0, 8.0, 6.0, 6.0)  # by kind code: command light medium he
 SAMPLE = 40
 CHECK = 40  # at most this many candidates get the exact command-tank safety check
 WIDTH = 8
-DEPTH = 6
+DEPTH = 4
 
 
 class Prepared:
@@ -296,7 +297,7 @@ def evaluate(st: GameState, prep: Prepared, side: int) -> float:
                 k = st.kind[p]
                 if k == COMMAND:
                     d = prep.escape[s][st.cell[p] * 8 + st.facing[p]]
-                    score -= sign * 0.15 * min(d, 60)
+                    score -= sign * 2.0 * min(d, 60)  # one turn (5 steps) ~ a heavy tank
                 else:
                     score += sign * VALUE[k]
     return 1.0 / (1.0 + math.exp(-score / 8.0))
@@ -325,6 +326,7 @@ class UctPolicy:
         self.banned = banned
         self.heuristic = HeuristicPolicy(prep, side, banned)
         self.expander = HeuristicPolicy(prep, side)
+        self.rollout = (HeuristicPolicy(prep, 0), HeuristicPolicy(prep, 1))
 
     def _expand_list(self, st: GameState, rng: np.random.Generator, root: bool) -> list[Turn]:
         turns = st.legal_turns()
@@ -366,13 +368,13 @@ class UctPolicy:
                 work.push(t)
                 depth += 1
                 path.append(child)
-            # playout
+            # playout: the heuristic for both sides, a few plies, then the static value
             plies = 0
             while plies < DEPTH and work.outcome() is None:
                 legal = work.legal_turns()
                 if not legal:
                     break
-                work.push(legal[int(rng.integers(len(legal)))])
+                work.push(self.rollout[work.to_move].choose(work, legal, rng))
                 plies += 1
             reward = evaluate(work, self.prep, self.side)
             for _ in range(plies + depth):
