@@ -116,6 +116,7 @@ class CellGraph:
     graph: nx.DiGraph
     sources: frozenset[int]
     targets: frozenset[int]
+    columns: int
 
 
 def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
@@ -163,7 +164,7 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
     g.add_edges_from((u, v) for u, v in edges if u in entered)
     targets = (targets | goal) & entered
     sources = frozenset(c for c in setup if c in entered)
-    return CellGraph(graph=g, sources=sources, targets=frozenset(targets))
+    return CellGraph(graph=g, sources=sources, targets=frozenset(targets), columns=board.columns)
 
 
 def _escape_edge(board: Board, escapes: set[int]) -> set[int]:
@@ -206,13 +207,12 @@ def analyse_lanes(
     g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
     if not nx.has_path(g, _SOURCE, _SINK):
         return LaneAnalysis(side, True, (), (), None)
-    k = local_node_connectivity(g, _SOURCE, _SINK)
-    paths = list(nx.node_disjoint_paths(g, _SOURCE, _SINK))
-    assert len(paths) == k, "Menger: disjoint paths = connectivity"
+    paths = shortest_disjoint_paths(cg)
+    assert len(paths) == local_node_connectivity(g, _SOURCE, _SINK), "Menger"
     lanes = sorted(
         (
             Lane(cells, _exposure(cells, enemy_coverage))
-            for cells in (_trim(p[1:-1], cg.sources, cg.targets) for p in paths)
+            for cells in (_trim(p, cg.sources, cg.targets) for p in paths)
         ),
         key=lambda lane: (lane.cells[0] % scenario.board.columns, lane.cells),
     )
@@ -220,15 +220,58 @@ def analyse_lanes(
     return LaneAnalysis(side, True, tuple(lanes), cut, safest_route(cg, enemy_coverage))
 
 
+def shortest_disjoint_paths(cg: CellGraph) -> list[list[int]]:
+    """A maximum set of cell-disjoint source → target paths with the fewest cells in total
+    (min-cost max-flow on the node-split graph: each cell is an arc of capacity 1 and cost
+    10, a diagonal step costs 1 more than a straight one), so lanes run as short and straight
+    as the terrain allows. Their number is the Menger number."""
+    h = nx.DiGraph()
+    columns = cg.columns
+    for v in cg.graph.nodes:
+        h.add_edge(("in", v), ("out", v), capacity=1, weight=10)
+    for u, v in cg.graph.edges:
+        diagonal = u % columns != v % columns and u // columns != v // columns
+        h.add_edge(("out", u), ("in", v), capacity=1, weight=1 if diagonal else 0)
+    for c in sorted(cg.sources):
+        h.add_edge(_SOURCE, ("in", c), capacity=1, weight=0)
+    for c in sorted(cg.targets):
+        h.add_edge(("out", c), _SINK, capacity=1, weight=0)
+    flow = nx.max_flow_min_cost(h, _SOURCE, _SINK)
+    nxt: dict[int, int] = {}
+    starts: list[int] = []
+    for a, targets in flow.items():
+        for b, f in targets.items():
+            if f <= 0:
+                continue
+            if a == _SOURCE:
+                starts.append(b[1])
+            elif b != _SINK and a[0] == "out":
+                nxt[a[1]] = b[1]
+    paths = []
+    for c in sorted(starts):
+        path = [c]
+        while path[-1] in nxt:
+            path.append(nxt[path[-1]])
+        paths.append(path)
+    return paths
+
+
 def safest_route(cg: CellGraph, enemy_coverage: npt.NDArray[np.int32]) -> Lane | None:
     """The least exposed source → target path: entering a cell costs 1 + enemy coverage
-    there (the start cell too); ties broken by networkx's deterministic Dijkstra."""
+    there (the start cell too); among equal routes the one with fewer diagonal steps."""
     g = cg.graph.copy()
     g.add_edges_from((_SOURCE, c) for c in sorted(cg.sources))
     g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
 
+    columns = cg.columns
+
     def cost(u: Any, v: Any, data: dict[str, Any]) -> float:
-        return 0.0 if v == _SINK else 1.0 + float(enemy_coverage[v])
+        if v == _SINK:
+            return 0.0
+        bend = 0.0
+        if u != _SOURCE and u % columns != v % columns and u // columns != v // columns:
+            bend = 0.001  # among equally safe routes prefer straight steps
+        return 1.0 + float(enemy_coverage[v]) + bend
 
     try:
         path = nx.dijkstra_path(g, _SOURCE, _SINK, weight=cost)
