@@ -176,3 +176,17 @@ def test_tank_chess_uct_is_stronger_than_heuristic() -> None:
     base = simulate(sc, 12, ("heuristic", "heuristic"), seed=21)
     uct = simulate(sc, 12, ("heuristic", "uct:24"), seed=21)
     assert (uct["winner"] == "north").sum() > (base["winner"] == "north").sum()
+
+
+def test_tank_wars_record_replays_exactly() -> None:
+    from analysis.simulation.drivers.tank_wars import DRIVER as TW
+    from rules.tank_wars.engine import outcome
+
+    sc = read_scenario(ROOT / "maps" / "tank-wars" / "default.json")
+    for g in range(3):
+        r = TW.play(TW.prepare(sc), ("heuristic", "random"), game_rng(6, g), record=True)
+        final = r.record.replay()
+        result = outcome(final)
+        assert result is not None and result.winner == r.winner
+        assert final.round == r.length
+        assert r.record.to_json()["dice_seed"] == r.record.dice_seed

@@ -1,11 +1,13 @@
 """Tank Wars playouts (provisional ruleset) on ``rules.tank_wars.engine``.
 
-Each game splits its Generator: the engine's dice get a child generator of their own and
-the policies share the other, so a recorded game (dice seed + orders) replays exactly.
+Each game draws an integer seed for the engine's dice from its Generator (the policies use
+the rest), so a recorded game — ``TankWarsRecord``: dice seed + both sides' orders per
+round — replays exactly with ``TankWarsRecord.replay``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,9 +20,19 @@ from analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from analysis.simulation.policies.tank_wars import make_policy
+from analysis.simulation.policies.tank_wars import Policy, make_policy
+from rules.fileformat import scenario_to_json
+from rules.geometry import Side
 from rules.scenario import Scenario
-from rules.tank_wars.engine import Event, initial_state, outcome, play_round
+from rules.tank_wars.engine import (
+    NO_ORDERS,
+    Event,
+    Orders,
+    TankWarsState,
+    initial_state,
+    outcome,
+    play_round,
+)
 
 BASES = ("random", "heuristic")
 _ENDS = {
@@ -59,12 +71,18 @@ class TankWarsDriver:
         record: bool = False,
     ) -> GameResult:
         scenario: Scenario = prepared
-        dice, choices = rng.spawn(2)
-        pols = [make_policy(*parse_policy(spec), choices) for spec in policies]
+        dice_seed = int(rng.integers(2**63))
+        dice = np.random.default_rng(dice_seed)
+        pols = [make_policy(*parse_policy(spec), rng) for spec in policies]
+        rounds: list[list[Orders]] = []
+        if record:
+            pols = [_recording(pol, rounds, i) for i, pol in enumerate(pols)]
         state = initial_state(scenario)
         events: list[Event] = []
         result = outcome(state)
         while result is None:
+            if record:
+                rounds.append([NO_ORDERS, NO_ORDERS])
             state = play_round(state, pols[0], pols[1], dice, events)
             result = outcome(state)
         deaths = []
@@ -86,8 +104,49 @@ class TankWarsDriver:
             end=_ENDS.get(result.reason, result.reason),
             kills=(kills[0], kills[1]),
             deaths=tuple(deaths),
-            record=events if record else None,
+            record=TankWarsRecord(scenario, dice_seed, [(a, b) for a, b in rounds])
+            if record
+            else None,
         )
+
+
+def _recording(policy: Policy, rounds: list[list[Orders]], side: int) -> Policy:
+    """``policy`` that also writes its orders into the current round of ``rounds``."""
+
+    def wrapped(state: TankWarsState, s: Side) -> Orders:
+        orders = policy(state, s)
+        rounds[-1][side] = orders
+        return orders
+
+    return wrapped
+
+
+@dataclass
+class TankWarsRecord:
+    """A played game: scenario, the dice seed and each round's (south, north) orders
+    (``NO_ORDERS`` for a round that ended in its artillery phase)."""
+
+    scenario: Scenario
+    dice_seed: int
+    rounds: list[tuple[Orders, Orders]] = field(default_factory=list)
+
+    def replay(self) -> TankWarsState:
+        """Play the rounds again with the same dice; the final state."""
+        dice = np.random.default_rng(self.dice_seed)
+        state = initial_state(self.scenario)
+        for south, north in self.rounds:
+            state = play_round(state, south, north, dice)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        b = self.scenario.board
+        return {
+            "format": "tankmap-tank-wars-game",
+            "version": 1,
+            "scenario": scenario_to_json(self.scenario),
+            "dice_seed": self.dice_seed,
+            "rounds": [[s.to_json(b), n.to_json(b)] for s, n in self.rounds],
+        }
 
 
 DRIVER = TankWarsDriver()
