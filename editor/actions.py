@@ -33,6 +33,23 @@ class ActionSpec:
     group: str = ""  # checkable, mutually exclusive within a group
     checkable: bool = False
     extra_shortcuts: tuple[str, ...] = ()
+    short: str = ""  # toolbar label
+    view_only: bool = False  # the key is handled by the board view while it has the focus
+
+
+SHORT = {
+    "edit.undo": "Undo",
+    "edit.redo": "Redo",
+    "edit.rotate": "Rotate",
+    "edit.mirror": "Mirror",
+    "tools.select": "Select",
+    "symmetry.off": "No symmetry",
+    "symmetry.point": "Point sym.",
+    "symmetry.lr": "L-R sym.",
+    "view.fit": "Fit",
+    "file.open": "Open",
+    "file.new": "New",
+}
 
 
 def _sym(mode: Symmetry) -> Handler:
@@ -68,7 +85,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "file.revert",
         "Re&vert",
-        "",
+        "Ctrl+Shift+R",
         "&File",
         lambda w: w.revert(),
         "Discard unsaved changes and reload the file",
@@ -76,7 +93,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "file.export_png", "Export board as &PNG…", "Ctrl+E", "&File", lambda w: w.export("png")
     ),
-    ActionSpec("file.export_svg", "Export board as S&VG…", "", "&File", lambda w: w.export("svg")),
+    ActionSpec(
+        "file.export_svg",
+        "Export board as S&VG…",
+        "Ctrl+Shift+E",
+        "&File",
+        lambda w: w.export("svg"),
+    ),
     ActionSpec(
         "file.export_pdf",
         "Export setup s&heets (PDF)…",
@@ -147,7 +170,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "edit.copy_north",
         "Copy north setup to s&outh",
-        "",
+        "Ctrl+Shift+U",
         "&Edit",
         lambda w: w.report(w.copy_setup(Side.NORTH)),
     ),
@@ -274,7 +297,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
-    ActionSpec("help.about", "&About tankmap", "", "&Help", lambda w: w.show_about()),
+    ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),
 )
 
 MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Help")
@@ -295,13 +318,16 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
         act = QAction(s.text, window)
         act.setObjectName(s.id)
         keys = [QKeySequence(k) for k in (s.shortcut, *s.extra_shortcuts) if k]
-        act.setShortcuts(keys)
+        if not s.view_only:
+            act.setShortcuts(keys)
         tip = s.tip or s.text.replace("&", "").rstrip("…")
         if s.shortcut:
             tip += f" ({QKeySequence(s.shortcut).toString(QKeySequence.SequenceFormat.NativeText)})"
         act.setToolTip(tip)
         act.setStatusTip(tip)
         act.setCheckable(s.checkable)
+        if s.id in SHORT:
+            act.setIconText(SHORT[s.id])
         if s.group:
             groups.setdefault(s.group, QActionGroup(window)).addAction(act)
         act.triggered.connect(lambda checked=False, s=s: s.run(window))

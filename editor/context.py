@@ -113,6 +113,10 @@ class EditorContext(QObject):
             return editing.Outcome(True)
         return self._report(editing.mirror_pieces(self.doc, self.doc.selection))
 
+    def nudge(self, dx: int, dy: int) -> editing.Outcome:
+        """Move the selection one cell (arrow keys on the board)."""
+        return self._report(editing.move(self.doc, self.doc.selection, dx, dy))
+
     def _report(self, outcome: editing.Outcome) -> editing.Outcome:
         if not outcome.ok:
             self.say(f"Refused: {outcome.reason}")

@@ -406,6 +406,10 @@ class MainWindow(QMainWindow):
     def copy_setup(self, source: Side) -> editing.Outcome:
         return editing.copy_setup(self.doc, source)
 
+    def nudge(self, dx: int, dy: int) -> editing.Outcome:
+        """Move the selection one cell (arrow keys on the board)."""
+        return self.ctx.nudge(dx, dy)
+
     def delete_selection(self) -> editing.Outcome:
         return editing.erase(self.doc, self.doc.selection)
 

@@ -82,7 +82,8 @@ class BoardItem(QGraphicsItem):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
-        return self.geo.board_rect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+        m = MARGIN + 16
+        return self.geo.board_rect().adjusted(-m, -MARGIN, m, MARGIN)
 
     def paint(
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
@@ -415,7 +416,7 @@ class BoardScene(QGraphicsScene):
         self.fire = CellsOverlay(
             self.geo, Z_OVERLAY, QColor(255, 111, 0, 70), QPen(QColor(230, 81, 0, 160), 1), 4
         )
-        self.moves = CellsOverlay(self.geo, Z_TOP, QColor("#2e7d32"), None, dots=True)
+        self.moves = CellsOverlay(self.geo, Z_OVERLAY + 0.5, QColor("#2e7d32"), None, dots=True)
         self.band = CellsOverlay(
             self.geo,
             Z_TOP,

@@ -11,6 +11,12 @@ from editor.context import EditorContext
 from editor.tools.base import CellEvent
 
 MIN_ZOOM, MAX_ZOOM = 0.2, 6.0
+_ARROWS = {
+    Qt.Key.Key_Left: (-1, 0),
+    Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Up: (0, 1),
+    Qt.Key.Key_Down: (0, -1),
+}
 
 
 class BoardView(QGraphicsView):
@@ -112,6 +118,11 @@ class BoardView(QGraphicsView):
         super().leaveEvent(event)  # type: ignore[arg-type]
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        step = _ARROWS.get(Qt.Key(event.key()))
+        if step is not None and self.ctx.doc.selection and not event.modifiers():
+            self.ctx.nudge(*step)  # arrow keys move the selection one cell
+            event.accept()
+            return
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)

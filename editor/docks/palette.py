@@ -3,26 +3,34 @@ side new pieces go to, and the footprint shape."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QRadioButton,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from editor.context import EditorContext
-from editor.palette_data import limit, shapes_for
+from editor.palette_data import Entry, limit, shapes_for
 from rules.geometry import Side
 
 
 def counts_text(ctx: EditorContext, kind: str) -> str:
     """``"S 5/7 · N 7/7"``: pieces still available per side out of the limit."""
+    return " · ".join(side_counts(ctx, kind))
+
+
+def side_counts(ctx: EditorContext, kind: str) -> list[str]:
+    """Per side ``"S 5/7"`` (left of the limit), ``"S 3"`` (no limit); one item
+    ``"12 placed"`` for neutral terrain."""
     doc = ctx.doc
     s = doc.scenario
     entry = doc.palette.entry(kind)
@@ -30,13 +38,33 @@ def counts_text(ctx: EditorContext, kind: str) -> str:
     pieces = s.units if entry.is_unit else s.terrain
     if not entry.owned and not entry.is_unit:
         placed = sum(1 for p in pieces if p.kind == kind)
-        return f"{placed} placed"
+        return [f"{placed} placed"]
     parts = []
     for side in Side:
         placed = sum(1 for p in pieces if p.kind == kind and p.side is side)
         letter = side.value[0].upper()
         parts.append(f"{letter} {placed}" if n is None else f"{letter} {n - placed}/{n}")
-    return " · ".join(parts)
+    return parts
+
+
+def entry_icon(entry: Entry) -> QIcon:
+    """A small swatch: a grey disc with a barrel for units, the kind's colour for terrain."""
+    pix = QPixmap(22, 22)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if entry.is_unit:
+        p.setPen(QPen(QColor("#37474f"), 3))
+        p.drawLine(QPointF(11, 11), QPointF(11, 1))
+        p.setBrush(QColor("#607d8b"))
+        p.setPen(QPen(QColor("#37474f"), 1))
+        p.drawEllipse(QPointF(11, 12), 8, 8)
+    else:
+        p.setPen(QPen(QColor("#3d352b"), 1))
+        p.setBrush(QBrush(QColor(entry.colour)))
+        p.drawRect(QRectF(2, 4, 18, 14))
+    p.end()
+    return QIcon(pix)
 
 
 class PaletteDock(QWidget):
@@ -47,8 +75,20 @@ class PaletteDock(QWidget):
         self.ctx = ctx
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.list = QListWidget()
+        self.setMinimumWidth(290)
+        self.list = QTreeWidget()
         self.list.setObjectName("palette-list")
+        self.list.setHeaderLabels(["Piece", "South", "North"])
+        self.list.setRootIsDecorated(False)
+        self.list.setIndentation(0)
+        self.list.setUniformRowHeights(True)
+        self.list.setMinimumHeight(190)
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.list.setToolTip("Pieces still available per side (left / allowed)")
         self.list.currentItemChanged.connect(self._picked)
         self.list.itemClicked.connect(self._picked)
         layout.addWidget(self.list)
@@ -95,27 +135,36 @@ class PaletteDock(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.ctx.doc.palette.entries:
-            item = QListWidgetItem()
-            item.setData(Qt.ItemDataRole.UserRole, entry.kind)
-            self.list.addItem(item)
+            item = QTreeWidgetItem([entry.label, "", ""])
+            item.setIcon(0, entry_icon(entry))
+            item.setData(0, Qt.ItemDataRole.UserRole, entry.kind)
+            self.list.addTopLevelItem(item)
         self.list.blockSignals(False)
         self.refresh()
         self._choice_changed()
 
     def refresh(self) -> None:
         """Update the counts (after every edit)."""
-        for i in range(self.list.count()):
-            item = self.list.item(i)
-            kind = str(item.data(Qt.ItemDataRole.UserRole))
-            entry = self.ctx.doc.palette.entry(kind)
+        doc = self.ctx.doc
+        for i in range(self.list.topLevelItemCount()):
+            item = self.list.topLevelItem(i)
+            kind = str(item.data(0, Qt.ItemDataRole.UserRole))
+            entry = doc.palette.entry(kind)
+            counts = side_counts(self.ctx, kind)
+            item.setText(1, counts[0].split(" ", 1)[-1] if len(counts) == 2 else counts[0])
+            item.setText(2, counts[1].split(" ", 1)[-1] if len(counts) == 2 else "")
+            off = limit(doc.palette, kind, doc.ruleset, doc.scenario) == 0
+            grey = QBrush(QColor("#9e9e9e" if off else "#000000"))
+            for col in range(3):
+                item.setForeground(col, grey)
             group = "unit" if entry.is_unit else "terrain"
-            item.setText(f"{entry.label}\t{counts_text(self.ctx, kind)}")
-            item.setToolTip(f"{group} kind '{kind}'")
+            why = " — not in this game's options / board size" if off else ""
+            item.setToolTip(0, f"{group} kind '{kind}'{why}")
 
-    def _picked(self, item: QListWidgetItem | None, *args: object) -> None:
+    def _picked(self, item: QTreeWidgetItem | None, *args: object) -> None:
         if item is None:
             return
-        kind = str(item.data(Qt.ItemDataRole.UserRole))
+        kind = str(item.data(0, Qt.ItemDataRole.UserRole))
         if kind != self.ctx.choice.kind:
             self.ctx.set_choice(kind=kind, shape=0, turns=0, mirrored=False)
         self.ctx.set_tool("place")
@@ -138,10 +187,11 @@ class PaletteDock(QWidget):
                 for shape in shapes_for(doc.palette, ch.kind, doc.ruleset, doc.scenario):
                     self.shape_box.addItem(shape.label)
                 self.shape_box.setCurrentIndex(ch.shape % max(1, self.shape_box.count()))
-            for i in range(self.list.count()):
-                if self.list.item(i).data(Qt.ItemDataRole.UserRole) == ch.kind:
+            for i in range(self.list.topLevelItemCount()):
+                item = self.list.topLevelItem(i)
+                if item.data(0, Qt.ItemDataRole.UserRole) == ch.kind:
                     self.list.blockSignals(True)
-                    self.list.setCurrentRow(i)
+                    self.list.setCurrentItem(item)
                     self.list.blockSignals(False)
         self.shape_box.setEnabled(self.shape_box.count() > 1)
         self.shape_box.blockSignals(False)

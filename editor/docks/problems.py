@@ -4,8 +4,8 @@ pieces on its cells and outlines the cells on the board."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from editor.context import EditorContext
 from editor.pieces import cells_of
@@ -38,15 +38,15 @@ class ProblemsDock(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
-        self.tree = QTreeWidget()
+        self.tree = QListWidget()
         self.tree.setObjectName("problems-list")
-        self.tree.setHeaderLabels(["", "Problem", "Side"])
-        self.tree.setRootIsDecorated(False)
         self.tree.setWordWrap(True)
-        self.tree.setColumnWidth(0, 80)
+        self.tree.setUniformItemSizes(False)
+        self.tree.setSpacing(2)
         self.tree.itemClicked.connect(self._clicked)
         layout.addWidget(self.tree)
         self.violations: list[Violation] = []
+        self._shown_doc: object = None
         self._doc = None
         ctx.document_replaced.connect(self.attach)
         self.attach()
@@ -64,19 +64,18 @@ class ProblemsDock(QWidget):
     def refresh(self) -> None:
         doc = self.ctx.doc
         ordered = sorted(doc.violations, key=lambda v: ORDER[v.severity])
-        if ordered == self.violations and self.tree.topLevelItemCount() == len(ordered):
+        if self._shown_doc is doc and ordered == self.violations:
             return
+        self._shown_doc = doc
         self.violations = ordered
         self.tree.clear()
-        items = []
         for i, v in enumerate(self.violations):
-            side = v.side.value if v.side is not None else ""
-            item = QTreeWidgetItem([v.severity.value, v.message, side])
-            item.setForeground(0, QBrush(QColor(COLOURS[v.severity])))
-            item.setData(0, Qt.ItemDataRole.UserRole, i)
-            item.setToolTip(1, f"{v.code}: {v.message}")
-            items.append(item)
-        self.tree.addTopLevelItems(items)
+            item = QListWidgetItem(_icon(v.severity), v.message)
+            item.setForeground(QBrush(QColor(COLOURS[v.severity]).darker(130)))
+            item.setData(Qt.ItemDataRole.UserRole, i)
+            side = f" ({v.side.value})" if v.side is not None else ""
+            item.setToolTip(f"{v.severity.value}{side} — {v.code}: {v.message}")
+            self.tree.addItem(item)
         self.summary.setText(summary(doc.violations))
         colour = "#2e7d32" if is_legal(doc.violations) else "#c62828"
         self.summary.setStyleSheet(f"color: {colour}; font-weight: bold")
@@ -93,5 +92,23 @@ class ProblemsDock(QWidget):
         self.ctx.say(f"{v.code}: {v.message}")
         self.shown.emit(v.cells)
 
-    def _clicked(self, item: QTreeWidgetItem, column: int) -> None:
-        self.show_problem(int(item.data(0, Qt.ItemDataRole.UserRole)))
+    def _clicked(self, item: QListWidgetItem) -> None:
+        self.show_problem(int(item.data(Qt.ItemDataRole.UserRole)))
+
+
+_ICONS: dict[Severity, QIcon] = {}
+
+
+def _icon(severity: Severity) -> QIcon:
+    """A coloured dot per severity (red error, blue incomplete, orange warning)."""
+    if severity not in _ICONS:
+        pix = QPixmap(14, 14)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(COLOURS[severity]))
+        p.drawEllipse(2, 2, 10, 10)
+        p.end()
+        _ICONS[severity] = QIcon(pix)
+    return _ICONS[severity]

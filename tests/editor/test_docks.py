@@ -28,9 +28,9 @@ def test_problems_dock_lists_and_shows_cells(make_window: Any) -> None:
     w = make_window(scenario=s.adding(bad))
     dock = w.problems_dock
     assert dock.violations[0].severity is Severity.ERROR  # errors first
-    assert dock.tree.topLevelItemCount() == len(w.doc.violations)
+    assert dock.tree.count() == len(w.doc.violations)
     assert "Illegal" in dock.summary.text()
-    item = dock.tree.topLevelItem(0)
+    item = dock.tree.item(0)
     rect = dock.tree.visualItemRect(item)
     QTest.mouseClick(dock.tree.viewport(), Qt.MouseButton.LeftButton,
                      Qt.KeyboardModifier.NoModifier, rect.center())
@@ -85,8 +85,10 @@ def test_option_change_updates_palette_counts(make_window: Any) -> None:
     b = w.doc.scenario.board
     editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
     assert counts_text(w.ctx, "tank") == "S 6/7 · N 7/7"
-    texts = [w.palette_dock.list.item(i).text() for i in range(w.palette_dock.list.count())]
-    assert any("S 6/7" in t for t in texts)
+    tree = w.palette_dock.list
+    rows = [[tree.topLevelItem(i).text(c) for c in range(3)]
+            for i in range(tree.topLevelItemCount())]
+    assert ["Tank", "6/7", "7/7"] in rows
     w.run_action("edit.undo")
     w.run_action("edit.undo")
     assert w.doc.scenario.options == {}

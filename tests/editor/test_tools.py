@@ -12,6 +12,7 @@ from typing import Any
 from editor_helpers import choose, click, drag, hover
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from editor import editing
@@ -170,3 +171,34 @@ def test_place_tool_right_click_rotates_preview(make_window: Any) -> None:
     click(w, "c2", Qt.MouseButton.RightButton)
     click(w, "c2")
     assert w.doc.scenario.units[0].facing is Facing.E
+
+
+def test_arrow_keys_nudge_the_selection_when_the_board_has_focus(
+    make_window: Any, qtbot: Any
+) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.activateWindow()
+    qtbot.waitActive(w)
+    w.view.setFocus()
+    QTest.keyClick(w.view, Qt.Key.Key_Right)
+    QTest.keyClick(w.view, Qt.Key.Key_Up)
+    assert b.cell_name(w.doc.scenario.units[0].cell) == "c2"
+    QTest.keyClick(w.view, Qt.Key.Key_Up)
+    QTest.keyClick(w.view, Qt.Key.Key_Up)  # row 4 is outside the setup rows: refused
+    assert b.cell_name(w.doc.scenario.units[0].cell) == "c3"
+    assert "Refused" in w.message.text()
+
+
+def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
+    from editor.actions import ACTIONS, shortcuts_html
+
+    w = make_window()
+    w.run_action("help.shortcuts")
+    assert prompter.asked[-1] == ("info", "Keyboard shortcuts")
+    text = shortcuts_html()
+    for spec in ACTIONS:
+        if spec.menu != "&Help":
+            assert spec.shortcut, spec.id  # every tool and command has a key
+        assert spec.text.replace("&", "") in text
