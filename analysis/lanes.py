@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from networkx.algorithms.connectivity import local_node_connectivity, minimum_st_node_cut
 
-from analysis.graphs import movement_table
+from analysis.graphs import MovementTable, movement_table
 from rules.board import Board
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -143,18 +143,10 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
         table = movement_table(base, probe, explore=False)
         table.ensure([(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real])
         goal |= table.goal or set()
-        for i, succ in enumerate(table.succ):
-            u = table.states[i][0]
-            if table.escapes[i]:
-                escapes.add(u)
-            for j in succ:
-                v = table.states[j][0]
-                if v == u:
-                    continue
-                near = max(
-                    abs(board.col_of(u) - board.col_of(v)), abs(board.row_of(u) - board.row_of(v))
-                )
-                (edges if near == 1 else far_edges).add((u, v))
+        escapes |= {table.states[i][0] for i, e in enumerate(table.escapes) if e}
+        near, far = _cell_steps(table, board)
+        edges |= near
+        far_edges |= far
     if not edges:
         edges = far_edges
     targets = _escape_edge(board, escapes)
@@ -165,6 +157,29 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
     targets = (targets | goal) & entered
     sources = frozenset(c for c in setup if c in entered)
     return CellGraph(graph=g, sources=sources, targets=frozenset(targets), columns=board.columns)
+
+
+def _cell_steps(
+    table: MovementTable, board: Board
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """Distinct (from cell, to cell) pairs of the table's moves between different cells:
+    one-cell steps (Chebyshev distance 1) and longer moves, vectorised over the CSR arrays."""
+    indptr, indices = table.csr()
+    cells = table.cells()
+    lens = np.diff(indptr)
+    src = np.repeat(cells[: len(lens)], lens).astype(np.int64)
+    dst = cells[indices].astype(np.int64)
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    cheb = np.maximum(
+        np.abs(src % board.columns - dst % board.columns),
+        np.abs(src // board.columns - dst // board.columns),
+    )
+    pairs = np.unique(src * board.size + dst)
+    one = set(np.unique(src[cheb == 1] * board.size + dst[cheb == 1]).tolist())
+    near = {(int(p) // board.size, int(p) % board.size) for p in one}
+    far = {(int(p) // board.size, int(p) % board.size) for p in pairs.tolist() if p not in one}
+    return near, far
 
 
 def _escape_edge(board: Board, escapes: set[int]) -> set[int]:
