@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from networkx.algorithms.connectivity import local_node_connectivity
 from fa_boards import MINE_WALL, SWAMP_WALL, B, c, fa, tank
 
 from analysis.coverage import coverage, summarize
@@ -23,6 +24,11 @@ def lanes_of(s, side: Side):  # type: ignore[no-untyped-def]
 def assert_disjoint_valid(s, la, side: Side) -> None:  # type: ignore[no-untyped-def]
     cg = cell_graph(s, side)
     assert cg is not None
+    # Menger: the number of lanes is the local node connectivity source -> sink
+    g = cg.graph.copy()
+    g.add_edges_from(("S", x) for x in cg.sources)
+    g.add_edges_from((x, "T") for x in cg.targets)
+    assert la.count == local_node_connectivity(g, "S", "T") == len(la.choke)
     seen: set[int] = set()
     for lane in la.lanes:
         assert not seen & set(lane.cells), "lanes share a cell"
