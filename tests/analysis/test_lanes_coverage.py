@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from networkx.algorithms.connectivity import local_node_connectivity
 from fa_boards import MINE_WALL, SWAMP_WALL, B, c, fa, tank
+from networkx.algorithms.connectivity import local_node_connectivity
 
 from analysis.coverage import coverage, summarize
 from analysis.lanes import analyse_lanes, cell_graph
