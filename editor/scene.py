@@ -388,7 +388,7 @@ class BoardScene(QGraphicsScene):
         super().__init__()
         self.setBackgroundBrush(QColor("#d8d2c4"))
         self.doc: Document | None = None
-        self.items_by_piece: dict[Piece, QGraphicsItem] = {}
+        self.items_by_piece: dict[PieceKey, QGraphicsItem] = {}
         self.board_item: BoardItem | None = None
         self.set_document(doc)
 
@@ -460,38 +460,41 @@ class BoardScene(QGraphicsScene):
             self.board_item = BoardItem(self.geo, s, zones, doc.palette)
             self.addItem(self.board_item)
             self.setSceneRect(self.board_item.boundingRect().adjusted(-20, -20, 20, 20))
-        wanted: dict[Piece, None] = dict.fromkeys((*s.terrain, *s.units))
-        for piece in [p for p in self.items_by_piece if p not in wanted]:
-            self.removeItem(self.items_by_piece.pop(piece))
+        wanted = _keys((*s.terrain, *s.units))
+        for key in [k for k in self.items_by_piece if k not in wanted]:
+            self.removeItem(self.items_by_piece.pop(key))
         shared = self._shared_cells(s)
-        for piece in wanted:
-            item = self.items_by_piece.get(piece)
-            if item is not None and isinstance(item, UnitItem) and isinstance(piece, Unit):
-                if item.offset != self._offset(piece, shared):
-                    self.removeItem(self.items_by_piece.pop(piece))
+        for key in wanted:
+            piece = key[0]
+            item = self.items_by_piece.get(key)
+            if isinstance(item, UnitItem) and isinstance(piece, Unit):
+                if item.offset != self._offset(key, shared):
+                    self.removeItem(self.items_by_piece.pop(key))
                     item = None
             if item is None:
-                item = self._make_item(piece, shared)
-                self.items_by_piece[piece] = item
+                item = self._make_item(key, shared)
+                self.items_by_piece[key] = item
                 self.addItem(item)
         self.sync_selection()
 
-    def _shared_cells(self, s: Scenario) -> dict[int, list[Unit]]:
-        by_cell: dict[int, list[Unit]] = {}
-        for u in s.units:
-            by_cell.setdefault(u.cell, []).append(u)
-        return {c: us for c, us in by_cell.items() if len(us) > 1}
+    def _shared_cells(self, s: Scenario) -> dict[int, list[PieceKey]]:
+        by_cell: dict[int, list[PieceKey]] = {}
+        for key in _keys(s.units):
+            by_cell.setdefault(key[0].cell, []).append(key)  # type: ignore[union-attr]
+        return {c: keys for c, keys in by_cell.items() if len(keys) > 1}
 
     @staticmethod
-    def _offset(piece: Unit, shared: dict[int, list[Unit]]) -> QPointF:
+    def _offset(key: PieceKey, shared: dict[int, list[PieceKey]]) -> QPointF:
         """Where a unit sits inside its cell: centred, or in a corner when units share."""
-        if piece.cell not in shared:
+        cell = key[0].cell  # type: ignore[union-attr]
+        if cell not in shared:
             return QPointF()
-        k = shared[piece.cell].index(piece)
+        k = shared[cell].index(key)
         return QPointF((-0.2 + 0.4 * (k % 2)) * CELL, (-0.2 + 0.4 * (k // 2)) * CELL)
 
-    def _make_item(self, piece: Piece, shared: dict[int, list[Unit]]) -> QGraphicsItem:
+    def _make_item(self, key: PieceKey, shared: dict[int, list[PieceKey]]) -> QGraphicsItem:
         assert self.doc is not None
+        piece = key[0]
         palette = self.doc.palette
         if isinstance(piece, Unit):
             try:
@@ -499,7 +502,7 @@ class BoardScene(QGraphicsScene):
                 text = piece.name or entry.short
             except KeyError:
                 text = piece.name or piece.kind[:2]
-            return UnitItem(self.geo, piece, text, self._offset(piece, shared))
+            return UnitItem(self.geo, piece, text, self._offset(key, shared))
         try:
             colour = palette.entry(piece.kind).colour
         except KeyError:
@@ -509,11 +512,26 @@ class BoardScene(QGraphicsScene):
     def sync_selection(self) -> None:
         assert self.doc is not None
         chosen = set(self.doc.selection)
-        for piece, item in self.items_by_piece.items():
+        for (piece, _), item in self.items_by_piece.items():
             sel = piece in chosen
             if getattr(item, "selected", False) != sel:
                 item.selected = sel  # type: ignore[attr-defined]
                 item.update()
 
-    def piece_items(self) -> dict[Piece, QGraphicsItem]:
+    def piece_items(self) -> dict[PieceKey, QGraphicsItem]:
+        """The item of each piece, keyed by (piece, n): the n-th equal copy (two identical
+        AT units may share a cell)."""
         return self.items_by_piece
+
+
+PieceKey = tuple[Piece, int]
+
+
+def _keys(pieces: Iterable[Piece]) -> dict[PieceKey, None]:
+    seen: dict[Piece, int] = {}
+    keys: dict[PieceKey, None] = {}
+    for p in pieces:
+        n = seen.get(p, 0)
+        seen[p] = n + 1
+        keys[(p, n)] = None
+    return keys

@@ -202,3 +202,40 @@ def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
         if spec.menu != "&Help":
             assert spec.shortcut, spec.id  # every tool and command has a key
         assert spec.text.replace("&", "") in text
+
+
+def test_two_identical_units_in_one_cell_are_both_drawn(make_window: Any) -> None:
+    # RULES §1.3 (Extra Forces): two ATs may share a cell; equal values, two pieces.
+    from rules.registry import get_ruleset
+
+    s = get_ruleset("final-act").new_scenario(options={"extra_forces": True})
+    at = Unit("at", Side.SOUTH, s.board.parse_cell("c2"), Facing.N)
+    w = make_window(scenario=s)
+    assert editing.place(w.doc, at).ok
+    assert editing.place(w.doc, at).ok
+    items = w.ctx.scene.piece_items()
+    assert len(items) == 2
+    offsets = {(i.offset.x(), i.offset.y()) for i in items.values()}  # type: ignore[attr-defined]
+    assert len(offsets) == 2  # drawn side by side, not on top of each other
+
+
+def test_mirror_shape_with_m_and_redo(make_window: Any) -> None:
+    from rules.registry import get_ruleset
+
+    w = make_window(scenario=get_ruleset("tank-chess").new_scenario())
+    b = w.doc.scenario.board
+    # L-tromino d7 e7 d8 (anchor e7); mirrored about e7's column: f7 e7 f8 (rows 7-8 hold
+    # no printed start cell, which obstacles may not cover).
+    piece = Terrain("obstacle", tuple(b.parse_cell(x) for x in ("d7", "e7", "d8")),
+                    shape="L-tromino")
+    assert editing.place(w.doc, piece).ok
+    w.run_action("tools.select")
+    w.doc.select([piece])
+    w.run_action("edit.mirror")
+    (t,) = w.doc.scenario.terrain
+    assert sorted(b.cell_name(c) for c in t.cells) == ["e7", "f7", "f8"], w.message.text()
+    after = w.doc.scenario
+    w.run_action("edit.undo")
+    assert w.doc.scenario.terrain == (piece,)
+    w.run_action("edit.redo")
+    assert w.doc.scenario == after
