@@ -2,9 +2,9 @@
 page (the PNGs sit beside it; nothing is loaded from the network).
 
 ``write_report(df, scenario, summary, out_dir)`` writes ``games.csv``, ``summary.json``,
-``win_rates.png``, ``lengths.png``, ``deaths.png``, ``routes.png`` and ``report.html`` and
-returns the path of the HTML file. Figures are built with matplotlib's object API (Agg;
-no window ever opens).
+``board.png``, ``win_rates.png``, ``lengths.png``, ``deaths.png``, ``routes.png`` and
+``report.html`` and returns the path of the HTML file. Figures are built with matplotlib's
+object API (Agg; no window ever opens).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.board_figure import draw_board, figure_size
+from analysis.board_figure import board_figure, draw_board, figure_size
 from analysis.simulation.stats import death_map, route_map
 from rules.fileformat import atomic_write_text
 from rules.geometry import Side
@@ -107,6 +107,7 @@ def write_report(
     unit = "plies" if scenario.ruleset == "tank-chess" else "rounds"
     board = scenario.board
     figures = {
+        "board.png": board_figure(scenario),
         "win_rates.png": win_rate_figure(summary),
         "lengths.png": length_figure(df, unit),
         "deaths.png": heat_figure(
