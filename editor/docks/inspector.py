@@ -13,8 +13,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -49,7 +51,11 @@ class InspectorDock(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.outer = QVBoxLayout(self)
-        self.outer.setContentsMargins(6, 6, 6, 6)
+        self.outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.outer.addWidget(self.scroll)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
         self._key: object = None
@@ -104,13 +110,15 @@ class InspectorDock(QWidget):
             self._scenario(self._layout)
 
     def _new_body(self) -> None:
-        if self.body is not None:
-            self.body.hide()
-            self.body.deleteLater()
+        old = self.scroll.takeWidget()
+        if old is not None:
+            old.hide()
+            old.deleteLater()
         self.body = QWidget()
         self._layout = QFormLayout(self.body)
+        self._layout.setContentsMargins(6, 6, 6, 6)
         self.fields = {}
-        self.outer.addWidget(self.body)
+        self.scroll.setWidget(self.body)
 
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
         w.setObjectName(f"inspector-{key}")
