@@ -27,11 +27,13 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from editor.palette_data import ruleset_title
 from rules.board import MAX_COLUMNS, MAX_ROWS, Board
 from rules.registry import get_ruleset, ruleset_names
 from rules.ruleset import OptionSpec, Ruleset
@@ -176,7 +178,7 @@ class NewDialog(QDialog):
         self.ruleset_box = QComboBox()
         for name in ruleset_names():
             rs = get_ruleset(name)
-            label = rs.title + (" (provisional)" if rs.provisional else "")
+            label = ruleset_title(rs)
             self.ruleset_box.addItem(label, name)
         self.columns = QSpinBox()
         self.rows = QSpinBox()
@@ -194,7 +196,11 @@ class NewDialog(QDialog):
         layout.addLayout(form)
         self.options_box = QGroupBox("Options")
         self.options_form = QFormLayout(self.options_box)
-        layout.addWidget(self.options_box)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.options_box)
+        scroll.setMinimumHeight(260)
+        layout.addWidget(scroll, 1)
         self.problem = QLabel()
         self.problem.setStyleSheet("color: #b71c1c")
         layout.addWidget(self.problem)
@@ -263,7 +269,7 @@ class OpenDialog(QDialog):
         layout.addWidget(QLabel("Built-in maps:"))
         self.list = QListWidget()
         for path in builtin_maps():
-            item = QListWidgetItem(f"{path.parent.name} / {path.stem}")
+            item = QListWidgetItem(f"{path.parent.name} / {path.stem}{_title_of(path)}")
             item.setData(Qt.ItemDataRole.UserRole, str(path))
             item.setToolTip(str(path))
             self.list.addItem(item)
@@ -296,6 +302,17 @@ class OpenDialog(QDialog):
         if path:
             self.chosen = path
             self.accept()
+
+
+def _title_of(path: Path) -> str:
+    """`` — <title>`` of a scenario file, or nothing if it cannot be read."""
+    import json
+
+    try:
+        title = json.loads(path.read_text(encoding="utf-8")).get("title", "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return f" — {title}" if isinstance(title, str) and title else ""
 
 
 def default_dir(path: Path | None) -> str:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainte
 from PySide6.QtSvg import QSvgGenerator
 
 from editor.document import Document
+from editor.palette_data import ruleset_title
 from editor.scene import BoardScene
 from rules.errors import TankmapError
 from rules.geometry import Side
@@ -117,7 +118,7 @@ def export_setup_sheets(scenario: Scenario, path: str | Path) -> int:
         painter.setFont(font)
         painter.setPen(QColor("black"))
         title = scenario.title or "Untitled scenario"
-        provisional = " — provisional rules" if rs.provisional else ""
+        title_rs = ruleset_title(rs, " — provisional rules")
         painter.drawText(
             QRectF(0, 0, width, height * 0.05),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -129,7 +130,7 @@ def export_setup_sheets(scenario: Scenario, path: str | Path) -> int:
         painter.drawText(
             QRectF(0, height * 0.05, width, height * 0.03),
             Qt.AlignmentFlag.AlignLeft,
-            f"{rs.title}{provisional} · {scenario.board.columns}×"
+            f"{title_rs} · {scenario.board.columns}×"
             f"{scenario.board.rows} · the other side's setup is hidden",
         )
         scene, _doc = _scene(side_only(scenario, side))

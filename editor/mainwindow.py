@@ -23,6 +23,7 @@ from editor.docks.palette import PaletteDock
 from editor.docks.problems import ProblemsDock
 from editor.document import Document
 from editor.overlays import OverlayController
+from editor.palette_data import ruleset_title
 from editor.pieces import Piece, Symmetry, anchor_of, pieces_at, translate
 from editor.tools.select import describe
 from rules.errors import TankmapError
@@ -198,7 +199,7 @@ class MainWindow(QMainWindow):
         doc.symmetry = Symmetry.OFF
         self.actions_by_id["symmetry.off"].setChecked(True)
         rs = doc.ruleset
-        text = rs.title + (" — PROVISIONAL rules" if rs.provisional else "")
+        text = ruleset_title(rs) + (" — rules not final" if rs.provisional else "")
         self.ruleset_label.setText(text)
         self.ruleset_label.setStyleSheet(
             "color: #b71c1c; font-weight: bold" if rs.provisional else ""
@@ -215,8 +216,7 @@ class MainWindow(QMainWindow):
     def _update_title(self, *args: object) -> None:
         doc = self.doc
         rs = doc.ruleset
-        provisional = " (provisional)" if rs.provisional else ""
-        self.setWindowTitle(f"{doc.display_name}[*] — {rs.title}{provisional} — tankmap")
+        self.setWindowTitle(f"{doc.display_name}[*] — {ruleset_title(rs)} — tankmap")
         self.setWindowModified(doc.modified)
 
     def replace_document(self, doc: Document) -> None:

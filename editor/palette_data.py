@@ -238,3 +238,11 @@ def limit(palette: Palette, kind: str, ruleset: Ruleset, scenario: Scenario) -> 
     if cond == "board20":
         return n if scenario.board.columns >= 20 else 0
     return n if scenario.option(str(cond), False) else 0
+
+
+def ruleset_title(ruleset: Ruleset, marker: str = " (provisional)") -> str:
+    """The ruleset's title, with ``marker`` added for a provisional ruleset unless the
+    title already says so."""
+    if ruleset.provisional and "provisional" not in ruleset.title.lower():
+        return ruleset.title + marker
+    return ruleset.title

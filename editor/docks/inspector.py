@@ -26,6 +26,7 @@ from editor import commands as cmd
 from editor import editing
 from editor.context import EditorContext
 from editor.dialogs import option_value, option_widget
+from editor.palette_data import ruleset_title
 from editor.pieces import Piece, new_errors, reason_text
 from rules.errors import TankmapError
 from rules.geometry import Facing
@@ -212,7 +213,7 @@ class InspectorDock(QWidget):
         doc = self.ctx.doc
         s = doc.scenario
         rs = doc.ruleset
-        title = rs.title + (" — provisional" if rs.provisional else "")
+        title = ruleset_title(rs)
         form.addRow("Ruleset", QLabel(title))
         form.addRow("Board", QLabel(f"{s.board.columns} × {s.board.rows}"))
         for key in ("title", "author", "notes"):
