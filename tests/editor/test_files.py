@@ -145,3 +145,24 @@ def test_window_state_and_recent_files_are_remembered(make_window: Any, tmp_path
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert settings.value("window/geometry") is not None
     assert str(path.resolve()) in settings.value("recent")
+
+
+def test_open_dialog_lists_the_builtin_maps(qtbot: Any) -> None:
+    from editor.dialogs import OpenDialog
+    from maps import builtin_maps
+
+    dialog = OpenDialog(".")
+    qtbot.addWidget(dialog)
+    assert dialog.list.count() == len(builtin_maps()) > 0
+    dialog.list.setCurrentRow(0)
+    dialog._accept_selected()
+    assert dialog.chosen == str(builtin_maps()[0])
+
+
+def test_new_action_uses_the_dialog_answer(make_window: Any, prompter: Any) -> None:
+    w = make_window()
+    prompter.new = get_ruleset("tank-wars").new_scenario()
+    w.run_action("file.new")
+    assert w.doc.scenario.ruleset == "tank-wars" and w.doc.path is None
+    assert "provisional" in w.windowTitle().lower()
+    assert "provisional" in w.ruleset_label.text().lower()
