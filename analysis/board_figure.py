@@ -142,8 +142,15 @@ def draw_board(
                     zorder=3,
                 )
     if units:
+        # units sharing a cell (Final Act AT + tank, two ATs) are drawn side by side
+        by_cell: dict[int, list[Unit]] = {}
         for u in scenario.units:
-            _draw_unit(ax, scenario, u, alpha=unit_alpha, small=values is not None)
+            by_cell.setdefault(u.cell, []).append(u)
+        slots = {id(u): (i, len(us)) for us in by_cell.values() for i, u in enumerate(us)}
+        for u in scenario.units:
+            _draw_unit(
+                ax, scenario, u, alpha=unit_alpha, small=values is not None, slot=slots[id(u)]
+            )
     _frame(ax, scenario)
     for artist in [*ax.texts, *ax.patches]:
         artist.set_in_layout(False)  # constrained layout need not measure every cell
@@ -224,16 +231,28 @@ def _draw_terrain(ax: Axes, scenario: Scenario, piece: Terrain, faded: bool) -> 
         )
 
 
-def _draw_unit(ax: Axes, scenario: Scenario, unit: Unit, alpha: float, small: bool) -> None:
+def _draw_unit(
+    ax: Axes,
+    scenario: Scenario,
+    unit: Unit,
+    alpha: float,
+    small: bool,
+    slot: tuple[int, int] = (0, 1),
+) -> None:
+    """Draw one unit; ``slot`` = (its index, how many units share the cell)."""
     x, y = cell_xy(scenario, unit.cell)
     colour = "#7f7f7f" if unit.wreck else SIDE_COLOURS[unit.side]
     r = 0.42 if small else 0.36
+    index, shared = slot
+    if shared > 1:  # side by side, smaller
+        r = r / shared + 0.04
+        x += (index - (shared - 1) / 2) * (0.9 / shared)
     if unit.facing is not None:
         f: Facing = unit.facing
         length = np.hypot(f.dx, f.dy)
         ux, uy = f.dx / length, f.dy / length
         px, py = -uy, ux
-        edge = 0.24 if small else r * (1.0 if f.is_orthogonal else 1.3)
+        edge = r * 0.57 if small else r * (1.0 if f.is_orthogonal else 1.3)
         tip = (x + ux * (edge + 0.16), y + uy * (edge + 0.16))
         base1 = (x + ux * (edge - 0.02) + px * 0.15, y + uy * (edge - 0.02) + py * 0.15)
         base2 = (x + ux * (edge - 0.02) - px * 0.15, y + uy * (edge - 0.02) - py * 0.15)
@@ -251,9 +270,9 @@ def _draw_unit(ax: Axes, scenario: Scenario, unit: Unit, alpha: float, small: bo
     if small:  # on a heat map: a hollow marker that leaves the cell's number readable
         ax.add_patch(
             Rectangle(
-                (x - 0.42, y - 0.42),
-                0.84,
-                0.84,
+                (x - r, y - r),
+                2 * r,
+                2 * r,
                 fill=False,
                 ec=colour,
                 lw=2.0,
@@ -280,7 +299,7 @@ def _draw_unit(ax: Axes, scenario: Scenario, unit: Unit, alpha: float, small: bo
             va="center",
             color="white",
             zorder=6,
-            fontsize=7 if len(label) <= 3 else 5.5,
+            fontsize=(7 if len(label) <= 3 else 5.5) * (0.8 if shared > 1 else 1.0),
             fontweight="bold",
             alpha=alpha,
         )
@@ -306,7 +325,7 @@ def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     handles = [Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[s]) for s in Side]
     ax.legend(
         handles,
-        [f"{names[s]} ({s.value})" for s in Side],
+        [names[s] if names[s].lower() == s.value else f"{names[s]} ({s.value})" for s in Side],
         loc="upper center",
         bbox_to_anchor=(0.5, -0.04),
         ncol=2,
