@@ -246,3 +246,9 @@ def ruleset_title(ruleset: Ruleset, marker: str = " (provisional)") -> str:
     if ruleset.provisional and "provisional" not in ruleset.title.lower():
         return ruleset.title + marker
     return ruleset.title
+
+
+def terrain_budget(ruleset: Ruleset) -> int | None:
+    """How many neutral terrain pieces the game's box holds (Tank Chess: 26), if known."""
+    value = _data(ruleset.name).get("obstacle_budget")
+    return value if isinstance(value, int) else None

@@ -144,6 +144,9 @@ class InspectorDock(QWidget):
         for f in allowed:
             facing.addItem(f.name, f)
         facing.activated.connect(lambda i: self._set(self.target, facing=facing.itemData(i)))
+        if doc.palette.facings == 0:
+            facing.setEnabled(False)
+            facing.setToolTip("units of this game have no facing")
         self._add(form, "facing", "Facing", facing)
         damage = QSpinBox()
         damage.setRange(0, 9)

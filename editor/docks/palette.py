@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.context import EditorContext
-from editor.palette_data import Entry, limit, shapes_for
+from editor.palette_data import Entry, limit, shapes_for, terrain_budget
 from rules.geometry import Side
 
 
@@ -38,7 +38,8 @@ def side_counts(ctx: EditorContext, kind: str) -> list[str]:
     pieces = s.units if entry.is_unit else s.terrain
     if not entry.owned and not entry.is_unit:
         placed = sum(1 for p in pieces if p.kind == kind)
-        return [f"{placed} placed"]
+        budget = terrain_budget(doc.ruleset)
+        return [f"{placed} placed" + (f" (budget {budget})" if budget else "")]
     parts = []
     for side in Side:
         placed = sum(1 for p in pieces if p.kind == kind and p.side is side)
