@@ -134,16 +134,16 @@ def option_widget(spec: OptionSpec, value: OptionValue) -> QWidget:
     elif spec.choices:
         w = QComboBox()
         for c in spec.choices:
-            w.addItem(str(c), c)  # type: ignore[attr-defined]
-        w.setCurrentIndex(list(spec.choices).index(value) if value in spec.choices else 0)  # type: ignore[attr-defined]
+            w.addItem(str(c), c)
+        w.setCurrentIndex(list(spec.choices).index(value) if value in spec.choices else 0)
     elif isinstance(spec.default, int):
         w = QSpinBox()
-        w.setRange(-1_000_000, 1_000_000)  # type: ignore[attr-defined]
-        w.setValue(int(value))  # type: ignore[attr-defined]
+        w.setRange(-1_000_000, 1_000_000)
+        w.setValue(int(value))
     elif isinstance(spec.default, float):
         w = QDoubleSpinBox()
-        w.setRange(-1e9, 1e9)  # type: ignore[attr-defined]
-        w.setValue(float(value))  # type: ignore[attr-defined]
+        w.setRange(-1e9, 1e9)
+        w.setValue(float(value))
     else:
         w = QLineEdit(str(value))
     w.setToolTip(spec.help)

@@ -44,7 +44,7 @@ def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
-    if not image.save(str(path), "PNG"):
+    if not image.save(str(path), b"PNG"):
         raise ExportError(f"{path}: could not write the PNG image")
 
 

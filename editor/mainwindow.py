@@ -26,6 +26,7 @@ from editor.overlays import OverlayController
 from editor.palette_data import ruleset_title
 from editor.pieces import Piece, Symmetry, anchor_of, pieces_at, translate
 from editor.tools.select import describe
+from editor.view import BoardView
 from rules.errors import TankmapError
 from rules.fileformat import read_scenario
 from rules.geometry import Side
@@ -59,10 +60,8 @@ class MainWindow(QMainWindow):
             doc = Document.open(path)
         else:
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
-        self.ctx = EditorContext(doc, self)
-        from editor.view import BoardView
-
-        self.view = BoardView(self.ctx)
+        self.ctx: EditorContext = EditorContext(doc, self)
+        self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
         self._build_docks()
@@ -359,8 +358,10 @@ class MainWindow(QMainWindow):
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
         if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+            return [value]
+        if isinstance(value, list | tuple):
+            return [str(v) for v in value]
+        return []
 
     def _add_recent(self, path: Path) -> None:
         text = str(path.resolve())

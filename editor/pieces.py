@@ -191,11 +191,16 @@ def copy_side(scenario: Scenario, source: Side = Side.SOUTH) -> Scenario:
     Neutral terrain is kept as it is."""
     b = scenario.board
     target = source.other
-    terrain = [t for t in scenario.terrain if t.side is not target]
+    terrain: list[Piece] = [t for t in scenario.terrain if t.side is not target]
     terrain += [mirrored(t, b, Symmetry.POINT) for t in scenario.terrain if t.side is source]
-    units = [u for u in scenario.units if u.side is not target]
+    units: list[Piece] = [u for u in scenario.units if u.side is not target]
     units += [mirrored(u, b, Symmetry.POINT) for u in scenario.units if u.side is source]
     return scenario.with_terrain(terrain).with_units(units)  # type: ignore[arg-type]
+
+
+def all_pieces(scenario: Scenario) -> list[Piece]:
+    """Every terrain piece, then every unit."""
+    return [*scenario.terrain, *scenario.units]
 
 
 def pieces_at(scenario: Scenario, cell: int) -> list[Piece]:

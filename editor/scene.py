@@ -451,9 +451,9 @@ class BoardScene(QGraphicsScene):
         doc = self.doc
         assert doc is not None
         s = doc.scenario
-        key = (s.board, s.ruleset, dict(s.options).__repr__())
-        if key != self._board_key:
-            self._board_key = key
+        board_key = (s.board, s.ruleset, dict(s.options).__repr__())
+        if board_key != self._board_key:
+            self._board_key = board_key
             if self.board_item is not None and self.board_item.scene() is self:
                 self.removeItem(self.board_item)
             zones = {side: doc.ruleset.setup_cells(s, side) for side in Side}

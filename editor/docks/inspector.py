@@ -26,6 +26,7 @@ from editor import commands as cmd
 from editor import editing
 from editor.context import EditorContext
 from editor.dialogs import option_value, option_widget
+from editor.document import Document
 from editor.palette_data import ruleset_title
 from editor.pieces import Piece, new_errors, reason_text
 from rules.errors import TankmapError
@@ -53,17 +54,17 @@ class InspectorDock(QWidget):
         self.ctx = ctx
         self.outer = QVBoxLayout(self)
         self.outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.outer.addWidget(self.scroll)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.outer.addWidget(self.scroll_area)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
         self._key: object = None
         self._form: object = None
         self._layout = QFormLayout()
         self.target: Piece | None = None
-        self._doc = None
+        self._doc: Document | None = None
         ctx.document_replaced.connect(self.attach)
         self.attach()
 
@@ -111,7 +112,7 @@ class InspectorDock(QWidget):
             self._scenario(self._layout)
 
     def _new_body(self) -> None:
-        old = self.scroll.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.hide()
             old.deleteLater()
@@ -119,7 +120,7 @@ class InspectorDock(QWidget):
         self._layout = QFormLayout(self.body)
         self._layout.setContentsMargins(6, 6, 6, 6)
         self.fields = {}
-        self.scroll.setWidget(self.body)
+        self.scroll_area.setWidget(self.body)
 
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
         w.setObjectName(f"inspector-{key}")

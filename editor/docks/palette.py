@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.context import EditorContext
+from editor.document import Document
 from editor.palette_data import Entry, limit, shapes_for, terrain_budget
 from rules.geometry import Side
 
@@ -122,7 +123,7 @@ class PaletteDock(QWidget):
         layout.addWidget(hint)
         ctx.document_replaced.connect(self.rebuild)
         ctx.choice_changed.connect(self._choice_changed)
-        self._doc = None
+        self._doc: Document | None = None
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -149,6 +150,7 @@ class PaletteDock(QWidget):
         doc = self.ctx.doc
         for i in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(i)
+            assert item is not None
             kind = str(item.data(0, Qt.ItemDataRole.UserRole))
             entry = doc.palette.entry(kind)
             counts = side_counts(self.ctx, kind)
@@ -190,7 +192,7 @@ class PaletteDock(QWidget):
                 self.shape_box.setCurrentIndex(ch.shape % max(1, self.shape_box.count()))
             for i in range(self.list.topLevelItemCount()):
                 item = self.list.topLevelItem(i)
-                if item.data(0, Qt.ItemDataRole.UserRole) == ch.kind:
+                if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == ch.kind:
                     self.list.blockSignals(True)
                     self.list.setCurrentItem(item)
                     self.list.blockSignals(False)

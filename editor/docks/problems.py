@@ -8,7 +8,8 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from editor.context import EditorContext
-from editor.pieces import cells_of
+from editor.document import Document
+from editor.pieces import all_pieces, cells_of
 from rules.violations import Severity, Violation, is_complete, is_legal
 
 COLOURS = {Severity.ERROR: "#c62828", Severity.INCOMPLETE: "#1565c0", Severity.WARNING: "#ef6c00"}
@@ -47,7 +48,7 @@ class ProblemsDock(QWidget):
         layout.addWidget(self.tree)
         self.violations: list[Violation] = []
         self._shown_doc: object = None
-        self._doc = None
+        self._doc: Document | None = None
         ctx.document_replaced.connect(self.attach)
         self.attach()
 
@@ -86,7 +87,7 @@ class ProblemsDock(QWidget):
         v = self.violations[index]
         cells = set(v.cells)
         s = self.ctx.doc.scenario
-        pieces = [p for p in (*s.terrain, *s.units) if cells & set(cells_of(p))]
+        pieces = [p for p in all_pieces(s) if cells & set(cells_of(p))]
         self.ctx.doc.select(pieces)
         self.ctx.scene.problems.set_cells(v.cells)
         self.ctx.say(f"{v.code}: {v.message}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor import editing
-from editor.pieces import Piece, cells_of, pieces_at, translate
+from editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
 from editor.tools.base import CellEvent, Tool
 
 
@@ -107,7 +107,7 @@ class SelectTool(Tool):
             end = ev.cell if ev.cell is not None else start
             inside = set(self._band_cells(start, end))
             s = doc.scenario
-            chosen = [p for p in (*s.terrain, *s.units) if set(cells_of(p)) <= inside]
+            chosen = [p for p in all_pieces(s) if set(cells_of(p)) <= inside]
             doc.select(([*doc.selection] if self.band_add else []) + chosen)
             ctx.say(f"{len(doc.selection)} selected")
 
