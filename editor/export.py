@@ -33,7 +33,10 @@ def _scene(scenario: Scenario) -> tuple[BoardScene, Document]:
 
 
 def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None:
-    """Write the board (with coordinates) as a PNG, ``scale`` pixels per scene unit."""
+    """Write the board (with coordinates) as a PNG, ``scale`` pixels per scene unit.
+    ``path`` must end in ``.png`` (``ExportError`` otherwise)."""
+    if Path(path).suffix.lower() != ".png":
+        raise ExportError(f"{path}: a PNG file name must end in .png")
     scene, _doc = _scene(scenario)
     rect = scene.sceneRect()
     image = QImage(
@@ -44,7 +47,7 @@ def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
-    if not image.save(str(path), b"PNG"):
+    if not image.save(str(path)):  # the .png suffix picks the format
         raise ExportError(f"{path}: could not write the PNG image")
 
 

@@ -312,6 +312,8 @@ class MainWindow(QMainWindow):
         )
         if path is None:
             return False
+        if not path.lower().endswith(f".{kind}"):
+            path += f".{kind}"
         try:
             if kind == "png":
                 export.export_png(self.doc.scenario, path)
