@@ -38,11 +38,35 @@ class ScenarioCommand(QUndoCommand):
         self.after = after
         self.after_selection = tuple(selection)
 
+    stroke = 0  # commands of one mouse stroke (drag-painting, drag-erasing) merge
+
+    def id(self) -> int:
+        return STROKE_ID if self.stroke else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt override
+        """Fold the next command of the same stroke into this one (one undo step)."""
+        if not isinstance(other, ScenarioCommand) or other.stroke != self.stroke:
+            return False
+        if other.before != self.after:
+            return False
+        self.after = other.after
+        self.after_selection = other.after_selection
+        return True
+
     def redo(self) -> None:
         self.doc._set_scenario(self.after, self.after_selection)
 
     def undo(self) -> None:
         self.doc._set_scenario(self.before, self.before_selection)
+
+
+STROKE_ID = 7001
+_strokes = iter(range(1, 2**62))
+
+
+def new_stroke() -> int:
+    """A fresh stroke number for a drag that pushes several commands."""
+    return next(_strokes)
 
 
 def _label(piece: Piece) -> str:

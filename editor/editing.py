@@ -109,12 +109,15 @@ def _with_images(doc: Document, pieces: Sequence[Piece]) -> tuple[Scenario, list
     return after, images
 
 
-def place(doc: Document, piece: Piece) -> Outcome:
-    """Add ``piece`` (and its mirror image in symmetry mode) if the rules allow it."""
-    return add_pieces(doc, [piece], None)
+def place(doc: Document, piece: Piece, stroke: int = 0) -> Outcome:
+    """Add ``piece`` (and its mirror image in symmetry mode) if the rules allow it.
+    Placements with the same non-zero ``stroke`` merge into one undo step."""
+    return add_pieces(doc, [piece], None, stroke)
 
 
-def add_pieces(doc: Document, pieces: Sequence[Piece], text: str | None) -> Outcome:
+def add_pieces(
+    doc: Document, pieces: Sequence[Piece], text: str | None, stroke: int = 0
+) -> Outcome:
     """Add several pieces in one undo step (paste), mirrored in symmetry mode."""
     if not pieces:
         return Outcome(False, "nothing to add")
@@ -129,7 +132,9 @@ def add_pieces(doc: Document, pieces: Sequence[Piece], text: str | None) -> Outc
         doc.undo_stack.endMacro()
         doc.select(pieces)
     else:
-        doc.undo_stack.push(cmd.AddPieces(doc, pieces, text))
+        command = cmd.AddPieces(doc, pieces, text)
+        command.stroke = stroke
+        doc.undo_stack.push(command)
     return outcome
 
 
@@ -139,8 +144,9 @@ def _name(pieces: Sequence[Piece]) -> str:
 
 
 # --- erasing ------------------------------------------------------------------------------
-def erase(doc: Document, pieces: Sequence[Piece]) -> Outcome:
-    """Remove pieces (and their counterparts in symmetry mode). Never refused."""
+def erase(doc: Document, pieces: Sequence[Piece], stroke: int = 0) -> Outcome:
+    """Remove pieces (and their counterparts in symmetry mode). Never refused. Erasures
+    with the same non-zero ``stroke`` merge into one undo step."""
     pieces = [p for p in dict.fromkeys(pieces)]
     if not pieces:
         return Outcome(False, "nothing selected")
@@ -151,7 +157,9 @@ def erase(doc: Document, pieces: Sequence[Piece]) -> Outcome:
         doc.undo_stack.push(cmd.RemovePieces(doc, list(dict.fromkeys(extra))))
         doc.undo_stack.endMacro()
     else:
-        doc.undo_stack.push(cmd.RemovePieces(doc, pieces))
+        command = cmd.RemovePieces(doc, pieces)
+        command.stroke = stroke
+        doc.undo_stack.push(command)
     return Outcome(True)
 
 

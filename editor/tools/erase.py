@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor import editing
+from editor.commands import new_stroke
 from editor.pieces import cells_of, pieces_at
 from editor.tools.base import CellEvent, Tool
 
@@ -15,16 +16,19 @@ class EraseTool(Tool):
     shortcut = "E"
     cursor = Qt.CursorShape.PointingHandCursor
 
+    stroke = 0
+
     def erase_at(self, cell: int) -> bool:
         """Erase the topmost piece on ``cell``; False if there was none."""
         found = pieces_at(self.ctx.doc.scenario, cell)
         if not found:
             return False
-        editing.erase(self.ctx.doc, [found[0]])
+        editing.erase(self.ctx.doc, [found[0]], self.stroke)
         self.ctx.say(f"Erased {getattr(found[0], 'label', found[0].kind)}")
         return True
 
     def press(self, ev: CellEvent) -> None:
+        self.stroke = new_stroke()  # a drag erases in one undo step
         if ev.cell is not None:
             self.erase_at(ev.cell)
         self.move(ev, False)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 
 from editor import editing
+from editor.commands import new_stroke
 from editor.palette_data import shapes_for
 from editor.pieces import (
     Piece,
@@ -32,6 +33,7 @@ class PlaceTool(Tool):
         super().__init__(ctx)  # type: ignore[arg-type]
         self._last: tuple[object, ...] | None = None
         self._painted: int | None = None
+        self._stroke = 0
 
     # --- the piece under the cursor -------------------------------------------------------
     def side_for(self, cell: int) -> Side:
@@ -107,14 +109,18 @@ class PlaceTool(Tool):
         else:
             ctx.say(f"{what} at {board.cell_name(cell)}: refused: {outcome.reason}")
 
-    def place_at(self, cell: int) -> editing.Outcome:
+    def place_at(self, cell: int, stroke: int = 0) -> editing.Outcome:
         """Place the current palette piece at ``cell`` (what a click does)."""
         ctx = self.ctx
         if ctx.choice.kind is None:
             outcome = editing.Outcome(False, "no piece chosen in the palette")
         else:
             piece, _ = self.candidate(cell)
-            outcome = editing.REFUSED_OFF_BOARD if piece is None else editing.place(ctx.doc, piece)
+            outcome = (
+                editing.REFUSED_OFF_BOARD
+                if piece is None
+                else editing.place(ctx.doc, piece, stroke)
+            )
         board = ctx.doc.scenario.board
         self.refresh()
         if outcome.ok:
@@ -130,7 +136,8 @@ class PlaceTool(Tool):
             self.rotate(True)
             return
         self._painted = ev.cell
-        self.place_at(ev.cell)
+        self._stroke = new_stroke()
+        self.place_at(ev.cell, self._stroke)
 
     def move(self, ev: CellEvent, dragging: bool) -> None:
         if dragging and ev.cell is not None and ev.cell != self._painted:
@@ -138,7 +145,7 @@ class PlaceTool(Tool):
             kind = self.ctx.choice.kind
             entry = None if kind is None else self.ctx.doc.palette.entry(kind)
             if entry is not None and not entry.is_unit and len(entry.shapes[0].offsets) == 1:
-                self.place_at(ev.cell)  # painting single cells
+                self.place_at(ev.cell, self._stroke)  # painting single cells: one step
         self.show(ev.cell)
 
     def release(self, ev: CellEvent) -> None:

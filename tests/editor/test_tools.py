@@ -239,3 +239,33 @@ def test_mirror_shape_with_m_and_redo(make_window: Any) -> None:
     assert w.doc.scenario.terrain == (piece,)
     w.run_action("edit.redo")
     assert w.doc.scenario == after
+
+
+def test_drag_painting_and_erasing_obstacle_cells_is_one_step_each(make_window: Any) -> None:
+    from editor_helpers import move_mouse
+    from PySide6.QtCore import QPoint
+
+    from rules.registry import get_ruleset
+
+    w = make_window(scenario=get_ruleset("tank-chess").new_scenario())
+    b = w.doc.scenario.board
+    w.ctx.set_choice(kind="obstacle", shape=0)  # single cell
+    w.run_action("tools.place")
+    vp = w.view.viewport()
+    pts = [w.view.cell_point(b.parse_cell(c)) for c in ("e8", "f8", "g8")]
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pts[0])
+    for p in pts[1:]:
+        move_mouse(w, QPoint(p), Qt.MouseButton.LeftButton)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pts[-1])
+    assert sorted(b.cell_name(t.cells[0]) for t in w.doc.scenario.terrain) == ["e8", "f8", "g8"]
+    assert w.doc.undo_stack.count() == 1
+    w.run_action("tools.erase")
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pts[0])
+    move_mouse(w, QPoint(pts[1]), Qt.MouseButton.LeftButton)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pts[1])
+    assert [b.cell_name(t.cells[0]) for t in w.doc.scenario.terrain] == ["g8"]
+    assert w.doc.undo_stack.count() == 2
+    w.run_action("edit.undo")
+    assert len(w.doc.scenario.terrain) == 3
+    w.run_action("edit.undo")
+    assert w.doc.scenario.terrain == ()
