@@ -106,58 +106,74 @@ def export_setup_sheets(scenario: Scenario, path: str | Path) -> int:
     painter = QPainter()
     if not painter.begin(writer):
         raise ExportError(f"{path}: could not write the PDF")
-    rs = get_ruleset(scenario.ruleset)
-    names = rs.side_names()
     page = writer.pageLayout().paintRectPixels(writer.resolution())
-    width, height = page.width(), page.height()
     pages = 0
     for side in Side:
         if pages:
             writer.newPage()
         pages += 1
-        font = QFont()
-        font.setPixelSize(int(height * 0.025))
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor("black"))
-        title = scenario.title or "Untitled scenario"
-        title_rs = ruleset_title(rs, " — provisional rules")
-        painter.drawText(
-            QRectF(0, 0, width, height * 0.05),
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            f"{title}: {names[side]} ({side.value}) setup",
-        )
-        font.setBold(False)
-        font.setPixelSize(int(height * 0.015))
-        painter.setFont(font)
-        painter.drawText(
-            QRectF(0, height * 0.05, width, height * 0.03),
-            Qt.AlignmentFlag.AlignLeft,
-            f"{title_rs} · {scenario.board.columns}×"
-            f"{scenario.board.rows} · the other side's setup is hidden",
-        )
-        scene, _doc = _scene(side_only(scenario, side))
-        rect = scene.sceneRect()
-        box_h = height * 0.6
-        scale = min(width / rect.width(), box_h / rect.height())
-        target = QRectF(
-            (width - rect.width() * scale) / 2,
-            height * 0.09,
-            rect.width() * scale,
-            rect.height() * scale,
-        )
-        scene.render(painter, target, rect)
-        y = target.bottom() + height * 0.02
-        line_h = height * 0.02
-        columns = 2
-        lines = setup_lines(scenario, side) or ["(no pieces)"]
-        per_col = max(1, -(-len(lines) // columns))
-        for i, line in enumerate(lines):
-            col, row = divmod(i, per_col)
-            painter.drawText(
-                QRectF(col * width / columns, y + row * line_h, width / columns, line_h),
-                Qt.AlignmentFlag.AlignLeft,
-                line,
-            )
+        paint_sheet(painter, scenario, side, page.width(), page.height())
     painter.end()
     return pages
+
+
+def paint_sheet(
+    painter: QPainter, scenario: Scenario, side: Side, width: float, height: float
+) -> None:
+    """Draw ``side``'s setup sheet into a ``width`` × ``height`` area: title, the board
+    with only that side's pieces (and neutral terrain), and the list of its pieces."""
+    rs = get_ruleset(scenario.ruleset)
+    names = rs.side_names()
+    font = QFont()
+    font.setPixelSize(int(height * 0.025))
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(QColor("black"))
+    title = scenario.title or "Untitled scenario"
+    painter.drawText(
+        QRectF(0, 0, width, height * 0.05),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        f"{title}: {names[side]} ({side.value}) setup",
+    )
+    font.setBold(False)
+    font.setPixelSize(int(height * 0.015))
+    painter.setFont(font)
+    painter.drawText(
+        QRectF(0, height * 0.05, width, height * 0.03),
+        Qt.AlignmentFlag.AlignLeft,
+        f"{ruleset_title(rs, ' — provisional rules')} · {scenario.board.columns}×"
+        f"{scenario.board.rows} · the other side's setup is hidden",
+    )
+    scene, _doc = _scene(side_only(scenario, side))
+    rect = scene.sceneRect()
+    scale = min(width / rect.width(), height * 0.6 / rect.height())
+    target = QRectF(
+        (width - rect.width() * scale) / 2,
+        height * 0.09,
+        rect.width() * scale,
+        rect.height() * scale,
+    )
+    scene.render(painter, target, rect)
+    y = target.bottom() + height * 0.02
+    line_h = height * 0.02
+    columns = 2
+    lines = setup_lines(scenario, side) or ["(no pieces)"]
+    per_col = max(1, -(-len(lines) // columns))
+    for i, line in enumerate(lines):
+        col, row = divmod(i, per_col)
+        painter.drawText(
+            QRectF(col * width / columns, y + row * line_h, width / columns, line_h),
+            Qt.AlignmentFlag.AlignLeft,
+            line,
+        )
+
+
+def sheet_image(scenario: Scenario, side: Side, width: int = 827, height: int = 1169) -> QImage:
+    """One setup sheet as an image (what a PDF page shows; used for previews and tests)."""
+    image = QImage(QSize(width, height), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    paint_sheet(painter, scenario, side, width, height)
+    painter.end()
+    return image

@@ -67,3 +67,13 @@ def test_cli_edit_missing_file_is_one_line_error(capsys: Any, tmp_path: Path) ->
     assert main(["edit", str(tmp_path / "nope.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_sheet_image_renders(make_window: Any, repo_root: Path) -> None:
+    from editor.export import sheet_image
+
+    make_window()
+    s = read_scenario(repo_root / "maps" / "tank-wars" / "default.json")
+    image = sheet_image(s, Side.NORTH, 400, 560)
+    assert (image.width(), image.height()) == (400, 560)
+    assert len({image.pixel(x, 300) for x in range(0, 400, 7)}) > 3  # a board was drawn
