@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QPixmap
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QToolBar, QUndoView, QWidget
 
 from editor import editing
@@ -34,6 +34,19 @@ from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
 
 MAX_RECENT = 8
+
+
+def app_icon() -> QIcon:
+    """The application icon (``resources/icons/tankmap.svg``; empty if missing)."""
+    from importlib import resources
+
+    try:
+        data = resources.files("resources").joinpath("icons", "tankmap.svg").read_bytes()
+    except (OSError, ModuleNotFoundError):
+        return QIcon()
+    pix = QPixmap()
+    pix.loadFromData(data, "SVG")
+    return QIcon(pix)
 
 
 class MainWindow(QMainWindow):
@@ -77,6 +90,7 @@ class MainWindow(QMainWindow):
         self.actions_by_id["view.overlay_none"].setChecked(True)
         self._document_replaced()
         self._tool_changed(self.ctx.tool_id)
+        self.setWindowIcon(app_icon())
         self.resize(1280, 860)
         geometry = self.settings.value("window/geometry")
         if isinstance(geometry, QByteArray):
