@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
@@ -326,7 +326,13 @@ def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> Move
         goal = rs.goal_cells(base.adding(probe), probe)
         fam = _family(key)
         old = next((t for t in reversed(_TABLES.values()) if _family(t.key) == fam), None)
-        if old is not None and len(old.succ) == len(old.states):
+        twin = _TABLES.get(replace(key, side=key.side.other))
+        mirrored = None
+        if twin is not None and len(twin.succ) == len(twin.states) and is_symmetric(base):
+            mirrored = _mirrored(twin, key, base, probe, goal)
+        if mirrored is not None:
+            table = mirrored
+        elif old is not None and len(old.succ) == len(old.states):
             table = _derive(old, key, base, goal)
         else:
             table = MovementTable(key=key, scenario=base, probe=probe, ruleset=rs, goal=goal)
@@ -337,6 +343,85 @@ def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> Move
         _TABLES.move_to_end(key)
     if explore:
         table.ensure([(unit.cell, unit.facing)])
+    return table
+
+
+# --- 180° symmetry (RULES §0 mirror) --------------------------------------------------------
+def _piece_key(scenario: Scenario, piece: Any, mirror: bool) -> tuple[Any, ...]:
+    """A comparable form of a terrain piece or wreck, optionally turned 180° (cells and
+    lanes mirrored, facings/arrows reversed, owner side swapped)."""
+    b = scenario.board
+
+    def cell(c: int | None) -> int | None:
+        return None if c is None else (b.mirror(c) if mirror else c)
+
+    def facing(f: Facing | None) -> Facing | None:
+        return None if f is None else (f.opposite if mirror else f)
+
+    def side(sd: Side | None) -> Side | None:
+        return None if sd is None else (sd.other if mirror else sd)
+
+    if isinstance(piece, Unit):
+        return (
+            "unit",
+            piece.kind,
+            side(piece.side),
+            cell(piece.cell),
+            facing(piece.facing),
+            piece.name,
+            piece.damage,
+            piece.armour,
+        )
+    return (
+        "terrain",
+        piece.kind,
+        tuple(sorted(b.mirror(c) if mirror else c for c in piece.cells)),
+        side(piece.side),
+        cell(piece.lane),
+        facing(piece.arrow),
+        piece.shape,
+    )
+
+
+def is_symmetric(scenario: Scenario) -> bool:
+    """Whether terrain and wrecks are unchanged by the 180° mirror (RULES §0)."""
+    pieces = list(scenario.terrain) + [u for u in scenario.units if u.wreck]
+    plain = sorted(repr(_piece_key(scenario, p, False)) for p in pieces)
+    turned = sorted(repr(_piece_key(scenario, p, True)) for p in pieces)
+    return plain == turned
+
+
+def _mirror_state(board_size: int, state: State) -> State:
+    cell, facing = state
+    return (board_size - 1 - cell, None if facing is None else facing.opposite)
+
+
+def _mirrored(
+    twin: MovementTable, key: TableKey, base: Scenario, probe: Unit, goal: frozenset[int] | None
+) -> MovementTable | None:
+    """The other side's table turned 180° — valid when the board is symmetric and the rules
+    treat both sides alike (every game of RULES.md). Checked, not assumed: the goal must be
+    the mirrored goal and a sample of states must have exactly the ruleset's own moves;
+    otherwise ``None`` (the caller builds the table the ordinary way)."""
+    size = base.board.size
+    twin_goal = None if twin.goal is None else frozenset(size - 1 - c for c in twin.goal)
+    if twin_goal != goal:
+        return None
+    table = MovementTable(key=key, scenario=base, probe=probe, ruleset=twin.ruleset, goal=goal)
+    table.states = [_mirror_state(size, st) for st in twin.states]
+    table.codes = {state_code(*st): i for i, st in enumerate(table.states)}
+    table.succ = [list(sc) for sc in twin.succ]
+    table.escapes = list(twin.escapes)
+    n = len(table.states)
+    for i in sorted({0, n // 3, (2 * n) // 3, n - 1}) if n else []:
+        cell, facing = table.states[i]
+        p = replace(probe, cell=cell, facing=facing)
+        moves = table.ruleset.moves(base.with_units(base.units + (p,)), p)
+        ends = {state_code(m.to, m.facing) for m in moves if m.to is not None}
+        ends.discard(state_code(cell, facing))
+        expect = {state_code(*table.states[j]) for j in table.succ[i]}
+        if ends != expect or any(m.to is None for m in moves) != table.escapes[i]:
+            return None
     return table
 
 

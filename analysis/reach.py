@@ -49,9 +49,16 @@ class UnitReach:
 def bfs(table: MovementTable, start: int) -> IntArray:
     """Breadth-first distances (in moves) from state ``start`` to every state of ``table``
     (``UNREACHABLE`` where none). Pure numpy: one vectorised gather per level."""
+    return bfs_tree(table, start)[0]
+
+
+def bfs_tree(table: MovementTable, start: int) -> tuple[IntArray, IntArray]:
+    """``(dist, parent)``: breadth-first distances from state ``start`` and, for every
+    reached state, one predecessor on a shortest path (``-1`` for the start and unreached)."""
     indptr, indices = table.csr()
     n = len(table)
     dist = np.full(n, UNREACHABLE, dtype=np.int32)
+    parent = np.full(n, -1, dtype=np.int32)
     dist[start] = 0
     frontier = np.asarray([start], dtype=np.int32)
     level = 0
@@ -65,13 +72,40 @@ def bfs(table: MovementTable, start: int) -> IntArray:
         # flat positions of every successor of every frontier state
         offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
         nb = indices[offsets + np.arange(total, dtype=np.int32)]
-        nb = nb[dist[nb] == UNREACHABLE]
+        src = np.repeat(frontier, lens)
+        fresh = dist[nb] == UNREACHABLE
+        nb, src = nb[fresh], src[fresh]
         if nb.size == 0:
             break
-        nb = np.unique(nb)
+        nb, first = np.unique(nb, return_index=True)
         dist[nb] = level
+        parent[nb] = src[first]
         frontier = nb
-    return dist
+    return dist, parent
+
+
+def bfs_route(
+    table: MovementTable, start: int
+) -> tuple[IntArray, int | None, tuple[State | str, ...]]:
+    """``(dist, turns_to_goal, route)`` by array BFS: the route is one shortest path of
+    states to the nearest goal (the lowest-numbered goal state at that distance), ending with
+    ``"escape"`` when the goal is an escape; ``()`` without a goal or a route."""
+    dist, parent = bfs_tree(table, start)
+    turns = _goal_distance(table, dist)
+    if turns is None:
+        return dist, None, ()
+    goal = table.goal_mask() & (dist == turns)
+    end: int
+    tail: tuple[str, ...] = ()
+    if goal.any():
+        end = int(np.flatnonzero(goal)[0])
+    else:
+        end = int(np.flatnonzero(table.escape_mask() & (dist == turns - 1))[0])
+        tail = ("escape",)
+    path = [end]
+    while parent[path[-1]] >= 0:
+        path.append(int(parent[path[-1]]))
+    return dist, turns, tuple(table.states[i] for i in reversed(path)) + tail
 
 
 def _goal_distance(table: MovementTable, dist: IntArray) -> int | None:
@@ -156,12 +190,26 @@ class SideReach:
     units: tuple[UnitReach, ...]
 
 
-def side_reach(scenario: Scenario, side: Side, use_networkx: bool = False) -> SideReach:
-    """Combine the reach of every live unit of ``side`` (array BFS, or networkx with routes)."""
+def unit_reach_route(scenario: Scenario, unit: Unit) -> UnitReach:
+    """``UnitReach`` with one shortest route, by array BFS (same numbers as the others)."""
+    table = movement_table(scenario, unit)
+    dist, turns, route = bfs_route(table, table.index_of((unit.cell, unit.facing)))
+    cells = cell_distances(table, dist, scenario.board.size)
+    return UnitReach(unit=unit, cells=cells, turns_to_goal=turns, route=route)
+
+
+def side_reach(
+    scenario: Scenario, side: Side, use_networkx: bool = False, routes: bool = False
+) -> SideReach:
+    """Combine the reach of every live unit of ``side``: array BFS (with one shortest route
+    per unit if ``routes``), or networkx (always with routes)."""
     units = [u for u in scenario.units_of(side) if not u.wreck]
-    per = tuple(
-        unit_reach_nx(scenario, u) if use_networkx else unit_reach(scenario, u) for u in units
-    )
+    if use_networkx:
+        per = tuple(unit_reach_nx(scenario, u) for u in units)
+    elif routes:
+        per = tuple(unit_reach_route(scenario, u) for u in units)
+    else:
+        per = tuple(unit_reach(scenario, u) for u in units)
     return SideReach(
         side=side,
         cells=combine_reach([r.cells for r in per], scenario.board.size),

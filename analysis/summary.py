@@ -126,10 +126,15 @@ def has_artillery(scenario: Scenario) -> bool:
     return any(spec.name.endswith("_shells") for spec in rs.option_specs)
 
 
-def analyse(scenario: Scenario, routes: bool = True) -> ScenarioAnalysis:
+def analyse(
+    scenario: Scenario, routes: bool = True, use_networkx: bool = False
+) -> ScenarioAnalysis:
     """Analyse ``scenario`` (terrain-only movement; see the ``analysis`` modules). With
-    ``routes`` the per-unit reach uses networkx and includes one shortest route each."""
-    reach = {side: side_reach(scenario, side, use_networkx=routes) for side in Side}
+    ``routes`` each unit gets one shortest route to its goal; ``use_networkx`` computes reach
+    on the networkx graphs instead of the (equal, faster) array BFS."""
+    reach = {
+        side: side_reach(scenario, side, use_networkx=use_networkx, routes=routes) for side in Side
+    }
     cov = summarize(scenario)
     lanes = {side: analyse_lanes(scenario, side, cov.per_side[side.other]) for side in Side}
     kill = None

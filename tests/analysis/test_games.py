@@ -16,7 +16,7 @@ from grid_toy import scenario as toy_scenario
 from analysis.coverage import coverage, hit_probability, kill_coverage
 from analysis.graphs import clear_cache, movement_table
 from analysis.lanes import analyse_lanes
-from analysis.reach import side_reach, unit_reach, unit_reach_nx
+from analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
 from analysis.summary import analyse
 from rules.board import Board
 from rules.fileformat import read_scenario
@@ -72,6 +72,8 @@ def test_tank_chess_lone_command_tank_escapes_in_4_turns() -> None:
     r = side_reach(s, Side.SOUTH)
     assert r.turns_to_goal == 4
     assert unit_reach_nx(s, s.units[0]).turns_to_goal == 4
+    route = unit_reach_route(s, s.units[0]).route  # 3 turns to the last row, then escape
+    assert len(route) == 5 and route[-1] == "escape"
 
 
 def test_tank_chess_kill_coverage_heavy_gun_against_armour() -> None:

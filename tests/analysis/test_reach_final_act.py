@@ -13,7 +13,8 @@ import pytest
 from fa_boards import MINE_WALL, SWAMP_WALL, B, c, fa, tank
 
 from analysis.graphs import movement_graph, movement_table
-from analysis.reach import side_reach, unit_reach, unit_reach_nx
+from analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
+from analysis.summary import analyse
 from rules.geometry import Facing, Side
 from rules.scenario import Terrain, Unit
 
@@ -124,3 +125,23 @@ def test_route_is_a_shortest_path_of_legal_moves() -> None:
         assert g.has_edge(a, b)
     last = r.route[-1]
     assert isinstance(last, tuple) and B.row_of(last[0]) == 11
+
+
+def test_array_route_is_a_shortest_path_too() -> None:
+    s = fa(terrain=MINE_WALL, units=(tank("f1"),))
+    u = s.units[0]
+    r = unit_reach_route(s, u)
+    assert r.turns_to_goal == 12 and len(r.route) == 13
+    g = movement_graph(movement_table(s, u))
+    for a, b in zip(r.route, r.route[1:], strict=False):
+        assert g.has_edge(a, b)
+    assert (r.cells == unit_reach_nx(s, u).cells).all()
+
+
+def test_analyse_json_same_numbers_with_networkx() -> None:
+    s = fa(terrain=SWAMP_WALL, units=(tank("f1"), tank("c12", Side.NORTH)))
+    a, n = analyse(s).to_json(), analyse(s, use_networkx=True).to_json()
+    for side in ("south", "north"):
+        for key in ("turns_to_goal", "reach", "coverage"):
+            assert a["sides"][side][key] == n["sides"][side][key]
+    assert [len(u["route"]) for u in a["units"]] == [len(u["route"]) for u in n["units"]]
