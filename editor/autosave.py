@@ -33,6 +33,24 @@ def autosave_path(directory: Path, original: Path) -> Path:
     return directory / f"{original.stem}-{digest}{SUFFIX}"
 
 
+def _owner_alive(path: Path) -> bool:
+    """Whether the editor process that writes ``untitled-<pid>-...`` is still running (its
+    copy is then live work, not a crash leftover)."""
+    try:
+        pid = int(path.name.split("-")[1])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists but belongs to someone else
+    return True
+
+
 class Autosave(QObject):
     """Watches one document at a time (``attach``) and keeps its autosaved copy."""
 
@@ -134,5 +152,9 @@ class Autosave(QObject):
         """Autosaved copies of never-saved documents, newest first."""
         if not self.directory.is_dir():
             return []
-        found = [p for p in self.directory.glob(f"untitled-*{SUFFIX}") if p.name != self._untitled]
+        found = [
+            p
+            for p in self.directory.glob(f"untitled-*{SUFFIX}")
+            if p.name != self._untitled and not _owner_alive(p)
+        ]
         return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)

@@ -166,3 +166,21 @@ def test_new_action_uses_the_dialog_answer(make_window: Any, prompter: Any) -> N
     assert w.doc.scenario.ruleset == "tank-wars" and w.doc.path is None
     assert "provisional" in w.windowTitle().lower()
     assert "provisional" in w.ruleset_label.text().lower()
+
+
+def test_untitled_autosave_offered_unless_its_editor_still_runs(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
+    auto = tmp_path / "autosave"
+    auto.mkdir()
+    s = get_ruleset("tank-chess").new_scenario()
+    s = s.adding(Unit("light", Side.SOUTH, 3, Facing.N))
+    live = auto / "untitled-1-5.autosave.json"  # pid 1 is running: live work, not a crash
+    write_scenario(s, live)
+    dead = auto / "untitled-999999999-5.autosave.json"
+    write_scenario(s, dead)
+    prompter.recover_answer = True
+    w = make_window(offer_recovery=True)
+    assert [a for a in prompter.asked if a[0] == "recover"] == [("recover", str(dead))]
+    assert w.doc.scenario == s and w.doc.modified
+    assert live.exists() and not dead.exists()
