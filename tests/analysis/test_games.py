@@ -14,7 +14,7 @@ from fa_boards import MINE_WALL, fa, tank
 from grid_toy import scenario as toy_scenario
 
 from analysis.coverage import coverage, hit_probability, kill_coverage
-from analysis.graphs import clear_cache, movement_table
+from analysis.graphs import clear_cache, is_symmetric, movement_table
 from analysis.lanes import analyse_lanes
 from analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
 from analysis.summary import analyse
@@ -181,3 +181,31 @@ def test_tank_chess_lanes_run_from_the_setup_rows_to_the_enemy_edge() -> None:
     for lane in la.lanes:
         assert b.row_of(lane.cells[0]) == 2 and b.row_of(lane.cells[-1]) == 7
     assert la.safest is not None and la.safest.length == 6 and la.safest.exposure == 0
+
+
+def test_mirrored_tables_equal_fresh_tables_on_a_symmetric_board() -> None:
+    # 8x8, obstacles c3 and its 180° image f6; a light tank per side, mirror images too.
+    b = Board.of(8, 8)
+    obstacles = (
+        Terrain("obstacle", (b.parse_cell("c3"),)),
+        Terrain("obstacle", (b.parse_cell("f6"),)),
+    )
+    s = Scenario(
+        ruleset="tank-chess",
+        board=b,
+        terrain=obstacles,
+        units=(
+            Unit("light", Side.SOUTH, b.parse_cell("c1"), Facing.N),
+            Unit("light", Side.NORTH, b.parse_cell("f8"), Facing.S),
+        ),
+    )
+    assert is_symmetric(s)
+    assert not is_symmetric(s.with_terrain(obstacles[:1]))
+    clear_cache()
+    side_reach(s, Side.SOUTH)
+    mirrored = side_reach(s, Side.NORTH)  # built by turning south's table
+    clear_cache()
+    fresh = side_reach(s, Side.NORTH)
+    assert (mirrored.cells == fresh.cells).all()
+    # and by symmetry north's map is south's turned 180°
+    assert (side_reach(s, Side.SOUTH).cells[::-1] == fresh.cells).all()
