@@ -45,6 +45,9 @@ def test_final_act_record_round_trip_and_replay(tmp_path: Path) -> None:
 
 
 def test_mirror_map_is_point_symmetric() -> None:
+    from rules.registry import get_ruleset
+
+    assert not get_ruleset("final-act").check(mirrored_extra_forces())  # legal, complete
     b = MIRROR.board
     south = {
         (u.kind, b.mirror(u.cell), u.facing.opposite) for u in MIRROR.units if u.side is Side.SOUTH
@@ -60,11 +63,24 @@ def test_mirror_map_is_point_symmetric() -> None:
     assert terrain_s == terrain_n
 
 
-def test_mirror_board_identical_policies_is_even() -> None:
+def mirrored_extra_forces() -> Scenario:
+    """mirror.json with Extra Forces: 2 AT + 1 R/M per side, north = 180° image of south."""
+    b = MIRROR.board
+    extra = []
+    for kind, name in (("at", "e2"), ("at", "j2"), ("rm", "g1")):
+        cell = b.parse_cell(name)
+        extra.append(Unit(kind, Side.SOUTH, cell, Facing.N))
+        extra.append(Unit(kind, Side.NORTH, b.mirror(cell), Facing.S))
+    return MIRROR.with_options(extra_forces=True).with_units(MIRROR.units + tuple(extra))
+
+
+@pytest.mark.parametrize("extra_forces", [False, True], ids=["base", "extra-forces"])
+def test_mirror_board_identical_policies_is_even(extra_forces: bool) -> None:
     # On a 180°-symmetric board with identical policies neither side has an edge, so the
     # south win rate's 95 % interval must contain 0.5 (a fixed seed keeps this
     # deterministic; 600 games give an interval about ±0.04 wide).
-    df = simulate(MIRROR, 600, "heuristic", seed=20261123)
+    scenario = mirrored_extra_forces() if extra_forces else MIRROR
+    df = simulate(scenario, 600, "heuristic", seed=20261123)
     n = len(df)
     south = int((df["winner"] == "south").sum())
     north = int((df["winner"] == "north").sum())

@@ -252,16 +252,15 @@ class HeuristicPolicy:
         mine = [u for u in view.live if st.side[u] == side]
         noise = rng.random(32 * len(mine) + 8).tolist()
         likely = self._likely(view)
-        # front units first, so followers see the cells they free
-        # (ties by the cell as seen from this side, so both sides of a mirrored board play
-        # mirrored games)
-        last = st.game.board.size - 1
+        # front units first, so followers see the cells they free; ties (and equal shell
+        # targets below) are broken at random, so no side or direction is favoured
+        ties = rng.random(len(mine) + len(likely)).tolist()
+        order_of = {u: ties[i] for i, u in enumerate(mine)}
         mine.sort(
-            key=lambda u: (
-                dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]],
-                st.cell[u] if side == 0 else last - st.cell[u],
-            )
+            key=lambda u: (dist[st.kind[u]][side][st.cell[u] * 8 + st.facing[u]], order_of[u])
         )
+        for i, cell in enumerate(likely, len(mine)):
+            likely[cell] *= 1.0 + 1e-9 * ties[i]
         claimed = {st.cell[u] for u in mine if st.kind[u] != "at"}
         orders: dict[int, Order] = {}
         shells: dict[int, int] = {}
@@ -270,7 +269,7 @@ class HeuristicPolicy:
             kind = st.kind[u]
             here = st.cell[u]
             if kind == "at":
-                order = self._at_order(view, u, likely, noise[8 + 32 * k])
+                order = self._at_order(view, u, likely, noise, 8 + 32 * k)
             else:
                 caution = 0.35 if kind == "tank" and st.damage[u] == 0 else 0.8
                 still = self.still.get(u, 0) + 1 if self.prev.get(u) == here else 0
@@ -311,8 +310,7 @@ class HeuristicPolicy:
                 cell = low.bit_length() - 1
                 m ^= low
                 v = likely[cell]
-                # equal values: south keeps the lowest cell, north the highest (mirror-fair)
-                if v > best_val or (side and v == best_val):
+                if v > best_val:
                     best_cell, best_val = cell, v
             if best_cell < 0:
                 zone = view.zones[u]
@@ -322,7 +320,9 @@ class HeuristicPolicy:
             shells[u] = best_cell
         return orders, shells
 
-    def _at_order(self, view: RoundView, u: int, likely: dict[int, float], noise: float) -> Order:
+    def _at_order(
+        self, view: RoundView, u: int, likely: dict[int, float], noise: list[float], base: int
+    ) -> Order:
         st = view.state
         here, facing = st.cell[u], st.facing[u]
         if sum(likely.get(c, 0.0) for c in view.zones[u]) > 0.25:
@@ -340,10 +340,10 @@ class HeuristicPolicy:
         enemy = self.enemy
         best: Order = (here, facing)
         best_score = dtab[here * 8 + facing] + 0.5 * view.danger(enemy, here)
-        for to, f in st.orders(u):
+        for j, (to, f) in enumerate(st.orders(u)):
             if to == here or (self.no_berms and self.berms >> to & 1):
                 continue
-            score = dtab[to * 8 + f] + 0.5 * view.danger(enemy, to) + 0.2 * noise
+            score = dtab[to * 8 + f] + 0.5 * view.danger(enemy, to) + 0.2 * noise[base + (j & 31)]
             if score < best_score:
                 best, best_score = (to, f), score
         return best
