@@ -129,6 +129,10 @@ class MirrorPieces(ReplacePieces):
     verb = "Mirror"
 
 
+class SetProperties(ReplacePieces):
+    verb = "Edit"
+
+
 class SetPieceProperty(ReplacePieces):
     """Change fields of one piece (``name``, ``facing``, ``damage``, ``lane``, ``arrow``...)."""
 

@@ -241,18 +241,15 @@ def mirror_pieces(doc: Document, pieces: Sequence[Piece]) -> Outcome:
 
 
 def set_property(doc: Document, piece: Piece, **changes: object) -> Outcome:
-    """Change fields of one piece (inspector edits), refused if that breaks a rule."""
+    """Change fields of one piece (inspector edits), refused if that breaks a rule. In
+    symmetry mode the counterpart gets the mirrored change (keeping its own name)."""
     try:
         new = replace(piece, **changes)  # type: ignore[arg-type]
     except TypeError as exc:
         return Outcome(False, str(exc))
     if new == piece:
         return Outcome(True)
-    after = doc.scenario.replacing(piece, new)
-    outcome = _check(doc, after)
-    if outcome.ok:
-        doc.undo_stack.push(cmd.SetPieceProperty(doc, piece, **changes))
-    return outcome
+    return transform(doc, [piece], lambda p: new if p == piece else p, cmd.SetProperties)
 
 
 # --- whole-board commands -----------------------------------------------------------------

@@ -78,3 +78,14 @@ def test_copy_south_to_north_and_swap_sides(make_window: Any, repo_root: Any) ->
         (u.cell, u.side) for u in w.doc.scenario.units}
     w.run_action("edit.undo")
     assert w.doc.scenario == before
+
+
+def test_inspector_edit_is_mirrored_in_symmetry_mode(make_window: Any) -> None:
+    w = make_window()
+    w.set_symmetry(Symmetry.POINT)
+    b = w.doc.scenario.board
+    assert editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b2"), Facing.N, "C")).ok
+    south = w.doc.scenario.units[0]
+    assert editing.set_property(w.doc, south, facing=Facing.E).ok
+    # E turned 180° is W on the image at k11
+    assert names(w) == {("b2", "south", "C", Facing.E), ("k11", "north", "C", Facing.W)}
