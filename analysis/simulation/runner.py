@@ -68,6 +68,24 @@ def play_batch(
     return [driver.play(prepared, policies, game_rng(seed, g)) for g in games]
 
 
+def record_game(
+    scenario: Scenario,
+    policies: str | Sequence[str] | Mapping[Side, str],
+    seed: int = 0,
+    game: int = 0,
+) -> tuple[GameResult, Any]:
+    """Play game number ``game`` of a run seeded ``seed`` (the same game ``simulate`` plays)
+    and return its result and its record (an object with ``save(path)``: Final Act
+    ``FinalActRecord``, Tank Chess ``GameRecord``, Tank Wars ``TankWarsRecord``)."""
+    pols = normalise_policies(policies)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    for p in pols:
+        driver.check_policy(prepared, p)
+    result = driver.play(prepared, pols, game_rng(seed, game), record=True)
+    return result, result.record
+
+
 def normalise_policies(policies: str | Sequence[str] | Mapping[Side, str]) -> tuple[str, str]:
     """``"heuristic"`` → both sides; ``("a", "b")`` → south a, north b."""
     if isinstance(policies, str):

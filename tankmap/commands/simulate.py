@@ -45,6 +45,11 @@ def register(sub: Any) -> None:
         "narrower than W (e.g. 0.05)",
     )
     p.add_argument("--max-games", type=int, default=200_000, metavar="N", help="cap for --until-ci")
+    p.add_argument(
+        "--record",
+        metavar="PATH",
+        help="also save the first game's record (orders/turns, replayable) as JSON",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("--out", metavar="DIR", help="write report.html, charts and games.csv")
     p.set_defaults(handler=run)
@@ -98,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
     doc["provisional"] = ruleset.provisional
+    if args.record:
+        from analysis.simulation.runner import record_game
+
+        _result, rec = record_game(scenario, (south, north), seed=args.seed, game=0)
+        rec.save(args.record)
+        doc["record"] = args.record
     if args.out:
         from analysis.simulation.report import write_report
 

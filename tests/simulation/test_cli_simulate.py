@@ -159,3 +159,28 @@ def test_tank_wars_is_marked_provisional(capsys: pytest.CaptureFixture[str]) -> 
     assert doc["provisional"] is True
     assert main(["simulate", path, "--games", "5"]) == 0
     assert "provisional" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("path", "fmt"),
+    [
+        ("final-act/mirror.json", "tankmap-final-act-game"),
+        ("tank-chess/basic-16.json", "tankmap-game"),
+        ("tank-wars/default.json", "tankmap-tank-wars-game"),
+    ],
+)
+def test_record_first_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, path: str, fmt: str
+) -> None:
+    out = tmp_path / "game.json"
+    doc = run_json(
+        capsys, str(ROOT / "maps" / path), "--games", "3", "--seed", "4", "--record", str(out)
+    )
+    data = json.loads(out.read_text())
+    assert data["format"] == fmt and doc["record"] == str(out)
+    if fmt == "tankmap-final-act-game":
+        from rules.final_act.engine_record import FinalActRecord
+
+        state = FinalActRecord.load(out).replay()
+        # the recorded game is game 0 of the run: same length as the table's first row
+        assert state.round == data["result"]["rounds"]

@@ -206,3 +206,14 @@ def test_tank_wars_record_replays_exactly() -> None:
         assert result is not None and result.winner == r.winner
         assert final.round == r.length
         assert r.record.to_json()["dice_seed"] == r.record.dice_seed
+
+
+def test_record_game_is_the_same_game_simulate_plays() -> None:
+    from analysis.simulation.runner import record_game
+
+    df = simulate(FLANKS, 3, ("heuristic", "random"), seed=12)
+    for g in range(3):
+        result, rec = record_game(FLANKS, ("heuristic", "random"), seed=12, game=g)
+        row = df.iloc[g]
+        assert (result.length, result.end) == (row["length"], row["end"])
+        assert rec.replay().round == result.length

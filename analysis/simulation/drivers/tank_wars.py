@@ -7,6 +7,8 @@ round — replays exactly with ``TankWarsRecord.replay``.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +23,7 @@ from analysis.simulation.games import (
     parse_policy,
 )
 from analysis.simulation.policies.tank_wars import Policy, make_policy
-from rules.fileformat import scenario_to_json
+from rules.fileformat import atomic_write_text, scenario_to_json
 from rules.geometry import Side
 from rules.scenario import Scenario
 from rules.tank_wars.engine import (
@@ -147,6 +149,10 @@ class TankWarsRecord:
             "dice_seed": self.dice_seed,
             "rounds": [[s.to_json(b), n.to_json(b)] for s, n in self.rounds],
         }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record as JSON (atomically)."""
+        atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
 
 
 DRIVER = TankWarsDriver()
