@@ -48,8 +48,28 @@ class UnitReach:
 # --- fast array implementation ------------------------------------------------------------
 def bfs(table: MovementTable, start: int) -> IntArray:
     """Breadth-first distances (in moves) from state ``start`` to every state of ``table``
-    (``UNREACHABLE`` where none). Pure numpy: one vectorised gather per level."""
-    return bfs_tree(table, start)[0]
+    (``UNREACHABLE`` where none). Pure numpy: one vectorised gather per level; no parents
+    (``bfs_tree`` also gives them), as this is the editor's live path."""
+    indptr, indices = table.csr()
+    dist = np.full(len(table), UNREACHABLE, dtype=np.int32)
+    dist[start] = 0
+    frontier = np.asarray([start], dtype=np.int32)
+    level = 0
+    while frontier.size:
+        level += 1
+        starts = indptr[frontier]
+        lens = indptr[frontier + 1] - starts
+        total = int(lens.sum())
+        if total == 0:
+            break
+        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
+        nb = indices[offsets + np.arange(total, dtype=np.int32)]
+        nb = nb[dist[nb] == UNREACHABLE]
+        if nb.size == 0:
+            break
+        dist[nb] = level  # duplicates write the same value: no unique() needed
+        frontier = np.flatnonzero(dist == level).astype(np.int32)
+    return dist
 
 
 def bfs_tree(table: MovementTable, start: int) -> tuple[IntArray, IntArray]:
