@@ -209,3 +209,25 @@ def test_mirrored_tables_equal_fresh_tables_on_a_symmetric_board() -> None:
     assert (mirrored.cells == fresh.cells).all()
     # and by symmetry north's map is south's turned 180°
     assert (side_reach(s, Side.SOUTH).cells[::-1] == fresh.cells).all()
+
+
+def test_tank_chess_kill_coverage_mortar_fires_3_to_5_ahead_over_anything() -> None:
+    # A north mortar (gun 5) on h10 facing S hits exactly h7, h6, h5 (3-5 cells ahead),
+    # even over an obstacle on h8. Gun 5 beats every armour (max 3): all kinds, all facings
+    # die there; h8 and h9 (too close) and h4 (too far) are safe.
+    b = Board.of(16, 16)
+    s = Scenario(
+        ruleset="tank-chess",
+        board=b,
+        terrain=(Terrain("obstacle", (b.parse_cell("h8"),)),),
+        units=(Unit("mortar", Side.NORTH, b.parse_cell("h10"), Facing.S),),
+    )
+    kill = kill_coverage(s, Side.SOUTH)
+    deadly = {
+        b.cell_name(int(c))
+        for per in kill.values()
+        for arr in per.values()
+        for c in np.flatnonzero(arr)
+    }
+    assert deadly == {"h7", "h6", "h5"}
+    assert all(kill[k][f][b.parse_cell("h6")] for k in kill for f in Facing)
