@@ -206,6 +206,8 @@ class MovementTable:
 
 
 _TABLES: OrderedDict[TableKey, MovementTable] = OrderedDict()
+_GRAPH_HOLDERS: list[MovementTable] = []
+_GRAPHS_KEPT = 2
 _RADIUS: dict[tuple[Any, ...], int] = {}
 
 
@@ -434,7 +436,7 @@ def clear_cache() -> None:
 def movement_graph(table: MovementTable) -> nx.DiGraph:
     """The table as a ``networkx.DiGraph``: nodes ``(cell, facing)`` (with attributes
     ``cell``, ``facing``, ``goal``) and ``ESCAPE``; one edge per one-round/turn move.
-    Cached in the table (do not modify it)."""
+    Cached (for the last few tables only: they are large); do not modify it."""
     if table._graph is not None:
         return table._graph
     g = nx.DiGraph()
@@ -447,6 +449,9 @@ def movement_graph(table: MovementTable) -> nx.DiGraph:
         if table.escapes[i]:
             g.add_edge(src, ESCAPE)
     table._graph = g
+    _GRAPH_HOLDERS.append(table)
+    while len(_GRAPH_HOLDERS) > _GRAPHS_KEPT:  # a Tank Chess graph is ~35 MB: keep few
+        _GRAPH_HOLDERS.pop(0)._graph = None
     return g
 
 
