@@ -48,7 +48,7 @@ def state_code(cell: int, facing: Facing | None) -> int:
 
 IntArray = npt.NDArray[np.int32]
 
-_CACHE_SIZE = 96
+_CACHE_SIZE = 48  # a full Tank Chess 20x20 needs 12 tables of a few MB each
 
 
 @dataclass(frozen=True)
