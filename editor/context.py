@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
 
 from editor import editing
 from editor.document import Document
@@ -62,6 +64,8 @@ class EditorContext(QObject):
 
         self.tool_id = ""
         self.unit_view = True
+        self.context_actions: list[QAction] = []  # the select tool's right-click menu
+        self.context_menu: QMenu | None = None
         self.tools: dict[str, Tool] = make_tools(self)
         self.set_tool("select")
 

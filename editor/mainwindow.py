@@ -80,6 +80,11 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self.actions_by_id = build_actions(self)
         self._build_menus()
+        self.ctx.context_actions = [
+            self.actions_by_id[a]
+            for a in ("edit.rotate", "edit.rotate_back", "edit.mirror", "edit.copy",
+                      "edit.cut", "edit.delete")
+        ]
         self._build_status()
         self.ctx.status.connect(self._status)
         self.ctx.tool_changed.connect(self._tool_changed)

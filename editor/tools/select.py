@@ -5,6 +5,8 @@ rubber band."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QMenu
 
 from editor import editing
 from editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
@@ -33,6 +35,9 @@ class SelectTool(Tool):
 
     def press(self, ev: CellEvent) -> None:
         doc = self.ctx.doc
+        if ev.cell is not None and ev.button == Qt.MouseButton.RightButton:
+            self.context_menu(ev.cell)
+            return
         if ev.cell is None or ev.button != Qt.MouseButton.LeftButton:
             return
         found = pieces_at(doc.scenario, ev.cell)
@@ -54,6 +59,20 @@ class SelectTool(Tool):
                 doc.select([])
             self.band_from = ev.cell
             self.band_add = ctrl
+
+    def context_menu(self, cell: int) -> None:
+        """Right click: select the piece under the cursor (unless it is already selected)
+        and pop up the edit commands (non-blocking)."""
+        doc = self.ctx.doc
+        found = pieces_at(doc.scenario, cell)
+        if found and found[0] not in doc.selection:
+            doc.select([found[0]])
+        if not self.ctx.context_actions:
+            return
+        menu = QMenu()
+        menu.addActions(self.ctx.context_actions)
+        self.ctx.context_menu = menu
+        menu.popup(QCursor.pos())
 
     def _band_cells(self, a: int, b: int) -> list[int]:
         board = self.ctx.doc.scenario.board

@@ -269,3 +269,18 @@ def test_drag_painting_and_erasing_obstacle_cells_is_one_step_each(make_window: 
     assert len(w.doc.scenario.terrain) == 3
     w.run_action("edit.undo")
     assert w.doc.scenario.terrain == ()
+
+
+def test_right_click_selects_and_offers_edit_commands(make_window: Any) -> None:
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.doc.select([])
+    w.run_action("tools.select")
+    click(w, "b1", Qt.MouseButton.RightButton)
+    assert [u.name for u in w.doc.selection] == ["C"]  # type: ignore[union-attr]
+    menu = w.ctx.context_menu
+    assert menu is not None
+    texts = [a.text().replace("&", "") for a in menu.actions()]
+    assert "Rotate clockwise" in texts and "Delete" in texts
+    menu.close()
