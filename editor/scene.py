@@ -425,6 +425,8 @@ class BoardScene(QGraphicsScene):
             0,
         )
         self.heat = HeatOverlay(self.geo)
+        self.ghost: QGraphicsItem | None = None
+        self._ghost_piece: Piece | None = None
         for item in (self.preview, self.problems, self.fire, self.moves, self.band, self.heat):
             self.addItem(item)
         doc.changed.connect(self.sync)
@@ -440,6 +442,22 @@ class BoardScene(QGraphicsScene):
 
     def clear_preview(self) -> None:
         self.preview.set_cells(())
+        self.set_ghost(None)
+
+    def set_ghost(self, piece: Piece | None) -> None:
+        """Draw ``piece`` half-transparent (the place tool's piece under the cursor, so its
+        facing, lane and arrow show before the click); ``None`` removes it."""
+        if piece == self._ghost_piece:
+            return
+        if self.ghost is not None:
+            self.removeItem(self.ghost)
+            self.ghost = None
+        self._ghost_piece = piece
+        if piece is not None:
+            self.ghost = self._make_item((piece, 0), {})
+            self.ghost.setOpacity(0.6)
+            self.ghost.setZValue(Z_TOP + 1)
+            self.addItem(self.ghost)
 
     def set_unit_view(self, moves: Iterable[int], fire: Iterable[int]) -> None:
         self.moves.set_cells(moves)

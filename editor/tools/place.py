@@ -99,11 +99,13 @@ class PlaceTool(Tool):
         board = ctx.doc.scenario.board
         what = ctx.doc.palette.entry(ctx.choice.kind).label
         if piece is None:
+            ctx.scene.set_ghost(None)
             ctx.scene.set_preview(cells, False)
             ctx.say(f"{what} at {board.cell_name(cell)}: refused: the piece would leave the board")
             return
         outcome = editing.preview(ctx.doc, piece)
         ctx.scene.set_preview(cells, outcome.ok)
+        ctx.scene.set_ghost(piece)
         if outcome.ok:
             ctx.say(f"{what} at {board.cell_name(cell)}: legal — click to place")
         else:
