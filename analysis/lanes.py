@@ -141,10 +141,13 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
         if real:
             probe = Unit(kind, side, real[0].cell, real[0].facing, real[0].name)
         table = movement_table(base, probe, explore=False)
-        table.ensure([(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real])
+        seeds = table.ensure(
+            [(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real]
+        )
+        live = _reachable(table, seeds)  # a derived table may hold states of old terrain
         goal |= table.goal or set()
-        escapes |= {table.states[i][0] for i, e in enumerate(table.escapes) if e}
-        near, far = _cell_steps(table, board)
+        escapes |= {table.states[i][0] for i, e in enumerate(table.escapes) if e and live[i]}
+        near, far = _cell_steps(table, board, live)
         edges |= near
         far_edges |= far
     if not edges:
@@ -159,17 +162,38 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
     return CellGraph(graph=g, sources=sources, targets=frozenset(targets), columns=board.columns)
 
 
+def _reachable(table: MovementTable, seeds: list[int]) -> npt.NDArray[np.bool_]:
+    """States reachable from ``seeds`` (numpy frontier expansion over the CSR arrays)."""
+    indptr, indices = table.csr()
+    seen = np.zeros(len(table), dtype=bool)
+    frontier = np.unique(np.asarray(seeds, dtype=np.int32))
+    seen[frontier] = True
+    while frontier.size:
+        starts = indptr[frontier]
+        lens = indptr[frontier + 1] - starts
+        total = int(lens.sum())
+        if total == 0:
+            break
+        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
+        nb = indices[offsets + np.arange(total, dtype=np.int32)]
+        nb = np.unique(nb[~seen[nb]])
+        seen[nb] = True
+        frontier = nb
+    return seen
+
+
 def _cell_steps(
-    table: MovementTable, board: Board
+    table: MovementTable, board: Board, live: npt.NDArray[np.bool_]
 ) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
-    """Distinct (from cell, to cell) pairs of the table's moves between different cells:
-    one-cell steps (Chebyshev distance 1) and longer moves, vectorised over the CSR arrays."""
+    """Distinct (from cell, to cell) pairs of the moves of the ``live`` states between
+    different cells: one-cell steps (Chebyshev distance 1) and longer moves, vectorised over
+    the CSR arrays."""
     indptr, indices = table.csr()
     cells = table.cells()
     lens = np.diff(indptr)
     src = np.repeat(cells[: len(lens)], lens).astype(np.int64)
     dst = cells[indices].astype(np.int64)
-    keep = src != dst
+    keep = (src != dst) & np.repeat(live[: len(lens)], lens)
     src, dst = src[keep], dst[keep]
     cheb = np.maximum(
         np.abs(src % board.columns - dst % board.columns),

@@ -117,3 +117,18 @@ def test_safest_route_avoids_covered_cells() -> None:
     assert la.safest is not None
     assert la.safest.exposure == 0
     assert la.safest.length == 10  # row 3 to row 12, one row per move
+
+
+def test_lanes_after_terrain_edits_equal_fresh_lanes() -> None:
+    # Tables derived through edits may keep states of the old terrain; lanes must not care.
+    from analysis.graphs import clear_cache
+
+    for terrain in (MINE_WALL, SWAMP_WALL, MINE_WALL[:2] + SWAMP_WALL[:2]):
+        s = fa(terrain=terrain)
+        derived = {side: lanes_of(s, side) for side in Side}
+        clear_cache()
+        fresh = {side: lanes_of(s, side) for side in Side}
+        for side in Side:
+            assert derived[side].lanes == fresh[side].lanes
+            assert derived[side].choke == fresh[side].choke
+            assert derived[side].safest == fresh[side].safest
