@@ -284,3 +284,15 @@ def test_right_click_selects_and_offers_edit_commands(make_window: Any) -> None:
     texts = [a.text().replace("&", "") for a in menu.actions()]
     assert "Rotate clockwise" in texts and "Delete" in texts
     menu.close()
+
+
+def test_ghost_shows_the_turned_piece_before_the_click(make_window: Any) -> None:
+    w = make_window()
+    choose(w, "tank")
+    hover(w, "c2")
+    assert w.ctx.scene._ghost_piece is not None
+    assert w.ctx.scene._ghost_piece.facing is Facing.N  # type: ignore[union-attr]
+    w.run_action("edit.rotate")
+    assert w.ctx.scene._ghost_piece.facing is Facing.E  # type: ignore[union-attr]
+    w.run_action("tools.select")
+    assert w.ctx.scene._ghost_piece is None
