@@ -111,13 +111,8 @@ class ScenarioAnalysis:
 def has_kill_stats(scenario: Scenario) -> bool:
     """Whether the ruleset's unit stats carry ``gun`` and ``armour`` (Tank Chess)."""
     rs = get_ruleset(scenario.ruleset)
-    try:
-        return all(
-            "gun" in st and ("armour" in st or "armor" in st)
-            for st in (rs.unit_stats(k) for k in rs.unit_kinds)
-        ) and bool(rs.unit_kinds)
-    except Exception:  # a ruleset without stats for some kind
-        return False
+    stats = [rs.unit_stats(k) for k in rs.unit_kinds]
+    return bool(stats) and all("gun" in st and ("armour" in st or "armor" in st) for st in stats)
 
 
 def has_artillery(scenario: Scenario) -> bool:
