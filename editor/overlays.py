@@ -66,6 +66,8 @@ class OverlayController(QObject):
             ctx.say(f"No unit view for {unit.label}: {exc}")
             return
         ctx.scene.set_unit_view(sorted({m.to for m in moves if m.to is not None}), fire)
+        escape = " · can escape off the board this turn" if any(m.to is None for m in moves) else ""
+        ctx.say(f"{unit.label}: {len(moves)} moves, {len(fire)} cells in its fire zone{escape}")
 
     # --- analysis overlay -------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:

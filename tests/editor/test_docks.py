@@ -120,3 +120,13 @@ def test_tank_chess_scheme_with_shapes(make_window: Any) -> None:
     assert tool.place_at(b.parse_cell("h1")).ok  # type: ignore[attr-defined]
     assert w.doc.scenario.units[0].facing is Facing.NE
     assert not any(v.severity is Severity.ERROR for v in w.doc.violations)
+
+
+def test_unit_view_reports_a_command_tank_escape(make_window: Any) -> None:
+    # RULES §2.5: a command tank stepping forward off the enemy's edge escapes; on h16
+    # facing N (south's command tank) one forward step does it.
+    s = get_ruleset("tank-chess").new_scenario()
+    clt = Unit("command", Side.SOUTH, s.board.parse_cell("h16"), Facing.N)
+    w = make_window(scenario=s.adding(clt))
+    w.doc.select([clt])
+    assert "escape" in w.ctx.last_status
