@@ -17,16 +17,20 @@ uses the array BFS of ``analysis.reach.unit_reach`` over cached movement tables.
 
 **Speed.** Moving, adding, removing or turning a *unit* reuses the cached tables: one numpy
 BFS per unit whose state changed (memoised per start state) plus ``check`` and every live
-unit's ``fire_zone`` — a few ms on a full Tank Chess 20×20 scenario (see
-``python -m benchmarks analysis``). Changing *terrain or wrecks* needs the tables of the new
+unit's ``fire_zone`` — about 9 ms on the full Tank Chess 20×20 sample (check ~1.6, coverage
+~3.4, reach ~3.4 ms) and ~2 ms on Final Act (``python -m benchmarks analysis``; a 2-core
+machine shared with other jobs). Changing *terrain or wrecks* needs the tables of the new
 terrain: they are derived incrementally (only states within one move of a changed cell ask
-the ruleset again), which is quick for Final Act but can take a second or more for Tank
-Chess (many long moves per state). For a responsive editor:
+the ruleset again; on a 180°-symmetric board one side's tables are the other's turned
+round), ~25 ms for Final Act but 1-1.5 s for Tank Chess 20×20 (12 tables of ~2,750 states,
+each asking ``ruleset.moves``, ~0.3 ms a call). For a responsive editor:
 
 * call ``live_overlays(scenario, reach=False)`` on the GUI thread (violations + coverage,
   always fast) and ``live_overlays(scenario)`` — or ``warm(scenario)`` then
   ``live_overlays`` — in a worker thread; the caches are guarded by a lock, so this is safe;
-* ``reach_ready(scenario)`` says whether reach can be computed without building tables.
+* ``reach_ready(scenario)`` says whether reach can be computed without building tables
+  (it never blocks: while ``warm`` runs it answers False);
+* ``check=False`` skips ``ruleset.check`` when only the maps are wanted.
 """
 
 from __future__ import annotations
