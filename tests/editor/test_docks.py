@@ -130,3 +130,47 @@ def test_unit_view_reports_a_command_tank_escape(make_window: Any) -> None:
     w = make_window(scenario=s.adding(clt))
     w.doc.select([clt])
     assert "escape" in w.ctx.last_status
+
+
+def test_any_registered_ruleset_gets_a_generic_palette(make_window: Any) -> None:
+    from rules.registry import register
+    from rules.ruleset import Ruleset, UnitMove
+    from rules.scenario import Scenario
+
+    class Sketch(Ruleset):
+        """Units may not share a cell (the only rule)."""
+
+        name = "editor-sketch"
+        title = "Sketch"
+        terrain_kinds = ("rock",)
+        unit_kinds = ("pawn",)
+        default_board = (6, 6)
+
+        def check(self, scenario: Scenario) -> list[Any]:
+            from rules.violations import Violation
+
+            seen: set[int] = set()
+            out = []
+            for u in scenario.units:
+                if u.cell in seen:
+                    out.append(Violation("shared", Severity.ERROR, "cell taken", (u.cell,)))
+                seen.add(u.cell)
+            return out
+
+        def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
+            return []
+
+        def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
+            return []
+
+    register(Sketch())
+    w = make_window(scenario=get_ruleset("editor-sketch").new_scenario())
+    assert [e.kind for e in w.doc.palette.entries] == ["pawn", "rock"]
+    tool = w.ctx.tools["place"]
+    w.ctx.set_choice(kind="pawn")
+    assert tool.place_at(0).ok  # type: ignore[attr-defined]
+    assert not tool.place_at(0).ok  # type: ignore[attr-defined]  # "cell taken"
+    assert "cell taken" in w.message.text()
+    w.ctx.set_choice(kind="rock")
+    assert tool.place_at(7).ok  # type: ignore[attr-defined]
+    assert counts_text(w.ctx, "pawn") == "S 1 · N 0"
