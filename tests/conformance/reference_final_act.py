@@ -1,0 +1,244 @@
+"""A deliberately plain reference for Final Act orders and fire zones (RULES §1.5-1.6).
+
+Written from the rule text only (never from ``rules/final_act``). Cells are ``(column, row)``
+tuples; facings are numbered clockwise from north (0 N, 2 E, 4 S, 6 W; Final Act uses only
+these four). The line of fire is computed here with exact fractions by cutting the segment
+at every grid line it crosses: the midpoint of each piece lies in the open interior of exactly
+one cell (those cells are "passed through"); a point where the segment meets a grid corner
+touches the four cells around that corner (that matters only for ``strict_line_of_fire``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from rules.scenario import Scenario
+
+DX = (0, 1, 1, 1, 0, -1, -1, -1)
+DY = (1, 1, 0, -1, -1, -1, 0, 1)
+FACING_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class FUnit:
+    kind: str  # tank, at, rm
+    side: int
+    col: int
+    row: int
+    facing: int
+    wreck: bool = False
+
+
+@dataclass(frozen=True)
+class Minefield:
+    cells: frozenset[Cell]
+    lane: Cell
+    arrow: int
+    side: int
+
+
+@dataclass(frozen=True)
+class FPos:
+    columns: int
+    rows: int
+    berms: frozenset[Cell]
+    swamps: frozenset[Cell]
+    minefields: tuple[Minefield, ...]
+    units: tuple[FUnit, ...]
+    reverse_turn: bool = False
+    lane_owner_only: bool = False
+    strict_line_of_fire: bool = False
+
+
+def from_scenario(sc: Scenario) -> FPos:
+    b = sc.board
+
+    def cc(c: int) -> Cell:
+        return (b.col_of(c), b.row_of(c))
+
+    berms: set[Cell] = set()
+    swamps: set[Cell] = set()
+    mines: list[Minefield] = []
+    for t in sc.terrain:
+        if t.kind.startswith("berm"):
+            berms.update(cc(c) for c in t.cells)
+        elif t.kind == "swamp":
+            swamps.update(cc(c) for c in t.cells)
+        elif t.kind == "minefield":
+            assert t.lane is not None and t.arrow is not None and t.side is not None
+            mines.append(
+                Minefield(frozenset(cc(c) for c in t.cells), cc(t.lane), int(t.arrow), t.side.index)
+            )
+        else:
+            raise ValueError(t.kind)
+    units = []
+    for u in sc.units:
+        assert u.facing is not None
+        col, row = cc(u.cell)
+        units.append(FUnit(u.kind, u.side.index, col, row, int(u.facing), u.wreck))
+    o = sc.options
+    return FPos(
+        b.columns,
+        b.rows,
+        frozenset(berms),
+        frozenset(swamps),
+        tuple(mines),
+        tuple(units),
+        bool(o.get("reverse_turn", False)),
+        bool(o.get("lane_owner_only", False)),
+        bool(o.get("strict_line_of_fire", False)),
+    )
+
+
+# --- movement (RULES §1.5) ------------------------------------------------------------------
+def can_step(pos: FPos, u: FUnit, src: Cell, dx: int, dy: int) -> bool:
+    """May unit ``u`` make the one-cell step (dx, dy) from ``src``? Other live units ignored."""
+    dst = (src[0] + dx, src[1] + dy)
+    if not (0 <= dst[0] < pos.columns and 0 <= dst[1] < pos.rows):
+        return False  # board edges
+    if dst in pos.swamps:
+        return False
+    if any(w.wreck and (w.col, w.row) == dst for w in pos.units):
+        return False
+    for m in pos.minefields:
+        arrow = (DX[m.arrow], DY[m.arrow])
+        if src == m.lane and (dx, dy) != arrow:
+            return False  # the lane is left only by a straight step in the arrow direction
+        if dst in m.cells:
+            if dst != m.lane or (dx, dy) != arrow:
+                return False  # only the lane, entered straight in the arrow direction
+            if pos.lane_owner_only and u.side != m.side:
+                return False
+    return True
+
+
+def orders(pos: FPos, index: int) -> set[tuple[Cell, int]]:
+    """Every distinct (cell, facing) an order can end in, except doing nothing."""
+    u = pos.units[index]
+    if u.wreck:
+        return set()
+    here = (u.col, u.row)
+    out: set[tuple[Cell, int]] = set()
+    if u.kind == "at":
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (dx, dy) != (0, 0) and not can_step(pos, u, here, dx, dy):
+                    continue
+                for g in (0, 2, 4, 6):
+                    out.add(((u.col + dx, u.row + dy), g))
+        out.discard((here, u.facing))
+        return out
+    # tank and R/M: six moves relative to the facing; turning only with a diagonal move
+    f = u.facing
+    fwd = (DX[f], DY[f])
+    left_f, right_f = (f + 6) % 8, (f + 2) % 8
+    left = (DX[left_f], DY[left_f])
+    right = (DX[right_f], DY[right_f])
+    back = (-fwd[0], -fwd[1])
+    back_left_turn = right_f if pos.reverse_turn else left_f
+    back_right_turn = left_f if pos.reverse_turn else right_f
+    moves = [
+        (fwd, (f,)),
+        (back, (f,)),
+        ((fwd[0] + left[0], fwd[1] + left[1]), (f, left_f)),
+        ((fwd[0] + right[0], fwd[1] + right[1]), (f, right_f)),
+        ((back[0] + left[0], back[1] + left[1]), (f, back_left_turn)),
+        ((back[0] + right[0], back[1] + right[1]), (f, back_right_turn)),
+    ]
+    for (dx, dy), facings in moves:
+        if can_step(pos, u, here, dx, dy):
+            for g in facings:
+                out.add(((u.col + dx, u.row + dy), g))
+    return out
+
+
+# --- fire (RULES §1.6) ----------------------------------------------------------------------
+@cache
+def crossed_cells(dx: int, dy: int, strict: bool) -> frozenset[Cell]:
+    """Offsets of cells (other than the two ends) the segment (0,0)-(dx,dy) passes through.
+
+    Non-strict: cells whose open interior the segment enters. Strict: also the cells whose
+    corner it touches.
+    """
+    cuts = {Fraction(0), Fraction(1)}
+    for d in (dx, dy):
+        if d != 0:
+            # grid lines are at k + 1/2; the segment coordinate is t * d
+            lo, hi = sorted((0, d))
+            for k in range(lo, hi):
+                cuts.add((Fraction(k) + Fraction(1, 2)) / d)
+    ts = sorted(cuts)
+    out: set[Cell] = set()
+    for a, b in zip(ts, ts[1:], strict=False):
+        m = (a + b) / 2
+        out.add((_round(m * dx), _round(m * dy)))
+    if strict:
+        for t in ts:
+            x, y = t * dx, t * dy
+            if (x - Fraction(1, 2)).denominator == 1 and (y - Fraction(1, 2)).denominator == 1:
+                for cx in (math.floor(x), math.ceil(x)):
+                    for cy in (math.floor(y), math.ceil(y)):
+                        out.add((cx, cy))
+    out.discard((0, 0))
+    out.discard((dx, dy))
+    return frozenset(out)
+
+
+def _round(x: Fraction) -> int:
+    """The integer nearest to x (x is never exactly half-way here)."""
+    n = math.floor(x + Fraction(1, 2))
+    assert x - n != Fraction(1, 2) and n - x != Fraction(1, 2)
+    return n
+
+
+def cone(kind: str, on_berm: bool) -> list[tuple[int, int]]:
+    """(forward, sideways) cells of the default cones; empty for the R/M."""
+    if kind == "tank":
+        cells = [(f, s) for f in range(1, 7) for s in range(-3, 4) if abs(s) + abs(f - 3) <= 3]
+        if on_berm:
+            cells.append((7, 0))
+        return cells
+    if kind == "at":
+        return [(f, s) for f in range(1, 5) for s in range(-2, 3) if abs(s) + abs(f - 2) <= 2]
+    return []
+
+
+def blockers(pos: FPos) -> set[Cell]:
+    """Cells holding a tank or wreck (either side), the R/M, or a berm. ATs never block."""
+    out = set(pos.berms)
+    for u in pos.units:
+        if u.kind in ("tank", "rm") or u.wreck:
+            out.add((u.col, u.row))
+    return out
+
+
+def fire_zone(pos: FPos, index: int) -> set[Cell]:
+    u = pos.units[index]
+    if u.wreck:
+        return set()
+    here = (u.col, u.row)
+    elevated = u.kind == "tank" and here in pos.berms
+    f = u.facing
+    right = (f + 2) % 8
+    block = blockers(pos)
+    out: set[Cell] = set()
+    for fwd, side in cone(u.kind, here in pos.berms):
+        dx = DX[f] * fwd + DX[right] * side
+        dy = DY[f] * fwd + DY[right] * side
+        target = (u.col + dx, u.row + dy)
+        if not (0 <= target[0] < pos.columns and 0 <= target[1] < pos.rows):
+            continue
+        if not elevated:
+            crossed = {
+                (u.col + cx, u.row + cy)
+                for cx, cy in crossed_cells(dx, dy, pos.strict_line_of_fire)
+            }
+            if crossed & block:
+                continue
+        out.add(target)
+    return out
