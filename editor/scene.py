@@ -309,6 +309,7 @@ class CellsOverlay(QGraphicsItem):
         self.geo, self.fill, self.pen, self.inset, self.dots = geo, fill, pen, inset, dots
         self.cells: tuple[int, ...] = ()
         self.path = QPainterPath()
+        self._bounds = QRectF()
         self.setZValue(z)
 
     def set_cells(self, cells: Iterable[int]) -> None:
@@ -318,12 +319,20 @@ class CellsOverlay(QGraphicsItem):
         self.prepareGeometryChange()
         self.cells = cells
         self.path = QPainterPath() if self.dots else self.geo.path(cells, self.inset)
+        self._bounds = self._compute_bounds()
         self.update()
 
     def boundingRect(self) -> QRectF:
         if not self.cells:
             return QRectF()
-        return self.geo.board_rect().adjusted(-4, -4, 4, 4)
+        return self._bounds
+
+    def _compute_bounds(self) -> QRectF:
+        """The cells' bounding box (so a change repaints only that part of the view)."""
+        rect = QRectF()
+        for c in self.cells:
+            rect = rect.united(self.geo.rect(c))
+        return rect.adjusted(-4, -4, 4, 4)
 
     def paint(
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
