@@ -4,6 +4,7 @@
 * ``coverage_figure`` — per side, how many of its units can fire at each cell;
 * ``contested_figure`` — cells both sides cover, and each side's safe cells;
 * ``lanes_figure`` — per side, the cell-disjoint lanes, the choke cells and the safest route;
+* ``routes_figure`` — per side, each unit's shortest route to its goal;
 * ``balance_figure`` — the balance table (``analysis.balance``) as grouped bars;
 * ``kill_figure`` (Tank Chess) — per side, on how many (kind, facing) combinations a piece
   standing on each cell could be destroyed by the enemy;
@@ -174,6 +175,52 @@ def lanes_figure(result: ScenarioAnalysis) -> Figure:
     fig.suptitle(
         "Cell-disjoint lanes to the goal, choke point (black squares), safest route", fontsize=11
     )
+    return fig
+
+
+def routes_figure(result: ScenarioAnalysis) -> Figure:
+    """Each unit's shortest route to its goal (terrain only), one panel per side; an escape
+    ends with an arrow off the board edge."""
+    fig, axes = _pair(result)
+    s = result.scenario
+    for side, ax in axes.items():
+        r = result.reach[side]
+        goal = "-" if r.turns_to_goal is None else str(r.turns_to_goal)
+        draw_board(ax, s, unit_alpha=0.6, title=_side_title(result, side, f"Routes (best {goal})"))
+        drawn = 0
+        for k, ur in enumerate(r.units):
+            cells = [node[0] for node in ur.route if not isinstance(node, str)]
+            if len(cells) < 2:
+                continue
+            colour = LANE_COLOURS[k % len(LANE_COLOURS)]
+            xs, ys = zip(*(cell_xy(s, c) for c in cells), strict=True)
+            ax.plot(xs, ys, color=colour, lw=1.8, alpha=0.85, zorder=7, marker="o", ms=2.5)
+            if ur.route and ur.route[-1] == "escape":
+                last = ur.route[-2]
+                assert not isinstance(last, str)
+                f = last[1]
+                if f is not None:
+                    ax.annotate(
+                        "",
+                        xy=(xs[-1] + 0.8 * f.dx, ys[-1] + 0.8 * f.dy),
+                        xytext=(xs[-1], ys[-1]),
+                        zorder=7,
+                        arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.8},
+                    )
+            drawn += 1
+        if not drawn:
+            ax.text(
+                0.5,
+                0.5,
+                "no unit can win by moving",
+                transform=ax.transAxes,
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="#555555",
+                bbox={"fc": "white", "ec": "#cccccc"},
+            )
+    fig.suptitle("One shortest route per unit to its goal (terrain only)", fontsize=11)
     return fig
 
 

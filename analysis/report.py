@@ -5,7 +5,7 @@ and CSV tables beside it (plain files: the report works offline, from any folder
 Files written by ``write_report(result, out)``::
 
     out/report.html      summary, balance table, figures, units, lanes
-    out/board.png reach.png coverage.png contested.png lanes.png balance.png
+    out/board.png reach.png coverage.png contested.png lanes.png routes.png balance.png
     out/kill.png (Tank Chess)  out/artillery.png (Tank Wars)
     out/balance.csv units.csv lanes.csv reach_<side>.csv coverage_<side>.csv
     out/analysis.json    the ``tankmap analyze --json`` document
@@ -31,6 +31,7 @@ from analysis.figures import (
     kill_figure,
     lanes_figure,
     reach_figure,
+    routes_figure,
 )
 from analysis.summary import ScenarioAnalysis
 from rules.geometry import Side
@@ -165,6 +166,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         "coverage": _save(coverage_figure(result), out / "coverage.png"),
         "contested": _save(contested_figure(result), out / "contested.png"),
         "lanes": _save(lanes_figure(result), out / "lanes.png"),
+        "routes": _save(routes_figure(result), out / "routes.png"),
         "balance": _save(balance_figure(table), out / "balance.png"),
         "kill": _save(kill_figure(result), out / "kill.png"),
         "artillery": _save(artillery_figure(result), out / "artillery.png"),
@@ -231,6 +233,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         "coverage": "Fire coverage: how many units of the side can fire at each cell",
         "contested": "Contested and safe cells",
         "lanes": "Lanes, choke point and safest route",
+        "routes": "Shortest route of each unit to its goal",
         "kill": "Kill coverage (Tank Chess)",
         "artillery": "Artillery hit probability (Tank Wars)",
     }

@@ -18,6 +18,7 @@ from analysis.figures import (
     kill_figure,
     lanes_figure,
     reach_figure,
+    routes_figure,
 )
 from analysis.summary import analyse
 from rules.board import Board
@@ -69,6 +70,7 @@ def test_every_figure_is_a_figure() -> None:
             coverage_figure(r),
             contested_figure(r),
             lanes_figure(r),
+            routes_figure(r),
             balance_figure(balance_table(r)),
         ]
         assert all(isinstance(f, Figure) for f in figs)

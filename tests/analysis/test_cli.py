@@ -72,7 +72,15 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     out = tmp_path / "rep"
     assert main(["analyze", MIRROR, "--out", str(out)]) == 0
     html = (out / "report.html").read_text()
-    for name in ("board.png", "reach.png", "coverage.png", "contested.png", "lanes.png"):
+    for name in (
+        "board.png",
+        "reach.png",
+        "coverage.png",
+        "contested.png",
+        "lanes.png",
+        "routes.png",
+        "balance.png",
+    ):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert name in html
     for name in ("balance.csv", "units.csv", "lanes.csv", "reach_south.csv", "analysis.json"):
