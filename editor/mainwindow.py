@@ -82,8 +82,14 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.ctx.context_actions = [
             self.actions_by_id[a]
-            for a in ("edit.rotate", "edit.rotate_back", "edit.mirror", "edit.copy",
-                      "edit.cut", "edit.delete")
+            for a in (
+                "edit.rotate",
+                "edit.rotate_back",
+                "edit.mirror",
+                "edit.copy",
+                "edit.cut",
+                "edit.delete",
+            )
         ]
         self._build_status()
         self.ctx.status.connect(self._status)

@@ -60,9 +60,7 @@ def prompter() -> FakePrompter:
 
 
 @pytest.fixture
-def make_window(
-    qtbot: Any, tmp_path: Path, prompter: FakePrompter
-) -> Callable[..., MainWindow]:
+def make_window(qtbot: Any, tmp_path: Path, prompter: FakePrompter) -> Callable[..., MainWindow]:
     """``make_window(path=None, scenario=None, offer_recovery=False)`` → a shown window."""
 
     def make(path: str | Path | None = None, **kw: Any) -> MainWindow:

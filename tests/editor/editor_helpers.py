@@ -11,12 +11,19 @@ from PySide6.QtWidgets import QApplication
 from editor.mainwindow import MainWindow
 
 
-def move_mouse(w: MainWindow, point: QPoint,
-               buttons: Qt.MouseButton = Qt.MouseButton.NoButton) -> None:
+def move_mouse(
+    w: MainWindow, point: QPoint, buttons: Qt.MouseButton = Qt.MouseButton.NoButton
+) -> None:
     """A mouse move event on the viewport (QTest.mouseMove does not deliver one offscreen)."""
     vp = w.view.viewport()
-    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(point), QPointF(vp.mapToGlobal(point)),
-                        Qt.MouseButton.NoButton, buttons, Qt.KeyboardModifier.NoModifier)
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(point),
+        QPointF(vp.mapToGlobal(point)),
+        Qt.MouseButton.NoButton,
+        buttons,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(vp, event)
 
 
@@ -24,8 +31,12 @@ def hover(w: MainWindow, cell: str) -> None:
     move_mouse(w, w.view.cell_point(w.doc.scenario.board.parse_cell(cell)))
 
 
-def click(w: MainWindow, cell: str, button: Qt.MouseButton = Qt.MouseButton.LeftButton,
-          mods: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+def click(
+    w: MainWindow,
+    cell: str,
+    button: Qt.MouseButton = Qt.MouseButton.LeftButton,
+    mods: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
     c = w.doc.scenario.board.parse_cell(cell)
     hover(w, cell)
     QTest.mouseClick(w.view.viewport(), button, mods, w.view.cell_point(c))

@@ -32,8 +32,12 @@ def test_problems_dock_lists_and_shows_cells(make_window: Any) -> None:
     assert "Illegal" in dock.summary.text()
     item = dock.tree.item(0)
     rect = dock.tree.visualItemRect(item)
-    QTest.mouseClick(dock.tree.viewport(), Qt.MouseButton.LeftButton,
-                     Qt.KeyboardModifier.NoModifier, rect.center())
+    QTest.mouseClick(
+        dock.tree.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        rect.center(),
+    )
     assert w.doc.selection == (bad,)
     assert w.ctx.scene.problems.cells == (b.parse_cell("f5"),)
     # fixing it updates the list live
@@ -86,8 +90,9 @@ def test_option_change_updates_palette_counts(make_window: Any) -> None:
     editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
     assert counts_text(w.ctx, "tank") == "S 6/7 · N 7/7"
     tree = w.palette_dock.list
-    rows = [[tree.topLevelItem(i).text(c) for c in range(3)]
-            for i in range(tree.topLevelItemCount())]
+    rows = [
+        [tree.topLevelItem(i).text(c) for c in range(3)] for i in range(tree.topLevelItemCount())
+    ]
     assert ["Tank", "6/7", "7/7"] in rows
     w.run_action("edit.undo")
     w.run_action("edit.undo")

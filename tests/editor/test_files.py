@@ -90,8 +90,9 @@ def test_autosave_writes_a_copy_and_recovery_restores_it(
     w.hide()
     prompter.recover_answer = True
     settings = QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat)
-    w2 = MainWindow(path, prompter=prompter, settings=settings,
-                    autosave=Autosave(tmp_path / "autosave", 10_000))
+    w2 = MainWindow(
+        path, prompter=prompter, settings=settings, autosave=Autosave(tmp_path / "autosave", 10_000)
+    )
     qtbot.addWidget(w2)
     assert ("recover", str(copy)) in prompter.asked
     assert len(w2.doc.scenario.units) == 1 and w2.doc.modified
@@ -100,8 +101,9 @@ def test_autosave_writes_a_copy_and_recovery_restores_it(
     assert w2.doc.scenario.units == ()
 
 
-def test_clean_save_removes_the_autosave(make_window: Any, prompter: Any, tmp_path: Path,
-                                         qtbot: Any) -> None:
+def test_clean_save_removes_the_autosave(
+    make_window: Any, prompter: Any, tmp_path: Path, qtbot: Any
+) -> None:
     w = make_window(interval_ms=20)
     with qtbot.waitSignal(w.autosave.saved, timeout=5000) as blocker:
         add_tank(w)
@@ -128,8 +130,7 @@ def test_new_dialog_builds_the_scenario(qtbot: Any) -> None:
     assert dialog.scenario().board == Board.of(20, 20)
 
 
-def test_open_error_is_reported_not_raised(make_window: Any, prompter: Any,
-                                           tmp_path: Path) -> None:
+def test_open_error_is_reported_not_raised(make_window: Any, prompter: Any, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json", encoding="utf-8")
     w = make_window()

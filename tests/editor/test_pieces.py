@@ -38,13 +38,18 @@ def test_rotate_offsets_clockwise() -> None:
         (Symmetry.LEFT_RIGHT, "g1", Facing.N, Side.SOUTH),
     ],
 )
-def test_mirrored_unit(symmetry: Symmetry, expected_cell: str, expected_facing: Facing,
-                       expected_side: Side) -> None:
+def test_mirrored_unit(
+    symmetry: Symmetry, expected_cell: str, expected_facing: Facing, expected_side: Side
+) -> None:
     u = Unit("tank", Side.SOUTH, c("f1"), Facing.N, "C")
     m = mirrored(u, B, symmetry)
     assert isinstance(m, Unit)
     assert (B.cell_name(m.cell), m.facing, m.side, m.name) == (
-        expected_cell, expected_facing, expected_side, "C")
+        expected_cell,
+        expected_facing,
+        expected_side,
+        "C",
+    )
 
 
 def test_mirrored_minefield_keeps_lane_and_reverses_arrow() -> None:
@@ -90,10 +95,13 @@ def test_translate_refuses_leaving_the_board() -> None:
 
 def _scenario() -> Scenario:
     return Scenario(
-        "final-act", B,
+        "final-act",
+        B,
         terrain=(Terrain("berm-large", (c("c3"), c("d3"), c("e3")), Side.SOUTH),),
-        units=(Unit("tank", Side.SOUTH, c("a1"), Facing.N, "C"),
-               Unit("tank", Side.NORTH, c("b12"), Facing.S, "C")),
+        units=(
+            Unit("tank", Side.SOUTH, c("a1"), Facing.N, "C"),
+            Unit("tank", Side.NORTH, c("b12"), Facing.S, "C"),
+        ),
     )
 
 
@@ -101,7 +109,9 @@ def test_swap_sides() -> None:
     # a1 -> l12 (north, facing S); b12 -> k1 (south, facing N); berm c3-e3 -> h10-j10.
     s = swap_sides(_scenario())
     assert {(B.cell_name(u.cell), u.side, u.facing) for u in s.units} == {
-        ("l12", Side.NORTH, Facing.S), ("k1", Side.SOUTH, Facing.N)}
+        ("l12", Side.NORTH, Facing.S),
+        ("k1", Side.SOUTH, Facing.N),
+    }
     assert sorted(B.cell_name(x) for x in s.terrain[0].cells) == ["h10", "i10", "j10"]
     assert s.terrain[0].side is Side.NORTH
 

@@ -50,11 +50,13 @@ def test_setup_sheet_hides_the_other_side(repo_root: Path) -> None:
     assert south.units and all(u.side is Side.SOUTH for u in south.units)
     assert all(t.side in (None, Side.SOUTH) for t in south.terrain)
     assert len(setup_lines(s, Side.SOUTH)) == len(s.units_of(Side.SOUTH)) + sum(
-        t.side is Side.SOUTH for t in s.terrain)
+        t.side is Side.SOUTH for t in s.terrain
+    )
 
 
-def test_export_action_uses_the_prompted_path(make_window: Any, prompter: Any,
-                                              tmp_path: Path) -> None:
+def test_export_action_uses_the_prompted_path(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
     w = make_window()
     prompter.save = str(tmp_path / "x.svg")
     w.run_action("file.export_svg")

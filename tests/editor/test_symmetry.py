@@ -69,13 +69,15 @@ def test_copy_south_to_north_and_swap_sides(make_window: Any, repo_root: Any) ->
     w.run_action("edit.copy_south")
     north = w.doc.scenario.units_of(Side.NORTH)
     assert sorted((b.mirror(u.cell), u.name) for u in south) == sorted(
-        (u.cell, u.name) for u in north)
+        (u.cell, u.name) for u in north
+    )
     assert all(u.facing is Facing.S for u in north if u.facing is not None) or north
     assert is_legal(w.doc.violations)
     before = w.doc.scenario
     w.run_action("edit.swap_sides")
     assert {(b.mirror(u.cell), u.side.other) for u in before.units} == {
-        (u.cell, u.side) for u in w.doc.scenario.units}
+        (u.cell, u.side) for u in w.doc.scenario.units
+    }
     w.run_action("edit.undo")
     assert w.doc.scenario == before
 

@@ -78,9 +78,16 @@ def test_shift_wheel_rotates_the_selected_unit(make_window: Any, qtbot: Any) -> 
     editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("e2"), Facing.N, "C"))
     w.doc.select(w.doc.scenario.units)
     pos = QPointF(w.view.cell_point(b.parse_cell("e2")))
-    event = QWheelEvent(pos, w.view.mapToGlobal(pos), QPoint(), QPoint(0, -120),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ShiftModifier,
-                        Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        pos,
+        w.view.mapToGlobal(pos),
+        QPoint(),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ShiftModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(w.view.viewport(), event)
     assert w.doc.scenario.units[0].facing is Facing.E  # 90° clockwise (orthogonal game)
 
@@ -125,8 +132,10 @@ def test_erase_by_click_and_by_delete(make_window: Any) -> None:
     w = make_window()
     b = w.doc.scenario.board
     editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
-    editing.place(w.doc, Terrain("swamp", tuple(b.parse_cell(x) for x in
-                                               ("e4", "f4", "e5", "f5")), Side.SOUTH))
+    editing.place(
+        w.doc,
+        Terrain("swamp", tuple(b.parse_cell(x) for x in ("e4", "f4", "e5", "f5")), Side.SOUTH),
+    )
     w.run_action("tools.erase")
     click(w, "b1")
     assert w.doc.scenario.units == ()
@@ -142,8 +151,10 @@ def test_erase_by_click_and_by_delete(make_window: Any) -> None:
 def test_unit_on_swamp_refused(make_window: Any) -> None:
     w = make_window()
     b = w.doc.scenario.board
-    editing.place(w.doc, Terrain("swamp", tuple(b.parse_cell(x) for x in
-                                               ("e2", "f2", "e3", "f3")), Side.SOUTH))
+    editing.place(
+        w.doc,
+        Terrain("swamp", tuple(b.parse_cell(x) for x in ("e2", "f2", "e3", "f3")), Side.SOUTH),
+    )
     outcome = editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("e2"), Facing.N, "C"))
     assert not outcome.ok and outcome.reason
     assert w.doc.scenario.units == ()
@@ -226,8 +237,9 @@ def test_mirror_shape_with_m_and_redo(make_window: Any) -> None:
     b = w.doc.scenario.board
     # L-tromino d7 e7 d8 (anchor e7); mirrored about e7's column: f7 e7 f8 (rows 7-8 hold
     # no printed start cell, which obstacles may not cover).
-    piece = Terrain("obstacle", tuple(b.parse_cell(x) for x in ("d7", "e7", "d8")),
-                    shape="L-tromino")
+    piece = Terrain(
+        "obstacle", tuple(b.parse_cell(x) for x in ("d7", "e7", "d8")), shape="L-tromino"
+    )
     assert editing.place(w.doc, piece).ok
     w.run_action("tools.select")
     w.doc.select([piece])

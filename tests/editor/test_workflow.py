@@ -21,15 +21,19 @@ from rules.geometry import Facing, Side
 from rules.violations import is_complete, is_legal
 
 
-def test_build_a_complete_final_act_setup(make_window: Any, prompter: Any,
-                                          tmp_path: Path) -> None:
+def test_build_a_complete_final_act_setup(make_window: Any, prompter: Any, tmp_path: Path) -> None:
     w = make_window()
     w.run_action("tools.place")
     w.ctx.set_choice(kind="tank")
     for col in "abcdefg":
         click(w, f"{col}1")
-    for kind, anchor in (("berm-large", "d3"), ("berm-small", "h3"), ("berm-small", "j2"),
-                         ("swamp", "f5"), ("minefield", "b5")):
+    for kind, anchor in (
+        ("berm-large", "d3"),
+        ("berm-small", "h3"),
+        ("berm-small", "j2"),
+        ("swamp", "f5"),
+        ("minefield", "b5"),
+    ):
         w.ctx.set_choice(kind=kind, shape=0, turns=0, mirrored=False)
         click(w, anchor)
     s = w.doc.scenario
@@ -37,8 +41,7 @@ def test_build_a_complete_final_act_setup(make_window: Any, prompter: Any,
     assert len(s.units) == 7 and len(s.terrain) == 5, w.message.text()
     mine = next(t for t in s.terrain if t.kind == "minefield")
     assert (b.cell_name(mine.lane or 0), mine.arrow) == ("b5", Facing.N)
-    assert sorted(u.name or "" for u in s.units) == sorted(["C", "1", "1A", "1B", "2", "2A",
-                                                            "2B"])
+    assert sorted(u.name or "" for u in s.units) == sorted(["C", "1", "1A", "1B", "2", "2A", "2B"])
     assert is_legal(w.doc.violations) and not is_complete(w.doc.violations)
     w.run_action("edit.copy_south")
     assert is_legal(w.doc.violations) and is_complete(w.doc.violations)
