@@ -138,6 +138,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("edit.select_all", "Select &all", "Ctrl+A", "&Edit", lambda w: w.select_all()),
     ActionSpec(
+        "edit.escape",
+        "Select &nothing / stop placing",
+        "Esc",
+        "&Edit",
+        lambda w: w.escape(),
+        "Clear the selection and go back to the select tool",
+    ),
+    ActionSpec(
         "edit.rotate",
         "&Rotate clockwise",
         "R",

@@ -441,6 +441,13 @@ class MainWindow(QMainWindow):
     def delete_selection(self) -> editing.Outcome:
         return editing.erase(self.doc, self.doc.selection)
 
+    def escape(self) -> None:
+        """Esc: back to the select tool with nothing selected."""
+        self.ctx.set_tool("select")
+        self.ctx.scene.clear_preview()
+        self.ctx.scene.problems.set_cells(())
+        self.doc.select([])
+
     def select_all(self) -> None:
         s = self.doc.scenario
         self.doc.select((*s.terrain, *s.units))

@@ -434,8 +434,8 @@ class BoardScene(QGraphicsScene):
             0,
         )
         self.heat = HeatOverlay(self.geo)
-        self.ghost: QGraphicsItem | None = None
-        self._ghost_piece: Piece | None = None
+        self.ghosts: list[QGraphicsItem] = []
+        self._ghost_pieces: tuple[Piece, ...] = ()
         for item in (self.preview, self.problems, self.fire, self.moves, self.band, self.heat):
             self.addItem(item)
         doc.changed.connect(self.sync)
@@ -456,17 +456,27 @@ class BoardScene(QGraphicsScene):
     def set_ghost(self, piece: Piece | None) -> None:
         """Draw ``piece`` half-transparent (the place tool's piece under the cursor, so its
         facing, lane and arrow show before the click); ``None`` removes it."""
-        if piece == self._ghost_piece:
+        self.set_ghosts(() if piece is None else (piece,))
+
+    def set_ghosts(self, pieces: Sequence[Piece]) -> None:
+        """Draw several pieces half-transparent (a selection being dragged)."""
+        pieces = tuple(pieces)
+        if pieces == self._ghost_pieces:
             return
-        if self.ghost is not None:
-            self.removeItem(self.ghost)
-            self.ghost = None
-        self._ghost_piece = piece
-        if piece is not None:
-            self.ghost = self._make_item((piece, 0), {})
-            self.ghost.setOpacity(0.6)
-            self.ghost.setZValue(Z_TOP + 1)
-            self.addItem(self.ghost)
+        for item in self.ghosts:
+            self.removeItem(item)
+        self.ghosts = []
+        self._ghost_pieces = pieces
+        for piece in pieces:
+            item = self._make_item((piece, 0), {})
+            item.setOpacity(0.6)
+            item.setZValue(Z_TOP + 1)
+            self.addItem(item)
+            self.ghosts.append(item)
+
+    @property
+    def _ghost_piece(self) -> Piece | None:
+        return self._ghost_pieces[0] if len(self._ghost_pieces) == 1 else None
 
     def set_unit_view(self, moves: Iterable[int], fire: Iterable[int]) -> None:
         self.moves.set_cells(moves)

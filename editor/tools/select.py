@@ -92,6 +92,7 @@ class SelectTool(Tool):
                 cells = [c for m in moved if m is not None for c in cells_of(m)]
                 outcome = editing.move(doc, doc.selection, dx, dy, dry_run=True)
                 ctx.scene.set_preview(cells, outcome.ok)
+                ctx.scene.set_ghosts([m for m in moved if m is not None])
                 ctx.say("Drop to move" if outcome.ok else f"Refused: {outcome.reason}")
             else:
                 ctx.scene.clear_preview()

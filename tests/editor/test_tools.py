@@ -308,3 +308,24 @@ def test_ghost_shows_the_turned_piece_before_the_click(make_window: Any) -> None
     assert w.ctx.scene._ghost_piece.facing is Facing.E  # type: ignore[union-attr]
     w.run_action("tools.select")
     assert w.ctx.scene._ghost_piece is None
+
+
+def test_dragging_shows_ghosts_and_escape_resets(make_window: Any) -> None:
+    from editor_helpers import move_mouse
+    from PySide6.QtCore import QPoint
+
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.run_action("tools.select")
+    vp = w.view.viewport()
+    a, z = w.view.cell_point(b.parse_cell("b1")), w.view.cell_point(b.parse_cell("c2"))
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    move_mouse(w, QPoint(z), Qt.MouseButton.LeftButton)
+    ghosts = w.ctx.scene._ghost_pieces
+    assert [b.cell_name(g.cell) for g in ghosts] == ["c2"]  # type: ignore[union-attr]
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, z)
+    assert w.ctx.scene._ghost_pieces == ()
+    choose(w, "tank")
+    w.run_action("edit.escape")
+    assert w.ctx.tool_id == "select" and w.doc.selection == ()
