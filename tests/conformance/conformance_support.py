@@ -178,7 +178,8 @@ def random_final_act(seed: int) -> Scenario:
         if kind != "at":
             taken.add(cell)
         side = SIDES[int(rng.integers(2))]
-        units.append(Unit(kind, side, cell, orth[int(rng.integers(4))], wreck=wreck))
+        damage = int(kind == "tank" and not wreck and rng.random() < 0.3)  # changes nothing here
+        units.append(Unit(kind, side, cell, orth[int(rng.integers(4))], damage=damage, wreck=wreck))
     return Scenario(
         ruleset="final-act",
         board=b,
@@ -191,6 +192,15 @@ def random_final_act(seed: int) -> Scenario:
         },
         terrain=tuple(terrain),
         units=tuple(units),
+    )
+
+
+def random_cones(seed: int) -> Scenario:
+    """``random_final_act(seed)`` with random tank and AT cone options."""
+    rng = np.random.default_rng(seed + 99)
+    names = ("diamond-3", "diamond-2", "wide-4")
+    return random_final_act(seed).with_options(
+        tank_cone=names[int(rng.integers(3))], at_cone=names[int(rng.integers(3))]
     )
 
 

@@ -53,6 +53,12 @@ class FPos:
     reverse_turn: bool = False
     lane_owner_only: bool = False
     strict_line_of_fire: bool = False
+    tank_cone: tuple[int, int] = (3, 3)  # (centre, radius) of the diamond |s| + |f - c| <= r
+    at_cone: tuple[int, int] = (2, 2)
+
+
+# the cone option values (resources/rulesets/final-act.json "cones"): diamond centre, radius
+CONES = {"diamond-3": (3, 3), "diamond-2": (2, 2), "wide-4": (4, 4)}
 
 
 def from_scenario(sc: Scenario) -> FPos:
@@ -92,6 +98,8 @@ def from_scenario(sc: Scenario) -> FPos:
         bool(o.get("reverse_turn", False)),
         bool(o.get("lane_owner_only", False)),
         bool(o.get("strict_line_of_fire", False)),
+        CONES[str(o.get("tank_cone", "diamond-3"))],
+        CONES[str(o.get("at_cone", "diamond-2"))],
     )
 
 
@@ -196,15 +204,28 @@ def _round(x: Fraction) -> int:
     return n
 
 
-def cone(kind: str, on_berm: bool) -> list[tuple[int, int]]:
-    """(forward, sideways) cells of the default cones; empty for the R/M."""
+def diamond(centre: int, radius: int) -> list[tuple[int, int]]:
+    """(forward, sideways) cells with |s| + |f - centre| <= radius and f >= 1."""
+    return [
+        (f, s)
+        for f in range(1, centre + radius + 1)
+        for s in range(-radius, radius + 1)
+        if abs(s) + abs(f - centre) <= radius
+    ]
+
+
+def cone(pos: FPos, kind: str, on_berm: bool) -> list[tuple[int, int]]:
+    """(forward, sideways) cells of a unit's cone; empty for the R/M.
+
+    A tank on a berm also gets (f = 7, s = 0) (RULES §1.6, written for the default cone).
+    """
     if kind == "tank":
-        cells = [(f, s) for f in range(1, 7) for s in range(-3, 4) if abs(s) + abs(f - 3) <= 3]
-        if on_berm:
+        cells = diamond(*pos.tank_cone)
+        if on_berm and (7, 0) not in cells:
             cells.append((7, 0))
         return cells
     if kind == "at":
-        return [(f, s) for f in range(1, 5) for s in range(-2, 3) if abs(s) + abs(f - 2) <= 2]
+        return diamond(*pos.at_cone)
     return []
 
 
@@ -227,7 +248,7 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
     right = (f + 2) % 8
     block = blockers(pos)
     out: set[Cell] = set()
-    for fwd, side in cone(u.kind, here in pos.berms):
+    for fwd, side in cone(pos, u.kind, here in pos.berms):
         dx = DX[f] * fwd + DX[right] * side
         dy = DY[f] * fwd + DY[right] * side
         target = (u.col + dx, u.row + dy)

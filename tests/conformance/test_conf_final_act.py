@@ -1,0 +1,248 @@
+"""Final Act conformance: the project against the independent reference (RULES §1.5-1.6).
+
+Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every built-in map
+(with its own options and with every combination of reverse_turn / lane_owner_only /
+strict_line_of_fire), ruleset moves / fire_zone on 600 seeded random positions (and 200 more
+with random cone options), and hand-made positions with hand-derived answers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import conformance_support as S
+import pytest
+import reference_final_act as RF
+
+from rules.board import Board
+from rules.fileformat import read_scenario, write_scenario
+from rules.geometry import Facing, Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario, Terrain, Unit
+from tankmap.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = sorted((ROOT / "maps" / "final-act").glob("*.json"))
+B = Board.of(12, 12)
+RS = get_ruleset("final-act")
+
+
+def compare_cli(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sc = read_scenario(path)
+    b = sc.board
+    pos = RF.from_scenario(sc)
+    capsys.readouterr()
+    assert main(["moves", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["units"]) == len(sc.units)
+    for i, (u, row) in enumerate(zip(sc.units, doc["units"], strict=True)):
+        assert row["cell"] == b.cell_name(u.cell)
+        got = {(m["to"], m["facing"]) for m in row["moves"]}
+        assert len(got) == len(row["moves"]), f"duplicate moves for {row}"
+        want = {(b.cell_name(b.cell(*c)), RF.FACING_NAMES[f]) for c, f in RF.orders(pos, i)}
+        assert got == want, (row["cell"], sorted(want - got), sorted(got - want))
+        want_zone = {b.cell_name(b.cell(*c)) for c in RF.fire_zone(pos, i)}
+        zone = set(row["fire_zone"])
+        assert zone == want_zone, (row["cell"], sorted(want_zone - zone), sorted(zone - want_zone))
+        assert len(row["fire_zone"]) == len(zone)
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_builtin_map_moves_and_fire_zones(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    compare_cli(path, capsys)
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_builtin_map_under_every_option_combination(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sc = read_scenario(path)
+    for n, (rev, owner, strict) in enumerate(itertools.product((False, True), repeat=3)):
+        variant = sc.with_options(
+            reverse_turn=rev, lane_owner_only=owner, strict_line_of_fire=strict
+        )
+        out = tmp_path / f"v{n}.json"
+        write_scenario(variant, out)
+        compare_cli(out, capsys)
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_random_positions(chunk: int) -> None:
+    bad: list[str] = []
+    for seed in range(chunk * 100, chunk * 100 + 100):
+        sc = S.random_final_act(seed)
+        bad += [f"seed {seed} {dict(sc.options)}: {m}" for m in S.final_act_mismatches(sc)]
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_random_positions_with_other_cones() -> None:
+    # the cone options (RULES §1.6 "per-unit-kind masks [option]"): diamond-2, -3, wide-4
+    bad: list[str] = []
+    for seed in range(5000, 5200):
+        sc = S.random_cones(seed)
+        bad += [f"seed {seed} {dict(sc.options)}: {m}" for m in S.final_act_mismatches(sc)]
+    assert not bad, "\n".join(bad[:10])
+
+
+# --- hand-made positions -------------------------------------------------------------------
+def c(name: str) -> int:
+    return B.parse_cell(name)
+
+
+def scen(units: list[Unit], terrain: list[Terrain] | None = None, **options: bool) -> Scenario:
+    return Scenario(
+        ruleset="final-act",
+        board=B,
+        options={"extra_forces": True, **options},
+        terrain=tuple(terrain or ()),
+        units=tuple(units),
+    )
+
+
+def zone_names(sc: Scenario, u: Unit) -> set[str]:
+    got = {B.cell_name(x) for x in RS.fire_zone(sc, u)}
+    pos = RF.from_scenario(sc)
+    want = {B.cell_name(B.cell(*x)) for x in RF.fire_zone(pos, sc.units.index(u))}
+    assert got == want
+    return got
+
+
+def move_names(sc: Scenario, u: Unit) -> set[str]:
+    got = {f"{B.cell_name(m.to)}{m.facing.name}" for m in RS.moves(sc, u)}  # type: ignore[arg-type, union-attr]
+    pos = RF.from_scenario(sc)
+    want = {
+        f"{B.cell_name(B.cell(*x))}{RF.FACING_NAMES[f]}"
+        for x, f in RF.orders(pos, sc.units.index(u))
+    }
+    assert got == want
+    return got
+
+
+def tank(cell: str, facing: Facing = Facing.N, side: Side = Side.SOUTH, **kw: bool) -> Unit:
+    return Unit("tank", side, c(cell), facing, **kw)
+
+
+SHADOW_F2 = {"e2", "f2", "g2", "d3", "h3", "c4", "i4"}  # RULES §4: blocker on f2, 7 cells
+
+
+def test_rules_section_4_fire_zone_examples() -> None:
+    # RULES §4: 24 cells at f1, 15 at a1, 25 on a berm, AT 12; blocker on f2: 7 cells,
+    # strict: 1 (f2 itself).
+    f1 = tank("f1")
+    assert len(zone_names(scen([f1]), f1)) == 24
+    a1 = tank("a1")
+    assert len(zone_names(scen([a1]), a1)) == 15
+    assert len(zone_names(scen([f1], [Terrain("berm-small", (c("f1"), c("g1")))]), f1)) == 25
+    at = Unit("at", Side.SOUTH, c("f1"), Facing.N)
+    assert len(zone_names(scen([at]), at)) == 12
+    foe = tank("f2", Facing.S, Side.NORTH)
+    assert zone_names(scen([f1, foe]), f1) == SHADOW_F2
+    assert zone_names(scen([f1, foe], strict_line_of_fire=True), f1) == {"f2"}
+
+
+@pytest.mark.parametrize(
+    ("what", "expected"),
+    [
+        # an AT never blocks: the whole 24-cell cone
+        ("at", 24),
+        # a swamp and a minefield never block
+        ("swamp", 24),
+        ("minefield", 24),
+        # a berm, a wreck, the R/M and an own tank block like the enemy tank: 7 cells
+        ("berm", 7),
+        ("wreck", 7),
+        ("rm", 7),
+        ("own-tank", 7),
+    ],
+)
+def test_what_blocks_the_line_of_fire(what: str, expected: int) -> None:
+    f1 = tank("f1")
+    units = [f1]
+    terrain: list[Terrain] = []
+    if what == "at":
+        units.append(Unit("at", Side.NORTH, c("f2"), Facing.S))
+    elif what == "swamp":
+        terrain.append(Terrain("swamp", (c("f2"), c("g2"), c("f3"), c("g3")), Side.NORTH))
+    elif what == "minefield":
+        terrain.append(
+            Terrain("minefield", (c("e2"), c("f2"), c("g2")), Side.NORTH, c("e2"), Facing.S)
+        )
+    elif what == "berm":
+        terrain.append(Terrain("berm-small", (c("f2"), c("f3")), Side.SOUTH))
+    elif what == "wreck":
+        units.append(tank("f2", Facing.S, Side.NORTH, wreck=True))
+    elif what == "rm":
+        units.append(Unit("rm", Side.NORTH, c("f2"), Facing.S))
+    else:
+        units.append(tank("f2"))
+    zone = zone_names(scen(units, terrain), f1)
+    if what == "berm":
+        # the berm f2-f3 also hides e4 f4 g4 ... which the f2 shadow already hides;
+        # f3 (the berm's second cell) is in the f2 shadow, so still exactly the 7 cells
+        assert zone == SHADOW_F2
+    assert len(zone) == expected
+
+
+def test_tank_on_a_berm_ignores_blockers_and_an_at_on_a_berm_does_not() -> None:
+    # Tank on a berm at f1 with an enemy tank on f2: elevated, whole cone + f8 = 25.
+    # An AT on the same berm: cone f2 e2 g2 / d3..h3 / e4 f4 g4 / f5; a cell (s, f) with
+    # |s| < f behind the blocker on f2 is hidden: e3 f3 g3, e4 f4 g4, f5; d3 h3 pass through
+    # f2's corner points only. Visible: e2 f2 g2 d3 h3 = 5.
+    berm = Terrain("berm-small", (c("f1"), c("g1")), Side.SOUTH)
+    f1 = tank("f1")
+    foe = tank("f2", Facing.S, Side.NORTH)
+    assert len(zone_names(scen([f1, foe], [berm]), f1)) == 25
+    at = Unit("at", Side.SOUTH, c("f1"), Facing.N)
+    assert zone_names(scen([at, foe], [berm]), at) == {"e2", "f2", "g2", "d3", "h3"}
+
+
+def test_rules_section_4_minefield_orders() -> None:
+    # RULES §4: minefield f5 g5 h5, lane g5, arrow N.
+    mine = Terrain("minefield", (c("f5"), c("g5"), c("h5")), Side.SOUTH, c("g5"), Facing.N)
+    g4 = tank("g4")
+    assert move_names(scen([g4], [mine]), g4) == {"g5N", "g3N", "f3N", "f3W", "h3N", "h3E"}
+    on_lane = tank("g5")
+    assert move_names(scen([on_lane], [mine]), on_lane) == {"g6N"}
+    backwards = tank("g5", Facing.S)
+    assert move_names(scen([backwards], [mine]), backwards) == {"g6S"}
+    at = Unit("at", Side.SOUTH, c("g4"), Facing.N)
+    assert len(move_names(scen([at], [mine]), at)) == 27
+
+
+def test_lane_owner_only_and_reverse_turn() -> None:
+    # North tank on g4 facing S, south minefield f5 g5 h5 (lane g5, arrow N). Its moves:
+    # forward g3, back g5 (a straight step N into the lane), forward-left = h3 (left of S is
+    # E), forward-right = f3, back-left h5 / back-right f5 are mined. Facing S, left is E
+    # and right is W: h3S h3E f3S f3W. With lane_owner_only the north tank may not enter.
+    mine = Terrain("minefield", (c("f5"), c("g5"), c("h5")), Side.SOUTH, c("g5"), Facing.N)
+    north = tank("g4", Facing.S, Side.NORTH)
+    assert move_names(scen([north], [mine]), north) == {"g3S", "g5S", "h3S", "h3E", "f3S", "f3W"}
+    assert move_names(scen([north], [mine], lane_owner_only=True), north) == {
+        "g3S",
+        "h3S",
+        "h3E",
+        "f3S",
+        "f3W",
+    }
+    # Tank f6 facing N on an empty board: forward-left e7 (W), forward-right g7 (E),
+    # back-left e5 turns left (W) by default, right (E) with reverse_turn; back-right g5
+    # turns right (E) by default, left (W) with reverse_turn.
+    t = tank("f6")
+    base = {"f7N", "f5N", "e7N", "e7W", "g7N", "g7E", "e5N", "g5N"}
+    assert move_names(scen([t]), t) == base | {"e5W", "g5E"}
+    assert move_names(scen([t], reverse_turn=True), t) == base | {"e5E", "g5W"}
+
+
+def test_wrecks_swamps_and_edges_stop_movement_other_units_do_not() -> None:
+    # Tank a1 facing N: forward a2, forward-right b2 (N or E); back and back moves are off
+    # the board; forward-left is off the board. A wreck on a2 and a swamp b2 c2 b3 c3 leave
+    # nothing; a live enemy tank on a2 is ignored (conflicts are resolved when orders run).
+    t = tank("a1")
+    assert move_names(scen([t]), t) == {"a2N", "b2N", "b2E"}
+    wreck = tank("a2", Facing.S, Side.NORTH, wreck=True)
+    swamp = Terrain("swamp", (c("b2"), c("c2"), c("b3"), c("c3")), Side.NORTH)
+    assert move_names(scen([t, wreck], [swamp]), t) == set()
+    live = tank("a2", Facing.S, Side.NORTH)
+    assert move_names(scen([t, live]), t) == {"a2N", "b2N", "b2E"}
