@@ -83,6 +83,7 @@ class BatchGame:
         # one-hot of (side, kind) per unit: column side * 3 + kind
         self.onehot = np.zeros((self.n_units, 6), dtype=np.int64)
         self.onehot[np.arange(self.n_units), self.side * 3 + self.kind] = 1
+        self.onehot_f = self.onehot.astype(np.float32)
 
     def initial(self, games: int) -> BatchState:
         """``games`` copies of the scenario's starting position."""
@@ -223,7 +224,8 @@ class BatchGame:
                 & (dest[:, None, :] == origin[:, :, None])
             ).any(axis=2)
             same = (pos[:, :, None] == pos[:, None, :]) & alive[:, None, :] & alive[:, :, None]
-            counts = same.astype(np.int64) @ self.onehot  # [g, u, side*3+kind]
+            # [g, u, side*3+kind] (a float matmul runs on BLAS; the counts are small ints)
+            counts = np.rint(same.astype(np.float32) @ self.onehot_f).astype(np.int64)
             mt = moving & self.is_tank
             mt_side = np.stack(
                 [(same & (mt & (side == s))[:, None, :]).any(axis=2) for s in (0, 1)], axis=2

@@ -1,0 +1,191 @@
+"""Final Act playouts for many games at once (``BatchGame`` + ``BatchPlayers``).
+
+``play_many(prep, policies, rngs, record)`` plays one game per Generator in ``rngs`` and
+returns their ``GameResult``s in order. Each game draws ``M`` numbers from its own
+Generator every round it is still running, so its course is the same whatever other games
+share the batch. Finished games are dropped from the arrays as the batch thins out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analysis.simulation.games import Death, GameResult, parse_policy
+from analysis.simulation.policies.final_act import Prepared
+from analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT, BatchPlayers, BatchTables
+from rules.final_act.engine import SIDES
+from rules.final_act.engine_batch import END_CODES, BatchState
+from rules.final_act.engine_record import FinalActRecord, Round
+from rules.final_act.tables import Order
+from rules.geometry import Facing
+
+_TABLES: dict[int, BatchTables] = {}
+
+
+def tables_of(prep: Prepared) -> BatchTables:
+    """The ``BatchTables`` of a prepared scenario (built once)."""
+    found = _TABLES.get(id(prep))
+    if found is None or found.prep is not prep:
+        if len(_TABLES) > 8:
+            _TABLES.clear()
+        found = _TABLES[id(prep)] = BatchTables(prep)
+    return found
+
+
+def _take(st: BatchState, keep: Any) -> BatchState:
+    return BatchState(
+        cell=st.cell[keep],
+        facing=st.facing[keep],
+        damage=st.damage[keep],
+        alive=st.alive[keep],
+        wreck=st.wreck[keep],
+        wreck_cells=st.wreck_cells[keep],
+        round=st.round[keep],
+        over=st.over[keep],
+        winner=st.winner[keep],
+        end=st.end[keep],
+        kills=st.kills[keep],
+    )
+
+
+def play_many(
+    prep: Prepared,
+    policies: tuple[str, str],
+    rngs: list[np.random.Generator],
+    record: bool = False,
+) -> list[GameResult]:
+    """Play ``len(rngs)`` games (``policies`` = south, north specs without ``-ref``)."""
+    tb = tables_of(prep)
+    batch = tb.batch
+    scenario = prep.game.scenario
+    n_games = len(rngs)
+    u_count = batch.n_units
+    bases = []
+    no_berms = []
+    st = batch.initial(n_games)
+    for s, spec in enumerate(policies):
+        base, restrictions = parse_policy(spec)
+        bases.append(base)
+        no_berms.append("no-berms" in restrictions)
+        for r in restrictions:
+            if r != "no-berms":
+                gone = (batch.side == s) & (batch.kind == ("tank", "at", "rm").index(r[3:]))
+                st.alive[:, gone] = False
+    players = BatchPlayers(tb, (bases[0], bases[1]), (no_berms[0], no_berms[1]))
+    width = u_count * NOISE_PER_UNIT + tb.size + 1
+    ids = np.arange(n_games)
+    still = np.zeros((n_games, u_count), dtype=np.int64)
+    prev = st.cell.copy()
+    history = np.zeros((batch.max_rounds + 2, n_games, u_count), dtype=np.int64)
+    history[0] = st.cell
+    deaths: list[list[Death]] = [[] for _ in range(n_games)]
+    rounds: list[list[Round]] = [[] for _ in range(n_games)]
+    final: dict[int, tuple[int, int, int, int, int, Any, Any]] = {}
+    for row in np.nonzero(st.over)[0]:
+        final[int(row)] = _final(st, int(row))
+    noise = np.empty((n_games, width))
+    while True:
+        active = np.nonzero(~st.over)[0]
+        if not len(active):
+            break
+        if len(active) < 0.6 * len(ids) and len(ids) > 8:
+            st = _take(st, active)
+            ids, still, prev, noise = ids[active], still[active], prev[active], noise[active]
+            active = np.arange(len(ids))
+        for row in active:
+            noise[row] = rngs[ids[row]].random(width)
+        still = np.where(st.cell == prev, still + 1, 0)
+        prev = st.cell.copy()
+        dest, dest_fac, shells = players.decide(st, noise, still)
+        if record:
+            _record(st, active, ids, dest, dest_fac, shells, rounds)
+        gi, ui, cells, by = batch.apply(st, dest, dest_fac, shells)
+        for g, u, c, b in zip(gi.tolist(), ui.tolist(), cells.tolist(), by.tolist(), strict=True):
+            deaths[ids[g]].append(
+                Death(
+                    SIDES[int(batch.side[u])],
+                    scenario.units[u].kind,
+                    c,
+                    int(st.round[g]),
+                    scenario.units[b].kind,
+                )
+            )
+        history[st.round[active], ids[active]] = st.cell[active]
+        for row in active:
+            if st.over[row]:
+                final[int(ids[row])] = _final(st, int(row))
+    out = []
+    for g in range(n_games):
+        winner, length, end, k0, k1, cell, alive = final[g]
+        unit_label = None
+        route: tuple[int, ...] = ()
+        if END_CODES[end] == "goal" and winner >= 0:
+            for u in range(u_count):
+                if (
+                    alive[u]
+                    and batch.side[u] == winner
+                    and batch.is_tank[u]
+                    and batch.goal[winner, cell[u]]
+                ):
+                    unit_label = scenario.units[u].label
+                    path = history[: length + 1, g, u].tolist()
+                    route = tuple(c for i, c in enumerate(path) if i == 0 or c != path[i - 1])
+                    break
+        rec = None
+        if record:
+            rec = FinalActRecord(
+                scenario,
+                rounds[g],
+                {
+                    "winner": None if winner < 0 else SIDES[winner].value,
+                    "end": END_CODES[end],
+                    "rounds": length,
+                },
+            )
+        out.append(
+            GameResult(
+                winner=None if winner < 0 else SIDES[winner],
+                length=length,
+                end=END_CODES[end],
+                kills=(k0, k1),
+                winning_unit=unit_label,
+                route=route,
+                deaths=tuple(deaths[g]),
+                record=rec,
+            )
+        )
+    return out
+
+
+def _final(st: BatchState, row: int) -> tuple[int, int, int, int, int, Any, Any]:
+    return (
+        int(st.winner[row]),
+        int(st.round[row]),
+        int(st.end[row]),
+        int(st.kills[row, 0]),
+        int(st.kills[row, 1]),
+        st.cell[row].copy(),
+        st.alive[row].copy(),
+    )
+
+
+def _record(
+    st: BatchState,
+    active: Any,
+    ids: Any,
+    dest: Any,
+    dest_fac: Any,
+    shells: Any,
+    rounds: list[list[Round]],
+) -> None:
+    for row in active:
+        orders: list[Order | None] = []
+        for u in range(st.cell.shape[1]):
+            if st.alive[row, u]:
+                orders.append((int(dest[row, u]), Facing(int(dest_fac[row, u]))))
+            else:
+                orders.append(None)
+        fired = {int(u): int(shells[row, u]) for u in np.nonzero(shells[row] >= 0)[0]}
+        rounds[int(ids[row])].append((orders, fired))

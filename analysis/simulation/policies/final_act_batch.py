@@ -1,0 +1,450 @@
+"""Final Act ``random`` and ``heuristic`` policies for many games at once (numpy).
+
+The same decisions as described in ``policies/final_act.py`` (that module is the readable
+reference), computed for ``G`` games of one scenario in lockstep on ``BatchState`` arrays
+(``rules.final_act.engine_batch``). Every game draws its own random numbers from its own
+Generator, the same amount every round, so a game's course does not depend on which other
+games share its batch (the runner's determinism promise holds).
+
+Precomputed per scenario (``BatchTables``): for every (unit kind, side, cell, facing) the
+orders (staying put first... sorted by rounds to goal), their rounds to goal, the likely
+end cells of the unit, and the fire-zone targets with their between-cells.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from analysis.simulation.policies.final_act import _VALUE, INF, Prepared
+from rules.final_act.engine_batch import AT, TANK, BatchGame, BatchState
+from rules.geometry import Facing
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+KINDS = ("tank", "at", "rm")
+NOISE_PER_UNIT = 48  # random numbers each game draws per unit and round (+ cells + 1)
+
+
+def pack_bits(bits: BoolArray, words: int) -> npt.NDArray[np.uint64]:
+    """Rows of booleans as little-endian 64-bit words (``rows × words``)."""
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    out = np.zeros((bits.shape[0], words * 8), dtype=np.uint8)
+    out[:, : packed.shape[1]] = packed
+    return out.view(np.uint64)
+
+
+class BatchTables:
+    """Per-scenario arrays (see the module docstring); ``ks = kind * 2 + side``."""
+
+    def __init__(self, prep: Prepared) -> None:
+        game = prep.game
+        self.prep = prep
+        self.batch = BatchGame(game)
+        n = self.size = game.board.size
+        n8 = n * 8
+        present = {(k, s) for k, s in zip(self.batch.kind, self.batch.side, strict=True)}
+        ranked: dict[tuple[int, int], list[tuple[tuple[int, int, tuple[int, Facing]], ...]]] = {}
+        k_max = 1
+        for kc, s in present:
+            rows = []
+            for idx in range(n8):
+                r = prep.ranked(KINDS[kc], int(s), idx // 8, idx % 8)
+                rows.append(r)
+                k_max = max(k_max, len(r))
+            ranked[(int(kc), int(s))] = rows
+        self.k = k_max
+        # widest order list of the kinds that move like tanks (tank, R/M)
+        self.k_move = max(
+            [len(r) for (kc, _s), rows in ranked.items() if kc != AT for r in rows] or [1]
+        )
+        self.ord_dest = np.full((6, n8, k_max), -1, dtype=np.int64)
+        self.ord_fac = np.zeros((6, n8, k_max), dtype=np.int64)
+        self.ord_d = np.full((6, n8, k_max), float(INF))
+        self.dist = np.full((6, n8), float(INF))
+        for kc, s in present:
+            self.dist[int(kc) * 2 + int(s)] = prep.dist[KINDS[kc]][int(s)]
+        for (kc, s), rows in ranked.items():
+            ks = kc * 2 + s
+            for idx, r in enumerate(rows):
+                for j, (d, to, (_t, f)) in enumerate(r):
+                    self.ord_dest[ks, idx, j] = to
+                    self.ord_fac[ks, idx, j] = int(f)
+                    self.ord_d[ks, idx, j] = d
+        # likely end cells (reference: Prepared.likely)
+        l_max = 1
+        likely: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
+        for kc, s in present:
+            rows2 = [prep.likely(KINDS[kc], int(s), idx // 8, idx % 8) for idx in range(n8)]
+            l_max = max(l_max, max(len(r) for r in rows2))
+            likely[(int(kc), int(s))] = rows2
+        self.lik_cell = np.full((6, n8, l_max), n, dtype=np.int64)
+        self.lik_p = np.zeros((6, n8, l_max))
+        for (kc, s), rows2 in likely.items():
+            ks = kc * 2 + s
+            for idx, lk in enumerate(rows2):
+                for j, (c, p) in enumerate(lk):
+                    self.lik_cell[ks, idx, j] = c
+                    self.lik_p[ks, idx, j] = p
+        # fire zones: targets and between-cells (padding: the dummy cell n, never blocking)
+        t_max, b_max = 1, 1
+        for kc in (TANK, AT):
+            table = game.fire_tables[KINDS[kc]]
+            if table is None:
+                continue
+            for idx in range(n8):
+                pairs = table.pairs[idx]
+                t_max = max(t_max, len(pairs), len(table.elevated[idx]))
+                for _t, m in pairs:
+                    b_max = max(b_max, bin(m).count("1"))
+        self.tgt = np.full((2, n8, t_max), n, dtype=np.int64)
+        self.bet = np.full((2, n8, t_max, b_max), n, dtype=np.int64)
+        self.elev = np.full((2, n8, t_max), n, dtype=np.int64)
+        for kc in (TANK, AT):
+            table = game.fire_tables[KINDS[kc]]
+            if table is None:
+                continue
+            for idx in range(n8):
+                for j, (t, m) in enumerate(table.pairs[idx]):
+                    self.tgt[kc, idx, j] = t
+                    cells = [c for c in range(n) if m >> c & 1]
+                    self.bet[kc, idx, j, : len(cells)] = cells
+                for j, t in enumerate(table.elevated[idx]):
+                    self.elev[kc, idx, j] = t
+        # the between-cells as bit words (bit c of word c // 64), for a fast blocked test
+        self.words = (n + 1 + 63) // 64
+        onehot = np.zeros((2, n8, t_max, n + 1), dtype=bool)
+        np.put_along_axis(onehot, self.bet, True, axis=3)
+        onehot[..., n] = False
+        bits = pack_bits(onehot.reshape(-1, n + 1), self.words).reshape(2, n8, t_max, self.words)
+        self.bet_words = [np.ascontiguousarray(bits[..., w]) for w in range(self.words)]
+        self.berm = np.zeros(n + 1, dtype=bool)
+        self.elevating = np.zeros(n + 1, dtype=bool)
+        for c in range(n):
+            self.berm[c] = bool(game.berm_mask >> c & 1)
+            self.elevating[c] = bool(game.tables.elevating_mask >> c & 1)
+        b = self.batch
+        self.ks = b.kind * 2 + b.side
+        self.value = np.array([_VALUE[KINDS[k]] for k in b.kind])
+        self.fires = np.array([game.fire_tables[KINDS[k]] is not None for k in b.kind])
+        self.elevates = np.array([game.elevates[KINDS[k]] for k in b.kind])
+
+
+class View:
+    """Zones, danger and likely maps of ``G`` games at the start of a round."""
+
+    def __init__(self, tb: BatchTables, st: BatchState) -> None:
+        n = tb.size
+        b = tb.batch
+        g = st.cell.shape[0]
+        self.rows = np.arange(g)
+        alive = st.alive & ~st.over[:, None]
+        self.alive = alive
+        idx = st.cell * 8 + st.facing
+        self.idx = idx
+        blockers = np.zeros((g, n + 1), dtype=bool)
+        blockers[:, :n] = st.wreck_cells
+        blockers |= tb.berm[None, :]
+        gi, ui = np.nonzero(alive & b.blocks)
+        blockers[gi, st.cell[gi, ui]] = True
+        blockers[:, n] = False
+        self.blockers = blockers
+        kc = np.minimum(b.kind, AT)  # R/M rows are ignored below (fires is False)
+        tgt = tb.tgt[kc[None, :], idx]  # [g, u, t]
+        words = pack_bits(blockers, tb.words)  # [g, w]
+        kcs = kc[None, :]
+        acc = tb.bet_words[0][kcs, idx] & words[:, 0, None, None]  # [g, u, t]
+        for w in range(1, tb.words):
+            acc |= tb.bet_words[w][kcs, idx] & words[:, w, None, None]
+        blocked = acc != 0
+        valid = (tgt < n) & ~blocked
+        on_berm = tb.elevates[None, :] & tb.elevating[st.cell]
+        if on_berm.any():
+            elev = tb.elev[kc[None, :], idx]
+            tgt = np.where(on_berm[:, :, None], elev, tgt)
+            valid = np.where(on_berm[:, :, None], elev < n, valid)
+        valid &= (alive & tb.fires)[:, :, None]
+        self.tgt = tgt
+        self.valid = valid
+        # danger[g, s, cell]: shooters of side s covering the cell
+        keys = (self.rows[:, None, None] * 2 + b.side[None, :, None]) * (n + 1) + tgt
+        self.danger = np.bincount(
+            keys.ravel(), weights=valid.ravel(), minlength=g * 2 * (n + 1)
+        ).reshape(g, 2, n + 1)
+        # likely[g, s, cell]: expected value of side-s units ending the round there
+        lc = tb.lik_cell[tb.ks[None, :], idx]  # [g, u, l]
+        lp = tb.lik_p[tb.ks[None, :], idx] * (tb.value * 1.0)[None, :, None]
+        lp = lp * (1 + st.damage)[:, :, None] * alive[:, :, None]
+        sides_l = np.broadcast_to(b.side[None, :, None], lc.shape)
+        keys_l = ((self.rows[:, None, None] * 2 + sides_l) * (n + 1) + lc).ravel()
+        self.likely = np.bincount(keys_l, weights=lp.ravel(), minlength=g * 2 * (n + 1)).reshape(
+            g, 2, n + 1
+        )
+
+
+class BatchPlayers:
+    """Both sides' policies (``random`` / ``heuristic``, optional ``no-berms``)."""
+
+    def __init__(self, tb: BatchTables, bases: tuple[str, str], no_berms: tuple[bool, bool]):
+        self.tb = tb
+        self.bases = bases
+        self.no_berms = no_berms
+        b = tb.batch
+        self.units_of = [[int(u) for u in np.nonzero(b.side == s)[0]] for s in (0, 1)]
+
+    def decide(
+        self, st: BatchState, noise: FloatArray, still: IntArray
+    ) -> tuple[IntArray, IntArray, IntArray]:
+        """Orders (``dest``, ``dest_facing``) and ``shells`` for every unit of every game;
+        ``noise[g]`` holds ``NOISE_PER_UNIT`` numbers per unit; ``still[g, u]`` counts the
+        rounds unit ``u`` has stayed on its cell (updated here)."""
+        tb = self.tb
+        view = View(tb, st)
+        dest = st.cell.copy()
+        dest_fac = st.facing.copy()
+        shells = np.full(st.cell.shape, -1, dtype=np.int64)
+        for side in (0, 1):
+            if self.bases[side] == "random":
+                self._random(st, view, noise, side, dest, dest_fac, shells)
+            else:
+                self._heuristic(st, view, noise, still, side, dest, dest_fac, shells)
+        return dest, dest_fac, shells
+
+    # --- helpers -------------------------------------------------------------------------
+    def _options(
+        self, st: BatchState, view: View, u: int, side: int, width: int | None = None
+    ) -> tuple[IntArray, IntArray, FloatArray, BoolArray]:
+        """Unit ``u``'s orders in every game (the first ``width`` columns): destinations,
+        facings, rounds to goal, and which are usable (real, not into a wreck, not onto a
+        berm if restricted)."""
+        tb = self.tb
+        ks = tb.ks[u]
+        idx = view.idx[:, u]
+        w = tb.k if width is None else width
+        d_cell = tb.ord_dest[ks, :, :w][idx]
+        d_fac = tb.ord_fac[ks, :, :w][idx]
+        d_rounds = tb.ord_d[ks, :, :w][idx]
+        here = st.cell[:, u][:, None]
+        ok = d_cell >= 0
+        safe = np.where(ok, d_cell, 0)
+        moving = d_cell != here
+        ok &= ~(moving & st.wreck_cells[view.rows[:, None], safe])
+        if self.no_berms[side]:
+            ok &= ~(moving & tb.elevating[safe])
+        return d_cell, d_fac, d_rounds, ok
+
+    def _random(
+        self,
+        st: BatchState,
+        view: View,
+        noise: FloatArray,
+        side: int,
+        dest: IntArray,
+        dest_fac: IntArray,
+        shells: IntArray,
+    ) -> None:
+        rows = view.rows
+        for u in self.units_of[side]:
+            base = u * NOISE_PER_UNIT
+            d_cell, d_fac, _d, ok = self._options(st, view, u, side)
+            count = ok.sum(axis=1)
+            pick_n = np.minimum((noise[:, base] * count).astype(np.int64), count - 1)
+            pos = np.argmax(np.cumsum(ok, axis=1) > pick_n[:, None], axis=1)
+            live = view.alive[:, u]
+            dest[:, u] = np.where(live, d_cell[rows, pos], dest[:, u])
+            dest_fac[:, u] = np.where(live, d_fac[rows, pos], dest_fac[:, u])
+            self._shell_random(st, view, noise[:, base + 1], u, dest, shells)
+
+    def _shell_random(
+        self,
+        st: BatchState,
+        view: View,
+        r: FloatArray,
+        u: int,
+        dest: IntArray,
+        shells: IntArray,
+    ) -> None:
+        valid = view.valid[:, u]
+        can = valid.any(axis=1)
+        if self.tb.batch.kind[u] == AT:
+            can &= dest[:, u] == st.cell[:, u]
+        count = valid.sum(axis=1)
+        k = np.minimum((r * count).astype(np.int64), np.maximum(count - 1, 0))
+        pos = np.argmax(np.cumsum(valid, axis=1) > k[:, None], axis=1)
+        shells[:, u] = np.where(can, view.tgt[view.rows, u, pos], -1)
+
+    def _heuristic(
+        self,
+        st: BatchState,
+        view: View,
+        noise: FloatArray,
+        still: IntArray,
+        side: int,
+        dest: IntArray,
+        dest_fac: IntArray,
+        shells: IntArray,
+    ) -> None:
+        tb = self.tb
+        b = tb.batch
+        n = tb.size
+        rows = view.rows
+        enemy = 1 - side
+        units = self.units_of[side]
+        danger = view.danger[:, enemy]  # [g, cell]
+        # [g, cell]: enemy units' likely ends, ties between equal values broken at random
+        likely: FloatArray = view.likely[:, enemy] * (1.0 + 1e-9 * noise[:, -(n + 1) :])
+        # unit order: closest to goal first, ties at random
+        here_d = np.stack([tb.dist[tb.ks[u], view.idx[:, u]] for u in units], axis=1)
+        tie = np.stack([noise[:, u * NOISE_PER_UNIT + 2] for u in units], axis=1)
+        order = np.argsort(here_d + tie * 1e-3, axis=1)
+        claimed = np.zeros((len(rows), n + 1), dtype=bool)
+        for u in units:
+            if b.kind[u] != AT:
+                claimed[rows, st.cell[:, u]] |= view.alive[:, u]
+        self._move_orders(
+            st, view, noise, still, side, units, order, danger, claimed, dest, dest_fac
+        )
+        for u in units:
+            if b.kind[u] == AT:
+                self._at_order(st, view, noise, u, side, likely, danger, dest, dest_fac)
+        # shells: tanks first, then ATs that stay
+        shooters = [u for u in units if b.kind[u] == TANK] + [u for u in units if b.kind[u] == AT]
+        for u in shooters:
+            valid = view.valid[:, u]
+            can = valid.any(axis=1) & view.alive[:, u]
+            if b.kind[u] == AT:
+                can &= dest[:, u] == st.cell[:, u]
+            tgt = view.tgt[:, u]
+            vals = np.where(valid, likely[rows[:, None], tgt], 0.0)
+            best = vals.argmax(axis=1)
+            best_val = vals[rows, best]
+            chosen = tgt[rows, best]
+            base = u * NOISE_PER_UNIT
+            count = valid.sum(axis=1)
+            kk = np.minimum((noise[:, base + 1] * count).astype(np.int64), np.maximum(count - 1, 0))
+            pos = np.argmax(np.cumsum(valid, axis=1) > kk[:, None], axis=1)
+            fallback = tgt[rows, pos]
+            use = best_val > 0
+            target = np.where(use, chosen, fallback)
+            shells[:, u] = np.where(can, target, -1)
+            hit = can & use
+            likely[rows[hit], chosen[hit]] *= 0.45
+
+    def _move_orders(
+        self,
+        st: BatchState,
+        view: View,
+        noise: FloatArray,
+        still: IntArray,
+        side: int,
+        units: list[int],
+        order: IntArray,
+        danger: IntArray,
+        claimed: BoolArray,
+        dest: IntArray,
+        dest_fac: IntArray,
+    ) -> None:
+        """Tanks and the R/M, one at a time per game in ``order`` (reference: the scalar
+        heuristic): shortest route, out of enemy fire, never into a cell another unit of
+        the side holds or was just ordered into."""
+        tb = self.tb
+        b = tb.batch
+        rows = view.rows
+        n = tb.size
+        k_max = tb.k_move
+        opts = [self._options(st, view, u, side, k_max) for u in units]
+        d_cell = np.stack([o[0] for o in opts], axis=1)  # [g, j, k]
+        d_fac = np.stack([o[1] for o in opts], axis=1)
+        ok = np.stack([o[3] for o in opts], axis=1)
+        safe = np.where(d_cell >= 0, d_cell, n)
+        uarr = np.array(units)
+        caution = np.where((b.kind[uarr] == TANK)[None, :] & (st.damage[:, uarr] == 0), 0.35, 0.8)
+        s_ = still[:, uarr]
+        amplitude = np.where(s_ < 2, 0.3, 0.3 + np.minimum(s_, 4))
+        cols = (uarr * NOISE_PER_UNIT + 8)[:, None] + np.arange(k_max)[None, :]  # [j, k]
+        nz = noise[:, cols]  # [g, j, k]
+        d_rounds = np.stack([o[2] for o in opts], axis=1)
+        score = (
+            d_rounds
+            + caution[:, :, None] * danger[rows[:, None, None], safe]
+            + amplitude[:, :, None] * nz
+        )
+        score = np.where(ok, score, np.inf)
+        mover = b.kind[uarr] != AT
+        here_all = st.cell[:, uarr]
+        alive_all = view.alive[:, uarr]
+        for k in range(len(units)):
+            j = order[:, k]
+            cand = d_cell[rows, j]  # [g, k]
+            sc = score[rows, j]
+            here = here_all[rows, j]
+            moving = cand != here[:, None]
+            blocked = moving & claimed[rows[:, None], safe[rows, j]]
+            sc = np.where(blocked, np.inf, sc)
+            pick = sc.argmin(axis=1)
+            has = np.isfinite(sc[rows, pick]) & mover[j] & alive_all[rows, j]
+            to = np.where(has, cand[rows, pick], here)
+            u = uarr[j]
+            dest[rows, u] = np.where(mover[j], to, dest[rows, u])
+            dest_fac[rows, u] = np.where(has, d_fac[rows, j, pick], dest_fac[rows, u])
+            moved = has & (to != here)
+            claimed[rows[moved], here[moved]] = False
+            claimed[rows[moved], to[moved]] = True
+
+    def _at_order(
+        self,
+        st: BatchState,
+        view: View,
+        noise: FloatArray,
+        u: int,
+        side: int,
+        likely: FloatArray,
+        danger: IntArray,
+        dest: IntArray,
+        dest_fac: IntArray,
+    ) -> None:
+        tb = self.tb
+        rows = view.rows
+        n = tb.size
+        live = view.alive[:, u]
+        here = st.cell[:, u]
+        facing = st.facing[:, u]
+        zone_value = np.where(view.valid[:, u], likely[rows[:, None], view.tgt[:, u]], 0.0).sum(1)
+        stay = live & (zone_value > 0.25)
+        # face the threat: the other facings' zones (same blockers)
+        best_f = facing.copy()
+        best_v = np.full(len(rows), 0.25)
+        blockers = np.zeros((len(rows), n + 1), dtype=bool)
+        blockers[:, :n] = st.wreck_cells
+        blockers |= tb.berm[None, :]
+        gi, ui = np.nonzero(view.alive & tb.batch.blocks)
+        blockers[gi, st.cell[gi, ui]] = True
+        blockers[:, n] = False
+        for turn in (2, 4, 6):
+            f = (facing + turn) % 8
+            idx = here * 8 + f
+            tgt = tb.tgt[AT, idx]
+            bet = tb.bet[AT, idx]
+            flat = bet + (rows * (n + 1))[:, None, None]
+            valid = (tgt < n) & ~blockers.ravel()[flat].any(axis=2)
+            v = np.where(valid, likely[rows[:, None], tgt], 0.0).sum(1)
+            better = v > best_v
+            best_f = np.where(better, f, best_f)
+            best_v = np.where(better, v, best_v)
+        turn_in_place = live & ~stay & (best_f != facing)
+        # else advance (staying put is the default; in-place turns are not moves)
+        d_cell, d_fac, d_rounds, ok = self._options(st, view, u, side)
+        ok &= d_cell != here[:, None]
+        safe = np.where(d_cell >= 0, d_cell, n)
+        base = u * NOISE_PER_UNIT + 8
+        k = d_cell.shape[1]
+        score = d_rounds + 0.5 * danger[rows[:, None], safe] + 0.2 * noise[:, base : base + k]
+        score = np.where(ok, score, np.inf)
+        pick = score.argmin(axis=1)
+        r = np.arange(len(rows))
+        stay_score = tb.dist[tb.ks[u], here * 8 + facing] + 0.5 * danger[rows, here]
+        move = live & ~stay & ~turn_in_place & (score[r, pick] < stay_score)
+        dest[:, u] = np.where(move, d_cell[r, pick], here)
+        dest_fac[:, u] = np.where(move, d_fac[r, pick], np.where(turn_in_place, best_f, facing))
