@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
             "to the goal per unit and side, reach and fire-coverage maps, contested and safe "
             "cells, cell-disjoint lanes, the choke point and the least exposed route. "
             "--json prints the CONTRACTS.md document (one file: the document itself; several "
-            "files: {\"files\": [...]} with a \"file\" key in each); --out DIR writes "
+            'files: {"files": [...]} with a "file" key in each); --out DIR writes '
             "report.html with PNG charts and CSV tables (several files: one sub-folder each "
             "plus an index.html comparing them)."
         ),
@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from analysis.summary import analyse
+    from rules.errors import TankmapError
     from tankmap.commands.common import load, print_json, progress
 
     if args.out:
@@ -48,10 +49,16 @@ def run(args: argparse.Namespace) -> int:
                 slug, n = f"{_slug(path)}-{n}", n + 1
             slugs.add(slug)
             folder = Path(args.out) / slug if many else Path(args.out)
-            written.append(write_report(result, folder, source=path))
+            try:
+                written.append(write_report(result, folder, source=path))
+            except OSError as exc:
+                raise TankmapError(f"cannot write the report into {str(folder)!r}: {exc}") from None
     if args.out and many:
         entries = [(p, w.parent, r) for (p, r), w in zip(results, written, strict=True)]
-        written = [write_index(entries, Path(args.out))]
+        try:
+            written = [write_index(entries, Path(args.out))]
+        except OSError as exc:
+            raise TankmapError(f"cannot write the index into {args.out!r}: {exc}") from None
     if args.json:
         if many:
             print_json({"files": [dict(file=p, **r.to_json()) for p, r in results]})

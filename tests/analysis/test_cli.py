@@ -121,3 +121,11 @@ def test_render_rejects_other_extensions(
     assert main(["render", MIRROR, "-o", str(tmp_path / "board.gif")]) == 2
     err = capsys.readouterr().err
     assert ".svg or .png" in err and not (tmp_path / "board.gif").exists()
+
+
+def test_analyze_unwritable_out_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["analyze", TW, "--out", str(blocker / "rep")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the report" in err and len(err.strip().splitlines()) == 1
