@@ -65,6 +65,10 @@ def play_batch(
         _PREPARED[scenario_text] = entry
     scenario, prepared = entry
     driver = get_driver(scenario.ruleset)
+    many = getattr(driver, "play_many", None)
+    if many is not None:
+        results: list[GameResult] = many(prepared, policies, [game_rng(seed, g) for g in games])
+        return results
     return [driver.play(prepared, policies, game_rng(seed, g)) for g in games]
 
 
@@ -131,7 +135,7 @@ def simulate(
     *,
     until_ci: float | None = None,
     max_games: int = 200_000,
-    batch_size: int = DEFAULT_BATCH,
+    batch_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
 ) -> pd.DataFrame:
@@ -142,8 +146,10 @@ def simulate(
     until both sides' Wilson 95 % win-rate intervals are narrower than ``W`` (or
     ``max_games`` is reached); the result is still a pure function of the seed.
 
-    ``progress(done, total)`` is called as games finish. Raises ``NoDriverError`` for a
-    ruleset without an engine and ``PolicyError`` for unknown policies (before any game).
+    ``batch_size`` = games per task (default: the driver's ``batch_size``, else 20); it
+    never changes the results. ``progress(done, total)`` is called as games finish.
+    Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
+    unknown policies (before any game).
     """
     from analysis.simulation.stats import wilson
 
@@ -156,6 +162,8 @@ def simulate(
     prepared = driver.prepare(scenario)
     for p in pols:
         driver.check_policy(prepared, p)
+    if batch_size is None:
+        batch_size = int(getattr(driver, "batch_size", DEFAULT_BATCH))
     text = dumps_scenario(scenario)
     _PREPARED[text] = (scenario, prepared)
 

@@ -90,12 +90,24 @@ def test_mirror_board_identical_policies_is_even(extra_forces: bool) -> None:
     assert lo <= 0.5 <= hi
 
 
+@pytest.mark.parametrize("suffix", ["", "-ref"], ids=["vectorised", "reference"])
 @pytest.mark.parametrize("scenario", [MIRROR, EXTRA], ids=["mirror", "extra-forces"])
-def test_final_act_heuristic_beats_random(scenario: Scenario) -> None:
-    df = simulate(scenario, 30, ("heuristic", "random"), seed=1)
+def test_final_act_heuristic_beats_random(scenario: Scenario, suffix: str) -> None:
+    h, r = "heuristic" + suffix, "random" + suffix
+    df = simulate(scenario, 30, (h, r), seed=1)
     assert (df["winner"] == "south").mean() >= 0.8
-    df = simulate(scenario, 30, ("random", "heuristic"), seed=2)
+    df = simulate(scenario, 30, (r, h), seed=2)
     assert (df["winner"] == "north").mean() >= 0.8
+
+
+def test_vectorised_and_reference_heuristics_agree_statistically() -> None:
+    # Two implementations of one policy: on the same map their south win rates must be
+    # close (both 400 games; intervals about ±0.05 each, so 0.12 apart would be a bug).
+    a = simulate(FLANKS, 400, "heuristic", seed=31)
+    b = simulate(FLANKS, 400, "heuristic-ref", seed=31)
+    ra = (a["winner"] == "south").mean()
+    rb = (b["winner"] == "south").mean()
+    assert abs(ra - rb) < 0.12, (ra, rb)
 
 
 def test_restriction_no_kind_removes_units() -> None:

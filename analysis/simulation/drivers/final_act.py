@@ -1,5 +1,11 @@
 """Final Act playouts: both policies decide from the same position, the engine resolves.
 
+Policies: ``random`` and ``heuristic`` run vectorised, many games at once
+(``drivers/final_act_batch.py``: numpy engine and policies, thousands of playouts per
+second); ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-time reference
+implementations of the same ideas (``policies/final_act.py`` on ``rules.final_act.engine``).
+Both kinds of game record replay through the reference engine.
+
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
 """
@@ -23,11 +29,32 @@ from rules.final_act.engine_record import FinalActRecord, Round
 from rules.final_act.tables import Order
 from rules.scenario import Scenario
 
-BASES = ("random", "heuristic")
+BASES = ("random", "heuristic", "random-ref", "heuristic-ref")
+BATCHED = ("random", "heuristic")
 
 
 class FinalActDriver:
     """Plays Final Act games (see ``analysis.simulation.games.Driver``)."""
+
+    batch_size = 500  # games per task: the vectorised policies want large batches
+
+    def batched(self, policies: tuple[str, str]) -> bool:
+        """Whether both policies run vectorised (``play_many``)."""
+        return all(parse_policy(p)[0] in BATCHED for p in policies)
+
+    def play_many(
+        self,
+        prepared: Any,
+        policies: tuple[str, str],
+        rngs: list[np.random.Generator],
+        record: bool = False,
+    ) -> list[GameResult]:
+        """One game per Generator; vectorised when both policies allow it."""
+        if self.batched(policies):
+            from analysis.simulation.drivers.final_act_batch import play_many
+
+            return play_many(prepared, policies, rngs, record)
+        return [self.play(prepared, policies, rng, record) for rng in rngs]
 
     def prepare(self, scenario: Scenario) -> Prepared:
         return Prepared(Game(scenario))
@@ -53,6 +80,8 @@ class FinalActDriver:
         rng: np.random.Generator,
         record: bool = False,
     ) -> GameResult:
+        if self.batched(policies):
+            return self.play_many(prepared, policies, [rng], record)[0]
         prep: Prepared = prepared
         game = prep.game
         st = game.initial_state()

@@ -354,8 +354,8 @@ def make_policy(
 ) -> RandomPolicy | HeuristicPolicy:
     """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown."""
     no_berms = "no-berms" in restrictions
-    if name == "random":
+    if name in ("random", "random-ref"):
         return RandomPolicy(prep, side, no_berms)
-    if name == "heuristic":
+    if name in ("heuristic", "heuristic-ref"):
         return HeuristicPolicy(prep, side, no_berms)
     raise KeyError(name)
