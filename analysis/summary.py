@@ -29,6 +29,7 @@ from analysis.reach import SideReach, UnitReach, reach_grid, side_reach
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
+from rules.violations import is_complete, is_legal
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -61,6 +62,7 @@ class ScenarioAnalysis:
         s = self.scenario
         b = s.board
         rs = get_ruleset(s.ruleset)
+        violations = rs.check(s)
         sides: dict[str, Any] = {}
         for side in Side:
             r = self.reach[side]
@@ -99,6 +101,8 @@ class ScenarioAnalysis:
         return {
             "ruleset": s.ruleset,
             "provisional": rs.provisional,
+            "legal": is_legal(violations),
+            "complete": is_complete(violations),
             "title": s.title,
             "board": {"columns": b.columns, "rows": b.rows},
             "contested": int(self.coverage.contested.sum()),

@@ -86,6 +86,8 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
     title = f" — {doc['title']}" if doc.get("title") else ""
     prov = " (provisional)" if doc.get("provisional") else ""
     out.write(f"{path}: {doc['ruleset']}{prov}{title}\n")
+    if not doc.get("legal", True):
+        out.write("  note: the setup breaks rules (see tankmap check); analysed as it stands\n")
     out.write(f"  contested cells: {doc['contested']}\n")
     for side, s in doc["sides"].items():
         choke = s["choke"]
