@@ -209,7 +209,13 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
             f"{_fmt(choke['width'])} ({html.escape(' '.join(choke['cells'])) or '–'}); "
             f"{e['safe_cells']} safe cells in its half.</li>"
         )
-    parts.append(f"<li>Contested cells (both sides fire): {doc['contested']}.</li></ul>")
+    parts.append(f"<li>Contested cells (both sides fire): {doc['contested']}.</li>")
+    status = (
+        "legal" if doc["legal"] else "<b>breaks setup rules</b> (see <code>tankmap check</code>)"
+    )
+    if doc["legal"] and not doc["complete"]:
+        status += ", incomplete"
+    parts.append(f"<li>Setup: {status}.</li></ul>")
     parts.append(
         "<p>Movement is terrain-only: each unit alone on the terrain with the wrecks "
         "(other units ignored). Coverage counts the units that can fire at a cell now."
