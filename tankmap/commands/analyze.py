@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
             "plus an index.html comparing them)."
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument("--out", metavar="DIR", help="write report.html, PNGs and CSVs into DIR")
     p.set_defaults(handler=run)
