@@ -76,8 +76,8 @@ def play_many(
     players = BatchPlayers(tb, (bases[0], bases[1]), (no_berms[0], no_berms[1]))
     width = u_count * NOISE_PER_UNIT + tb.size + 1
     ids = np.arange(n_games)
-    still = np.zeros((n_games, u_count), dtype=np.int64)
-    prev = st.cell.copy()
+    still = np.zeros((n_games, u_count), dtype=np.int64)  # rounds without progress
+    best_d = np.full((n_games, u_count), np.inf)
     history = np.zeros((batch.max_rounds + 2, n_games, u_count), dtype=np.int64)
     history[0] = st.cell
     deaths: list[list[Death]] = [[] for _ in range(n_games)]
@@ -92,12 +92,14 @@ def play_many(
             break
         if len(active) < 0.6 * len(ids) and len(ids) > 8:
             st = _take(st, active)
-            ids, still, prev, noise = ids[active], still[active], prev[active], noise[active]
+            ids, still, best_d, noise = ids[active], still[active], best_d[active], noise[active]
             active = np.arange(len(ids))
         for row in active:
             noise[row] = rngs[ids[row]].random(width)
-        still = np.where(st.cell == prev, still + 1, 0)
-        prev = st.cell.copy()
+        d_here = tb.dist[tb.ks[None, :], st.cell * 8 + st.facing]
+        better = d_here < best_d
+        best_d = np.where(better, d_here, best_d)
+        still = np.where(better, 0, still + 1)
         dest, dest_fac, shells = players.decide(st, noise, still)
         if record:
             _record(st, active, ids, dest, dest_fac, shells, rounds)

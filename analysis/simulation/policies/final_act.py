@@ -34,6 +34,12 @@ _LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
 _VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
 
 
+def stale_amplitude(stale: int) -> float:
+    """Noise on a unit's order scores after ``stale`` rounds without getting closer to its
+    goal: small at first, up to a random walk for a unit stuck behind wrecks."""
+    return 0.3 if stale < 2 else 0.3 + min(stale, 8)
+
+
 class Prepared:
     """Per-scenario data the policies share: the engine ``Game`` and, per (kind, side),
     ``dist[kind][side][cell * 8 + facing]`` = fewest rounds to stand on the enemy's last line
@@ -219,10 +225,10 @@ class HeuristicPolicy:
         self.berms = prep.game.tables.elevating_mask
         self.fire_tables = prep.game.fire_tables
         self.berm_mask = prep.game.berm_mask
-        # rounds each unit has spent on the same cell: a stuck unit (blocked by a wreck or
-        # a face-off the route table does not know about) explores with more noise
-        self.prev: dict[int, int] = {}
-        self.still: dict[int, int] = {}
+        # rounds since each unit last got closer to its goal: a stuck unit (blocked by a
+        # wreck or a face-off the route table does not know about) explores more and more
+        self.best_d: dict[int, int] = {}
+        self.stale: dict[int, int] = {}
 
     def _likely(self, view: RoundView) -> dict[int, float]:
         """Expected value of enemy units ending the round on each cell."""
@@ -272,10 +278,13 @@ class HeuristicPolicy:
                 order = self._at_order(view, u, likely, noise, 8 + 32 * k)
             else:
                 caution = 0.35 if kind == "tank" and st.damage[u] == 0 else 0.8
-                still = self.still.get(u, 0) + 1 if self.prev.get(u) == here else 0
-                self.still[u] = still
-                self.prev[u] = here
-                amplitude = 0.3 if still < 2 else 0.3 + min(still, 4)
+                d_here = dist[kind][side][here * 8 + st.facing[u]]
+                if d_here < self.best_d.get(u, INF):
+                    self.best_d[u], stale = d_here, 0
+                else:
+                    stale = self.stale.get(u, 0) + 1
+                self.stale[u] = stale
+                amplitude = stale_amplitude(stale)
                 best = None
                 best_score = float(INF)
                 wm = st.wreck_mask

@@ -199,7 +199,7 @@ class BatchPlayers:
     ) -> tuple[IntArray, IntArray, IntArray]:
         """Orders (``dest``, ``dest_facing``) and ``shells`` for every unit of every game;
         ``noise[g]`` holds ``NOISE_PER_UNIT`` numbers per unit; ``still[g, u]`` counts the
-        rounds unit ``u`` has stayed on its cell (updated here)."""
+        rounds since unit ``u`` last got closer to its goal (``stale_amplitude``)."""
         tb = self.tb
         view = View(tb, st)
         dest = st.cell.copy()
@@ -362,7 +362,7 @@ class BatchPlayers:
         uarr = np.array(units)
         caution = np.where((b.kind[uarr] == TANK)[None, :] & (st.damage[:, uarr] == 0), 0.35, 0.8)
         s_ = still[:, uarr]
-        amplitude = np.where(s_ < 2, 0.3, 0.3 + np.minimum(s_, 4))
+        amplitude = np.where(s_ < 2, 0.3, 0.3 + np.minimum(s_, 8))  # stale_amplitude
         cols = (uarr * NOISE_PER_UNIT + 8)[:, None] + np.arange(k_max)[None, :]  # [j, k]
         nz = noise[:, cols]  # [g, j, k]
         d_rounds = np.stack([o[2] for o in opts], axis=1)
