@@ -104,14 +104,15 @@ def from_scenario(sc: Scenario) -> FPos:
 
 
 # --- movement (RULES §1.5) ------------------------------------------------------------------
-def can_step(pos: FPos, u: FUnit, src: Cell, dx: int, dy: int) -> bool:
-    """May unit ``u`` make the one-cell step (dx, dy) from ``src``? Other live units ignored."""
+def can_step(pos: FPos, u: FUnit, src: Cell, dx: int, dy: int, wrecks: set[Cell]) -> bool:
+    """May unit ``u`` make the one-cell step (dx, dy) from ``src``? Other live units ignored;
+    ``wrecks`` = the cells holding wrecks."""
     dst = (src[0] + dx, src[1] + dy)
     if not (0 <= dst[0] < pos.columns and 0 <= dst[1] < pos.rows):
         return False  # board edges
     if dst in pos.swamps:
         return False
-    if any(w.wreck and (w.col, w.row) == dst for w in pos.units):
+    if dst in wrecks:
         return False
     for m in pos.minefields:
         arrow = (DX[m.arrow], DY[m.arrow])
@@ -131,11 +132,12 @@ def orders(pos: FPos, index: int) -> set[tuple[Cell, int]]:
     if u.wreck:
         return set()
     here = (u.col, u.row)
+    wrecks = {(w.col, w.row) for w in pos.units if w.wreck}
     out: set[tuple[Cell, int]] = set()
     if u.kind == "at":
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
-                if (dx, dy) != (0, 0) and not can_step(pos, u, here, dx, dy):
+                if (dx, dy) != (0, 0) and not can_step(pos, u, here, dx, dy, wrecks):
                     continue
                 for g in (0, 2, 4, 6):
                     out.add(((u.col + dx, u.row + dy), g))
@@ -159,7 +161,7 @@ def orders(pos: FPos, index: int) -> set[tuple[Cell, int]]:
         ((back[0] + right[0], back[1] + right[1]), (f, back_right_turn)),
     ]
     for (dx, dy), facings in moves:
-        if can_step(pos, u, here, dx, dy):
+        if can_step(pos, u, here, dx, dy, wrecks):
             for g in facings:
                 out.add(((u.col + dx, u.row + dy), g))
     return out
