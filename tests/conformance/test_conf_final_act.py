@@ -3,7 +3,8 @@
 Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every built-in map
 (with its own options and with every combination of reverse_turn / lane_owner_only /
 strict_line_of_fire), ruleset moves / fire_zone on 600 seeded random positions (and 200 more
-with random cone options), and hand-made positions with hand-derived answers.
+with random cone options), the engine's State.orders / fire_zone on 100 more, and
+hand-made positions with hand-derived answers.
 """
 
 from __future__ import annotations
@@ -83,6 +84,31 @@ def test_random_positions_with_other_cones() -> None:
     for seed in range(5000, 5200):
         sc = S.random_cones(seed)
         bad += [f"seed {seed} {dict(sc.options)}: {m}" for m in S.final_act_mismatches(sc)]
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_engine_orders_and_fire_zones_match_too() -> None:
+    # the game engine (rules.final_act.engine, used by simulate) has its own entry points:
+    # State.orders (staying put first) and State.fire_zone
+    from rules.final_act.engine import Game
+
+    bad: list[str] = []
+    for seed in range(8000, 8100):
+        sc = S.random_final_act(seed) if seed % 2 else S.random_cones(seed)
+        state = Game(sc).initial_state()
+        pos = RF.from_scenario(sc)
+        b = sc.board
+        for i, u in enumerate(sc.units):
+            if u.wreck:
+                continue
+            stay, *rest = state.orders(i)
+            assert stay == (u.cell, u.facing)
+            got = {(b.cell_name(c), Facing(f).name) for c, f in rest}
+            want = {(b.cell_name(b.cell(*x)), RF.FACING_NAMES[f]) for x, f in RF.orders(pos, i)}
+            zone = {b.cell_name(c) for c in state.fire_zone(i)}
+            want_zone = {b.cell_name(b.cell(*x)) for x in RF.fire_zone(pos, i)}
+            if got != want or zone != want_zone or len(rest) != len(got):
+                bad.append(f"seed {seed} unit {i}: {sorted(got ^ want)} {sorted(zone ^ want_zone)}")
     assert not bad, "\n".join(bad[:10])
 
 
