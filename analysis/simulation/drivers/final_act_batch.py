@@ -95,7 +95,7 @@ def play_many(
             ids, still, best_d, noise = ids[active], still[active], best_d[active], noise[active]
             active = np.arange(len(ids))
         for row in active:
-            noise[row] = rngs[ids[row]].random(width)
+            rngs[ids[row]].random(out=noise[row])
         d_here = tb.dist[tb.ks[None, :], st.cell * 8 + st.facing]
         better = d_here < best_d
         best_d = np.where(better, d_here, best_d)

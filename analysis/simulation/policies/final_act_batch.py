@@ -321,13 +321,16 @@ class BatchPlayers:
             best = vals.argmax(axis=1)
             best_val = vals[rows, best]
             chosen = tgt[rows, best]
-            base = u * NOISE_PER_UNIT
-            count = valid.sum(axis=1)
-            kk = np.minimum((noise[:, base + 1] * count).astype(np.int64), np.maximum(count - 1, 0))
-            pos = np.argmax(np.cumsum(valid, axis=1) > kk[:, None], axis=1)
-            fallback = tgt[rows, pos]
             use = best_val > 0
-            target = np.where(use, chosen, fallback)
+            target = chosen
+            if (can & ~use).any():  # nothing likely in reach: a uniform cell of the zone
+                base = u * NOISE_PER_UNIT
+                count = valid.sum(axis=1)
+                kk = np.minimum(
+                    (noise[:, base + 1] * count).astype(np.int64), np.maximum(count - 1, 0)
+                )
+                pos = np.argmax(np.cumsum(valid, axis=1) > kk[:, None], axis=1)
+                target = np.where(use, chosen, tgt[rows, pos])
             shells[:, u] = np.where(can, target, -1)
             hit = can & use
             likely[rows[hit], chosen[hit]] *= 0.45
