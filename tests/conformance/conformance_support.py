@@ -204,6 +204,49 @@ def random_cones(seed: int) -> Scenario:
     )
 
 
+def random_final_act_melee(seed: int) -> Scenario:
+    """Units packed into a 6 × 6 area with only the cell sharing RULES §1.3 allows (tank +
+    own AT, two own ATs), damaged tanks and wrecks: for shelling rounds."""
+    rng = np.random.default_rng(seed)
+    base = random_final_act(seed)
+    b = base.board
+    mined = {c for t in base.terrain if t.kind in ("swamp", "minefield") for c in t.cells}
+    lanes = {t.lane for t in base.terrain if t.kind == "minefield"}
+    cells = [
+        c
+        for c in range(b.size)
+        if (c not in mined or c in lanes) and 2 <= b.col_of(c) < 8 and 3 <= b.row_of(c) < 9
+    ]
+    rng.shuffle(cells)
+    orth = (Facing.N, Facing.E, Facing.S, Facing.W)
+    units: list[Unit] = []
+    for _ in range(int(rng.integers(4, 14))):
+        if not cells:
+            break
+        c = cells.pop()
+        side = SIDES[int(rng.integers(2))]
+        x = rng.random()
+
+        def face() -> Facing:
+            return orth[int(rng.integers(4))]
+
+        if x < 0.45:
+            units.append(Unit("tank", side, c, face(), damage=int(rng.random() < 0.3)))
+        elif x < 0.6:
+            units.append(Unit("tank", side, c, face(), damage=int(rng.random() < 0.3)))
+            units.append(Unit("at", side, c, face()))
+        elif x < 0.7:
+            units += [Unit("at", side, c, face()), Unit("at", side, c, face())]
+        elif x < 0.8:
+            units.append(Unit("at", side, c, face()))
+        elif x < 0.9:
+            units.append(Unit("rm", side, c, face()))
+        else:
+            units.append(Unit("tank", side, c, face(), wreck=True))
+    wrecks = bool(rng.random() < 0.7) or any(u.wreck for u in units)
+    return base.with_units(units).with_options(wrecks=wrecks)
+
+
 def final_act_mismatches(sc: Scenario) -> list[str]:
     """Every unit whose project orders / fire zone differ from the reference (as text)."""
     rs = get_ruleset("final-act")

@@ -265,3 +265,40 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
                 continue
         out.add(target)
     return out
+
+
+# --- hits (RULES §1.6 damage), for rounds in which no unit moves -----------------------------
+def resolve_hits(
+    pos: FPos, damage: list[int], shells: list[tuple[int, Cell]], wrecks: bool
+) -> list[str]:
+    """Status of every unit after the ``shells`` ((shooting side, cell) each) land on a
+    position where nobody moved: ``"ok0"``/``"ok1"`` (live, damage), ``"wreck"`` or ``"out"``.
+
+    A shell hits only the shooter's enemies on its cell: a live tank there takes it (damaged
+    at the first hit, out at the second, and then any AT under it is out too); otherwise one
+    AT is out per shell; otherwise the R/M is out. Units already wrecks stay wrecks."""
+    status = ["wreck" if u.wreck else f"ok{damage[i]}" for i, u in enumerate(pos.units)]
+    dmg = list(damage)
+    for side, cell in shells:
+        here = [
+            i
+            for i, u in enumerate(pos.units)
+            if (u.col, u.row) == cell and u.side != side and status[i].startswith("ok")
+        ]
+        tanks = [i for i in here if pos.units[i].kind == "tank"]
+        ats = [i for i in here if pos.units[i].kind == "at"]
+        rms = [i for i in here if pos.units[i].kind == "rm"]
+        if tanks:
+            t = tanks[0]
+            dmg[t] += 1
+            if dmg[t] >= 2:
+                status[t] = "wreck" if wrecks else "out"
+                for a in ats:
+                    status[a] = "out"
+            else:
+                status[t] = f"ok{dmg[t]}"
+        elif ats:
+            status[ats[0]] = "out"
+        elif rms:
+            status[rms[0]] = "out"
+    return status

@@ -3,17 +3,20 @@
 Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every built-in map
 (with its own options and with every combination of reverse_turn / lane_owner_only /
 strict_line_of_fire), ruleset moves / fire_zone on 600 seeded random positions (and 200 more
-with random cone options), the engine's State.orders / fire_zone on 100 more, and
-hand-made positions with hand-derived answers.
+with random cone options), the engine's State.orders / fire_zone on 100 more, the
+damage of 150 shelling rounds in which nobody moves, and hand-made positions with
+hand-derived answers.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from pathlib import Path
 
 import conformance_support as S
+import numpy as np
 import pytest
 import reference_final_act as RF
 
@@ -109,6 +112,58 @@ def test_engine_orders_and_fire_zones_match_too() -> None:
             want_zone = {b.cell_name(b.cell(*x)) for x in RF.fire_zone(pos, i)}
             if got != want or zone != want_zone or len(rest) != len(got):
                 bad.append(f"seed {seed} unit {i}: {sorted(got ^ want)} {sorted(zone ^ want_zone)}")
+    assert not bad, "\n".join(bad[:10])
+
+
+def tally(sc: Scenario, status: list[str]) -> Counter[tuple[str, str, str, str]]:
+    """Unit statuses counted per (cell, kind, side, status)."""
+    b = sc.board
+    return Counter(
+        (b.cell_name(u.cell), u.kind, u.side.value, s)
+        for u, s in zip(sc.units, status, strict=True)
+    )
+
+
+def test_shelling_rounds_without_moves() -> None:
+    # Every unit stays; every tank and AT shells a cell of its fire zone (mostly one holding
+    # an enemy). Compared: each unit's status after the round (live with its damage, wreck,
+    # or out), per cell and kind, since which of two equal ATs goes is not a rule.
+    from rules.final_act.engine import Game
+
+    bad: list[str] = []
+    for seed in range(9000, 9150):
+        sc = S.random_final_act_melee(seed)
+        rng = np.random.default_rng(seed + 7)
+        game = Game(sc)
+        state = game.initial_state()
+        b = sc.board
+        shells: dict[int, int] = {}
+        for i, u in enumerate(sc.units):
+            zone = state.fire_zone(i)
+            enemy = [
+                c
+                for c in zone
+                if any(v.cell == c and v.side != u.side and not v.wreck for v in sc.units)
+            ]
+            pool = enemy if enemy and rng.random() < 0.85 else zone
+            if pool:
+                shells[i] = int(pool[int(rng.integers(len(pool)))])
+        game.play_round(state, [None] * len(sc.units), shells)
+        got = [
+            "wreck" if state.wreck[i] else ("out" if not state.alive[i] else f"ok{state.damage[i]}")
+            for i in range(len(sc.units))
+        ]
+        want = RF.resolve_hits(
+            RF.from_scenario(sc),
+            [u.damage for u in sc.units],
+            [(sc.units[i].side.index, (b.col_of(c), b.row_of(c))) for i, c in shells.items()],
+            bool(sc.options["wrecks"]),
+        )
+
+        if tally(sc, got) != tally(sc, want):
+            bad.append(
+                f"seed {seed}: got {tally(got) - tally(want)} want {tally(want) - tally(got)}"
+            )
     assert not bad, "\n".join(bad[:10])
 
 
