@@ -154,6 +154,7 @@ class View:
         kc = np.minimum(b.kind, AT)  # R/M rows are ignored below (fires is False)
         tgt = tb.tgt[kc[None, :], idx]  # [g, u, t]
         words = pack_bits(blockers, tb.words)  # [g, w]
+        self.words = words
         kcs = kc[None, :]
         acc = tb.bet_words[0][kcs, idx] & words[:, 0, None, None]  # [g, u, t]
         for w in range(1, tb.words):
@@ -419,19 +420,15 @@ class BatchPlayers:
         # face the threat: the other facings' zones (same blockers)
         best_f = facing.copy()
         best_v = np.full(len(rows), 0.25)
-        blockers = np.zeros((len(rows), n + 1), dtype=bool)
-        blockers[:, :n] = st.wreck_cells
-        blockers |= tb.berm[None, :]
-        gi, ui = np.nonzero(view.alive & tb.batch.blocks)
-        blockers[gi, st.cell[gi, ui]] = True
-        blockers[:, n] = False
+        words = view.words
         for turn in (2, 4, 6):
             f = (facing + turn) % 8
             idx = here * 8 + f
             tgt = tb.tgt[AT, idx]
-            bet = tb.bet[AT, idx]
-            flat = bet + (rows * (n + 1))[:, None, None]
-            valid = (tgt < n) & ~blockers.ravel()[flat].any(axis=2)
+            acc = tb.bet_words[0][AT, idx] & words[:, 0, None]
+            for w in range(1, tb.words):
+                acc |= tb.bet_words[w][AT, idx] & words[:, w, None]
+            valid = (tgt < n) & (acc == 0)
             v = np.where(valid, likely[rows[:, None], tgt], 0.0).sum(1)
             better = v > best_v
             best_f = np.where(better, f, best_f)
