@@ -302,3 +302,88 @@ def resolve_hits(
         elif rms:
             status[rms[0]] = "out"
     return status
+
+
+# --- executing orders (RULES §1.5 conflicts) ---------------------------------------------------
+def sharing_allowed(pos: FPos, group: list[int]) -> bool:
+    """May these units end a round on one cell (RULES §1.3)? One side; a tank with one own
+    AT; two ATs; the R/M with one own AT; never a tank with the R/M."""
+    if len(group) <= 1:
+        return True
+    units = [pos.units[i] for i in group]
+    kinds = sorted(u.kind for u in units)
+    if len({u.side for u in units}) > 1:
+        return False
+    return kinds in (["at", "tank"], ["at", "at"], ["at", "rm"])
+
+
+def resolve_moves(
+    pos: FPos, orders: list[tuple[Cell, int] | None]
+) -> tuple[list[tuple[Cell, int]], set[int]]:
+    """Execute one round's orders (``None`` = stay) and return every unit's (cell, facing)
+    and the set of ATs eliminated by enemy tanks entering their cell. Wrecks never move.
+
+    Resolved until stable, each pass judging all conflicts at once: two movers trading cells
+    both stay; a cell where the units that would end there (movers and stayers) may not
+    share — after taking away the enemy ATs of a moving tank there — sends every mover into
+    it back (it stays, keeping its facing). An AT turning in place is no mover and turns."""
+    n = len(pos.units)
+    here = [(u.col, u.row) for u in pos.units]
+    movers = {
+        i
+        for i, o in enumerate(orders)
+        if o is not None and not pos.units[i].wreck and o[0] != here[i]
+    }
+
+    def end(i: int) -> Cell:
+        o = orders[i]
+        return o[0] if i in movers and o is not None else here[i]
+
+    while True:
+        # every conflict is read off the same moment (the orders still standing), then all
+        # the units concerned stay at once: "two or more units ordered into the same cell"
+        # and "two units may not swap" do not depend on the order in which they are checked
+        bounce: set[int] = set()
+        for i in movers:
+            for j in movers:
+                if i != j and end(i) == here[j] and end(j) == here[i]:
+                    bounce |= {i, j}
+        cells: dict[Cell, list[int]] = {}
+        for i in range(n):
+            if not pos.units[i].wreck:
+                cells.setdefault(end(i), []).append(i)
+        for group in cells.values():
+            coming = [i for i in group if i in movers]
+            if not coming:
+                continue
+            tanks_in = [i for i in coming if pos.units[i].kind == "tank"]
+            rest = [
+                i
+                for i in group
+                if not (
+                    pos.units[i].kind == "at"
+                    and any(pos.units[t].side != pos.units[i].side for t in tanks_in)
+                )
+            ]
+            if not sharing_allowed(pos, rest):
+                bounce |= set(coming)
+        if not bounce:
+            break
+        movers -= bounce
+    eliminated = set()
+    for t in movers:
+        if pos.units[t].kind == "tank":
+            for i in range(n):
+                u = pos.units[i]
+                if u.kind == "at" and u.side != pos.units[t].side and end(i) == end(t):
+                    eliminated.add(i)
+    out = []
+    for i, u in enumerate(pos.units):
+        o = orders[i]
+        if i in movers and o is not None:
+            out.append(o)
+        elif o is not None and o[0] == here[i] and not u.wreck:
+            out.append((here[i], o[1]))  # turning in place (an AT)
+        else:
+            out.append((here[i], u.facing))
+    return out, eliminated

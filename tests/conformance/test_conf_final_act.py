@@ -4,8 +4,8 @@ Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every
 (with its own options and with every combination of reverse_turn / lane_owner_only /
 strict_line_of_fire), ruleset moves / fire_zone on 600 seeded random positions (and 200 more
 with random cone options), the engine's State.orders / fire_zone on 100 more, the
-damage of 150 shelling rounds in which nobody moves, and hand-made positions with
-hand-derived answers.
+damage of 150 shelling rounds in which nobody moves, the conflicts of 300 movement rounds,
+and hand-made positions with hand-derived answers.
 """
 
 from __future__ import annotations
@@ -165,6 +165,125 @@ def test_shelling_rounds_without_moves() -> None:
                 f"seed {seed}: got {tally(got) - tally(want)} want {tally(want) - tally(got)}"
             )
     assert not bad, "\n".join(bad[:10])
+
+
+def test_movement_rounds_with_conflicts() -> None:
+    # Units packed into a 6 × 6 area, each given a random legal order (20 % stay): compared
+    # every unit's cell and facing after the round and the ATs eliminated by enemy tanks.
+    from rules.final_act.engine import Game
+
+    bad: list[str] = []
+    for seed in range(9500, 9800):
+        sc = S.random_final_act_melee(seed)
+        rng = np.random.default_rng(seed + 11)
+        game = Game(sc)
+        state = game.initial_state()
+        b = sc.board
+        orders: list[tuple[int, Facing] | None] = []
+        for i in range(len(sc.units)):
+            legal = state.orders(i)
+            pick = legal[int(rng.integers(len(legal)))] if legal else None
+            orders.append(None if pick is None or rng.random() < 0.2 else pick)
+        game.play_round(state, orders, {})
+        want, eliminated = RF.resolve_moves(
+            RF.from_scenario(sc),
+            [None if o is None else ((b.col_of(o[0]), b.row_of(o[0])), int(o[1])) for o in orders],
+        )
+        got = [
+            ((b.col_of(state.cell[i]), b.row_of(state.cell[i])), int(state.facing[i]))
+            for i in range(len(sc.units))
+        ]
+        out = {i for i, u in enumerate(sc.units) if not u.wreck and not state.alive[i]}
+        if got != want or out != eliminated:
+            bad.append(f"seed {seed}: units {[i for i in range(len(got)) if got[i] != want[i]]}")
+    assert not bad, "\n".join(bad[:10])
+
+
+# (units as (kind, side, cell, facing), orders as "cell+facing" or None, expected cells,
+#  expected eliminated unit indices) -- each derived by hand from RULES §1.5
+N_, S_ = Side.NORTH, Side.SOUTH
+CONFLICTS = {
+    # two units trading cells both stay
+    "swap": ([("tank", S_, "d4", "N"), ("tank", N_, "d5", "S")], ["d5N", "d4S"], ["d4", "d5"], []),
+    # two units ordered into one cell: neither moves
+    "same-cell": (
+        [("tank", S_, "c4", "N"), ("tank", S_, "e4", "N")],
+        ["d5N", "d5N"],
+        ["c4", "e4"],
+        [],
+    ),
+    # a tank entering an enemy AT's cell eliminates it and moves
+    "run-over": (
+        [("tank", S_, "d4", "N"), ("at", N_, "d5", "S")],
+        ["d5N", None],
+        ["d5", "d5"],
+        [1],
+    ),
+    # ... also when both are ordered into one cell
+    "run-over-both-moving": (
+        [("tank", S_, "d4", "N"), ("at", N_, "d6", "S")],
+        ["d5N", "d5S"],
+        ["d5", "d5"],
+        [1],
+    ),
+    # an AT may not enter a cell held by an enemy tank that stays
+    "at-into-tank": (
+        [("tank", S_, "d5", "N"), ("at", N_, "e6", "S")],
+        [None, "d5S"],
+        ["d5", "e6"],
+        [],
+    ),
+    # an AT may join its own tank (allowed sharing is no conflict)
+    "join-own-tank": (
+        [("tank", S_, "d5", "N"), ("at", S_, "c5", "N")],
+        [None, "d5N"],
+        ["d5", "d5"],
+        [],
+    ),
+    # chain: d4 cannot enter d5 (held by a unit that stays), so d3 cannot enter d4
+    "chain": (
+        [("tank", S_, "d3", "N"), ("tank", S_, "d4", "N"), ("tank", N_, "d5", "S")],
+        ["d4N", "d5N", None],
+        ["d3", "d4", "d5"],
+        [],
+    ),
+    # three ATs moving round a cycle: no two swap and no cell gets two, so all move
+    "cycle": (
+        [("at", S_, "d4", "N"), ("at", S_, "e4", "N"), ("at", S_, "e5", "N")],
+        ["e4N", "e5N", "d4N"],
+        ["e4", "e5", "d4"],
+        [],
+    ),
+    # X (d5) and Y (c7 facing S, forward-left = d6) are both ordered into d6, so neither
+    # moves; then Z (d4) cannot enter d5, which X holds without moving
+    "bounce-blocks-exit": (
+        [("tank", S_, "d5", "N"), ("tank", S_, "c7", "S"), ("tank", S_, "d4", "N")],
+        ["d6N", "d6S", "d5N"],
+        ["d5", "c7", "d4"],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONFLICTS))
+def test_hand_made_conflicts(case: str) -> None:
+    from rules.final_act.engine import Game
+
+    spec, order_text, cells, eliminated = CONFLICTS[case]
+    units = [Unit(k, side, c(cell), Facing.parse(f)) for k, side, cell, f in spec]
+    sc = scen(units)
+    orders = [None if o is None else (c(o[:2]), Facing.parse(o[2:])) for o in order_text]
+    game = Game(sc)
+    state = game.initial_state()
+    game.play_round(state, orders, {})
+    assert [B.cell_name(state.cell[i]) for i in range(len(units))] == cells
+    assert [i for i in range(len(units)) if not state.alive[i]] == eliminated
+    want, out = RF.resolve_moves(
+        RF.from_scenario(sc),
+        [None if o is None else ((B.col_of(o[0]), B.row_of(o[0])), int(o[1])) for o in orders],
+    )
+    assert [B.cell_name(B.cell(*x)) for x, _ in want] == cells
+    assert sorted(out) == eliminated
 
 
 # --- hand-made positions -------------------------------------------------------------------
