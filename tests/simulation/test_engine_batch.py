@@ -75,3 +75,29 @@ def test_batch_engine_matches_reference(name: str, wrecks: bool) -> None:
     # the games were long and bloody enough to exercise conflicts, hits and wrecks
     assert rounds > 10 and kills > 16
     assert (left > 0) is wrecks
+
+
+def test_vectorised_playouts_edge_positions() -> None:
+    # Only south units: south walks to the goal unopposed (9 rounds from rows 2-3 to row 12
+    # at best: d3 needs 9 steps). No units at all: nothing happens until the round limit.
+    # A wreck and a damaged tank at the start, and a side without tanks, still play.
+    from dataclasses import replace
+
+    from analysis.simulation.runner import simulate
+    from rules.geometry import Side
+
+    sc = read_scenario(ROOT / "maps" / "final-act" / "mirror.json")
+    south = sc.with_units([u for u in sc.units if u.side is Side.SOUTH])
+    df = simulate(south, 4, "heuristic", seed=1)
+    assert set(df["winner"]) == {"south"} and set(df["end"]) == {"goal"}
+    assert df["length"].min() >= 9
+    df = simulate(sc.with_units([]).with_options(max_rounds=5), 3, "heuristic", seed=1)
+    assert set(df["end"]) == {"limit"} and set(df["length"]) == {5}
+    units = list(sc.units)
+    units[0] = replace(units[0], wreck=True)
+    units[1] = replace(units[1], damage=1)
+    df = simulate(sc.with_units(units), 10, "heuristic", seed=1)
+    assert len(df) == 10
+    df = simulate(sc, 5, ("heuristic+no-tank", "heuristic"), seed=1)
+    # a side playing without its tanks loses at the end of round 1
+    assert set(df["winner"]) == {"north"} and set(df["length"]) == {1}

@@ -127,9 +127,9 @@ class BatchTables:
             self.elevating[c] = bool(game.tables.elevating_mask >> c & 1)
         b = self.batch
         self.ks = b.kind * 2 + b.side
-        self.value = np.array([_VALUE[KINDS[k]] for k in b.kind])
-        self.fires = np.array([game.fire_tables[KINDS[k]] is not None for k in b.kind])
-        self.elevates = np.array([game.elevates[KINDS[k]] for k in b.kind])
+        self.value = np.array([_VALUE[KINDS[k]] for k in b.kind], dtype=np.float64)
+        self.fires = np.array([game.fire_tables[KINDS[k]] is not None for k in b.kind], dtype=bool)
+        self.elevates = np.array([game.elevates[KINDS[k]] for k in b.kind], dtype=bool)
 
 
 class View:
@@ -207,6 +207,8 @@ class BatchPlayers:
         dest_fac = st.facing.copy()
         shells = np.full(st.cell.shape, -1, dtype=np.int64)
         for side in (0, 1):
+            if not self.units_of[side]:
+                continue
             if self.bases[side] == "random":
                 self._random(st, view, noise, side, dest, dest_fac, shells)
             else:
