@@ -7,6 +7,7 @@ piece per cell in Tank Chess, no unit on a swamp or a mined (non-lane) cell in F
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from rules.registry import get_ruleset
 from rules.scenario import Scenario, Terrain, Unit
 
 TC_KINDS = ("command", "light", "medium", "heavy", "destroyer", "mortar")
+TANK_NAMES = ("C", "1", "1A", "1B", "2", "2A", "2B")
 SIDES = (Side.SOUTH, Side.NORTH)
 
 
@@ -277,3 +279,108 @@ def describe(sc: Scenario) -> dict[str, Any]:
 
     data: dict[str, Any] = scenario_to_json(sc)
     return data
+
+
+# --- set-up checks: legal maps with a few random edits ---------------------------------
+def mutate_final_act(sc: Scenario, rng: np.random.Generator) -> Scenario:
+    """Up to 3 random edits of a Final Act set-up (moves, copies, removals, facings,
+    wrecks, names, bent pieces, lanes and arrows, options, sides)."""
+    b = sc.board
+    units = list(sc.units)
+    terrain = list(sc.terrain)
+    opts: dict[str, bool | str] = {}
+    for _ in range(int(rng.integers(0, 4))):
+        m = int(rng.integers(14))
+        if m == 0 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], cell=int(rng.integers(b.size)))
+        elif m == 1 and terrain:
+            i = int(rng.integers(len(terrain)))
+            t = terrain[i]
+            dx, dy = int(rng.integers(-3, 4)), int(rng.integers(-3, 4))
+            new = [b.offset(c, dx, dy) for c in t.cells]
+            if -1 not in new:
+                terrain[i] = t.moved(dict(zip(t.cells, new, strict=True)))
+        elif m == 2 and units:
+            units.pop(int(rng.integers(len(units))))
+        elif m == 3 and terrain:
+            terrain.pop(int(rng.integers(len(terrain))))
+        elif m == 4 and units:
+            u = units[int(rng.integers(len(units)))]
+            units.append(dataclasses.replace(u, cell=int(rng.integers(b.size))))
+        elif m == 5 and terrain:
+            t = terrain[int(rng.integers(len(terrain)))]
+            dx, dy = int(rng.integers(-4, 5)), int(rng.integers(-4, 5))
+            new = [b.offset(c, dx, dy) for c in t.cells]
+            if -1 not in new:
+                terrain.append(t.moved(dict(zip(t.cells, new, strict=True))))
+        elif m == 6 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], facing=Facing(int(rng.integers(8))))
+        elif m == 7 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], wreck=True)
+        elif m == 8 and units:
+            i = int(rng.integers(len(units)))
+            if units[i].kind == "tank":
+                units[i] = dataclasses.replace(units[i], name=TANK_NAMES[int(rng.integers(7))])
+        elif m == 9 and terrain:
+            i = int(rng.integers(len(terrain)))
+            t = terrain[i]
+            last = t.cells[-1]
+            nb = b.offset(last, int(rng.integers(-1, 2)), int(rng.integers(-1, 2)))
+            if nb >= 0 and nb not in t.cells and t.kind != "minefield":
+                terrain[i] = dataclasses.replace(t, cells=t.cells[:-1] + (nb,))
+        elif m == 10:
+            mf = [i for i, t in enumerate(terrain) if t.kind == "minefield"]
+            if mf:
+                i = mf[int(rng.integers(len(mf)))]
+                t = terrain[i]
+                if rng.random() < 0.5:
+                    terrain[i] = dataclasses.replace(t, arrow=Facing(int(rng.integers(8))))
+                else:
+                    terrain[i] = dataclasses.replace(
+                        t, lane=t.cells[int(rng.integers(len(t.cells)))]
+                    )
+        elif m == 11:
+            opts["extra_forces"] = bool(rng.random() < 0.5)
+        elif m == 12:
+            k = ["large_berm_orientation", "small_berm_orientation", "minefield_orientation"][
+                int(rng.integers(3))
+            ]
+            opts[k] = ["any", "across", "along"][int(rng.integers(3))]
+        elif m == 13 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], side=units[i].side.other)
+    return sc.with_units(units).with_terrain(terrain).with_options(**opts)
+
+
+def mutate_tank_chess(sc: Scenario, rng: np.random.Generator) -> Scenario:
+    """Up to 3 random edits of a Tank Chess set-up (moves, copies, removals, kinds,
+    single obstacles, sides)."""
+    b = sc.board
+    units = list(sc.units)
+    terrain = list(sc.terrain)
+    for _ in range(int(rng.integers(0, 4))):
+        m = int(rng.integers(7))
+        if m == 0 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], cell=int(rng.integers(b.size)))
+        elif m == 1 and units:
+            units.pop(int(rng.integers(len(units))))
+        elif m == 2 and units:
+            u = units[int(rng.integers(len(units)))]
+            units.append(dataclasses.replace(u, cell=int(rng.integers(b.size))))
+        elif m == 3 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(
+                units[i], kind=TC_KINDS[int(rng.integers(len(TC_KINDS)))]
+            )
+        elif m == 4:
+            terrain.append(Terrain("obstacle", (int(rng.integers(b.size)),), shape="monomino"))
+        elif m == 5 and terrain:
+            terrain.pop(int(rng.integers(len(terrain))))
+        elif m == 6 and units:
+            i = int(rng.integers(len(units)))
+            units[i] = dataclasses.replace(units[i], side=units[i].side.other)
+    return sc.with_units(units).with_terrain(terrain)
