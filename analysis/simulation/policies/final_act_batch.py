@@ -360,18 +360,24 @@ class BatchPlayers:
         rows = view.rows
         n = tb.size
         k_max = tb.k_move
-        opts = [self._options(st, view, u, side, k_max) for u in units]
-        d_cell = np.stack([o[0] for o in opts], axis=1)  # [g, j, k]
-        d_fac = np.stack([o[1] for o in opts], axis=1)
-        ok = np.stack([o[3] for o in opts], axis=1)
-        safe = np.where(d_cell >= 0, d_cell, n)
         uarr = np.array(units)
+        ks = tb.ks[uarr][None, :]
+        idx = view.idx[:, uarr]
+        d_cell = tb.ord_dest[:, :, :k_max][ks, idx]  # [g, j, k]
+        d_fac = tb.ord_fac[:, :, :k_max][ks, idx]
+        d_rounds = tb.ord_d[:, :, :k_max][ks, idx]
+        safe = np.where(d_cell >= 0, d_cell, n)
+        moving_opt = d_cell != st.cell[:, uarr][:, :, None]
+        ok = (d_cell >= 0) & ~(
+            moving_opt & st.wreck_cells[rows[:, None, None], np.minimum(safe, n - 1)]
+        )
+        if self.no_berms[side]:
+            ok &= ~(moving_opt & tb.elevating[safe])
         caution = np.where((b.kind[uarr] == TANK)[None, :] & (st.damage[:, uarr] == 0), 0.35, 0.8)
         s_ = still[:, uarr]
         amplitude = np.where(s_ < 2, 0.3, 0.3 + np.minimum(s_, 8))  # stale_amplitude
         cols = (uarr * NOISE_PER_UNIT + 8)[:, None] + np.arange(k_max)[None, :]  # [j, k]
         nz = noise[:, cols]  # [g, j, k]
-        d_rounds = np.stack([o[2] for o in opts], axis=1)
         score = (
             d_rounds
             + caution[:, :, None] * danger[rows[:, None, None], safe]
