@@ -162,6 +162,9 @@ def simulate(
     prepared = driver.prepare(scenario)
     for p in pols:
         driver.check_policy(prepared, p)
+    warm = getattr(driver, "warm", None)
+    if warm is not None and scheduler is None:
+        warm(prepared, pols)  # built once here; local (forked) workers inherit it
     if batch_size is None:
         batch_size = int(getattr(driver, "batch_size", DEFAULT_BATCH))
     text = dumps_scenario(scenario)

@@ -42,6 +42,14 @@ class FinalActDriver:
         """Whether both policies run vectorised (``play_many``)."""
         return all(parse_policy(p)[0] in BATCHED for p in policies)
 
+    def warm(self, prepared: Any, policies: tuple[str, str]) -> None:
+        """Build the vectorised tables now (before worker processes fork, so they share
+        them) when ``policies`` will use them."""
+        if self.batched(policies):
+            from analysis.simulation.drivers.final_act_batch import tables_of
+
+            tables_of(prepared)
+
     def play_many(
         self,
         prepared: Any,
