@@ -269,7 +269,11 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
 
 # --- hits (RULES §1.6 damage), for rounds in which no unit moves -----------------------------
 def resolve_hits(
-    pos: FPos, damage: list[int], shells: list[tuple[int, Cell]], wrecks: bool
+    pos: FPos,
+    damage: list[int],
+    shells: list[tuple[int, Cell]],
+    wrecks: bool,
+    out: set[int] | None = None,
 ) -> list[str]:
     """Status of every unit after the ``shells`` ((shooting side, cell) each) land on a
     position where nobody moved: ``"ok0"``/``"ok1"`` (live, damage), ``"wreck"`` or ``"out"``.
@@ -278,6 +282,8 @@ def resolve_hits(
     at the first hit, out at the second, and then any AT under it is out too); otherwise one
     AT is out per shell; otherwise the R/M is out. Units already wrecks stay wrecks."""
     status = ["wreck" if u.wreck else f"ok{damage[i]}" for i, u in enumerate(pos.units)]
+    for i in out or ():
+        status[i] = "out"  # already out this round (an AT run over by an enemy tank)
     dmg = list(damage)
     for side, cell in shells:
         here = [
@@ -387,3 +393,53 @@ def resolve_moves(
         else:
             out.append((here[i], u.facing))
     return out, eliminated
+
+
+def play_round(
+    pos: FPos,
+    damage: list[int],
+    orders: list[tuple[Cell, int] | None],
+    shells: list[tuple[int, Cell]],
+    wrecks: bool,
+) -> tuple[list[tuple[Cell, int]], list[str], int | None, bool]:
+    """One whole round (RULES §1.4-1.7): orders execute, then every shell hits what ends the
+    round on its cell. Returns every unit's (cell, facing), status (as ``resolve_hits``),
+    the winner (0, 1, None) and whether the game is over. ``over`` with winner None is a
+    draw (no tanks left on either side). When both sides have a tank on the enemy's last
+    line the result is ambiguous in the rule text and ``None, False`` is returned with
+    status ``"both"`` appended (callers skip such rounds)."""
+    placed, eliminated = resolve_moves(pos, orders)
+    moved = tuple(
+        FUnit(u.kind, u.side, cell[0], cell[1], facing, u.wreck)
+        for u, (cell, facing) in zip(pos.units, placed, strict=True)
+    )
+    after = FPos(
+        pos.columns,
+        pos.rows,
+        pos.berms,
+        pos.swamps,
+        pos.minefields,
+        moved,
+        pos.reverse_turn,
+        pos.lane_owner_only,
+        pos.strict_line_of_fire,
+        pos.tank_cone,
+        pos.at_cone,
+    )
+    status = resolve_hits(after, damage, shells, wrecks, out=eliminated)
+    on_goal = [0, 0]
+    tanks = [0, 0]
+    for u, st in zip(moved, status, strict=True):
+        if u.kind == "tank" and st.startswith("ok"):
+            tanks[u.side] += 1
+            if u.row == (pos.rows - 1 if u.side == 0 else 0):
+                on_goal[u.side] += 1
+    if on_goal[0] and on_goal[1]:
+        return placed, status + ["both"], None, False
+    if on_goal[0] or on_goal[1]:
+        return placed, status, 0 if on_goal[0] else 1, True
+    if tanks[0] == 0 or tanks[1] == 0:
+        if tanks[0] == tanks[1]:
+            return placed, status, None, True
+        return placed, status, 0 if tanks[0] else 1, True
+    return placed, status, None, False

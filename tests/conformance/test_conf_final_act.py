@@ -5,7 +5,8 @@ Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every
 strict_line_of_fire), ruleset moves / fire_zone on 600 seeded random positions (and 200 more
 with random cone options), the engine's State.orders / fire_zone on 100 more, the
 damage of 150 shelling rounds in which nobody moves, the conflicts of 300 movement rounds,
-and hand-made positions with hand-derived answers.
+whole rounds of 150 random games (moves, hits, winner), and hand-made positions with
+hand-derived answers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import conformance_support as S
@@ -196,6 +198,82 @@ def test_movement_rounds_with_conflicts() -> None:
         out = {i for i, u in enumerate(sc.units) if not u.wreck and not state.alive[i]}
         if got != want or out != eliminated:
             bad.append(f"seed {seed}: units {[i for i in range(len(got)) if got[i] != want[i]]}")
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_random_games_round_by_round() -> None:
+    # Up to 8 rounds per game from packed positions: random legal orders (25 % stay), shells
+    # from every unit allowed to fire (tanks; ATs that keep their cell) at a random cell of
+    # its zone (mostly one holding an enemy). After each round: every unit's cell and
+    # facing, statuses per (cell, kind, side), winner and game over. Rounds where both sides
+    # stand on the enemy's last line (RULES §1.7 leaves the exact moment open) end the
+    # comparison, as do positions where a side has no tank (never had one: not a loss).
+    from rules.final_act.engine import Game
+
+    bad: list[str] = []
+    for seed in range(11000, 11150):
+        rng = np.random.default_rng(seed)
+        sc = S.random_final_act_melee(seed)
+        for rnd in range(8):
+            b = sc.board
+            if len({u.side for u in sc.units if u.kind == "tank" and not u.wreck}) < 2:
+                break
+            game = Game(sc)
+            state = game.initial_state()
+            orders: list[tuple[int, Facing] | None] = []
+            for i in range(len(sc.units)):
+                legal = state.orders(i)
+                pick = legal[int(rng.integers(len(legal)))] if legal else None
+                orders.append(None if pick is None or rng.random() < 0.25 else pick)
+            shells: dict[int, int] = {}
+            for i, u in enumerate(sc.units):
+                zone = state.fire_zone(i)
+                if not state.can_fire(i, orders[i]) or not zone or rng.random() < 0.1:
+                    continue
+                enemy = [
+                    c
+                    for c in zone
+                    if any(v.cell == c and v.side != u.side and not v.wreck for v in sc.units)
+                ]
+                pool = enemy if enemy and rng.random() < 0.8 else zone
+                shells[i] = int(pool[int(rng.integers(len(pool)))])
+            placed, status, winner, over = RF.play_round(
+                RF.from_scenario(sc),
+                [u.damage for u in sc.units],
+                [
+                    None if o is None else ((b.col_of(o[0]), b.row_of(o[0])), int(o[1]))
+                    for o in orders
+                ],
+                [(sc.units[i].side.index, (b.col_of(c), b.row_of(c))) for i, c in shells.items()],
+                bool(sc.options["wrecks"]),
+            )
+            game.play_round(state, orders, shells)
+            if status[-1:] == ["both"]:
+                break
+            got = [
+                ((b.col_of(state.cell[i]), b.row_of(state.cell[i])), int(state.facing[i]))
+                for i in range(len(sc.units))
+            ]
+            got_status = [
+                "wreck"
+                if state.wreck[i]
+                else ("out" if not state.alive[i] else f"ok{state.damage[i]}")
+                for i in range(len(sc.units))
+            ]
+            moved = sc.with_units(
+                replace(u, cell=b.cell(*placed[i][0])) for i, u in enumerate(sc.units)
+            )
+            got_winner = None if state.winner is None else state.winner.index
+            if (
+                got != placed
+                or tally(moved, got_status) != tally(moved, status)
+                or (got_winner, state.over) != (winner, over)
+            ):
+                bad.append(f"seed {seed} round {rnd}")
+                break
+            if state.over:
+                break
+            sc = state.to_scenario()
     assert not bad, "\n".join(bad[:10])
 
 
