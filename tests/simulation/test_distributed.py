@@ -28,3 +28,13 @@ def test_dask_local_cluster_gives_the_same_table() -> None:
     ) as cluster:
         remote = simulate(FLANKS, 40, "heuristic", seed=9, scheduler=cluster.scheduler_address)
     pd.testing.assert_frame_equal(local, remote)
+
+
+def test_vectorised_games_do_not_depend_on_their_batch() -> None:
+    # The vectorised Final Act policies play many games per call: one game per call, or all
+    # in one, must give the same table (each game only uses its own Generator and row).
+    one_each = simulate(FLANKS, 16, "heuristic", seed=77, batch_size=1)
+    together = simulate(FLANKS, 16, "heuristic", seed=77, batch_size=16)
+    uneven = simulate(FLANKS, 16, "heuristic", seed=77, batch_size=5)
+    pd.testing.assert_frame_equal(one_each, together)
+    pd.testing.assert_frame_equal(uneven, together)
