@@ -3,7 +3,8 @@
 Compared: ``tankmap moves --json`` (moves and fire zone of every unit) on every built-in map,
 ``tankmap perft --json`` on basic-16 (depth 1, 2) and sample-20 (depth 1, 2), moves and fire
 zones on 400 seeded random positions, perft(2) on 30 and perft(3) on 3 small random
-positions, and hand-counted positions whose derivations are written below.
+positions, 40 random games turn by turn (legal turn sets in notation, outcomes, positions),
+and hand-counted positions whose derivations are written below.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from pathlib import Path
 
 import conformance_support as S
+import numpy as np
 import pytest
 import reference_tank_chess as RT
 
@@ -315,3 +317,95 @@ def test_side_without_a_legal_turn_contributes_zero(north_pieces: str) -> None:
     assert both_perft(sc, 1) == (8, 8)
     assert both_perft(sc, 2) == (1, 1)
     assert both_perft(sc, 3) == (1, 1)
+
+
+def turn_text(pos: RT.Pos, t: RT.Turn, b: Board) -> str:
+    """RULES §2.4 notation of a reference turn (escape written ``<from>esc``)."""
+    p = pos.pieces[t.piece]
+    out = b.cell_name(b.cell(p.col, p.row))
+    if t.end == RT.ESCAPE:
+        return out + "esc"
+    assert isinstance(t.end, tuple)
+    out += b.cell_name(b.cell(t.end[0], t.end[1])) + RT.FACING_NAMES[t.end[2]]
+    if t.target is not None:
+        q = pos.pieces[t.target]
+        out += "x" + b.cell_name(b.cell(q.col, q.row))
+    return out
+
+
+def test_random_games_turn_by_turn() -> None:
+    # 40 random games of up to 30 plies: at every ply the SET of legal turns (as notation,
+    # so each turn's identity, not just the count), then after a random turn the outcome
+    # (winner and reason) and the position (cells, facings, wrecks) must agree.
+    from collections import Counter
+
+    from rules.tank_chess.notation import format_turn, parse_turn
+    from rules.tank_chess.state import initial_state
+
+    bad: list[str] = []
+    for seed in range(12000, 12040):
+        rng = np.random.default_rng(seed)
+        sc = S.random_tank_chess(seed, max_size=10, crowd=5)
+        b = sc.board
+        state = initial_state(sc)
+        pos = RT.from_scenario(sc)
+        for ply in range(30):
+            mine = {turn_text(pos, t, b): t for t in RT.legal_turns(pos)}
+            theirs = {format_turn(state, t) for t in state.legal_turns()}
+            if set(mine) != theirs:
+                bad.append(f"seed {seed} ply {ply}: turns {sorted(set(mine) ^ theirs)[:6]}")
+                break
+            text = sorted(mine)[int(rng.integers(len(mine)))]
+            mover = pos.to_move
+            state.play(parse_turn(state, text))
+            pos, over = RT.apply(pos, mine[text])
+            outcome = state.outcome()
+            if over:
+                reason = "escape" if text.endswith("esc") else "command-destroyed"
+                if outcome is None or outcome.winner is None or outcome.winner.index != mover:
+                    bad.append(f"seed {seed} ply {ply}: {text} should win, got {outcome}")
+                elif outcome.reason != reason:
+                    bad.append(f"seed {seed} ply {ply}: {text} reason {outcome.reason}")
+                break
+            if outcome is not None:
+                bad.append(f"seed {seed} ply {ply}: {text} ended the game: {outcome}")
+                break
+            got = Counter(
+                (
+                    b.col_of(u.cell),
+                    b.row_of(u.cell),
+                    u.kind,
+                    u.side.index,
+                    int(u.facing or 0),
+                    u.wreck,
+                )
+                for u in state.to_scenario().units
+            )
+            want = Counter((p.col, p.row, p.kind, p.side, p.facing, p.wreck) for p in pos.pieces)
+            if got != want:
+                bad.append(f"seed {seed} ply {ply}: position after {text}")
+                break
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_no_legal_move_is_a_draw() -> None:
+    # RULES §2.5: a side with no legal move draws. South's walled CLT on d8 rotates to NE;
+    # north has only a wreck, hence no legal turn: the game is a draw.
+    from rules.tank_chess.notation import parse_turn
+    from rules.tank_chess.state import initial_state
+
+    b = Board.of(8, 8)
+    walls = tuple(b.parse_cell(n) for n in ("c8", "e8", "c7", "d7", "e7"))
+    sc = Scenario(
+        ruleset="tank-chess",
+        board=b,
+        terrain=(Terrain("obstacle", walls),),
+        units=(
+            Unit("command", Side.SOUTH, b.parse_cell("d8"), Facing.N),
+            Unit("light", Side.NORTH, b.parse_cell("a1"), Facing.S, wreck=True),
+        ),
+    )
+    state = initial_state(sc)
+    state.play(parse_turn(state, "d8d8NE"))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None
