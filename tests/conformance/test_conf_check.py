@@ -1,9 +1,10 @@
 """``check`` conformance: legality, completeness and the cells errors name (CONTRACTS check).
 
 Compared with ``reference_fa_check`` / ``reference_tc_check`` (written from RULES §1.1-1.3
-and §2.2): the built-in maps, 800 Final Act and 600 Tank Chess set-ups made by up to three
-random edits of a built-in map (API), 40 of them end to end through ``tankmap check --json``,
-and hand-made set-ups whose offending cells are derived in the comments.
+and §2.2): the built-in maps, 800 Final Act and 600 Tank Chess (16 × 16 and 20 × 20) set-ups
+made by up to three random edits of a built-in map (API), 40 of them end to end through
+``tankmap check --json``, and hand-made set-ups whose offending cells are derived in the
+comments.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ FA_BASES = [
     for n in ("mirror", "flanks-vs-centre", "extra-forces")
 ]
 TC_BASES = [
-    read_scenario(ROOT / "maps" / "tank-chess" / f"{n}.json") for n in ("basic-16", "blank-16")
+    read_scenario(ROOT / "maps" / "tank-chess" / f"{n}.json")
+    for n in ("basic-16", "blank-16", "sample-20", "blank-20")
 ]
 
 
@@ -53,7 +55,7 @@ def fa_case(seed: int) -> Scenario:
 
 
 def tc_case(seed: int) -> Scenario:
-    return S.mutate_tank_chess(TC_BASES[0 if seed % 4 else 1], np.random.default_rng(seed))
+    return S.mutate_tank_chess(TC_BASES[seed % 4], np.random.default_rng(seed))
 
 
 def describe(
@@ -67,7 +69,7 @@ def describe(
 
 
 def test_builtin_maps_are_legal_for_the_reference_too() -> None:
-    for sc in FA_BASES + TC_BASES[:1]:
+    for sc in FA_BASES + TC_BASES[:1] + TC_BASES[2:3]:
         assert reference(sc) == project(sc) == (set(), False, False), sc.title
 
 
