@@ -211,44 +211,70 @@ class BatchGame:
     def _resolve(
         self, alive: BoolArray, origin: IntArray, dest: IntArray, moving: BoolArray
     ) -> BoolArray:
-        """Bounce movers until every cell holds an allowed group (reference: engine.py)."""
-        side = self.side
+        """Bounce movers until every cell holds an allowed group (reference: engine.py).
+        Only games with a shared cell or a possible swap are examined (most have none)."""
+        n_units = self.n_units
+        spread = np.arange(n_units)
         while True:
             if not moving.any():
                 return moving
             pos = np.where(moving, dest, origin)
-            swap = (
-                moving[:, :, None]
-                & moving[:, None, :]
-                & (dest[:, :, None] == origin[:, None, :])
-                & (dest[:, None, :] == origin[:, :, None])
-            ).any(axis=2)
-            same = (pos[:, :, None] == pos[:, None, :]) & alive[:, None, :] & alive[:, :, None]
-            # [g, u, side*3+kind] (a float matmul runs on BLAS; the counts are small ints)
-            counts = np.rint(same.astype(np.float32) @ self.onehot_f).astype(np.int64)
-            mt = moving & self.is_tank
-            mt_side = np.stack(
-                [(same & (mt & (side == s))[:, None, :]).any(axis=2) for s in (0, 1)], axis=2
-            )  # [g, u, s]: a moving tank of side s ends on u's cell
-            t0, a0, r0 = counts[:, :, 0], counts[:, :, 1], counts[:, :, 2]
-            t1, a1, r1 = counts[:, :, 3], counts[:, :, 4], counts[:, :, 5]
-            a0 = np.where(mt_side[:, :, 1], 0, a0)  # ATs run over by a moving enemy tank
-            a1 = np.where(mt_side[:, :, 0], 0, a1)
-            n0, n1 = t0 + a0 + r0, t1 + a1 + r1
-            bad = (n0 > 0) & (n1 > 0)
-            for t, a, r, n in ((t0, a0, r0, n0), (t1, a1, r1, n1)):
-                bad |= (
-                    (n > self.max_units)
-                    | (t > self.max_kind[TANK])
-                    | (a > self.max_kind[AT])
-                    | (r > self.max_kind[RM])
-                )
-                if self.forbid_tank_rm:
-                    bad |= (t > 0) & (r > 0)
-            bounce = moving & (bad | swap)
+            keyed = np.where(alive, pos, -1 - spread)  # out-of-play units never collide
+            ordered = np.sort(keyed, axis=1)
+            shared = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+            # a swap needs a mover whose (dest, origin) is another mover's (origin, dest)
+            span = self.size * self.size
+            base = (np.arange(len(pos)) * span)[:, None]
+            fwd = np.where(moving, base + origin * self.size + dest, -1 - spread)
+            rev = np.where(moving, base + dest * self.size + origin, -2 - n_units - spread)
+            flat = np.sort(fwd.ravel())
+            at = np.minimum(np.searchsorted(flat, rev.ravel()), len(flat) - 1)
+            swaps = (flat[at] == rev.ravel()).reshape(rev.shape).any(axis=1)
+            rows = np.nonzero(shared | swaps)[0]
+            if not len(rows):
+                return moving
+            bounce = self._bounces(alive[rows], origin[rows], dest[rows], moving[rows])
             if not bounce.any():
                 return moving
-            moving = moving & ~bounce
+            moving = moving.copy()
+            moving[rows] &= ~bounce
+
+    def _bounces(
+        self, alive: BoolArray, origin: IntArray, dest: IntArray, moving: BoolArray
+    ) -> BoolArray:
+        """Which movers of these games must stay this iteration (swaps, bad groups)."""
+        side = self.side
+        pos = np.where(moving, dest, origin)
+        swap = (
+            moving[:, :, None]
+            & moving[:, None, :]
+            & (dest[:, :, None] == origin[:, None, :])
+            & (dest[:, None, :] == origin[:, :, None])
+        ).any(axis=2)
+        same = (pos[:, :, None] == pos[:, None, :]) & alive[:, None, :] & alive[:, :, None]
+        # [g, u, side*3+kind] (a float matmul runs on BLAS; the counts are small ints)
+        counts = np.rint(same.astype(np.float32) @ self.onehot_f).astype(np.int64)
+        mt = moving & self.is_tank
+        mt_side = np.stack(
+            [(same & (mt & (side == s))[:, None, :]).any(axis=2) for s in (0, 1)], axis=2
+        )  # [g, u, s]: a moving tank of side s ends on u's cell
+        t0, a0, r0 = counts[:, :, 0], counts[:, :, 1], counts[:, :, 2]
+        t1, a1, r1 = counts[:, :, 3], counts[:, :, 4], counts[:, :, 5]
+        a0 = np.where(mt_side[:, :, 1], 0, a0)  # ATs run over by a moving enemy tank
+        a1 = np.where(mt_side[:, :, 0], 0, a1)
+        n0, n1 = t0 + a0 + r0, t1 + a1 + r1
+        bad = (n0 > 0) & (n1 > 0)
+        for t, a, r, n in ((t0, a0, r0, n0), (t1, a1, r1, n1)):
+            bad |= (
+                (n > self.max_units)
+                | (t > self.max_kind[TANK])
+                | (a > self.max_kind[AT])
+                | (r > self.max_kind[RM])
+            )
+            if self.forbid_tank_rm:
+                bad |= (t > 0) & (r > 0)
+        result: BoolArray = moving & (bad | swap)
+        return result
 
     def _check_end(self, st: BatchState, active: BoolArray) -> None:
         live_tank = st.alive & self.is_tank
