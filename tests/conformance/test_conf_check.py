@@ -146,3 +146,20 @@ def test_hand_made_final_act_errors() -> None:
     # one tank removed: incomplete, still legal
     sc = base.removing(tank)
     assert project(sc) == reference(sc) == (set(), False, True)
+
+
+def test_hand_made_tank_chess_errors() -> None:
+    base = TC_BASES[0]  # basic-16: legal and complete
+    b = base.board
+    cell = b.parse_cell
+    heavy = next(u for u in base.units if u.cell == cell("c1"))
+    # a third south heavy on h2: too many heavies, so all south heavies are named (c1 m1 h2)
+    sc = base.adding(Unit("heavy", heavy.side, cell("h2"), Facing.N))
+    want = ({cell("c1"), cell("m1"), cell("h2")}, True, False)
+    assert project(sc) == reference(sc) == want
+    # the heavy moved onto the obstacle d3: an error on d3 only
+    sc = edit(base, heavy, Unit("heavy", heavy.side, cell("d3"), Facing.N))
+    assert project(sc) == reference(sc) == ({cell("d3")}, True, False)
+    # the heavy removed and an obstacle put on its start cell c1: error on c1, incomplete
+    sc = base.removing(heavy).adding(Terrain("obstacle", (cell("c1"),), shape="monomino"))
+    assert project(sc) == reference(sc) == ({cell("c1")}, True, True)

@@ -409,3 +409,17 @@ def test_no_legal_move_is_a_draw() -> None:
     state.play(parse_turn(state, "d8d8NE"))
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is None
+
+
+def test_corridor_mortar_fires_over_pieces() -> None:
+    # Only column d free on 8 × 8: south CLT d1 N, south mortar d2 N (speed 3), north light
+    # d6 S, north CLT d8 S. Mortar end states: d2 NE NW E W SE SW (6), d3 N NE NW E W (5),
+    # d4 N NE NW (3), d5 N (1) = 15 (backward d1 is the own CLT). Shots 3-5 cells straight
+    # ahead at enemies, over anything: from d3 N the light d6 and the CLT d8 (over the
+    # light), from d4 N the CLT d8 (d6 is only 2 ahead), from d5 N the CLT d8 = 4.
+    # South CLT: 7 rotations. perft(1) = 15 + 4 + 7 = 26.
+    sc = corridor("mortar")
+    b = sc.board
+    light = Unit("light", Side.NORTH, b.parse_cell("d6"), Facing.S)
+    sc = sc.with_units(sc.units + (light,))
+    assert both_perft(sc, 1) == (26, 26)
