@@ -20,6 +20,14 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from tankmap.qtcheck import display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        print(f"tankmap edit: error: {problem}", file=sys.stderr)
+        return 2
     from editor.app import run as run_editor
 
     return run_editor(args.file)
