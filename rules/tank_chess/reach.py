@@ -9,8 +9,16 @@ in this turn)`` with a 0-1 BFS: a step inside a turn costs 0, starting a turn co
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
+from functools import cache
 
-from rules.tank_chess.state import BLOCKED, EMPTY, GameState
+import numpy as np
+import numpy.typing as npt
+
+from rules.geometry import Facing, Side
+from rules.scenario import Scenario
+from rules.tank_chess.data import COMMAND, OPTION_SPECS, kind_facts
+from rules.tank_chess.state import BLOCKED, EMPTY, GameState, PositionError
 
 
 def escape_region(state: GameState, side: int) -> set[int]:
@@ -109,3 +117,279 @@ def turns_to_escape(state: GameState, p: int, pieces_block: bool = False) -> int
                 best[k] = cost + 1
                 queue.append((cost + 1, b, 0))
     return None
+
+
+# --- terrain-only reach of whole sides, on bitboards ----------------------------------------
+#
+# Layout. A board of C columns and R rows is stored in a Python int with one padding column
+# and one padding row: cell (col, row) of block g is bit ``g * (R + 1) * (C + 1) + row *
+# (C + 1) + col``. Padding bits are never free, so a step that would leave the board (or wrap
+# round to the next row, or cross into the next block) lands on a padding bit and is masked
+# away. A *facing set* is a list of 8 such ints: bit c of ``S[f]`` = "state (c, f) is in S".
+# Several searches (blocks) run side by side in one int, so every operation serves all of
+# them at once (Python ints make the shifts and masks cheap: a 20 x 20 board is ~440 bits).
+
+
+@dataclass(frozen=True)
+class TerrainReach:
+    """One side's reach over terrain only (obstacles and wrecks block; pieces do not).
+
+    ``cells[c]`` = fewest own turns for any of the side's live pieces to stand on cell ``c``
+    (0 where one stands, ``-1`` = never); ``escape`` = fewest turns for one of its command
+    tanks to step off the enemy edge (the move that escapes counts as a turn), ``None`` if
+    none can or the side has no live command tank."""
+
+    cells: npt.NDArray[np.int32]
+    escape: int | None
+
+
+@dataclass(frozen=True)
+class _Source:
+    state: int  # cell * 8 + facing
+    speed: int
+    command: bool
+
+
+class _Layout:
+    """Geometry of ``blocks`` stacked boards (see the layout comment)."""
+
+    def __init__(self, columns: int, rows: int, blocks: int) -> None:
+        self.columns, self.rows, self.blocks = columns, rows, blocks
+        self.width = w = columns + 1
+        self.stride = stride = (rows + 1) * w
+        self.rep = sum(1 << (g * stride) for g in range(blocks))  # replicates one block
+        one_block_board = 0
+        for row in range(rows):
+            one_block_board |= ((1 << columns) - 1) << (row * w)
+        self.board = one_block_board * self.rep
+        self.shift = tuple(Facing(f).dy * w + Facing(f).dx for f in range(8))
+        # escape[side][f]: cells of one block from which a forward step in f leaves the
+        # board through that side's enemy edge, between two cells (not at the corner point)
+        esc: list[list[int]] = [[0] * 8, [0] * 8]
+        for f in range(8):
+            dx, dy = Facing(f).dx, Facing(f).dy
+            for side, (row, want_dy) in enumerate(((rows - 1, 1), (0, -1))):
+                if dy != want_dy:
+                    continue
+                for col in range(columns):
+                    if 0 <= col + dx < columns:
+                        esc[side][f] |= 1 << (row * w + col)
+        self.escape = (tuple(esc[0]), tuple(esc[1]))
+
+    def bit(self, block: int, cell: int) -> int:
+        return 1 << (
+            block * self.stride + (cell // self.columns) * self.width + cell % self.columns
+        )
+
+    def block_mask(self, block: int) -> int:
+        return ((1 << self.stride) - 1) << (block * self.stride)
+
+    def cells_of(self, bits: int) -> npt.NDArray[np.bool_]:
+        """``bits`` as a bool array ``(blocks, rows * columns)``."""
+        n = self.blocks * self.stride
+        raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+        flat = np.unpackbits(raw, bitorder="little")[:n].astype(bool)
+        grid = flat.reshape(self.blocks, self.rows + 1, self.width)[:, : self.rows, : self.columns]
+        return grid.reshape(self.blocks, self.rows * self.columns)
+
+
+@cache
+def _layout(columns: int, rows: int, blocks: int) -> _Layout:
+    return _Layout(columns, rows, blocks)
+
+
+def _sh(x: int, k: int) -> int:
+    """``x`` moved by ``k`` bits (towards higher cells when ``k > 0``)."""
+    return x << k if k >= 0 else x >> -k
+
+
+def _step_masks(lay: _Layout, free: int, strict: bool) -> tuple[list[int], list[int]]:
+    """Per facing, the cells from which a forward step (resp. the backward step) is legal:
+    the cell entered is free and, under ``strict_corners``, a diagonal step is not squeezed
+    between two blocked cells (RULES §2.3; off-board cells never block a corner)."""
+    blocked = lay.board & ~free
+    fwd: list[int] = []
+    back: list[int] = []
+    for f in range(8):
+        d = lay.shift[f]
+        face = Facing(f)
+        ok_f = lay.board & _sh(free, -d)
+        ok_b = lay.board & _sh(free, d)
+        if strict and face.dx and face.dy:
+            dx, dyw = face.dx, face.dy * lay.width
+            ok_f &= ~(_sh(blocked, -dx) & _sh(blocked, -dyw))
+            ok_b &= ~(_sh(blocked, dx) & _sh(blocked, dyw))
+        fwd.append(ok_f)
+        back.append(ok_b)
+    return fwd, back
+
+
+def _closure(
+    lay: _Layout,
+    frontier: list[int],
+    fwd_ok: list[int],
+    back_ok: list[int],
+    active: list[int | None],
+    escape_at: list[list[int] | None],
+) -> tuple[list[int], int]:
+    """One turn from every state of ``frontier``: the states reachable by up to ``speed``
+    steps (45° rotation, or a forward step where ``fwd_ok`` allows it) — ``active[k]`` masks
+    the blocks whose speed exceeds ``k`` (``None``: all) — or by the backward step alone.
+    Also the bits of ``escape_at[k]`` met after ``k`` steps (an escape step follows)."""
+    sh = lay.shift
+    r = list(frontier)
+    hits = 0
+    for k, act in enumerate(active):
+        esc = escape_at[k]
+        if esc is not None:
+            for f in range(8):
+                hits |= r[f] & esc[f]
+        r0, r1, r2, r3, r4, r5, r6, r7 = r
+        t = [
+            r7 | r1 | _sh(r0 & fwd_ok[0], sh[0]),
+            r0 | r2 | _sh(r1 & fwd_ok[1], sh[1]),
+            r1 | r3 | _sh(r2 & fwd_ok[2], sh[2]),
+            r2 | r4 | _sh(r3 & fwd_ok[3], sh[3]),
+            r3 | r5 | _sh(r4 & fwd_ok[4], sh[4]),
+            r4 | r6 | _sh(r5 & fwd_ok[5], sh[5]),
+            r5 | r7 | _sh(r6 & fwd_ok[6], sh[6]),
+            r6 | r0 | _sh(r7 & fwd_ok[7], sh[7]),
+        ]
+        if act is None:
+            r = [a | b for a, b in zip(r, t, strict=True)]
+        else:
+            r = [a | (b & act) for a, b in zip(r, t, strict=True)]
+    for f in range(8):
+        r[f] |= _sh(frontier[f] & back_ok[f], -sh[f])
+    return r, hits
+
+
+def _search(
+    lay: _Layout,
+    free: int,
+    strict: bool,
+    starts: list[list[int]],
+    speeds: list[int],
+    escapes: dict[int, int],
+) -> tuple[npt.NDArray[np.int32], dict[int, int | None]]:
+    """Breadth-first search in turns of every block at once. ``starts[g]`` are block ``g``'s
+    start states (``cell * 8 + facing``), ``speeds[g]`` its speed, ``escapes`` maps the blocks
+    whose turns to escape are wanted to their side index. Returns per-block cell distances
+    ``(blocks, size)`` (-1 = never) and the turns to escape of the ``escapes`` blocks."""
+    vmax = max(speeds)
+    active: list[int | None] = []
+    for k in range(vmax):
+        if all(v > k for v in speeds):
+            active.append(None)
+        else:
+            active.append(sum(lay.block_mask(g) for g, v in enumerate(speeds) if v > k))
+    escape_at: list[list[int] | None] = [None] * vmax
+    for g, side in escapes.items():
+        k = speeds[g] - 1
+        masks = escape_at[k] or [0] * 8
+        escape_at[k] = [
+            m | (e << (g * lay.stride)) for m, e in zip(masks, lay.escape[side], strict=True)
+        ]
+    fwd_ok, back_ok = _step_masks(lay, free, strict)
+    frontier = [0] * 8
+    for g, states in enumerate(starts):
+        for s in states:
+            frontier[s & 7] |= lay.bit(g, s >> 3)
+    visited = list(frontier)
+    seen_cells = 0
+    for x in frontier:
+        seen_cells |= x
+    layers = [seen_cells]
+    found: dict[int, int | None] = dict.fromkeys(escapes)
+    turn = 0
+    while True:
+        turn += 1
+        odd = 0
+        for x in frontier:
+            odd |= x & ~free
+        main = [x & free for x in frontier] if odd else frontier
+        reached, hits = _closure(lay, main, fwd_ok, back_ok, active, escape_at)
+        while odd:
+            # a piece standing on a blocked cell (an illegal set-up being edited): its own
+            # cell is empty while it moves, so expand the states on that cell on their own
+            low = odd & -odd
+            pos = low.bit_length() - 1
+            here = lay.rep << (pos % lay.stride)
+            odd &= ~here
+            f2, b2 = _step_masks(lay, free | here, strict)
+            sub, hits2 = _closure(lay, [x & here for x in frontier], f2, b2, active, escape_at)
+            reached = [a | b for a, b in zip(reached, sub, strict=True)]
+            hits |= hits2
+        if hits:
+            for g in escapes:
+                if found[g] is None and hits & lay.block_mask(g):
+                    found[g] = turn
+        new = [a & ~b for a, b in zip(reached, visited, strict=True)]
+        cells = 0
+        for x in new:
+            cells |= x
+        if not cells:
+            break
+        visited = [a | b for a, b in zip(visited, new, strict=True)]
+        layers.append(cells & ~seen_cells)
+        seen_cells |= cells
+        frontier = new
+    dist = np.full((lay.blocks, lay.columns * lay.rows), -1, dtype=np.int32)
+    for t in range(len(layers) - 1, -1, -1):
+        if layers[t]:
+            dist[lay.cells_of(layers[t])] = t
+    return dist, found
+
+
+def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
+    """``TerrainReach`` of both sides of a Tank Chess ``scenario``: every live piece moves
+    alone over the terrain (obstacles and wrecks block, other pieces are ignored), as
+    ``ruleset.moves`` would move it one turn at a time (RULES §2.3, §2.5, ``strict_corners``;
+    a missing facing is "toward the enemy"). All of a side's pieces of one speed are searched
+    together (the per-cell minimum over them is what a side's reach asks), command tanks on
+    their own (for the escape). Raises ``PositionError`` for an unknown piece kind."""
+    board = scenario.board
+    facts = kind_facts()
+    opts = {s.name: s.default for s in OPTION_SPECS}
+    opts.update(scenario.options)
+    strict = bool(opts["strict_corners"])
+    free_cells = np.ones(board.size, dtype=bool)
+    for t in scenario.terrain:
+        free_cells[list(t.cells)] = False
+    groups: dict[tuple[int, int, bool], list[int]] = {}
+    for u in scenario.units:
+        info = facts.get(u.kind)
+        if info is None:
+            raise PositionError(f"unknown tank-chess piece kind {u.kind!r}")
+        if u.wreck:
+            free_cells[u.cell] = False
+            continue
+        si = u.side.index
+        facing = int(u.facing) if u.facing is not None else 4 * si
+        command = info[0] == COMMAND
+        groups.setdefault((si, info[1], command), []).append(u.cell * 8 + facing)
+    out: dict[Side, TerrainReach] = {}
+    empty = np.full(board.size, -1, dtype=np.int32)
+    if not groups:
+        return {side: TerrainReach(empty.copy(), None) for side in Side}
+    keys = sorted(groups)
+    lay = _layout(board.columns, board.rows, len(keys))
+    free = 0
+    for c in np.flatnonzero(free_cells).tolist():
+        free |= lay.bit(0, c)
+    free *= lay.rep
+    escapes = {g: k[0] for g, k in enumerate(keys) if k[2]}
+    dist, found = _search(
+        lay, free, strict, [groups[k] for k in keys], [k[1] for k in keys], escapes
+    )
+    for side in Side:
+        mine = [g for g, k in enumerate(keys) if k[0] == side.index]
+        if not mine:
+            out[side] = TerrainReach(empty.copy(), None)
+            continue
+        d = dist[mine]
+        best = np.where(d < 0, np.iinfo(np.int32).max, d).min(axis=0)
+        cells = np.where(best == np.iinfo(np.int32).max, -1, best).astype(np.int32)
+        turns = [v for g in mine if (v := found.get(g)) is not None]
+        out[side] = TerrainReach(cells, min(turns) if turns else None)
+    return out
