@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import IllegalMoveError
 from rules.final_act.data import DATA
+from rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
 from rules.final_act.tables import FireTable, Order, Tables, tables_of
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
@@ -88,6 +89,9 @@ class State:
         "end",
         "kills",
         "wreck_mask",
+        "adv",
+        "smoke",
+        "no_entry",
     )
 
     def __init__(self, game: Game) -> None:
@@ -105,6 +109,9 @@ class State:
         self.end: str | None = None
         self.kills = [0, 0]
         self.wreck_mask = 0
+        self.adv = AdvancedState()  # RULES §1.8 counters (engine_advanced)
+        self.smoke = 0  # cells whose smoke blocks fire this round
+        self.no_entry = 0  # quick-sand cells no tank or R/M may enter
 
     @property
     def over(self) -> bool:
@@ -123,6 +130,8 @@ class State:
         s.round, s.winner, s.end = self.round, self.winner, self.end
         s.kills = self.kills[:]
         s.wreck_mask = self.wreck_mask
+        s.adv = self.adv.copy()
+        s.smoke, s.no_entry = self.smoke, self.no_entry
         return s
 
     def live(self, side: int | None = None) -> list[int]:
@@ -134,8 +143,8 @@ class State:
         ]
 
     def blockers(self) -> int:
-        """Bitmask of cells whose units block fire: live tanks and R/M, and wrecks."""
-        mask = self.wreck_mask
+        """Bitmask of cells whose units block fire: live tanks and R/M, wrecks, smoke."""
+        mask = self.wreck_mask | self.smoke
         blocks = self.game.blocks_fire
         for u, a in enumerate(self.alive):
             if a and blocks[self.kind[u]]:
@@ -144,12 +153,15 @@ class State:
 
     def orders(self, u: int) -> tuple[Order, ...]:
         """Legal orders of unit ``u``: staying put unchanged first, then the ruleset's orders
-        (wreck cells excluded). Empty for a unit out of the game."""
+        (wreck cells excluded, and quick-sand cells for tanks and the R/M). Empty for a unit
+        out of the game."""
         if not self.alive[u]:
             return ()
         g = self.game
         cell, facing = self.cell[u], self.facing[u]
-        moves = g.tables.orders(self.kind[u], SIDES[self.side[u]], cell, facing, self.wreck_mask)
+        kind = self.kind[u]
+        avoid = self.wreck_mask | (self.no_entry if kind != "at" else 0)
+        moves = g.tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
         return ((cell, facing), *moves)
 
     def fire_zone(self, u: int, blockers: int | None = None) -> list[int]:
@@ -209,6 +221,7 @@ class Game:
         self.board = scenario.board
         self.tables: Tables = tables_of(scenario)
         self.berm_mask = self.tables.berm_mask
+        self.sides = SIDES
         self.wrecks = bool(opts["wrecks"])
         self.max_rounds = int(opts["max_rounds"])
         self.fire_tables: dict[str, FireTable | None] = {
@@ -232,6 +245,7 @@ class Game:
             goal = rs.goal_cells(scenario, probe) or frozenset()
             for c in goal:
                 self.goal_mask[side.index] |= 1 << c
+        self.adv = Advanced(self, opts)  # the RULES §1.8 options that are on
         for u in scenario.units:
             if u.facing is None and not u.wreck:
                 raise IllegalMoveError(f"{u.label} at {self.board.cell_name(u.cell)} has no facing")
@@ -250,6 +264,7 @@ class Game:
             s.routes.append([u.cell])
             if u.wreck and self.wrecks:
                 s.wreck_mask |= 1 << u.cell
+        s.adv = self.adv.initial(s)
         self._check_end(s)
         return s
 
@@ -270,13 +285,18 @@ class Game:
 
     # --- playing ---------------------------------------------------------------------------
     def play_round(
-        self, state: State, orders: list[Order | None], shells: dict[int, int]
+        self,
+        state: State,
+        orders: list[Order | None],
+        shells: dict[int, int],
+        actions: Actions | None = None,
     ) -> RoundReport:
-        """Check every order and shell against the rules, then ``apply_round``.
+        """Check every order, shell and advanced action (``engine_advanced``) against the
+        rules, then ``apply_round``.
 
         Raises ``IllegalMoveError`` naming the unit for an order it cannot be given, a shell
-        from a unit that may not fire (out, R/M, moving AT) or outside its fire zone, or a
-        finished game."""
+        from a unit that may not fire (out, R/M, moving AT) or outside its fire zone, an
+        action the rules or options do not allow, or a finished game."""
         if state.over:
             raise IllegalMoveError("the game is over")
         names = self.scenario.units
@@ -284,8 +304,18 @@ class Game:
             raise IllegalMoveError(
                 f"need {len(state.kind)} orders (one per unit), got {len(orders)}"
             )
+        if actions is not None and not actions.empty():
+            if not self.adv:
+                raise IllegalMoveError("no advanced rule (RULES 1.8) is on in this game")
+            self.adv.begin(state, actions, check=True)
+        throttle = set(actions.full_throttle) if actions is not None else set()
         for u, order in enumerate(orders):
-            if order is not None and state.alive[u] and order not in state.orders(u):
+            if (
+                order is not None
+                and state.alive[u]
+                and u not in throttle
+                and order not in state.orders(u)
+            ):
                 raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
         blockers = state.blockers()
         for u, target in shells.items():
@@ -295,15 +325,26 @@ class Game:
                 raise IllegalMoveError(
                     f"{names[u].label}: {self.board.cell_name(target)} is not in its fire zone"
                 )
-        return self.apply_round(state, orders, shells)
+        if self.adv:
+            self.adv.check(state, orders, shells, actions or Actions(), blockers)
+        return self.apply_round(state, orders, shells, actions)
 
     def _order_name(self, order: Order) -> str:
         return f"{self.board.cell_name(order[0])}{order[1].name}"
 
     def apply_round(
-        self, state: State, orders: list[Order | None], shells: dict[int, int]
+        self,
+        state: State,
+        orders: list[Order | None],
+        shells: dict[int, int],
+        actions: Actions | None = None,
     ) -> RoundReport:
-        """Execute one round without checking legality (see the module docstring)."""
+        """Execute one round without checking legality (see the module docstring;
+        ``actions`` only matter when advanced options are on)."""
+        adv = self.adv
+        acts = actions if actions is not None else Actions()
+        if adv:
+            adv.begin(state, acts, check=False)
         report = RoundReport()
         n = len(state.kind)
         alive, cell, side, kind = state.alive, state.cell, state.side, state.kind
@@ -335,7 +376,10 @@ class Game:
                     if alive[v] and side[v] != side[u] and kind[v] == "at":
                         self._knock_out(state, v, side[u], u, report)
         # hits
-        for shooter, target in shells.items():
+        fired = list(shells.items())
+        if adv:
+            fired += adv.extra_shells(acts)
+        for shooter, target in fired:
             by = side[shooter]
             found = occupants.get(target)
             if not found:
@@ -357,6 +401,8 @@ class Game:
             if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
                 self._knock_out(state, victim, by, shooter, report)
         state.round += 1
+        if adv:
+            adv.finish(state, acts, report)
         self._check_end(state)
         return report
 
@@ -376,7 +422,7 @@ class Game:
         """Bounce movers until every cell holds an allowed group (module docstring)."""
         if not movers:
             return
-        cell, side, kind, alive = state.cell, state.side, state.kind, state.alive
+        cell, alive = state.cell, state.alive
         moving = set(movers)
         live = [u for u in range(len(cell)) if alive[u]]
         while True:
@@ -402,7 +448,7 @@ class Game:
                     if len(members) < 2:
                         continue
                     entering = [u for u in members if u in moving]
-                    if entering and not self._group_ok(members, entering, side, kind):
+                    if entering and not self._group_ok(state, members, entering):
                         bounce.update(entering)
             if not bounce:
                 return
@@ -412,16 +458,17 @@ class Game:
                 report.bounced.append(u)
             movers[:] = [u for u in movers if u in moving]
 
-    def _group_ok(
-        self, members: list[int], entering: list[int], side: list[int], kind: list[str]
-    ) -> bool:
+    def _group_ok(self, state: State, members: list[int], entering: list[int]) -> bool:
+        side, kind = state.side, state.kind
         tank_sides = {side[u] for u in entering if kind[u] == "tank"}
         kept = [
             u for u in members if not (kind[u] == "at" and any(s != side[u] for s in tank_sides))
         ]
         if len({side[u] for u in kept}) > 1:
             return False
-        return self.group_allowed([kind[u] for u in kept])
+        return self.group_allowed([kind[u] for u in kept]) or (
+            bool(self.adv) and self.adv.meet_ok(state, kept)
+        )
 
     def _check_end(self, state: State) -> None:
         on_goal = [0, 0]

@@ -1,0 +1,439 @@
+"""Final Act advanced rules and action tokens (RULES §1.8) for the reference engine.
+
+Rule texts: seed 000 "Advanced Rules (optional)" 2–4 and "Expansion Rules", seed 001
+"Repairing a damaged tank". Every rule is a ruleset option (off by default); ``Advanced``
+holds which are on, ``AdvancedState`` the per-game counters, ``Actions`` what the sides
+declare in one round (saved in game records). Readings chosen where the texts leave gaps
+(also in /work/notes/discrepancies.md, "fa-advanced: readings chosen"):
+
+- ``rm_repair`` (Extra Forces): a damaged tank and its own R/M that has repairs left (2 per
+  game) may end a round on one cell (the only time a tank and an R/M may share). In a later
+  round the side declares ``rm_repair`` for that tank: the tank and the R/M both stay (an
+  order that moves either one is illegal) and the tank places no shell. At the end of that
+  round the tank is undamaged and the R/M has one repair fewer — unless the cell was hit:
+  a hit on the damaged tank knocks it out and, as for any tank knocked out on a shared
+  cell, the R/M with it ("both are eliminated"). After the repair the two may keep sharing
+  until one of them leaves.
+- ``officer_loss``: in the round after a round in which a side lost officer tanks (named
+  C, 1, 2), its tanks place that many shells fewer than the tanks that may fire — only if
+  the side still has at least 3 live tanks.
+- ``double_shot`` / ``quick_shot`` (two separate options, each once per game per side):
+  only after the side has lost a tank (before this round); one tank that fires its normal
+  shell places a second shell anywhere in its fire zone (the same cell allowed).
+- ``berm_repair``: once per game per side, a damaged tank standing in its own half (own
+  rows 1–6) directly behind a berm (the cell one step toward the enemy holds a berm)
+  declares a repair: it stays and places no shell; if it survives the round it is undamaged.
+- ``full_throttle`` (once per game per side): one tank or R/M whose order is a move without
+  facing change makes that step twice (the middle cell must be enterable by terrain,
+  wrecks and quick sand, like the end cell); the order gives the end cell, conflicts are
+  judged at the end cell only.
+- ``quick_sand`` (once per game per side): placed on any cell at the start of a round
+  (before orders, visible to both); for that round and the next no tank or R/M may enter
+  it (ATs, infantry, are not stopped); units on it may stay or leave.
+- ``smoke`` (once per game per side): placed at the start of a round (before orders, so
+  both sides know it when placing shells) on a vacant cell (no unit, no wreck) next to one
+  of the side's live tanks (8 neighbours); for that round it blocks lines of fire like a
+  tank (for both sides; a shell may still land on the smoke cell).
+
+Not modelled (their ruleset options stay ``"modelled": false``): air strike, mine
+clearing, Red Cross.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import IllegalMoveError
+from rules.final_act.data import DATA
+from rules.final_act.tables import Order
+
+if TYPE_CHECKING:
+    from rules.final_act.engine import Game, RoundReport, State
+
+MODELLED = (
+    "rm_repair",
+    "officer_loss",
+    "double_shot",
+    "berm_repair",
+    "quick_shot",
+    "full_throttle",
+    "quick_sand",
+    "smoke",
+)
+"""The §1.8 options the reference engine implements."""
+
+TOKENS = ("double_shot", "quick_shot", "full_throttle", "quick_sand", "smoke", "berm_repair")
+"""Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
+
+SIDE_NAMES = ("south", "north")
+
+
+@dataclass
+class Actions:
+    """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
+    units; ``quick_sand``/``smoke`` map a side index (0 south, 1 north) to a cell."""
+
+    rm_repair: list[int] = field(default_factory=list)
+    berm_repair: list[int] = field(default_factory=list)
+    double_shot: dict[int, int] = field(default_factory=dict)
+    quick_shot: dict[int, int] = field(default_factory=dict)
+    full_throttle: list[int] = field(default_factory=list)
+    quick_sand: dict[int, int] = field(default_factory=dict)
+    smoke: dict[int, int] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not (
+            self.rm_repair
+            or self.berm_repair
+            or self.double_shot
+            or self.quick_shot
+            or self.full_throttle
+            or self.quick_sand
+            or self.smoke
+        )
+
+    def merge(self, other: Actions) -> Actions:
+        """Both sides' declarations in one object."""
+        return Actions(
+            self.rm_repair + other.rm_repair,
+            self.berm_repair + other.berm_repair,
+            {**self.double_shot, **other.double_shot},
+            {**self.quick_shot, **other.quick_shot},
+            self.full_throttle + other.full_throttle,
+            {**self.quick_sand, **other.quick_sand},
+            {**self.smoke, **other.smoke},
+        )
+
+    def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
+        """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
+        out: dict[str, Any] = {}
+        for key in ("rm_repair", "berm_repair", "full_throttle"):
+            units: list[int] = getattr(self, key)
+            if units:
+                out[key] = sorted(units)
+        for key in ("double_shot", "quick_shot"):
+            shots: dict[int, int] = getattr(self, key)
+            if shots:
+                out[key] = {str(u): name(c) for u, c in sorted(shots.items())}
+        for key in ("quick_sand", "smoke"):
+            cells: dict[int, int] = getattr(self, key)
+            if cells:
+                out[key] = {SIDE_NAMES[s]: name(c) for s, c in sorted(cells.items())}
+        return out
+
+    @staticmethod
+    def from_json(
+        raw: Any, parse: Callable[[str], int], fail: Callable[[str, str, Any], Any]
+    ) -> Actions:
+        """Parse ``to_json`` output; ``fail(path_suffix, message, value)`` must raise."""
+        if not isinstance(raw, dict):
+            fail("", "must be an object", raw)
+        known = (
+            *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
+            *("quick_sand", "smoke"),
+        )
+        out = Actions()
+        for key, value in raw.items():
+            if key not in known:
+                fail(f".{key}", f"unknown action (known: {', '.join(known)})", key)
+            try:
+                if key in ("rm_repair", "berm_repair", "full_throttle"):
+                    if not isinstance(value, list):
+                        raise ValueError("must be a list of unit indices")
+                    getattr(out, key).extend(int(u) for u in value)
+                elif key in ("double_shot", "quick_shot"):
+                    if not isinstance(value, dict):
+                        raise ValueError("must map a unit index to a cell")
+                    getattr(out, key).update({int(u): parse(str(c)) for u, c in value.items()})
+                else:
+                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
+                        raise ValueError("must map 'south'/'north' to a cell")
+                    getattr(out, key).update(
+                        {SIDE_NAMES.index(s): parse(str(c)) for s, c in value.items()}
+                    )
+            except (TypeError, ValueError) as exc:
+                fail(f".{key}", str(exc), value)
+        return out
+
+
+class AdvancedState:
+    """Per-game counters of the advanced rules (part of ``State``; ``copy()`` is cheap).
+
+    ``rm_left[u]`` repairs left of R/M unit ``u``; ``used[side]`` once-per-game actions
+    used; ``shots_lost[side]`` shells the side's tanks lose this round (officer loss);
+    ``tanks_lost[side]`` tanks knocked out so far; ``sand`` = ``(cell, last round)`` of
+    quick-sand tokens on the board; ``begun`` = the round whose start-of-round tokens
+    are placed."""
+
+    __slots__ = ("rm_left", "used", "shots_lost", "tanks_lost", "sand", "begun")
+
+    def __init__(self) -> None:
+        self.rm_left: dict[int, int] = {}
+        self.used: tuple[set[str], set[str]] = (set(), set())
+        self.shots_lost = [0, 0]
+        self.tanks_lost = [0, 0]
+        self.sand: list[tuple[int, int]] = []
+        self.begun = -1
+
+    def copy(self) -> AdvancedState:
+        a = AdvancedState()
+        a.rm_left = dict(self.rm_left)
+        a.used = (set(self.used[0]), set(self.used[1]))
+        a.shots_lost = self.shots_lost[:]
+        a.tanks_lost = self.tanks_lost[:]
+        a.sand = self.sand[:]
+        a.begun = self.begun
+        return a
+
+
+REPAIRS_PER_RM = 2
+
+
+class Advanced:
+    """The advanced rules that are on for one game (``on``) and their round logic."""
+
+    def __init__(self, game: Game, options: dict[str, Any]) -> None:
+        self.game = game
+        self.on = frozenset(n for n in MODELLED if options.get(n))
+        self.officer = [u.kind == "tank" and u.name in DATA.officers for u in game.scenario.units]
+        half = DATA.half_rows
+        b = game.board
+        self.behind_berm = [0, 0]  # cells in own half with a berm one step toward the enemy
+        for side in (0, 1):
+            dy = 1 if side == 0 else -1
+            for cell in range(b.size):
+                ahead = b.offset(cell, 0, dy)
+                if (
+                    b.own_row(cell, side) <= half
+                    and ahead >= 0
+                    and game.berm_mask >> ahead & 1
+                    and not game.berm_mask >> cell & 1
+                ):
+                    self.behind_berm[side] |= 1 << cell
+
+    def __bool__(self) -> bool:
+        return bool(self.on)
+
+    # --- state ------------------------------------------------------------------------
+    def initial(self, state: State) -> AdvancedState:
+        a = AdvancedState()
+        for u, kind in enumerate(state.kind):
+            if kind == "rm":
+                a.rm_left[u] = REPAIRS_PER_RM
+        return a
+
+    def may_use(self, state: State, side: int, name: str) -> bool:
+        """Whether ``side`` may still use the once-per-game action ``name`` now."""
+        if name not in self.on or name in state.adv.used[side]:
+            return False
+        if name in ("double_shot", "quick_shot"):
+            return state.adv.tanks_lost[side] > 0
+        return True
+
+    def meet_ok(self, state: State, kept: list[int]) -> bool:
+        """May these units (one side) share a cell as a repair pair: one tank damaged at
+        the start of the round and one R/M with repairs left, nothing else?"""
+        if "rm_repair" not in self.on or len(kept) != 2:
+            return False
+        kinds = sorted(state.kind[u] for u in kept)
+        if kinds != ["rm", "tank"] or state.side[kept[0]] != state.side[kept[1]]:
+            return False
+        tank = kept[0] if state.kind[kept[0]] == "tank" else kept[1]
+        rm = kept[1] if tank == kept[0] else kept[0]
+        return state.damage[tank] > 0 and state.adv.rm_left.get(rm, 0) > 0
+
+    def repair_partner(self, state: State, tank: int) -> int:
+        """The own R/M with repairs left sharing damaged ``tank``'s cell, or -1."""
+        if "rm_repair" not in self.on or not state.alive[tank] or state.damage[tank] == 0:
+            return -1
+        for v, left in state.adv.rm_left.items():
+            if (
+                left > 0
+                and state.alive[v]
+                and state.side[v] == state.side[tank]
+                and state.cell[v] == state.cell[tank]
+            ):
+                return v
+        return -1
+
+    def can_berm_repair(self, state: State, tank: int) -> bool:
+        side = state.side[tank]
+        return (
+            self.may_use(state, side, "berm_repair")
+            and state.alive[tank]
+            and state.kind[tank] == "tank"
+            and state.damage[tank] > 0
+            and bool(self.behind_berm[side] >> state.cell[tank] & 1)
+        )
+
+    def throttle_orders(self, state: State, u: int) -> list[Order]:
+        """The two-cell orders unit ``u`` (tank or R/M) could be given with full throttle."""
+        if state.kind[u] not in ("tank", "rm") or not state.alive[u]:
+            return []
+        g = self.game
+        b = g.board
+        side = g.sides[state.side[u]]
+        here, facing = state.cell[u], state.facing[u]
+        avoid = state.wreck_mask | state.no_entry
+        out = []
+        for to, f in g.tables.orders(state.kind[u], side, here, facing, avoid):
+            if f != facing or to == here:
+                continue
+            dx, dy = b.col_of(to) - b.col_of(here), b.row_of(to) - b.row_of(here)
+            end = b.offset(to, dx, dy)
+            if end >= 0 and (end, facing) in g.tables.orders(
+                state.kind[u], side, to, facing, avoid
+            ):
+                out.append((end, facing))
+        return out
+
+    def smoke_cells(self, state: State, side: int) -> list[int]:
+        """Vacant cells next to one of ``side``'s live tanks (where its smoke may go)."""
+        b = self.game.board
+        taken = state.wreck_mask
+        for u, a in enumerate(state.alive):
+            if a:
+                taken |= 1 << state.cell[u]
+        out: set[int] = set()
+        for u, a in enumerate(state.alive):
+            if a and state.kind[u] == "tank" and state.side[u] == side:
+                for dx in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        c = b.offset(state.cell[u], dx, dy)
+                        if c >= 0 and not taken >> c & 1:
+                            out.add(c)
+        return sorted(out)
+
+    # --- the round --------------------------------------------------------------------
+    def begin(self, state: State, actions: Actions, check: bool) -> None:
+        """Place the start-of-round tokens (quick sand, smoke) once per round."""
+        adv = state.adv
+        if adv.begun == state.round:
+            return
+        adv.begun = state.round
+        for side, cell in actions.quick_sand.items():
+            if check and not self.may_use(state, side, "quick_sand"):
+                raise IllegalMoveError(f"{SIDE_NAMES[side]} may not use quick sand now")
+            adv.used[side].add("quick_sand")
+            adv.sand.append((cell, state.round + 2))
+        smoke = 0
+        for side, cell in actions.smoke.items():
+            if check and (
+                not self.may_use(state, side, "smoke") or cell not in self.smoke_cells(state, side)
+            ):
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]} may not lay smoke on {self.game.board.cell_name(cell)}"
+                )
+            adv.used[side].add("smoke")
+            smoke |= 1 << cell
+        state.smoke = smoke
+        state.no_entry = 0
+        for cell, _last in adv.sand:
+            state.no_entry |= 1 << cell
+
+    def check(
+        self,
+        state: State,
+        orders: list[Order | None],
+        shells: dict[int, int],
+        actions: Actions,
+        blockers: int,
+    ) -> None:
+        """Raise ``IllegalMoveError`` for a declaration the rules do not allow."""
+        names = self.game.scenario.units
+        for key in ("rm_repair", "berm_repair", "double_shot", "quick_shot", "full_throttle"):
+            if getattr(actions, key) and key not in self.on:
+                raise IllegalMoveError(f"{key} is not on in this game")
+        sides_using: dict[str, list[int]] = {}
+        for u in actions.rm_repair:
+            rm = self.repair_partner(state, u) if 0 <= u < len(state.kind) else -1
+            if rm < 0 or state.kind[u] != "tank":
+                raise IllegalMoveError(f"unit #{u} cannot be repaired by an R/M now")
+            for v in (u, rm):
+                o = orders[v]
+                if o is not None and o[0] != state.cell[v]:
+                    raise IllegalMoveError(f"{names[v].label}: must stay while repairing")
+        for u in actions.berm_repair:
+            if not (0 <= u < len(state.kind) and self.can_berm_repair(state, u)):
+                raise IllegalMoveError(f"unit #{u} cannot be repaired behind a berm now")
+            o = orders[u]
+            if o is not None and o[0] != state.cell[u]:
+                raise IllegalMoveError(f"{names[u].label}: must stay while repairing")
+            sides_using.setdefault("berm_repair", []).append(state.side[u])
+        for u in set(actions.rm_repair) | set(actions.berm_repair):
+            if u in shells:
+                raise IllegalMoveError(f"{names[u].label}: a tank under repair does not fire")
+        for key in ("double_shot", "quick_shot"):
+            for u, target in getattr(actions, key).items():
+                if not 0 <= u < len(state.kind) or state.kind[u] != "tank" or u not in shells:
+                    raise IllegalMoveError(f"{key}: unit #{u} places no normal shell")
+                if not self.may_use(state, state.side[u], key):
+                    raise IllegalMoveError(f"{names[u].label}: {key} not available")
+                if target not in state.fire_zone(u, blockers):
+                    raise IllegalMoveError(f"{names[u].label}: {key} target not in its fire zone")
+                sides_using.setdefault(key, []).append(state.side[u])
+        for u in actions.full_throttle:
+            if not (
+                0 <= u < len(state.kind) and self.may_use(state, state.side[u], "full_throttle")
+            ):
+                raise IllegalMoveError(f"unit #{u}: full throttle not available")
+            if orders[u] not in self.throttle_orders(state, u):
+                raise IllegalMoveError(f"{names[u].label}: not a full-throttle order")
+            sides_using.setdefault("full_throttle", []).append(state.side[u])
+        for key, sides in sides_using.items():
+            if len(sides) != len(set(sides)):
+                raise IllegalMoveError(f"{key} is used once per game")
+        if "officer_loss" in self.on:
+            repairing = set(actions.rm_repair) | set(actions.berm_repair)
+            for side in (0, 1):
+                lost = state.adv.shots_lost[side]
+                if not lost:
+                    continue
+                able = [
+                    u for u in state.live(side) if state.kind[u] == "tank" and u not in repairing
+                ]
+                fired = sum(1 for u in able if u in shells)
+                if fired > max(0, len(able) - lost):
+                    raise IllegalMoveError(
+                        f"{SIDE_NAMES[side]} lost an officer: at most "
+                        f"{max(0, len(able) - lost)} tank shells this round"
+                    )
+
+    def extra_shells(self, actions: Actions) -> list[tuple[int, int]]:
+        return [*actions.double_shot.items(), *actions.quick_shot.items()]
+
+    def finish(self, state: State, actions: Actions, report: RoundReport) -> None:
+        """After the hits: repairs, token bookkeeping, officer losses (``state.round`` is
+        already the number of the round just played)."""
+        adv = state.adv
+        for u in actions.rm_repair:
+            rm = self.repair_partner(state, u)
+            if rm >= 0:
+                state.damage[u] = 0
+                adv.rm_left[rm] -= 1
+        for u in actions.berm_repair:
+            adv.used[state.side[u]].add("berm_repair")
+            if state.alive[u]:
+                state.damage[u] = 0
+        for key in ("double_shot", "quick_shot"):
+            for u in getattr(actions, key):
+                adv.used[state.side[u]].add(key)
+        for u in actions.full_throttle:
+            adv.used[state.side[u]].add("full_throttle")
+        officers = [0, 0]
+        for u, _cell, _by, _by_unit in report.knocked_out:
+            if state.kind[u] == "tank":
+                adv.tanks_lost[state.side[u]] += 1
+                if self.officer[u]:
+                    officers[state.side[u]] += 1
+        if "officer_loss" in self.on:
+            for side in (0, 1):
+                tanks = sum(1 for u in state.live(side) if state.kind[u] == "tank")
+                adv.shots_lost[side] = officers[side] if tanks >= 3 else 0
+        adv.sand = [(c, last) for c, last in adv.sand if last > state.round]
+        state.smoke = 0
+        state.no_entry = 0
+        for cell, _last in adv.sand:
+            state.no_entry |= 1 << cell
