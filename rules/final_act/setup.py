@@ -420,10 +420,14 @@ def _check_units(scenario: Scenario, options: dict[str, OptionValue], out: list[
                 if kind == "tank":
                     names = {u.name for u in have}
                     lacking = [n for n in DATA.panel_order if n not in names]
-                    what = f"tanks {' '.join(lacking)}" if lacking else "tanks"
-                    msg = f"{side} still has {allowed - len(have)} {what} to place"
-                    if len(lacking) == allowed - len(have) == 1:
+                    n = allowed - len(have)
+                    if len(lacking) == n == 1:
                         msg = f"{side} still has tank {lacking[0]} to place"
+                    elif len(lacking) == n:
+                        msg = f"{side} still has {n} tanks {' '.join(lacking)} to place"
+                    else:  # some placed tanks are unnamed: list the names still free
+                        free = f" (names not used yet: {' '.join(lacking)})" if lacking else ""
+                        msg = f"{side} still has {n} tank{'s' if n > 1 else ''} to place{free}"
                 else:
                     n = allowed - len(have)
                     msg = f"{side} still has {n} {uk.label} unit{'s' if n > 1 else ''} to place"

@@ -10,7 +10,7 @@ listed violations (``missing`` reports are checked separately).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -268,6 +268,21 @@ def test_missing_pieces_are_incomplete_without_cells(fa: Any, side: Side) -> Non
     assert len(violations) == 3
     tanks = next(v for v in violations if "tank" in v.message)
     assert "1A" in tanks.message and "2B" in tanks.message
+
+
+def test_missing_tanks_count_unnamed_tanks(fa: Any) -> None:
+    # Two unnamed south tanks are placed: 7 - 2 = 5 tanks are still to place, and since
+    # neither placed tank uses a name, all seven names are still free (RULES §1.2 names
+    # C 1 1A 1B 2 2A 2B). The message must not claim "5 tanks C 1 1A ..." (seven names).
+    units = [replace(fa.tank("a1"), name=None), replace(fa.tank("b1"), name=None)]
+    violations = fa.rs.check(fa.scenario([], units))
+    south = next(
+        v
+        for v in violations
+        if v.code == "missing" and "tank" in v.message and v.side is Side.SOUTH
+    )
+    assert south.message.startswith("south still has 5 tanks to place")
+    assert "names not used yet" in south.message
 
 
 def test_extra_forces_units_missing(fa: Any) -> None:
