@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QPixmap
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QToolBar, QUndoView, QWidget
 
@@ -47,6 +47,16 @@ def app_icon() -> QIcon:
     pix = QPixmap()
     pix.loadFromData(data, "SVG")
     return QIcon(pix)
+
+
+def initial_geometry(available: QRect, share: float = 0.85) -> QRect:
+    """Where the window opens the first time (no saved geometry): ``share`` of the screen's
+    available area in each direction (at least 1024 × 700 where the screen allows), centred."""
+    width = min(available.width(), max(1024, round(available.width() * share)))
+    height = min(available.height(), max(700, round(available.height() * share)))
+    rect = QRect(0, 0, width, height)
+    rect.moveCenter(available.center())
+    return rect
 
 
 class MainWindow(QMainWindow):
@@ -102,10 +112,9 @@ class MainWindow(QMainWindow):
         self._document_replaced()
         self._tool_changed(self.ctx.tool_id)
         self.setWindowIcon(app_icon())
-        self.resize(1280, 860)
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
+            self.setGeometry(initial_geometry(self.screen().availableGeometry()))
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)

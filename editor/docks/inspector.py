@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,21 +30,22 @@ from editor.dialogs import option_value, option_widget
 from editor.document import Document
 from editor.palette_data import ruleset_title
 from editor.pieces import Piece, new_errors, reason_text
+from editor.stats import kind_title, stat_rows, stats_html
 from rules.errors import TankmapError
-from rules.geometry import Facing
+from rules.geometry import Facing, Side
+from rules.ruleset import Ruleset
 from rules.scenario import Terrain, Unit
 
 
-def stats_text(stats: dict[str, Any]) -> str:
-    """``unit_stats`` as short "key: value" lines."""
-    lines = []
-    for k, v in stats.items():
-        if isinstance(v, dict):
-            v = "/".join(str(x) for x in v.values())
-        elif isinstance(v, list | tuple):
-            v = ", ".join(str(x) for x in v)
-        lines.append(f"{k.replace('_', ' ')}: {v}")
-    return "\n".join(lines)
+def stats_text(ruleset: Ruleset, kind: str) -> str:
+    """The unit kind's stats as plain "Label: value" lines (see ``editor.stats``)."""
+    return "\n".join(f"{k}: {v}" for k, v in stat_rows(ruleset, kind))
+
+
+def side_text(ruleset: Ruleset, side: Side) -> str:
+    """``White (south)`` where the game names its sides, else ``South``."""
+    name = ruleset.side_names()[side]
+    return name if name.lower() == side.value else f"{name} ({side.value})"
 
 
 class InspectorDock(QWidget):
@@ -131,6 +133,8 @@ class InspectorDock(QWidget):
         for key in ("kind", "side", "cell", "stats"):
             label = QLabel()
             label.setWordWrap(True)
+            if key == "stats":
+                label.setTextFormat(Qt.TextFormat.RichText)
             self._add(form, key, key.title(), label)
         name = QLineEdit()
         name.editingFinished.connect(
@@ -169,10 +173,10 @@ class InspectorDock(QWidget):
         self.target = u
         f = self.fields
         values: dict[str, Any] = {
-            "kind": u.kind,
-            "side": u.side.value,
+            "kind": kind_title(doc.ruleset, u.kind),
+            "side": side_text(doc.ruleset, u.side),
             "cell": doc.scenario.board.cell_name(u.cell),
-            "stats": stats_text(doc.ruleset.unit_stats(u.kind)),
+            "stats": stats_html(stat_rows(doc.ruleset, u.kind)),
         }
         for key, text in values.items():
             f[key].setText(text)  # type: ignore[attr-defined]
@@ -189,8 +193,15 @@ class InspectorDock(QWidget):
 
     def _terrain(self, form: QFormLayout, t: Terrain) -> None:
         board = self.ctx.doc.scenario.board
-        form.addRow("Kind", QLabel(t.kind))
-        form.addRow("Side", QLabel(t.side.value if t.side is not None else "neutral"))
+        try:
+            kind = self.ctx.doc.palette.entry(t.kind).label
+        except KeyError:
+            kind = t.kind
+        rs = self.ctx.doc.ruleset
+        form.addRow("Kind", QLabel(kind))
+        form.addRow(
+            "Side", QLabel(side_text(rs, t.side) if t.side is not None else "neutral (shared)")
+        )
         cells = QLabel(" ".join(board.cell_name(c) for c in t.cells))
         cells.setWordWrap(True)
         form.addRow("Cells", cells)
@@ -222,6 +233,8 @@ class InspectorDock(QWidget):
         form.addRow("Board", QLabel(f"{s.board.columns} × {s.board.rows}"))
         for key in ("title", "author", "notes"):
             edit = QLineEdit(getattr(s, key))
+            edit.setCursorPosition(0)  # show the start of a long title, not its end
+            edit.setToolTip(getattr(s, key))
             edit.editingFinished.connect(self._info_setter(key, edit))
             self._add(form, key, key.title(), edit)
         values = rs.options(s)

@@ -49,6 +49,20 @@ def side_counts(ctx: EditorContext, kind: str) -> list[str]:
     return parts
 
 
+def shared_count(ctx: EditorContext, kind: str) -> tuple[str, str]:
+    """Neutral terrain (shared by both sides): ``("10/26", tooltip)`` with the pieces left
+    of the box's budget, or ``("16", tooltip)`` placed when the game has no budget."""
+    s = ctx.doc.scenario
+    placed = sum(1 for t in s.terrain if t.kind == kind)
+    budget = terrain_budget(ctx.doc.ruleset)
+    if budget is None:
+        return str(placed), f"{placed} placed (neutral terrain, shared by both sides)"
+    tip = (
+        f"{placed} placed of the {budget} pieces in the box (neutral terrain, shared by both sides)"
+    )
+    return f"{budget - placed}/{budget}", tip
+
+
 def entry_icon(entry: Entry) -> QIcon:
     """A small swatch: a grey disc with a barrel for units, the kind's colour for terrain."""
     pix = QPixmap(22, 22)
@@ -90,6 +104,7 @@ class PaletteDock(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in (1, 2):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.list.setToolTip("Pieces still available per side (left / allowed)")
         self.list.currentItemChanged.connect(self._picked)
         self.list.itemClicked.connect(self._picked)
@@ -154,15 +169,36 @@ class PaletteDock(QWidget):
             kind = str(item.data(0, Qt.ItemDataRole.UserRole))
             entry = doc.palette.entry(kind)
             counts = side_counts(self.ctx, kind)
-            item.setText(1, counts[0].split(" ", 1)[-1] if len(counts) == 2 else counts[0])
-            item.setText(2, counts[1].split(" ", 1)[-1] if len(counts) == 2 else "")
             off = limit(doc.palette, kind, doc.ruleset, doc.scenario) == 0
             grey = QBrush(QColor("#9e9e9e" if off else "#000000"))
             for col in range(3):
                 item.setForeground(col, grey)
             group = "unit" if entry.is_unit else "terrain"
             why = " — not in this game's options / board size" if off else ""
-            item.setToolTip(0, f"{group} kind '{kind}'{why}")
+            item.setToolTip(0, f"{entry.label}: {group} kind '{kind}'{why}")
+            if len(counts) == 2:
+                item.setText(1, counts[0].split(" ", 1)[-1])
+                item.setText(2, counts[1].split(" ", 1)[-1])
+                tip = "Pieces still available per side (left / allowed)"
+            else:  # neutral terrain: one shared count
+                text, tip = shared_count(self.ctx, kind)
+                item.setText(1, text)
+                item.setText(2, "shared")
+                item.setForeground(2, QBrush(QColor("#757575")))
+            for col in (1, 2):
+                item.setToolTip(col, tip)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Size every column to its contents (full piece names, never "Comma…") and make the
+        list at least that wide, so the dock grows instead of eliding."""
+        header = self.list.header()
+        needed = sum(
+            max(self.list.sizeHintForColumn(i), header.sectionSizeHint(i)) + 8
+            for i in range(header.count())
+        )
+        frame = 2 * self.list.frameWidth() + self.list.verticalScrollBar().sizeHint().width()
+        self.list.setMinimumWidth(needed + frame + 4)
 
     def _picked(self, item: QTreeWidgetItem | None, *args: object) -> None:
         if item is None:
