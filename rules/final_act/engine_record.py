@@ -5,12 +5,15 @@ File format (``*.fagame.json`` by convention)::
     {"format": "tankmap-final-act-game", "version": 1,
      "scenario": { ...a tankmap scenario (rules.fileformat)... },
      "rounds": [{"orders": ["f2N", null, "e3W", ...],      one entry per unit (null = stay)
-                 "shells": {"0": "f7", "3": "c9"}}, ...],  shooter unit index -> cell
+                 "shells": {"0": "f7", "3": "c9"},         shooter unit index -> cell
+                 "actions": {"rm_repair": [5], "double_shot": {"3": "f8"},
+                             "quick_sand": {"north": "e6"}}}, ...],   optional (RULES 1.8)
      "result": {"winner": "south", "end": "goal", "rounds": 11}}      (or null)
 
 ``replay`` plays every round through ``Game.play_round`` (so every order and shell is
-checked) and refuses a record whose stored result disagrees. Errors: ``ScenarioFormatError``
-for a malformed file, ``IllegalMoveError`` naming the round for an illegal order or shell.
+checked, advanced actions included: ``engine_advanced.Actions``) and refuses a record
+whose stored result disagrees. Errors: ``ScenarioFormatError`` for a malformed file,
+``IllegalMoveError`` naming the round for an illegal order, shell or action.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
 from rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
 from rules.final_act.engine import Game, State
+from rules.final_act.engine_advanced import Actions
 from rules.final_act.tables import Order
 from rules.geometry import Facing
 from rules.scenario import Scenario
@@ -35,14 +39,18 @@ Round = tuple[list[Order | None], dict[int, int]]
 
 @dataclass
 class FinalActRecord:
-    """A game: the start scenario, the rounds played and (optionally) the result."""
+    """A game: the start scenario, the rounds played, the advanced actions declared
+    (``actions[i]`` for round ``i``, 0-based, only rounds with any) and the result."""
 
     scenario: Scenario
     rounds: list[Round] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    actions: dict[int, Actions] = field(default_factory=dict)
 
     @staticmethod
-    def of(state: State, rounds: list[Round]) -> FinalActRecord:
+    def of(
+        state: State, rounds: list[Round], actions: dict[int, Actions] | None = None
+    ) -> FinalActRecord:
         """The record of ``rounds`` played from the scenario of ``state``'s game."""
         result = None
         if state.over:
@@ -51,7 +59,8 @@ class FinalActRecord:
                 "end": state.end,
                 "rounds": state.round,
             }
-        return FinalActRecord(state.game.scenario, list(rounds), result)
+        kept = {i: a for i, a in (actions or {}).items() if not a.empty()}
+        return FinalActRecord(state.game.scenario, list(rounds), result, kept)
 
     def replay(self) -> State:
         """Play every round from the start (checked) and return the final state."""
@@ -59,7 +68,7 @@ class FinalActRecord:
         state = game.initial_state()
         for n, (orders, shells) in enumerate(self.rounds, 1):
             try:
-                game.play_round(state, orders, shells)
+                game.play_round(state, orders, shells, self.actions.get(n - 1))
             except TankmapError as exc:
                 raise IllegalMoveError(f"round {n}: {exc}") from None
         if self.result is not None:
@@ -75,15 +84,17 @@ class FinalActRecord:
     def to_json(self) -> dict[str, Any]:
         b = self.scenario.board
         rounds = []
-        for orders, shells in self.rounds:
-            rounds.append(
-                {
-                    "orders": [
-                        None if o is None else f"{b.cell_name(o[0])}{o[1].name}" for o in orders
-                    ],
-                    "shells": {str(u): b.cell_name(c) for u, c in sorted(shells.items())},
-                }
-            )
+        for i, (orders, shells) in enumerate(self.rounds):
+            entry: dict[str, Any] = {
+                "orders": [
+                    None if o is None else f"{b.cell_name(o[0])}{o[1].name}" for o in orders
+                ],
+                "shells": {str(u): b.cell_name(c) for u, c in sorted(shells.items())},
+            }
+            acts = self.actions.get(i)
+            if acts is not None and not acts.empty():
+                entry["actions"] = acts.to_json(b.cell_name)
+            rounds.append(entry)
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -114,6 +125,7 @@ class FinalActRecord:
         b = scenario.board
         n = len(scenario.units)
         rounds: list[Round] = []
+        actions: dict[int, Actions] = {}
         raw_rounds = data.get("rounds")
         if not isinstance(raw_rounds, list):
             fail("$.rounds", "must be a list", raw_rounds)
@@ -144,10 +156,16 @@ class FinalActRecord:
                 except ValueError as exc:
                     fail(f"{where}.shells.{key}", str(exc), cell)
             rounds.append((orders, shells))
+            if "actions" in r:
+
+                def bad(suffix: str, message: str, value: Any, where: str = where) -> Any:
+                    return fail(f"{where}.actions{suffix}", message, value)
+
+                actions[i] = Actions.from_json(r["actions"], b.parse_cell, bad)
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             fail("$.result", "must be an object or null", result)
-        return FinalActRecord(scenario, rounds, result)
+        return FinalActRecord(scenario, rounds, result, actions)
 
     @staticmethod
     def loads(text: str, source: str = "<string>") -> FinalActRecord:

@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     south = args.south or args.policy
     north = args.north or args.policy
     show = sys.stderr.isatty()
+    fallback = _fallback_note(scenario, (south, north))
+    if fallback:
+        sys.stderr.write(f"simulate: {fallback}\n")
 
     def bar(done: int, total: int) -> None:
         if show:
@@ -103,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
     doc["provisional"] = ruleset.provisional
+    if fallback:
+        doc["fallback"] = fallback
     if args.record:
         from analysis.simulation.runner import record_game
 
@@ -134,3 +139,16 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         print(f"  report: {doc['report']}")
     return 0
+
+
+def _fallback_note(scenario: Any, policies: tuple[str, str]) -> str | None:
+    """The driver's note when the chosen policies fall back to a reference engine (Final
+    Act advanced options), else ``None``."""
+    from analysis.simulation.games import get_driver
+    from rules.errors import TankmapError
+
+    try:
+        note = getattr(get_driver(scenario.ruleset), "fallback_note", None)
+    except TankmapError:
+        return None  # no driver: simulate reports that itself
+    return None if note is None else note(scenario, policies)

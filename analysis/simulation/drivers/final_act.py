@@ -6,6 +6,10 @@ second); ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-tim
 implementations of the same ideas (``policies/final_act.py`` on ``rules.final_act.engine``).
 Both kinds of game record replay through the reference engine.
 
+Advanced rules and tokens (RULES §1.8) are modelled by the reference engine and policies
+only: when one is on, ``random``/``heuristic`` fall back to the reference implementations
+(``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to the JSON).
+
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
 """
@@ -25,8 +29,10 @@ from analysis.simulation.games import (
 from analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from rules.final_act.data import DATA
 from rules.final_act.engine import END_GOAL, SIDES, Game, State
+from rules.final_act.engine_advanced import MODELLED, Actions
 from rules.final_act.engine_record import FinalActRecord, Round
 from rules.final_act.tables import Order
+from rules.registry import get_ruleset
 from rules.scenario import Scenario
 
 BASES = ("random", "heuristic", "random-ref", "heuristic-ref")
@@ -38,14 +44,29 @@ class FinalActDriver:
 
     batch_size = 500  # games per task: the vectorised policies want large batches
 
-    def batched(self, policies: tuple[str, str]) -> bool:
-        """Whether both policies run vectorised (``play_many``)."""
+    def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
+        """Whether both policies run vectorised (``play_many``): not when the prepared
+        game has advanced options (RULES §1.8) on, which only the reference engine models."""
+        if prepared is not None and prepared.game.adv:
+            return False
         return all(parse_policy(p)[0] in BATCHED for p in policies)
+
+    def fallback_note(self, scenario: Scenario, policies: tuple[str, str]) -> str | None:
+        """One line saying that vectorised policies fall back to the reference engine
+        because advanced options (RULES §1.8) are on in ``scenario``, or ``None``."""
+        opts = get_ruleset(scenario.ruleset).options(scenario)
+        on = [name for name in MODELLED if opts.get(name)]
+        if not on or not any(parse_policy(p)[0] in BATCHED for p in policies):
+            return None
+        return (
+            f"advanced options {', '.join(on)} are modelled by the reference engine only: "
+            "random/heuristic play as random-ref/heuristic-ref (slower)"
+        )
 
     def warm(self, prepared: Any, policies: tuple[str, str]) -> None:
         """Build the vectorised tables now (before worker processes fork, so they share
         them) when ``policies`` will use them."""
-        if self.batched(policies):
+        if self.batched(policies, prepared):
             from analysis.simulation.drivers.final_act_batch import tables_of
 
             tables_of(prepared)
@@ -58,7 +79,7 @@ class FinalActDriver:
         record: bool = False,
     ) -> list[GameResult]:
         """One game per Generator; vectorised when both policies allow it."""
-        if self.batched(policies):
+        if self.batched(policies, prepared):
             from analysis.simulation.drivers.final_act_batch import play_many
 
             return play_many(prepared, policies, rngs, record)
@@ -88,7 +109,7 @@ class FinalActDriver:
         rng: np.random.Generator,
         record: bool = False,
     ) -> GameResult:
-        if self.batched(policies):
+        if self.batched(policies, prepared):
             return self.play_many(prepared, policies, [rng], record)[0]
         prep: Prepared = prepared
         game = prep.game
@@ -104,11 +125,20 @@ class FinalActDriver:
             players.append(make_policy(base, restrictions, prep, s))
         deaths: list[Death] = []
         rounds: list[Round] = []
+        actions: dict[int, Actions] = {}
         n = len(st.kind)
+        adv = game.adv
+        acts: Actions | None = None
         while not st.over:
+            if adv:  # start-of-round tokens first: both sides see them before deciding
+                acts = players[0].pre_round(st, rng).merge(players[1].pre_round(st, rng))
+                adv.begin(st, acts, check=False)
             view = RoundView(st, prep)
             o0, s0 = players[0].decide(view, rng)
             o1, s1 = players[1].decide(view, rng)
+            if acts is not None:
+                acts = acts.merge(players[0].act(view, o0, s0, rng))
+                acts = acts.merge(players[1].act(view, o1, s1, rng))
             orders: list[Order | None] = [None] * n
             for u, o in o0.items():
                 orders[u] = o
@@ -117,13 +147,15 @@ class FinalActDriver:
             shells = s0
             shells.update(s1)
             if record:
+                if acts is not None and not acts.empty():
+                    actions[len(rounds)] = acts
                 rounds.append((list(orders), dict(shells)))
-            report = game.apply_round(st, orders, shells)
+            report = game.apply_round(st, orders, shells, acts)
             for u, cell, _by, by_unit in report.knocked_out:
                 deaths.append(
                     Death(SIDES[st.side[u]], st.kind[u], cell, st.round, st.kind[by_unit])
                 )
-        return _result(st, deaths, FinalActRecord.of(st, rounds) if record else None)
+        return _result(st, deaths, FinalActRecord.of(st, rounds, actions) if record else None)
 
 
 def _result(st: State, deaths: list[Death], record: Any) -> GameResult:

@@ -13,6 +13,8 @@ result maps unit index → order and shooter index → target cell.
   into their zone, else turn in place to face the threat, else advance; shells go on the
   cells enemy units are most likely to move into (each enemy's orders weighted by how much
   they shorten its route; damaged tanks count double), spread over several cells.
+- advanced rules and tokens (RULES §1.8, when on): ``pre_round`` and ``act``, see
+  ``policies/final_act_advanced.py``.
 - restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
   side's units of that kind take no part in the game) are applied by ``make_policy`` and
   the driver.
@@ -24,7 +26,14 @@ from typing import Protocol
 
 import numpy as np
 
+from analysis.simulation.policies.final_act_advanced import (
+    heuristic_act,
+    heuristic_pre_round,
+    random_act,
+    random_pre_round,
+)
 from rules.final_act.engine import SIDES, Game, State
+from rules.final_act.engine_advanced import Actions
 from rules.final_act.tables import Order
 from rules.geometry import Facing
 
@@ -213,6 +222,20 @@ class RandomPolicy:
                 shells[u] = zone[int(draws[2 * k + 1] * len(zone))]
         return orders, shells
 
+    def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
+        """Start-of-round tokens (RULES §1.8), uniformly at random."""
+        return random_pre_round(state, self.side, rng)
+
+    def act(
+        self,
+        view: RoundView,
+        orders: dict[int, Order],
+        shells: dict[int, int],
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Advanced actions (RULES §1.8), uniformly at random; adjusts orders/shells."""
+        return random_act(view, self.side, orders, shells, rng)
+
 
 class HeuristicPolicy:
     """Advance on shortest routes, use cover, face threats, shell likely destinations."""
@@ -287,7 +310,7 @@ class HeuristicPolicy:
                 amplitude = stale_amplitude(stale)
                 best = None
                 best_score = float(INF)
-                wm = st.wreck_mask
+                wm = st.wreck_mask | st.no_entry
                 base = 8 + 32 * k
                 for j, (d, to, o) in enumerate(ranked(kind, side, here, st.facing[u])):
                     if d > best_score:
@@ -328,6 +351,20 @@ class HeuristicPolicy:
                 likely[best_cell] = best_val * 0.45
             shells[u] = best_cell
         return orders, shells
+
+    def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
+        """Start-of-round tokens (RULES §1.8) where they help."""
+        return heuristic_pre_round(state, self.side, self.prep)
+
+    def act(
+        self,
+        view: RoundView,
+        orders: dict[int, Order],
+        shells: dict[int, int],
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Advanced actions (RULES §1.8) where they help; adjusts orders/shells."""
+        return heuristic_act(view, self.side, orders, shells, self._likely(view), self.prep)
 
     def _at_order(
         self, view: RoundView, u: int, likely: dict[int, float], noise: list[float], base: int

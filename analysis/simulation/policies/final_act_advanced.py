@@ -1,0 +1,278 @@
+"""How the reference Final Act policies use the advanced rules and tokens (RULES §1.8).
+
+Only called when a game has §1.8 options on (``Game.adv``), so games without them draw
+exactly the same random numbers as before. Two steps per round and side:
+
+- ``pre_round`` (before anyone orders; the tokens are visible to both sides): quick sand
+  and smoke.
+- ``act`` (after the side's ``decide``): repairs (which turn the units' orders into stays
+  and drop the repaired tank's shell), full throttle, double/quick shot, and dropping tank
+  shells an officer loss takes away. ``orders``/``shells`` are changed in place.
+
+``random`` uses each available action with probability 1/2, choosing uniformly among its
+legal uses; ``heuristic`` uses them when they help: repairs when the repair cell is not
+under heavy fire (and the R/M drives to the nearest damaged tank), full throttle to win or
+to gain two rounds without entering fire, a second shell on the best remaining likely
+enemy cell, quick sand in front of the enemy tank closest to its goal, smoke beside the
+own tank under the most fire, dropping the least valuable shells.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rules.final_act.engine import State
+from rules.final_act.engine_advanced import Actions
+from rules.final_act.tables import Order
+
+if TYPE_CHECKING:
+    from analysis.simulation.policies.final_act import Prepared, RoundView
+
+EXTRA_SHOTS = ("double_shot", "quick_shot")
+
+
+def _chebyshev(st: State, a: int, b: int) -> int:
+    board = st.game.board
+    return max(abs(board.col_of(a) - board.col_of(b)), abs(board.row_of(a) - board.row_of(b)))
+
+
+def _stay(st: State, u: int) -> Order:
+    return (st.cell[u], st.facing[u])
+
+
+def _officer_cap(st: State, side: int, shells: dict[int, int], repairing: set[int]) -> int:
+    """How many of ``side``'s tank shells must go (officer loss), 0 if none."""
+    lost = st.adv.shots_lost[side]
+    if not lost or "officer_loss" not in st.game.adv.on:
+        return 0
+    able = [u for u in st.live(side) if st.kind[u] == "tank" and u not in repairing]
+    fired = sum(1 for u in able if u in shells)
+    return max(0, fired - max(0, len(able) - lost))
+
+
+def _tank_shooters(st: State, shells: dict[int, int]) -> list[int]:
+    return sorted(u for u in shells if st.kind[u] == "tank")
+
+
+# --- random -------------------------------------------------------------------------------
+def random_pre_round(st: State, side: int, rng: np.random.Generator) -> Actions:
+    adv = st.game.adv
+    out = Actions()
+    if adv.may_use(st, side, "quick_sand") and rng.random() < 0.5:
+        out.quick_sand[side] = int(rng.integers(st.game.board.size))
+    if adv.may_use(st, side, "smoke") and rng.random() < 0.5:
+        cells = adv.smoke_cells(st, side)
+        if cells:
+            out.smoke[side] = cells[int(rng.integers(len(cells)))]
+    return out
+
+
+def random_act(
+    view: RoundView,
+    side: int,
+    orders: dict[int, Order],
+    shells: dict[int, int],
+    rng: np.random.Generator,
+) -> Actions:
+    st = view.state
+    adv = st.game.adv
+    out = Actions()
+    mine = [u for u in view.live if st.side[u] == side]
+    for u in mine:
+        rm = adv.repair_partner(st, u) if st.kind[u] == "tank" else -1
+        if rm >= 0 and rng.random() < 0.5:
+            out.rm_repair.append(u)
+            orders[u], orders[rm] = _stay(st, u), _stay(st, rm)
+            shells.pop(u, None)
+    berm = [u for u in mine if u not in out.rm_repair and adv.can_berm_repair(st, u)]
+    if berm and rng.random() < 0.5:
+        u = berm[int(rng.integers(len(berm)))]
+        out.berm_repair.append(u)
+        orders[u] = _stay(st, u)
+        shells.pop(u, None)
+    busy = set(out.rm_repair) | set(out.berm_repair)
+    busy |= {adv.repair_partner(st, u) for u in out.rm_repair}
+    if adv.may_use(st, side, "full_throttle") and rng.random() < 0.5:
+        options = [(u, o) for u in mine if u not in busy for o in adv.throttle_orders(st, u)]
+        if options:
+            u, o = options[int(rng.integers(len(options)))]
+            orders[u] = o
+            out.full_throttle.append(u)
+    drop = _officer_cap(st, side, shells, busy)
+    for _ in range(drop):
+        shooters = [u for u in _tank_shooters(st, shells) if u not in busy]
+        shells.pop(shooters[int(rng.integers(len(shooters)))])
+    for key in EXTRA_SHOTS:
+        if adv.may_use(st, side, key) and rng.random() < 0.5:
+            shooters = [u for u in _tank_shooters(st, shells) if u not in getattr(out, key)]
+            shooters = [u for u in shooters if u not in out.double_shot and view.zones[u]]
+            if shooters:
+                u = shooters[int(rng.integers(len(shooters)))]
+                zone = view.zones[u]
+                getattr(out, key)[u] = zone[int(rng.integers(len(zone)))]
+    return out
+
+
+# --- heuristic ----------------------------------------------------------------------------
+def heuristic_pre_round(st: State, side: int, prep: Prepared) -> Actions:
+    adv = st.game.adv
+    out = Actions()
+    enemy = 1 - side
+    if adv.may_use(st, side, "quick_sand"):
+        # in front of the enemy tank closest to its goal, if it is 3 rounds away or less
+        best: tuple[int, int] | None = None
+        for u in st.live(enemy):
+            if st.kind[u] != "tank":
+                continue
+            ranked = prep.ranked("tank", enemy, st.cell[u], st.facing[u])
+            d, to, _o = ranked[0]
+            if d <= 2 and to != st.cell[u] and (best is None or d < best[0]):
+                best = (d, to)
+        if best is not None:
+            out.quick_sand[side] = best[1]
+    if adv.may_use(st, side, "smoke"):
+        blockers = st.blockers()
+        shooters = [u for u in st.live(enemy) if st.game.fire_tables[st.kind[u]] is not None]
+
+        def threats(cell: int, extra: int) -> int:
+            n = 0
+            for v in shooters:
+                _z, mask = prep.zone(st.kind[v], st.cell[v], st.facing[v], blockers | extra)
+                n += mask >> cell & 1
+            return n
+
+        cells = set(adv.smoke_cells(st, side))
+        best_gain, best_cell = 1, -1
+        for u in st.live(side):
+            if st.kind[u] != "tank":
+                continue
+            now = threats(st.cell[u], 0)
+            if now < 2:
+                continue
+            for c in sorted(cells):
+                if _chebyshev(st, c, st.cell[u]) == 1:
+                    gain = now - threats(st.cell[u], 1 << c)
+                    if gain > best_gain:
+                        best_gain, best_cell = gain, c
+        if best_cell >= 0:
+            out.smoke[side] = best_cell
+    return out
+
+
+def heuristic_act(
+    view: RoundView,
+    side: int,
+    orders: dict[int, Order],
+    shells: dict[int, int],
+    likely: dict[int, float],
+    prep: Prepared,
+) -> Actions:
+    st = view.state
+    adv = st.game.adv
+    enemy = 1 - side
+    out = Actions()
+    mine = [u for u in view.live if st.side[u] == side]
+    damaged = [u for u in mine if st.kind[u] == "tank" and st.damage[u] > 0]
+    for u in damaged:
+        rm = adv.repair_partner(st, u)
+        if rm >= 0 and view.danger(enemy, st.cell[u]) <= 1:
+            out.rm_repair.append(u)
+            orders[u], orders[rm] = _stay(st, u), _stay(st, rm)
+            shells.pop(u, None)
+    busy = set(out.rm_repair) | {adv.repair_partner(st, u) for u in out.rm_repair}
+    if "rm_repair" in adv.on:
+        _drive_rm(st, mine, damaged, busy, orders)
+    for u in damaged:
+        if u not in busy and adv.can_berm_repair(st, u) and view.danger(enemy, st.cell[u]) <= 2:
+            out.berm_repair.append(u)
+            orders[u] = _stay(st, u)
+            shells.pop(u, None)
+            busy.add(u)
+            break
+    if adv.may_use(st, side, "full_throttle"):
+        _throttle(view, side, mine, busy, orders, out, prep)
+    drop = _officer_cap(st, side, shells, busy)
+    if drop:
+        worst = sorted(_tank_shooters(st, shells), key=lambda u: likely.get(shells[u], 0.0))
+        for u in worst[:drop]:
+            shells.pop(u)
+    for key in EXTRA_SHOTS:
+        if not adv.may_use(st, side, key):
+            continue
+        left = dict(likely)
+        for c in shells.values():
+            left[c] = left.get(c, 0.0) * 0.45
+        for c in out.double_shot.values():
+            left[c] = left.get(c, 0.0) * 0.45
+        best_u, best_c, best_v = -1, -1, 0.2
+        for u in _tank_shooters(st, shells):
+            if u in out.double_shot:
+                continue
+            for c in view.zones[u]:
+                v = left.get(c, 0.0)
+                if v > best_v:
+                    best_u, best_c, best_v = u, c, v
+        if best_u >= 0:
+            getattr(out, key)[best_u] = best_c
+    return out
+
+
+def _drive_rm(
+    st: State, mine: list[int], damaged: list[int], busy: set[int], orders: dict[int, Order]
+) -> None:
+    """Send each free R/M with repairs left toward the nearest damaged own tank; the tank
+    waits when the R/M can join it this round."""
+    for rm in mine:
+        if st.kind[rm] != "rm" or rm in busy or st.adv.rm_left.get(rm, 0) <= 0:
+            continue
+        free = [u for u in damaged if u not in busy and st.cell[u] != st.cell[rm]]
+        if not free or any(st.cell[u] == st.cell[rm] for u in damaged):
+            continue
+        tank = min(free, key=lambda u: (_chebyshev(st, st.cell[u], st.cell[rm]), u))
+        target = st.cell[tank]
+        best = orders.get(rm, _stay(st, rm))
+        best_d = _chebyshev(st, best[0], target)
+        for o in st.orders(rm):
+            d = _chebyshev(st, o[0], target)
+            if d < best_d:
+                best, best_d = o, d
+        orders[rm] = best
+        if best[0] == target:
+            orders[tank] = _stay(st, tank)
+            busy.add(tank)
+
+
+def _throttle(
+    view: RoundView,
+    side: int,
+    mine: list[int],
+    busy: set[int],
+    orders: dict[int, Order],
+    out: Actions,
+    prep: Prepared,
+) -> None:
+    st = view.state
+    enemy = 1 - side
+    taken = {o[0] for u, o in orders.items()} | {st.cell[u] for u in mine}
+    best: tuple[float, int, Order] | None = None
+    for u in mine:
+        if u in busy or st.kind[u] != "tank":
+            continue
+        dist = prep.dist["tank"][side]
+        here = dist[st.cell[u] * 8 + st.facing[u]]
+        chosen = orders.get(u, _stay(st, u))
+        for o in st.game.adv.throttle_orders(st, u):
+            if o[0] in taken:
+                continue
+            d = dist[o[0] * 8 + o[1]]
+            danger = view.danger(enemy, o[0])
+            if d == 0 or (d <= here - 2 and danger <= view.danger(enemy, chosen[0])):
+                score = d + 0.35 * danger
+                if best is None or score < best[0]:
+                    best = (score, u, o)
+    if best is not None:
+        _s, u, o = best
+        orders[u] = o
+        out.full_throttle.append(u)
