@@ -106,13 +106,20 @@ class QtPrompter:
         return dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def recover(self, autosave: str, original: str) -> bool:
-        answer = QMessageBox.question(
-            self.parent,
-            "Recover unsaved work?",
-            f"An autosaved copy of “{original}” was left by a previous session that did "
-            f"not close normally.\n\nRestore it? (Choosing No deletes it.)\n\n{autosave}",
+        box = QMessageBox(self.parent)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Recover unsaved work?")
+        box.setText(recovery_message(autosave, original))
+        box.setInformativeText(
+            "Restore it? Restoring is one undoable step; the file itself is not changed "
+            "until you save. Choosing Discard deletes the copy."
         )
-        return answer == QMessageBox.StandardButton.Yes
+        box.setDetailedText(f"Autosaved copy: {autosave}")
+        restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(restore)
+        box.exec()
+        return box.clickedButton() is restore
 
     def error(self, text: str) -> None:
         QMessageBox.critical(self.parent, "tankmap", text)
@@ -123,6 +130,25 @@ class QtPrompter:
         box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(text)
         box.exec()
+
+
+def recovery_message(autosave: str, original: str) -> str:
+    """What the recovery prompt says: which file (``original``: its quoted path, or a
+    description of an untitled scenario) the copy belongs to and when it was autosaved (the copy's
+    modification time, local time; "at an unknown time" if it cannot be read)."""
+    import datetime
+
+    try:
+        stamp = Path(autosave).stat().st_mtime
+    except OSError:
+        when = "at an unknown time"
+    else:
+        moment = datetime.datetime.fromtimestamp(stamp)
+        when = f"on {moment:%Y-%m-%d} at {moment:%H:%M:%S}"
+    return (
+        f"Unsaved changes to {original} were autosaved {when} by an editor session that "
+        "did not close normally."
+    )
 
 
 # --- New ----------------------------------------------------------------------------------

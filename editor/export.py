@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainte
 from PySide6.QtSvg import QSvgGenerator
 
 from editor.document import Document
-from editor.palette_data import ruleset_title
+from editor.palette_data import palette_for, ruleset_title
 from editor.scene import BoardScene
 from rules.errors import TankmapError
 from rules.geometry import Side
@@ -27,9 +27,9 @@ class ExportError(TankmapError):
     """A picture or sheet could not be written."""
 
 
-def _scene(scenario: Scenario) -> tuple[BoardScene, Document]:
+def _scene(scenario: Scenario, flipped: bool = False) -> tuple[BoardScene, Document]:
     doc = Document(scenario)
-    return BoardScene(doc), doc
+    return BoardScene(doc, flipped=flipped), doc
 
 
 def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None:
@@ -80,10 +80,19 @@ def side_only(scenario: Scenario, side: Side) -> Scenario:
 def setup_lines(scenario: Scenario, side: Side) -> list[str]:
     """One line per piece of ``side`` for the sheet's table."""
     b = scenario.board
+    palette = palette_for(get_ruleset(scenario.ruleset))
+
+    def label(kind: str) -> str:
+        try:
+            return palette.entry(kind).label
+        except KeyError:
+            return kind
+
     lines = []
     for u in scenario.units_of(side):
         facing = f", facing {u.facing.name}" if u.facing is not None else ""
-        lines.append(f"{u.label} — {b.cell_name(u.cell)}{facing}")
+        name = f"{label(u.kind)} {u.name}" if u.name else label(u.kind)
+        lines.append(f"{name} — {b.cell_name(u.cell)}{facing}")
     for t in scenario.terrain:
         if t.side is side:
             cells = " ".join(b.cell_name(c) for c in t.cells)
@@ -91,7 +100,7 @@ def setup_lines(scenario: Scenario, side: Side) -> list[str]:
             if t.lane is not None:
                 arrow = t.arrow.name if t.arrow is not None else "?"
                 extra = f" (lane {b.cell_name(t.lane)}, arrow {arrow})"
-            lines.append(f"{t.kind} — {cells}{extra}")
+            lines.append(f"{label(t.kind)} — {cells}{extra}")
     return lines
 
 
@@ -121,7 +130,9 @@ def paint_sheet(
     painter: QPainter, scenario: Scenario, side: Side, width: float, height: float
 ) -> None:
     """Draw ``side``'s setup sheet into a ``width`` × ``height`` area: title, the board
-    with only that side's pieces (and neutral terrain), and the list of its pieces."""
+    with only that side's pieces (and neutral terrain), and the list of its pieces. The
+    board is drawn from that player's seat: south's sheet as usual (row 1 at the bottom),
+    north's turned 180° (north's own row 1, the top row, at the bottom; labels upright)."""
     rs = get_ruleset(scenario.ruleset)
     names = rs.side_names()
     font = QFont()
@@ -142,9 +153,10 @@ def paint_sheet(
         QRectF(0, height * 0.05, width, height * 0.03),
         Qt.AlignmentFlag.AlignLeft,
         f"{ruleset_title(rs, ' — provisional rules')} · {scenario.board.columns}×"
-        f"{scenario.board.rows} · the other side's setup is hidden",
+        f"{scenario.board.rows} · the other side's setup is hidden · seen from "
+        f"{names[side]}'s seat",
     )
-    scene, _doc = _scene(side_only(scenario, side))
+    scene, _doc = _scene(side_only(scenario, side), flipped=side is Side.NORTH)
     rect = scene.sceneRect()
     scale = min(width / rect.width(), height * 0.6 / rect.height())
     target = QRectF(

@@ -375,7 +375,12 @@ class MainWindow(QMainWindow):
             except TankmapError:
                 found.unlink(missing_ok=True)
                 continue
-            name = str(path) if path else "an untitled scenario"
+            if path:
+                name = f"“{path}”"
+            else:
+                title = f" “{recovered.title}”" if recovered.title else ""
+                rs_title = ruleset_title(get_ruleset(recovered.ruleset))
+                name = f"an untitled {rs_title} scenario{title}"
             if self.prompter.recover(str(found), name):
                 if path is None and recovered.ruleset != self.doc.scenario.ruleset:
                     self.replace_document(Document(recovered))

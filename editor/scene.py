@@ -37,14 +37,29 @@ Z_BOARD, Z_ZONES, Z_TERRAIN, Z_OVERLAY, Z_UNITS, Z_TOP = 0, 1, 2, 3, 4, 6
 
 
 class Geometry:
-    """Cell ↔ scene coordinate conversion for one board."""
+    """Cell ↔ scene coordinate conversion for one board. ``flipped`` draws the board turned
+    180° (north's own row 1 at the bottom: the north player's view from their seat)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, flipped: bool = False) -> None:
         self.board = board
+        self.flipped = flipped
+
+    def column_x(self, col: int) -> float:
+        """Left edge of board column ``col`` (0-based) in scene units."""
+        return (self.board.columns - 1 - col if self.flipped else col) * CELL
+
+    def row_y(self, row: int) -> float:
+        """Top edge of board row ``row`` (0-based) in scene units."""
+        return (row if self.flipped else self.board.rows - 1 - row) * CELL
+
+    def vector(self, facing: Facing) -> tuple[int, int]:
+        """A facing as a scene direction (scene y grows downwards)."""
+        dx, dy = facing.dx, -facing.dy
+        return (-dx, -dy) if self.flipped else (dx, dy)
 
     def rect(self, cell: int) -> QRectF:
         b = self.board
-        return QRectF(b.col_of(cell) * CELL, (b.rows - 1 - b.row_of(cell)) * CELL, CELL, CELL)
+        return QRectF(self.column_x(b.col_of(cell)), self.row_y(b.row_of(cell)), CELL, CELL)
 
     def centre(self, cell: int) -> QPointF:
         return self.rect(cell).center()
@@ -52,9 +67,13 @@ class Geometry:
     def cell_at(self, pos: QPointF) -> int | None:
         """The cell under a scene point, ``None`` off the board."""
         b = self.board
+        if pos.x() < 0 or pos.y() < 0:
+            return None
         col = int(pos.x() // CELL)
         row = b.rows - 1 - int(pos.y() // CELL)
-        if pos.x() < 0 or pos.y() < 0 or not b.on_board(col, row):
+        if self.flipped:
+            col, row = b.columns - 1 - col, b.rows - 1 - row
+        if not b.on_board(col, row):
             return None
         return b.cell(col, row)
 
@@ -118,7 +137,7 @@ class BoardItem(QGraphicsItem):
             p.setPen(Qt.PenStyle.NoPen)
             for row in range(b.rows):
                 p.setBrush(QColor(colours[row % len(colours)]))
-                y = (b.rows - 1 - row) * CELL
+                y = self.geo.row_y(row)
                 p.drawRect(QRectF(-9, y + 2, 6, CELL - 4))
                 p.drawRect(QRectF(b.columns * CELL + 3, y + 2, 6, CELL - 4))
         font = QFont()
@@ -128,12 +147,11 @@ class BoardItem(QGraphicsItem):
         off = 12 if colours else 0
         for col in range(b.columns):
             letter = chr(97 + col)
+            x = self.geo.column_x(col)
             for y in (-MARGIN, b.rows * CELL):
-                p.drawText(
-                    QRectF(col * CELL, y, CELL, MARGIN), Qt.AlignmentFlag.AlignCenter, letter
-                )
+                p.drawText(QRectF(x, y, CELL, MARGIN), Qt.AlignmentFlag.AlignCenter, letter)
         for row in range(b.rows):
-            y = (b.rows - 1 - row) * CELL
+            y = self.geo.row_y(row)
             for x in (-MARGIN - off, b.columns * CELL + off):
                 p.drawText(QRectF(x, y, MARGIN, CELL), Qt.AlignmentFlag.AlignCenter, str(row + 1))
 
@@ -208,7 +226,7 @@ class TerrainItem(QGraphicsItem):
             p.setBrush(QColor("#e9d8c4"))
             p.drawRect(r)
             if t.arrow is not None:
-                _draw_arrow(p, r.center(), t.arrow, CELL * 0.34, QColor("#6b1d1d"))
+                _draw_arrow(p, r.center(), self.geo.vector(t.arrow), CELL * 0.34, QColor("#6b1d1d"))
         if self.selected:
             p.setPen(QPen(QColor("#ffb300"), 3, Qt.PenStyle.DashLine))
             p.setBrush(Qt.BrushStyle.NoBrush)
@@ -222,9 +240,9 @@ def _round_pen(colour: QColor, width: float) -> QPen:
 
 
 def _draw_arrow(
-    p: QPainter, centre: QPointF, facing: Facing, length: float, colour: QColor
+    p: QPainter, centre: QPointF, vector: tuple[int, int], length: float, colour: QColor
 ) -> None:
-    dx, dy = facing.dx, -facing.dy
+    dx, dy = vector
     norm = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / norm, dy / norm
     tip = QPointF(centre.x() + ux * length, centre.y() + uy * length)
@@ -264,7 +282,7 @@ class UnitItem(QGraphicsItem):
         colour = QColor("#7d7d7d") if u.wreck else SIDE_COLOURS[u.side]
         ctr, rad = self.centre, self.radius
         if u.facing is not None:
-            dx, dy = u.facing.dx, -u.facing.dy
+            dx, dy = self.geo.vector(u.facing)
             norm = (dx * dx + dy * dy) ** 0.5
             tip = QPointF(ctr.x() + dx / norm * rad * 1.45, ctr.y() + dy / norm * rad * 1.45)
             p.setPen(_round_pen(colour.darker(150), rad * 0.32))
@@ -393,8 +411,9 @@ class BoardScene(QGraphicsScene):
     """Mirrors ``doc``: rebuild the board when its size or ruleset changes, diff the piece
     items on every ``changed`` signal, highlight the selection."""
 
-    def __init__(self, doc: Document, parent: object | None = None) -> None:
+    def __init__(self, doc: Document, parent: object | None = None, flipped: bool = False) -> None:
         super().__init__()
+        self.flipped = flipped
         self.setBackgroundBrush(QColor("#d8d2c4"))
         self.doc: Document | None = None
         self.items_by_piece: dict[PieceKey, QGraphicsItem] = {}
@@ -410,7 +429,7 @@ class BoardScene(QGraphicsScene):
         self.clear()
         self.board_item = None
         self.items_by_piece = {}
-        self.geo = Geometry(doc.scenario.board)
+        self.geo = Geometry(doc.scenario.board, self.flipped)
         self._board_key: object = None
         self.preview = CellsOverlay(
             self.geo, Z_TOP, QColor(67, 160, 71, 120), QPen(QColor("#2e7d32"), 2)

@@ -45,6 +45,7 @@ class FakePrompter:
 
     def recover(self, autosave: str, original: str) -> bool:
         self.asked.append(("recover", autosave))
+        self.asked.append(("recover-original", original))
         return self.recover_answer
 
     def error(self, text: str) -> None:

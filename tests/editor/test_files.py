@@ -95,6 +95,7 @@ def test_autosave_writes_a_copy_and_recovery_restores_it(
     )
     qtbot.addWidget(w2)
     assert ("recover", str(copy)) in prompter.asked
+    assert ("recover-original", f"“{path}”") in prompter.asked  # names the original file
     assert len(w2.doc.scenario.units) == 1 and w2.doc.modified
     assert not copy.exists()
     w2.run_action("edit.undo")  # recovery is one undoable step

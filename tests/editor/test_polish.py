@@ -9,12 +9,14 @@ points, moves straight 1 or 2 (provisional).
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QRect, QSettings
 
 from editor.autosave import Autosave
+from editor.dialogs import recovery_message
 from editor.mainwindow import MainWindow, initial_geometry
 from editor.stats import stat_rows
 from rules.registry import get_ruleset
@@ -99,3 +101,73 @@ def test_window_restores_saved_geometry(qtbot: Any, tmp_path: Path, prompter: An
     first.close()
     second = window()
     assert (second.width(), second.height()) == (700, 500)
+
+
+def test_recovery_message_names_the_file_and_the_time(tmp_path: Path) -> None:
+    import os
+
+    copy = tmp_path / "a-123.autosave.json"
+    copy.write_text("{}", encoding="utf-8")
+    # 2026-03-04 05:06:07 local time
+    stamp = datetime.datetime(2026, 3, 4, 5, 6, 7).timestamp()
+    os.utime(copy, (stamp, stamp))
+    text = recovery_message(str(copy), "“/home/me/maps/a.json”")
+    assert "“/home/me/maps/a.json”" in text
+    assert "on 2026-03-04 at 05:06:07" in text
+    assert "unknown time" in recovery_message(str(tmp_path / "gone.json"), "x")
+
+
+def test_untitled_recovery_names_ruleset_and_title(
+    qtbot: Any, tmp_path: Path, prompter: Any
+) -> None:
+    from dataclasses import replace
+
+    from rules.fileformat import write_scenario
+
+    auto = tmp_path / "autosave"
+    auto.mkdir()
+    s = replace(get_ruleset("tank-chess").new_scenario(), title="Ring")
+    write_scenario(s, auto / "untitled-999999999-1.autosave.json")
+    w = MainWindow(
+        prompter=prompter,
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        autosave=Autosave(auto),
+    )
+    qtbot.addWidget(w)
+    originals = [a for k, a in prompter.asked if k == "recover-original"]
+    assert originals == ["an untitled Tank Chess (Forsage Games) scenario “Ring”"]
+
+
+def test_flipped_geometry_is_the_north_players_view() -> None:
+    from editor.scene import CELL, Geometry
+    from rules.board import Board
+    from rules.geometry import Facing
+
+    b = Board.of(12, 12)
+    geo = Geometry(b, flipped=True)
+    # turned 180°: a1 at the top right, l12 (north's own row 1, its left) at the bottom left
+    assert (geo.rect(b.parse_cell("a1")).x(), geo.rect(b.parse_cell("a1")).y()) == (11 * CELL, 0)
+    assert (geo.rect(b.parse_cell("l12")).x(), geo.rect(b.parse_cell("l12")).y()) == (0, 11 * CELL)
+    assert all(geo.cell_at(geo.centre(c)) == c for c in range(b.size))
+    assert geo.vector(Facing.S) == (0, -1)  # north's forward points up the page
+    assert Geometry(b).vector(Facing.N) == (0, -1)
+
+
+def test_north_sheet_shows_north_setup_at_the_bottom(repo_root: Path) -> None:
+    from editor.export import _scene, side_only
+    from rules.geometry import Side
+
+    s = read_map("final-act", "mirror.json")
+    north = side_only(s, Side.NORTH)
+    scene, _doc = _scene(north, flipped=True)
+    mid = scene.geo.board_rect().center().y()
+    centres = [scene.geo.centre(u.cell).y() for u in north.units]
+    assert centres and all(y > mid for y in centres)  # north's rows 10-12 drawn low
+    plain, _doc2 = _scene(north)
+    assert all(plain.geo.centre(u.cell).y() < mid for u in north.units)
+
+
+def read_map(ruleset: str, name: str) -> Any:
+    from rules.fileformat import read_scenario
+
+    return read_scenario(MAPS / ruleset / name)
