@@ -299,11 +299,27 @@ class Game:
         action the rules or options do not allow, or a finished game."""
         if state.over:
             raise IllegalMoveError("the game is over")
-        names = self.scenario.units
         if len(orders) != len(state.kind):
             raise IllegalMoveError(
                 f"need {len(state.kind)} orders (one per unit), got {len(orders)}"
             )
+        saved = (state.adv.copy(), state.smoke, state.no_entry)
+        try:
+            self._check_round(state, orders, shells, actions)
+        except IllegalMoveError:
+            state.adv, state.smoke, state.no_entry = saved  # tokens placed by the check
+            raise
+        return self.apply_round(state, orders, shells, actions)
+
+    def _check_round(
+        self,
+        state: State,
+        orders: list[Order | None],
+        shells: dict[int, int],
+        actions: Actions | None,
+    ) -> None:
+        """``play_round``'s checks (places the round's tokens on ``state`` first)."""
+        names = self.scenario.units
         if actions is not None and not actions.empty():
             if not self.adv:
                 raise IllegalMoveError("no advanced rule (RULES 1.8) is on in this game")
@@ -327,7 +343,6 @@ class Game:
                 )
         if self.adv:
             self.adv.check(state, orders, shells, actions or Actions(), blockers)
-        return self.apply_round(state, orders, shells, actions)
 
     def _order_name(self, order: Order) -> str:
         return f"{self.board.cell_name(order[0])}{order[1].name}"
