@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
+from editor.icons import action_icon
 from editor.pieces import Symmetry
 from rules.geometry import Side
 
@@ -334,6 +335,7 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
         act.setToolTip(tip)
         act.setStatusTip(tip)
         act.setCheckable(s.checkable)
+        act.setIcon(action_icon(s.id))
         if s.id in SHORT:
             act.setIconText(SHORT[s.id])
         if s.group:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, Qt
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QPixmap
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QToolBar, QUndoView, QWidget
 
@@ -170,7 +170,9 @@ class MainWindow(QMainWindow):
             view_menu.addAction(dock.toggleViewAction())
         toolbar = QToolBar("Main", self)
         toolbar.setObjectName("toolbar-main")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
+        toolbar.setIconSize(QSize(24, 24))
+        toolbar.setMovable(False)
         for action_id in (
             "file.new",
             "file.open",

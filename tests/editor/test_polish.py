@@ -171,3 +171,20 @@ def read_map(ruleset: str, name: str) -> Any:
     from rules.fileformat import read_scenario
 
     return read_scenario(MAPS / ruleset / name)
+
+
+def test_toolbar_actions_have_icons_and_text(make_window: Any) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolBar
+
+    w = make_window()
+    bar = w.findChild(QToolBar, "toolbar-main")
+    assert bar.toolButtonStyle() is Qt.ToolButtonStyle.ToolButtonTextUnderIcon
+    actions = [a for a in bar.actions() if not a.isSeparator()]
+    assert len(actions) >= 14
+    for act in actions:
+        assert not act.icon().isNull(), act.objectName()
+        assert act.iconText()
+        image = act.icon().pixmap(24, 24).toImage()
+        # something is drawn: some pixel is not transparent
+        assert any(image.pixelColor(x, y).alpha() for x in range(24) for y in range(24))
