@@ -177,6 +177,12 @@ def option_widget(spec: OptionSpec, value: OptionValue) -> QWidget:
     return w
 
 
+def option_label(spec: OptionSpec) -> str:
+    """An option's form label: ``extra_forces`` → ``Extra forces``."""
+    text = spec.name.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
 def option_value(spec: OptionSpec, w: QWidget) -> OptionValue:
     """The value an ``option_widget`` holds."""
     if isinstance(w, QCheckBox):
@@ -258,7 +264,7 @@ class NewDialog(QDialog):
         for spec in rs.option_specs:
             w = option_widget(spec, spec.default)
             self.option_widgets[spec.name] = w
-            self.options_form.addRow(spec.name.replace("_", " "), w)
+            self.options_form.addRow(option_label(spec), w)
         self._validate()
 
     def _validate(self) -> None:

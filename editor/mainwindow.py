@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self.problems_dock = ProblemsDock(self.ctx)
         self.inspector_dock = InspectorDock(self.ctx)
         self.history = QUndoView(self.ctx.doc.undo_stack)
-        self.history.setEmptyLabel("<opened>")
+        self.history.setEmptyLabel("Opened (no edits yet)")
         self.docks = {
             "palette": self._dock("Palette", self.palette_dock, left),
             "inspector": self._dock("Inspector", self.inspector_dock, left),

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from editor import commands as cmd
 from editor import editing
 from editor.context import EditorContext
-from editor.dialogs import option_value, option_widget
+from editor.dialogs import option_label, option_value, option_widget
 from editor.document import Document
 from editor.palette_data import ruleset_title
 from editor.pieces import Piece, new_errors, reason_text
@@ -240,7 +240,7 @@ class InspectorDock(QWidget):
         values = rs.options(s)
         for spec in rs.option_specs:
             w = option_widget(spec, values[spec.name])
-            self._add(form, f"option-{spec.name}", spec.name.replace("_", " "), w)
+            self._add(form, f"option-{spec.name}", option_label(spec), w)
             signal = getattr(w, "toggled", None) or getattr(w, "activated", None)
             if signal is None:
                 signal = w.editingFinished  # type: ignore[attr-defined]

@@ -17,13 +17,29 @@ ORDER = {Severity.ERROR: 0, Severity.INCOMPLETE: 1, Severity.WARNING: 2}
 
 
 def summary(violations: list[Violation]) -> str:
-    """ "Legal and complete", "Illegal: 2 errors" ..."""
+    """The dock's headline: "Legal and complete", "Legal so far — 10 things still to place",
+    "Illegal: 2 errors — 3 things still to place", with ", 1 warning" when there are any."""
     errors = sum(v.severity is Severity.ERROR for v in violations)
     missing = sum(v.severity is Severity.INCOMPLETE for v in violations)
     warnings = sum(v.severity is Severity.WARNING for v in violations)
-    head = "Legal" if is_legal(violations) else f"Illegal: {errors} error(s)"
-    head += " and complete" if is_complete(violations) else f", {missing} piece(s) missing"
-    return head + (f", {warnings} warning(s)" if warnings else "")
+    if is_legal(violations):
+        head = "Legal and complete" if not missing else "Legal so far"
+    else:
+        head = f"Illegal: {_plural(errors, 'error')}"
+    if missing:
+        head += f" — {_plural(missing, 'thing')} still to place"
+    return head + (f", {_plural(warnings, 'warning')}" if warnings else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary_colour(violations: list[Violation]) -> str:
+    """Red when illegal, blue while legal but incomplete, green when legal and complete."""
+    if not is_legal(violations):
+        return COLOURS[Severity.ERROR]
+    return "#2e7d32" if is_complete(violations) else COLOURS[Severity.INCOMPLETE]
 
 
 class ProblemsDock(QWidget):
@@ -46,6 +62,15 @@ class ProblemsDock(QWidget):
         self.tree.setSpacing(2)
         self.tree.itemClicked.connect(self._clicked)
         layout.addWidget(self.tree)
+        self.empty = QLabel(
+            "Every rule of the game is satisfied: nothing to fix.\n\n"
+            "Save with Ctrl+S; File ▸ Export setup sheets prints a sheet per side."
+        )
+        self.empty.setObjectName("problems-empty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.empty.setStyleSheet("color: #555; padding: 8px")
+        layout.addWidget(self.empty, 1)
         self.violations: list[Violation] = []
         self._shown_doc: object = None
         self._doc: Document | None = None
@@ -78,8 +103,14 @@ class ProblemsDock(QWidget):
             item.setToolTip(f"{v.severity.value}{side} — {v.code}: {v.message}")
             self.tree.addItem(item)
         self.summary.setText(summary(doc.violations))
-        colour = "#2e7d32" if is_legal(doc.violations) else "#c62828"
+        colour = summary_colour(doc.violations)
         self.summary.setStyleSheet(f"color: {colour}; font-weight: bold")
+        self.summary.setToolTip(
+            "Red: errors (illegal) · blue: pieces still to place · orange: warnings. "
+            "Click a problem to see its cells."
+        )
+        self.tree.setVisible(bool(self.violations))
+        self.empty.setVisible(not self.violations)
         self.ctx.scene.problems.set_cells(())
 
     def show_problem(self, index: int) -> None:

@@ -188,3 +188,28 @@ def test_toolbar_actions_have_icons_and_text(make_window: Any) -> None:
         image = act.icon().pixmap(24, 24).toImage()
         # something is drawn: some pixel is not transparent
         assert any(image.pixelColor(x, y).alpha() for x in range(24) for y in range(24))
+
+
+def test_problems_headline_and_empty_state(make_window: Any) -> None:
+    from editor.docks.problems import summary
+
+    w = make_window()  # an empty Final Act board: legal, nothing placed yet
+    dock = w.problems_dock
+    assert dock.summary.text().startswith("Legal so far — ")
+    assert "still to place" in dock.summary.text()
+    assert dock.tree.isVisibleTo(dock) and not dock.empty.isVisibleTo(dock)
+    w2 = make_window(MAPS / "tank-chess" / "basic-16.json")  # the printed setup: complete
+    assert w2.problems_dock.summary.text() == "Legal and complete"
+    assert w2.problems_dock.empty.isVisibleTo(w2.problems_dock)
+    assert not w2.problems_dock.tree.isVisibleTo(w2.problems_dock)
+    assert summary([]) == "Legal and complete"
+
+
+def test_option_labels_are_capitalised(make_window: Any) -> None:
+    from PySide6.QtWidgets import QFormLayout, QLabel
+
+    w = make_window()
+    form = w.inspector_dock._layout
+    assert isinstance(form, QFormLayout)
+    label = form.labelForField(w.inspector_dock.fields["option-extra_forces"])
+    assert isinstance(label, QLabel) and label.text() == "Extra forces"
