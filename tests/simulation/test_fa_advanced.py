@@ -1,0 +1,183 @@
+"""Final Act advanced rules (RULES §1.8) in playouts: the reference policies use them, game
+records save and replay them (every action checked by ``Game.play_round``), and the
+vectorised policies fall back to the reference engine with a note."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis.simulation.drivers.final_act import DRIVER as FA
+from analysis.simulation.policies.final_act import (
+    HeuristicPolicy,
+    Prepared,
+    RandomPolicy,
+    RoundView,
+)
+from analysis.simulation.runner import game_rng, simulate
+from rules.board import Board
+from rules.fileformat import read_scenario, write_scenario
+from rules.final_act.engine import Game
+from rules.final_act.engine_advanced import MODELLED
+from rules.final_act.engine_record import FinalActRecord
+from rules.geometry import Facing, Side
+from rules.scenario import Scenario, Terrain, Unit
+from tankmap.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTRA = read_scenario(ROOT / "maps" / "final-act" / "extra-forces.json")
+ALL_ON = EXTRA.with_options(**{name: True for name in MODELLED})
+B = Board.of(12, 12)
+S, N = Side.SOUTH, Side.NORTH
+c = B.parse_cell
+
+
+def test_vectorised_policies_fall_back_when_an_advanced_option_is_on() -> None:
+    plain = FA.prepare(EXTRA)
+    assert FA.batched(("heuristic", "random"), plain)
+    assert FA.fallback_note(EXTRA, ("heuristic", "heuristic")) is None
+    prep = FA.prepare(EXTRA.with_options(rm_repair=True))
+    assert not FA.batched(("heuristic", "random"), prep)
+    note = FA.fallback_note(EXTRA.with_options(rm_repair=True), ("heuristic", "random"))
+    assert note is not None and "rm_repair" in note and "heuristic-ref" in note
+    # the -ref policies are the reference ones anyway: nothing to say
+    assert FA.fallback_note(ALL_ON, ("heuristic-ref", "random-ref")) is None
+
+
+def test_simulate_cli_says_so_on_stderr_and_in_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "adv.json"
+    write_scenario(EXTRA.with_options(officer_loss=True, smoke=True), path)
+    assert main(["simulate", str(path), "--games", "6", "--seed", "3", "--json"]) == 0
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    assert "officer_loss" in doc["fallback"] and "smoke" in doc["fallback"]
+    assert out.err.count("reference engine only") == 1
+    assert doc["wins"]["south"] + doc["wins"]["north"] + doc["draws"] == 6
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_games_with_every_modelled_option_replay_and_use_the_actions(
+    policy: str, tmp_path: Path
+) -> None:
+    prep = FA.prepare(ALL_ON)
+    used: Counter[str] = Counter()
+    for g in range(12):
+        r = FA.play(prep, (policy, policy), game_rng(11, g), record=True)
+        rec = r.record
+        assert isinstance(rec, FinalActRecord)
+        for acts in rec.actions.values():
+            used.update(acts.to_json(B.cell_name).keys())
+        path = tmp_path / f"{g}.fagame.json"
+        rec.save(path)
+        again = FinalActRecord.load(path)
+        assert set(again.actions) == set(rec.actions)
+        state = again.replay()  # every order, shell and action checked
+        assert (state.winner, state.round, state.end) == (r.winner, r.length, r.end)
+    # every token a side can use without special circumstances shows up in 12 games
+    for key in ("full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot"):
+        assert used[key] > 0, (policy, key, used)
+
+
+def test_same_seed_same_games_with_advanced_options() -> None:
+    a = simulate(ALL_ON, 6, "heuristic", seed=5)
+    b = simulate(ALL_ON, 6, "heuristic", seed=5, batch_size=2)
+    cols = ["winner", "length", "end", "kills_south", "kills_north", "route"]
+    assert a[cols].equals(b[cols])
+
+
+def test_tampered_record_is_refused_naming_the_round() -> None:
+    prep = FA.prepare(ALL_ON)
+    r = FA.play(prep, ("random", "random"), game_rng(2, 0), record=True)
+    doc = r.record.to_json()
+    first = doc["rounds"][0]
+    # a double shot in round 1: no tank has been lost yet (seed 000 advanced rule 3)
+    shooter = next(iter(first["shells"]), None)
+    assert shooter is not None
+    first.setdefault("actions", {})["double_shot"] = {shooter: first["shells"][shooter]}
+    from rules.errors import IllegalMoveError
+
+    with pytest.raises(IllegalMoveError, match="round 1"):
+        FinalActRecord.from_json(doc).replay()
+
+
+# --- the heuristic uses the rules sensibly (hand-made positions) -------------------------
+def view_of(scenario: Scenario) -> tuple[Prepared, RoundView]:
+    prep = Prepared(Game(scenario))
+    return prep, RoundView(prep.game.initial_state(), prep)
+
+
+def heuristic_actions(scenario: Scenario, side: int = 0) -> tuple[dict, dict, object]:  # type: ignore[type-arg]
+    prep, view = view_of(scenario)
+    pol = HeuristicPolicy(prep, side)
+    rng = np.random.default_rng(0)
+    orders, shells = pol.decide(view, rng)
+    acts = pol.act(view, orders, shells, rng)
+    return orders, shells, acts
+
+
+def sc(*units: Unit, terrain: tuple[Terrain, ...] = (), **opts: object) -> Scenario:
+    far = (Unit("tank", S, c("a1"), Facing.N, "2B"), Unit("tank", N, c("l12"), Facing.S, "2B"))
+    return Scenario("final-act", B, {"extra_forces": True, **opts}, terrain, (*far, *units))  # type: ignore[arg-type]
+
+
+def test_heuristic_repairs_a_damaged_tank_sharing_with_its_rm_when_safe() -> None:
+    # No enemy shooter covers f3 (north only has l12 facing S: f3 is 6 columns aside).
+    scenario = sc(
+        Unit("tank", S, c("f3"), Facing.N, "C", 1),
+        Unit("rm", S, c("f3"), Facing.N),
+        rm_repair=True,
+    )
+    orders, shells, acts = heuristic_actions(scenario)
+    assert acts.rm_repair == [2]  # type: ignore[attr-defined]
+    assert orders[2][0] == c("f3") and orders[3][0] == c("f3") and 2 not in shells
+
+
+def test_heuristic_sends_the_rm_to_a_damaged_tank() -> None:
+    # R/M on f1 facing N, damaged C on f2: forward (f2) joins it; C waits there.
+    scenario = sc(
+        Unit("tank", S, c("f2"), Facing.N, "C", 1),
+        Unit("rm", S, c("f1"), Facing.N),
+        rm_repair=True,
+    )
+    orders, _shells, _acts = heuristic_actions(scenario)
+    assert orders[3][0] == c("f2") and orders[2][0] == c("f2")
+
+
+def test_heuristic_repairs_behind_a_berm() -> None:
+    berm = Terrain("berm-small", (c("d3"), c("e3")), S)
+    scenario = sc(Unit("tank", S, c("d2"), Facing.N, "C", 1), terrain=(berm,), berm_repair=True)
+    orders, shells, acts = heuristic_actions(scenario)
+    assert acts.berm_repair == [2]  # type: ignore[attr-defined]
+    assert orders[2][0] == c("d2") and 2 not in shells
+
+
+def test_heuristic_throttles_onto_the_goal() -> None:
+    # South C on f10 facing N: f11 then f12 (north's last line of defence) in one round.
+    scenario = sc(Unit("tank", S, c("f10"), Facing.N, "C"), full_throttle=True)
+    orders, _shells, acts = heuristic_actions(scenario)
+    assert acts.full_throttle == [2] and orders[2] == (c("f12"), Facing.N)  # type: ignore[attr-defined]
+
+
+def test_random_policy_respects_the_officer_loss_cap() -> None:
+    # After losing C south's 3 tanks may place 2 shells: whatever the draws, at most 2.
+    scenario = sc(
+        Unit("tank", S, c("e2"), Facing.N, "2A"),
+        Unit("tank", S, c("g2"), Facing.N, "2"),
+        officer_loss=True,
+    )
+    prep = Prepared(Game(scenario))
+    st = prep.game.initial_state()
+    st.adv.shots_lost[0] = 1
+    view = RoundView(st, prep)
+    pol = RandomPolicy(prep, 0)
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        orders, shells = pol.decide(view, rng)
+        pol.act(view, orders, shells, rng)
+        assert sum(1 for u in shells if st.kind[u] == "tank") <= 2
