@@ -48,6 +48,7 @@ from analysis.reach import combine_reach, min_or_none, unit_reach
 from rules.geometry import Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario
+from rules.tank_chess.reach import side_terrain_reach
 from rules.violations import Violation
 
 IntGrid = npt.NDArray[np.int32]
@@ -71,10 +72,19 @@ class LiveOverlays:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
+def fast_path(scenario: Scenario) -> bool:
+    """True when reach comes from the ruleset's own side search (Tank Chess:
+    ``rules.tank_chess.reach.side_terrain_reach``) instead of movement tables: always fast,
+    no tables, no lock."""
+    return scenario.ruleset == "tank-chess"
+
+
 def reach_ready(scenario: Scenario) -> bool:
-    """True when every live unit's movement table is cached with its current state explored
-    (reach is then fast). Never blocks: while another thread holds the caches (``warm``
-    running) the answer is False."""
+    """True when reach can be computed fast: always on the Tank Chess path, otherwise when
+    every live unit's movement table is cached with its current state explored. Never
+    blocks: while another thread holds the caches (``warm`` running) the answer is False."""
+    if fast_path(scenario):
+        return True
     if not LOCK.acquire(blocking=False):
         return False
     try:
@@ -91,7 +101,10 @@ def reach_ready(scenario: Scenario) -> bool:
 
 def warm(scenario: Scenario) -> None:
     """Build (or derive) the movement tables every live unit needs. Safe on a worker
-    thread; may take seconds for a new Tank Chess terrain."""
+    thread (the Final Act tables of a new terrain take tens of milliseconds); nothing to do
+    for Tank Chess (``fast_path``)."""
+    if fast_path(scenario):
+        return
     with LOCK:
         for u in scenario.units:
             if not u.wreck:
@@ -113,7 +126,11 @@ def live_overlays(scenario: Scenario, reach: bool = True, check: bool = True) ->
     contested = (cov[Side.SOUTH] > 0) & (cov[Side.NORTH] > 0)
     t2 = time.perf_counter()
     out = LiveOverlays(violations=violations, coverage=cov, contested=contested)
-    if reach:
+    if reach and fast_path(scenario):
+        for side, r in side_terrain_reach(scenario).items():
+            out.reach[side] = r.cells.reshape(shape)
+            out.turns_to_goal[side] = r.escape
+    elif reach:
         with LOCK:
             for side in Side:
                 per = [unit_reach(scenario, u) for u in scenario.units_of(side) if not u.wreck]
