@@ -59,7 +59,8 @@ END_LIMIT = "limit"
 @dataclass
 class RoundReport:
     """What happened in one round: units out ``(index, cell, by side, by unit)`` and the
-    units hit (the shooter, or the tank that ran over an AT, is ``by unit``)."""
+    units hit (the shooter, or the tank that ran over an AT, is ``by unit``; -1 for an air
+    strike's shell)."""
 
     knocked_out: list[tuple[int, int, int, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
@@ -391,11 +392,10 @@ class Game:
                     if alive[v] and side[v] != side[u] and kind[v] == "at":
                         self._knock_out(state, v, side[u], u, report)
         # hits
-        fired = list(shells.items())
+        fired = [(u, t, side[u]) for u, t in shells.items()]
         if adv:
-            fired += adv.extra_shells(acts)
-        for shooter, target in fired:
-            by = side[shooter]
+            fired += adv.extra_shells(state, acts)
+        for shooter, target, by in fired:
             found = occupants.get(target)
             if not found:
                 continue

@@ -30,13 +30,17 @@ declare in one round (saved in game records). Readings chosen where the texts le
 - ``quick_sand`` (once per game per side): placed on any cell at the start of a round
   (before orders, visible to both); for that round and the next no tank or R/M may enter
   it (ATs, infantry, are not stopped); units on it may stay or leave.
+- ``air_strike`` (once per game per side): declared with the shells: a token on one cell
+  of the side's own row 1 and 1 or 2 more shells anywhere on that column except the token's
+  cell (hits like any shell; no unit is credited). Shell source: each shell of a tank the
+  side has lost so far pays for one air-strike shell; any other air-strike shell silences
+  one of its live tanks that round (the side's tank shells must be that many fewer).
 - ``smoke`` (once per game per side): placed at the start of a round (before orders, so
   both sides know it when placing shells) on a vacant cell (no unit, no wreck) next to one
   of the side's live tanks (8 neighbours); for that round it blocks lines of fire like a
   tank (for both sides; a shell may still land on the smoke cell).
 
-Not modelled (their ruleset options stay ``"modelled": false``): air strike, mine
-clearing, Red Cross.
+Not modelled (their ruleset options stay ``"modelled": false``): mine clearing, Red Cross.
 """
 
 from __future__ import annotations
@@ -61,10 +65,14 @@ MODELLED = (
     "full_throttle",
     "quick_sand",
     "smoke",
+    "air_strike",
 )
 """The §1.8 options the reference engine implements."""
 
-TOKENS = ("double_shot", "quick_shot", "full_throttle", "quick_sand", "smoke", "berm_repair")
+TOKENS = (
+    *("double_shot", "quick_shot", "full_throttle", "quick_sand", "smoke", "berm_repair"),
+    "air_strike",
+)
 """Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
 
 SIDE_NAMES = ("south", "north")
@@ -73,7 +81,8 @@ SIDE_NAMES = ("south", "north")
 @dataclass
 class Actions:
     """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
-    units; ``quick_sand``/``smoke`` map a side index (0 south, 1 north) to a cell."""
+    units; ``quick_sand``/``smoke`` map a side index (0 south, 1 north) to a cell,
+    ``air_strike`` a side index to ``(token cell, [target cells])``."""
 
     rm_repair: list[int] = field(default_factory=list)
     berm_repair: list[int] = field(default_factory=list)
@@ -82,6 +91,7 @@ class Actions:
     full_throttle: list[int] = field(default_factory=list)
     quick_sand: dict[int, int] = field(default_factory=dict)
     smoke: dict[int, int] = field(default_factory=dict)
+    air_strike: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
 
     def empty(self) -> bool:
         return not (
@@ -92,6 +102,7 @@ class Actions:
             or self.full_throttle
             or self.quick_sand
             or self.smoke
+            or self.air_strike
         )
 
     def merge(self, other: Actions) -> Actions:
@@ -104,6 +115,7 @@ class Actions:
             self.full_throttle + other.full_throttle,
             {**self.quick_sand, **other.quick_sand},
             {**self.smoke, **other.smoke},
+            {**self.air_strike, **other.air_strike},
         )
 
     def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
@@ -121,6 +133,11 @@ class Actions:
             cells: dict[int, int] = getattr(self, key)
             if cells:
                 out[key] = {SIDE_NAMES[s]: name(c) for s, c in sorted(cells.items())}
+        if self.air_strike:
+            out["air_strike"] = {
+                SIDE_NAMES[s]: {"token": name(tok), "shells": [name(t) for t in targets]}
+                for s, (tok, targets) in sorted(self.air_strike.items())
+            }
         return out
 
     @staticmethod
@@ -132,7 +149,7 @@ class Actions:
             fail("", "must be an object", raw)
         known = (
             *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
-            *("quick_sand", "smoke"),
+            *("quick_sand", "smoke", "air_strike"),
         )
         out = Actions()
         for key, value in raw.items():
@@ -143,6 +160,16 @@ class Actions:
                     if not isinstance(value, list):
                         raise ValueError("must be a list of unit indices")
                     getattr(out, key).extend(int(u) for u in value)
+                elif key == "air_strike":
+                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
+                        raise ValueError("must map 'south'/'north' to {token, shells}")
+                    for s, spec in value.items():
+                        if not isinstance(spec, dict) or not isinstance(spec.get("shells"), list):
+                            raise ValueError("needs 'token' (a cell) and 'shells' (cells)")
+                        out.air_strike[SIDE_NAMES.index(s)] = (
+                            parse(str(spec.get("token"))),
+                            [parse(str(t)) for t in spec["shells"]],
+                        )
                 elif key in ("double_shot", "quick_shot"):
                     if not isinstance(value, dict):
                         raise ValueError("must map a unit index to a cell")
@@ -343,7 +370,10 @@ class Advanced:
     ) -> None:
         """Raise ``IllegalMoveError`` for a declaration the rules do not allow."""
         names = self.game.scenario.units
-        for key in ("rm_repair", "berm_repair", "double_shot", "quick_shot", "full_throttle"):
+        for key in (
+            *("rm_repair", "berm_repair", "double_shot", "quick_shot", "full_throttle"),
+            "air_strike",
+        ):
             if getattr(actions, key) and key not in self.on:
                 raise IllegalMoveError(f"{key} is not on in this game")
         sides_using: dict[str, list[int]] = {}
@@ -385,24 +415,47 @@ class Advanced:
         for key, sides in sides_using.items():
             if len(sides) != len(set(sides)):
                 raise IllegalMoveError(f"{key} is used once per game")
-        if "officer_loss" in self.on:
-            repairing = set(actions.rm_repair) | set(actions.berm_repair)
-            for side in (0, 1):
-                lost = state.adv.shots_lost[side]
-                if not lost:
-                    continue
-                able = [
-                    u for u in state.live(side) if state.kind[u] == "tank" and u not in repairing
-                ]
-                fired = sum(1 for u in able if u in shells)
-                if fired > max(0, len(able) - lost):
-                    raise IllegalMoveError(
-                        f"{SIDE_NAMES[side]} lost an officer: at most "
-                        f"{max(0, len(able) - lost)} tank shells this round"
-                    )
+        b = self.game.board
+        for side, (token, targets) in actions.air_strike.items():
+            if not self.may_use(state, side, "air_strike") or b.own_row(token, side) != 1:
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]}: no air strike from {b.cell_name(token)}"
+                )
+            if not 1 <= len(targets) <= 2 or any(
+                t == token or b.col_of(t) != b.col_of(token) for t in targets
+            ):
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]}: air strike shells go on the token's column, not on it"
+                )
+        repairing = set(actions.rm_repair) | set(actions.berm_repair)
+        for side in (0, 1):
+            able = [u for u in state.live(side) if state.kind[u] == "tank" and u not in repairing]
+            cap = self.tank_shell_cap(state, side, len(able), actions)
+            if sum(1 for u in able if u in shells) > cap:
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]}: at most {cap} tank shells this round"
+                    " (officer loss / air strike)"
+                )
 
-    def extra_shells(self, actions: Actions) -> list[tuple[int, int]]:
-        return [*actions.double_shot.items(), *actions.quick_shot.items()]
+    def tank_shell_cap(self, state: State, side: int, able: int, actions: Actions) -> int:
+        """How many shells ``side``'s ``able`` tanks (live, not repairing) may place: fewer
+        after an officer loss, and for air-strike shells no lost tank pays for."""
+        cap = able
+        if "officer_loss" in self.on:
+            cap -= state.adv.shots_lost[side]
+        strike = actions.air_strike.get(side)
+        if strike is not None:
+            cap -= max(0, len(strike[1]) - state.adv.tanks_lost[side])
+        return max(0, cap)
+
+    def extra_shells(self, state: State, actions: Actions) -> list[tuple[int, int, int]]:
+        """``(shooter, target, side)`` of the round's shells beyond one per unit (shooter
+        -1 for an air strike)."""
+        out = [(u, t, state.side[u]) for u, t in actions.double_shot.items()]
+        out += [(u, t, state.side[u]) for u, t in actions.quick_shot.items()]
+        for side, (_token, targets) in actions.air_strike.items():
+            out += [(-1, t, side) for t in targets]
+        return out
 
     def finish(self, state: State, actions: Actions, report: RoundReport) -> None:
         """After the hits: repairs, token bookkeeping, officer losses (``state.round`` is
@@ -422,6 +475,8 @@ class Advanced:
                 adv.used[state.side[u]].add(key)
         for u in actions.full_throttle:
             adv.used[state.side[u]].add("full_throttle")
+        for side in actions.air_strike:
+            adv.used[side].add("air_strike")
         officers = [0, 0]
         for u, _cell, _by, _by_unit in report.knocked_out:
             if state.kind[u] == "tank":

@@ -401,3 +401,72 @@ def test_smoke_needs_a_vacant_cell_next_to_an_own_tank(cell: str) -> None:
     g = game(*FAR, tank(S, "f3", "C"), tank(N, "f8", "1"), tank(S, "g3", "1"), smoke=True)
     with pytest.raises(IllegalMoveError, match="smoke"):
         play(g, g.initial_state(), actions=Actions(smoke={0: c(cell)}))
+
+
+# --- air strike ---------------------------------------------------------------------------
+def strike_game(**opts: object) -> Game:
+    # South tanks on c2 and e2 (plus a1); north tanks on c7 and c9 (plus l12).
+    return game(
+        *FAR,
+        tank(S, "c2", "C"),
+        tank(S, "e2", "2A"),
+        tank(N, "c7", "1"),
+        tank(N, "c9", "1B", 1),
+        air_strike=True,
+        **opts,
+    )
+
+
+def test_air_strike_hits_two_cells_of_the_token_column() -> None:
+    # Token on c1 (south's last line of defence); "2 more shells anywhere on that column":
+    # c7 (tank 1: first hit) and c9 (1B, damaged: second hit -> out). South has lost no
+    # tank, so both shells come from active tanks: of its 3 tanks only 3 - 2 = 1 may fire.
+    g = strike_game()
+    st = g.initial_state()
+    strike = Actions(air_strike={0: (c("c1"), [c("c7"), c("c9")])})
+    with pytest.raises(IllegalMoveError, match="at most 1 tank shells"):
+        play(g, st, shells={0: "a2", 2: "c3"}, actions=strike)
+    play(g, st, shells={0: "a2"}, actions=strike)
+    assert st.damage[4] == 1 and not st.alive[5] and st.wreck[5]
+    with pytest.raises(IllegalMoveError, match="no air strike"):  # once per game
+        play(g, st, actions=Actions(air_strike={0: (c("e1"), [c("e9")])}))
+
+
+def test_air_strike_shells_of_lost_tanks_are_free() -> None:
+    # "You can either use shells of tanks that were hit and are out of the game ... or use
+    # a shell of an active tank": north 1 on c7 facing S covers c2 (f = 5, s = 0; c6..c3
+    # empty), so the damaged C on c2 is out in round 1. In round 2 one strike shell is paid
+    # by C's shell: both live south tanks (a1, e2) still fire.
+    g = game(
+        *FAR,
+        tank(S, "c2", "C", 1),
+        tank(S, "e2", "2A"),
+        tank(N, "c7", "1"),
+        air_strike=True,
+    )
+    st = g.initial_state()
+    play(g, st, shells={4: "c2"})
+    assert not st.alive[2]
+    one = Actions(air_strike={0: (c("c1"), [c("c7")])})
+    play(g, st, shells={0: "a2", 3: "e3"}, actions=one)
+    assert st.damage[4] == 1
+
+
+@pytest.mark.parametrize(
+    "token, targets",
+    [
+        ("c2", ["c7"]),  # the token goes on the last line of defence (own row 1)
+        ("c12", ["c7"]),  # north's row 1, not south's
+        ("c1", ["d7"]),  # another column
+        ("c1", ["c1"]),  # the token's own cell ("air field")
+        ("c1", ["c5", "c6", "c7"]),  # 2 more shells at most
+    ],
+)
+def test_air_strike_refusals(token: str, targets: list[str]) -> None:
+    g = strike_game()
+    with pytest.raises(IllegalMoveError, match="air strike"):
+        play(
+            g,
+            g.initial_state(),
+            actions=Actions(air_strike={0: (c(token), [c(t) for t in targets])}),
+        )

@@ -228,6 +228,6 @@ def test_advanced_rule_options_exist_off_and_warn_when_on() -> None:
     assert all(defaults[name] is False for name in ADVANCED)
     sc = read_scenario(maps.ROOT / "final-act" / "mirror.json")
     assert rs.check(sc) == []
-    violations = rs.check(sc.with_options(air_strike=True))
+    violations = rs.check(sc.with_options(red_cross=True))
     assert is_legal(violations) and is_complete(violations)
     assert [(v.code, v.severity.value) for v in violations] == [("option-not-modelled", "warning")]

@@ -80,7 +80,7 @@ def test_games_with_every_modelled_option_replay_and_use_the_actions(
         state = again.replay()  # every order, shell and action checked
         assert (state.winner, state.round, state.end) == (r.winner, r.length, r.end)
     # every token a side can use without special circumstances shows up in 12 games
-    for key in ("full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot"):
+    for key in ("full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot", "air_strike"):
         assert used[key] > 0, (policy, key, used)
 
 

@@ -153,7 +153,13 @@ class FinalActDriver:
             report = game.apply_round(st, orders, shells, acts)
             for u, cell, _by, by_unit in report.knocked_out:
                 deaths.append(
-                    Death(SIDES[st.side[u]], st.kind[u], cell, st.round, st.kind[by_unit])
+                    Death(
+                        SIDES[st.side[u]],
+                        st.kind[u],
+                        cell,
+                        st.round,
+                        st.kind[by_unit] if by_unit >= 0 else None,
+                    )
                 )
         return _result(st, deaths, FinalActRecord.of(st, rounds, actions) if record else None)
 

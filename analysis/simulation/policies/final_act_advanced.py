@@ -6,15 +6,17 @@ exactly the same random numbers as before. Two steps per round and side:
 - ``pre_round`` (before anyone orders; the tokens are visible to both sides): quick sand
   and smoke.
 - ``act`` (after the side's ``decide``): repairs (which turn the units' orders into stays
-  and drop the repaired tank's shell), full throttle, double/quick shot, and dropping tank
-  shells an officer loss takes away. ``orders``/``shells`` are changed in place.
+  and drop the repaired tank's shell), full throttle, air strike, double/quick shot, and
+  dropping the tank shells an officer loss or an air strike takes away. ``orders`` and
+  ``shells`` are changed in place.
 
 ``random`` uses each available action with probability 1/2, choosing uniformly among its
 legal uses; ``heuristic`` uses them when they help: repairs when the repair cell is not
 under heavy fire (and the R/M drives to the nearest damaged tank), full throttle to win or
 to gain two rounds without entering fire, a second shell on the best remaining likely
-enemy cell, quick sand in front of the enemy tank closest to its goal, smoke beside the
-own tank under the most fire, dropping the least valuable shells.
+enemy cell, an air strike on the column where it finds the most likely enemies (worth
+more than the tank shells it costs), quick sand in front of the enemy tank closest to its
+goal, smoke beside the own tank under the most fire, dropping the least valuable shells.
 """
 
 from __future__ import annotations
@@ -42,14 +44,20 @@ def _stay(st: State, u: int) -> Order:
     return (st.cell[u], st.facing[u])
 
 
-def _officer_cap(st: State, side: int, shells: dict[int, int], repairing: set[int]) -> int:
-    """How many of ``side``'s tank shells must go (officer loss), 0 if none."""
-    lost = st.adv.shots_lost[side]
-    if not lost or "officer_loss" not in st.game.adv.on:
-        return 0
+def _shells_to_drop(
+    st: State, side: int, shells: dict[int, int], repairing: set[int], actions: Actions
+) -> int:
+    """How many of ``side``'s tank shells must go (officer loss, air strike), 0 if none."""
     able = [u for u in st.live(side) if st.kind[u] == "tank" and u not in repairing]
     fired = sum(1 for u in able if u in shells)
-    return max(0, fired - max(0, len(able) - lost))
+    return max(0, fired - st.game.adv.tank_shell_cap(st, side, len(able), actions))
+
+
+def _column(st: State, side: int, col: int) -> tuple[int, list[int]]:
+    """The air-strike token cell (own row 1) of column ``col`` and the column's other cells."""
+    b = st.game.board
+    token = b.cell(col, 0 if side == 0 else b.rows - 1)
+    return token, [b.cell(col, r) for r in range(b.rows) if b.cell(col, r) != token]
 
 
 def _tank_shooters(st: State, shells: dict[int, int]) -> list[int]:
@@ -100,7 +108,11 @@ def random_act(
             u, o = options[int(rng.integers(len(options)))]
             orders[u] = o
             out.full_throttle.append(u)
-    drop = _officer_cap(st, side, shells, busy)
+    if adv.may_use(st, side, "air_strike") and rng.random() < 0.5:
+        token, cells = _column(st, side, int(rng.integers(st.game.board.columns)))
+        picks = rng.integers(len(cells), size=2)
+        out.air_strike[side] = (token, [cells[int(i)] for i in picks])
+    drop = _shells_to_drop(st, side, shells, busy, out)
     for _ in range(drop):
         shooters = [u for u in _tank_shooters(st, shells) if u not in busy]
         shells.pop(shooters[int(rng.integers(len(shooters)))])
@@ -193,7 +205,9 @@ def heuristic_act(
             break
     if adv.may_use(st, side, "full_throttle"):
         _throttle(view, side, mine, busy, orders, out, prep)
-    drop = _officer_cap(st, side, shells, busy)
+    if adv.may_use(st, side, "air_strike"):
+        _air_strike(st, side, shells, likely, out)
+    drop = _shells_to_drop(st, side, shells, busy, out)
     if drop:
         worst = sorted(_tank_shooters(st, shells), key=lambda u: likely.get(shells[u], 0.0))
         for u in worst[:drop]:
@@ -217,6 +231,27 @@ def heuristic_act(
         if best_u >= 0:
             getattr(out, key)[best_u] = best_c
     return out
+
+
+def _air_strike(
+    st: State, side: int, shells: dict[int, int], likely: dict[int, float], out: Actions
+) -> None:
+    """Strike the column with the most likely enemy value on its two best cells when that
+    beats the tank shells the strike would cost."""
+    left = dict(likely)
+    for cell in shells.values():
+        left[cell] = left.get(cell, 0.0) * 0.45
+    tank_values = sorted(likely.get(shells[u], 0.0) for u in _tank_shooters(st, shells))
+    cost = sum(tank_values[: max(0, 2 - st.adv.tanks_lost[side])])
+    best: tuple[float, int, list[int]] | None = None
+    for col in range(st.game.board.columns):
+        token, cells = _column(st, side, col)
+        top = sorted(cells, key=lambda cell: -left.get(cell, 0.0))[:2]
+        gain = sum(left.get(cell, 0.0) for cell in top) - cost
+        if gain > 0.3 and (best is None or gain > best[0]):
+            best = (gain, token, top)
+    if best is not None:
+        out.air_strike[side] = (best[1], best[2])
 
 
 def _drive_rm(
