@@ -35,7 +35,18 @@ class Tree:
     squeezes between (-1 if none), ``esc[side][i]`` = an escape step follows).
     ``root`` are the rotations in place, ``root_esc[side]`` an escape from the start."""
 
-    __slots__ = ("root", "root_esc", "cells", "skip", "ends", "side_a", "side_b", "esc")
+    __slots__ = (
+        "root",
+        "root_esc",
+        "cells",
+        "skip",
+        "ends",
+        "side_a",
+        "side_b",
+        "esc",
+        "rel",
+        "memo",
+    )
 
     def __init__(self, t: Tables, s0: int, speed: int) -> None:
         cells: list[int] = []
@@ -78,6 +89,17 @@ class Tree:
         self.side_a = tuple(side_a)
         self.side_b = tuple(side_b)
         self.esc = (tuple(esc[0]), tuple(esc[1]))
+        # ``occupancy`` bits of every cell the walk (or the backward step) looks at, the
+        # start cell excluded (it is always empty while its piece moves): ``end_states``
+        # depends on the grid only through ``occupancy & rel`` (see ``cached_end_states``)
+        looked = set(cells) | {x for x in side_a + side_b if x >= 0}
+        b = t.back[s0]
+        if b >= 0:
+            looked.add(b >> 3)
+            looked.update(x for x in (t.side_a[s0 ^ 4], t.side_b[s0 ^ 4]) if x >= 0)
+        looked.discard(s0 >> 3)
+        self.rel = sum(1 << (8 * x) for x in looked)
+        self.memo: dict[int, Ends] = {}
 
 
 _TREES: dict[tuple[int, int, int], list[Tree | None]] = {}
@@ -169,6 +191,105 @@ def end_states(st: GameState, p: int, c0: int, f0: int) -> tuple[set[int], bool]
         if ok:
             out.add(b)
     return out, escaped
+
+
+class Ends:
+    """The cached answer of ``end_states`` for one piece (see ``cached_end_states``):
+    ``states`` (a set shared by every caller: never mutate it), ``escaped``, and on demand
+    ``order()`` (``list(states)``, same order) and ``mask()`` (bit ``s`` set for every
+    state id ``s`` in ``states``)."""
+
+    __slots__ = ("states", "escaped", "_order", "_mask")
+
+    def __init__(self, states: set[int], escaped: bool) -> None:
+        self.states = states
+        self.escaped = escaped
+        self._order: list[int] | None = None
+        self._mask = -1
+
+    def order(self) -> list[int]:
+        if self._order is None:
+            self._order = list(self.states)
+        return self._order
+
+    def mask(self) -> int:
+        if self._mask < 0:
+            m = 0
+            for s in self.states:
+                m |= 1 << s
+            self._mask = m
+        return self._mask
+
+
+_MEMO_LIMIT = 1 << 17
+_memo_size = 0
+
+
+def occupancy(grid: list[int]) -> int:
+    """The grid as an int with bit ``8 * cell`` set for every non-empty cell (a key for
+    ``cached_end_states``)."""
+    return int.from_bytes(bytes(map(EMPTY.__ne__, grid)), "little")
+
+
+_TERRAIN_BYTES: dict[int, tuple[object, bytes]] = {}
+
+
+def state_occupancy(st: GameState) -> int:
+    """``occupancy(st.grid)``, faster: the obstacles of ``st.scenario`` (cached) plus the
+    cells of the pieces and wrecks. Valid while ``grid`` agrees with the pieces, as
+    ``GameState.push``/``pop`` keep it (not while a caller has emptied a cell)."""
+    sc = st.scenario
+    entry = _TERRAIN_BYTES.get(id(sc))
+    if entry is None or entry[0] is not sc:
+        if len(_TERRAIN_BYTES) > 64:
+            _TERRAIN_BYTES.clear()
+        blocked = bytearray(st.size)
+        for t in sc.terrain:
+            for c in t.cells:
+                blocked[c] = 1
+        entry = _TERRAIN_BYTES[id(sc)] = (sc, bytes(blocked))
+    raw = bytearray(entry[1])
+    for c in st.cell:
+        if c >= 0:
+            raw[c] = 1
+    return int.from_bytes(raw, "little")
+
+
+def cached_end_states(st: GameState, p: int, occ: int) -> Ends:
+    """``end_states`` of live piece ``p`` where it stands, memoised across positions and
+    games: the answer depends only on the move tree, the occupancy of the cells the tree
+    looks at (``occ`` must be ``occupancy(st.grid)`` of the current position, with or
+    without ``p`` on its cell), ``strict_corners`` and, for a command tank, its side. The
+    set's iteration order is the one ``end_states`` gives (same insertions), so turn lists
+    built from it are identical. Memory is bounded (the memo is dropped when large)."""
+    global _memo_size
+    c0 = st.cell[p]
+    f0 = st.facing[p]
+    tree = move_tree(st.tables, c0 * 8 + f0, st.speed[p])
+    key = occ & tree.rel
+    key = (
+        key * 8 + (4 if st.strict_corners else 0) + (st.side[p] + 1 if st.kind[p] == COMMAND else 0)
+    )
+    memo = tree.memo
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    grid = st.grid
+    old = grid[c0]
+    grid[c0] = EMPTY
+    try:
+        states, escaped = end_states(st, p, c0, f0)
+    finally:
+        grid[c0] = old
+    if _memo_size >= _MEMO_LIMIT:
+        for trees in _TREES.values():
+            for tr in trees:
+                if tr is not None:
+                    tr.memo.clear()
+        _memo_size = 0
+    hit = memo[key] = Ends(states, escaped)
+    _memo_size += 1
+    return hit
 
 
 class Sight:

@@ -22,12 +22,15 @@ the legal turns (non-empty).
 from __future__ import annotations
 
 import math
+from bisect import insort
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
+from analysis.simulation.policies.tank_chess_fast import Threats, TurnIndex, command_tank
 from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
-from rules.tank_chess.movegen import end_states
+from rules.tank_chess.movegen import end_states, state_occupancy
 from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
 
 INF = 1 << 30
@@ -73,7 +76,11 @@ class Prepared:
 
 
 class Policy(Protocol):
-    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn: ...
+    def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn: ...
+
+
+def _minus_score(x: tuple[float, Turn]) -> float:
+    return -x[0]
 
 
 def allowed(st: GameState, turns: list[Turn], banned: frozenset[int]) -> list[Turn]:
@@ -89,8 +96,8 @@ class RandomPolicy:
     def __init__(self, banned: frozenset[int] = frozenset()) -> None:
         self.banned = banned
 
-    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
-        turns = allowed(st, turns, self.banned)
+    def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
+        turns = allowed(st, st.legal_turns() if turns is None else turns, self.banned)
         return turns[int(rng.integers(len(turns)))]
 
 
@@ -217,16 +224,29 @@ class HeuristicPolicy:
         self.banned = banned
 
     def ranked(
-        self, st: GameState, turns: list[Turn], rng: np.random.Generator, limit: int = 1
+        self,
+        st: GameState,
+        turns: list[Turn] | None,
+        rng: np.random.Generator,
+        limit: int = 1,
     ) -> list[tuple[float, Turn]]:
-        """The best ``limit`` candidate turns with their scores, best first."""
-        turns = allowed(st, turns, self.banned)
+        """The best ``limit`` candidate turns with their scores, best first. ``turns`` are
+        the legal turns, or ``None`` to let the policy find them (faster, same answer)."""
         me = st.to_move
         kind, gun, cell, facing = st.kind, st.gun, st.cell, st.facing
         esc = self.prep.escape[me]
-        clt = next((p for p in st.pieces_of[me] if kind[p] == COMMAND and st.alive[p]), -1)
-        shots = [t for t in turns if t[3] >= 0]
-        clt_turns = [t for t in turns if t[0] == clt and t[3] < 0] if clt >= 0 else []
+        clt = command_tank(st, me)
+        at: Callable[[int], Turn]
+        occ = -1
+        if turns is None:
+            index = TurnIndex(st, self.banned, clt)
+            n, at, shots, clt_turns = index.n, index.at, index.shots, index.clt_turns
+            occ = index.occ
+        else:
+            turns = allowed(st, turns, self.banned)
+            n, at = len(turns), turns.__getitem__
+            shots = [t for t in turns if t[3] >= 0]
+            clt_turns = [t for t in turns if t[0] == clt and t[3] < 0] if clt >= 0 else []
         for t in clt_turns:  # immediate wins: escape ...
             if t[1] == ESCAPE:
                 return [(float(INF), t)]
@@ -235,9 +255,8 @@ class HeuristicPolicy:
             if kind[target] == COMMAND and gun[t[0]] > st.hit_armour(t[1], target):
                 return [(float(INF), t)]
         attacks = attack_map(st, 1 - me)
-        n = len(turns)
         picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
-        sample = [turns[i] for i in dict.fromkeys(picks)]
+        sample = [at(i) for i in dict.fromkeys(picks)]
         candidates = shots + clt_turns + [t for t in sample if t[3] < 0 and t[0] != clt]
         noise = rng.random(len(candidates) + 1).tolist()
         scored: list[tuple[float, Turn]] = []
@@ -259,26 +278,48 @@ class HeuristicPolicy:
                 score -= 0.9 * VALUE[kind[p]]
             scored.append((score + 0.3 * noise[i], t))
         if not scored:
-            return [(0.0, turns[int(noise[-1] * n)])]
-        scored.sort(key=lambda x: -x[0])
+            return [(0.0, at(int(noise[-1] * n)))]
+        scored.sort(key=_minus_score)
         if clt < 0:
             return scored[:limit]
         # command-tank safety, checked exactly (enemy move then shot), best first; penalties
         # only lower scores, so stop once the next raw score cannot beat the ``limit``-th
-        reach = reachable(st, 1 - me)
+        # A turn that moves another piece off the command tank's lines (or turns it in
+        # place) and destroys nothing leaves every cell ``exposed`` looks at as it is:
+        # the answer is that of the current position, found once.
+        if occ < 0:
+            occ = state_occupancy(st)
+        threats = Threats(st, 1 - me, st.armour[clt], occ)
+        lines = threats.lines(cell[clt])
+        still = -1  # exposure of the current position (-1: not known yet)
+        alive = st.alive
         checked: list[tuple[float, Turn]] = []
         for k, (score, t) in enumerate(scored):
             if len(checked) >= limit and (k >= CHECK or score <= checked[limit - 1][0]):
                 break
-            st.push(t)
-            if exposed(st, reach, clt, t[3] if t[3] >= 0 and not st.alive[t[3]] else -1):
+            p, c, _, target = t
+            old = cell[p]
+            if (
+                p != clt
+                and target < 0
+                and (c == old or not (lines >> (8 * old) | lines >> (8 * c)) & 1)
+            ):
+                if still < 0:
+                    still = int(threats.exposed(clt, -1, occ))
+                hit = still == 1
+            else:
+                st.push(t)
+                after = occ if c == old else (occ ^ (1 << (8 * old))) | (1 << (8 * c))
+                hit = threats.exposed(
+                    clt, target if target >= 0 and not alive[target] else -1, after
+                )
+                st.pop()
+            if hit:
                 score -= 45.0
-            st.pop()
-            checked.append((score, t))
-            checked.sort(key=lambda x: -x[0])
+            insort(checked, (score, t), key=_minus_score)
         return checked[:limit]
 
-    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
+    def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
         return self.ranked(st, turns, rng)[0][1]
 
 
@@ -335,7 +376,7 @@ class UctPolicy:
         pol = self.heuristic if root else self.expander
         return [t for _, t in pol.ranked(st, turns, rng, WIDTH)]
 
-    def choose(self, st: GameState, turns: list[Turn], rng: np.random.Generator) -> Turn:
+    def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
         top = self.heuristic.ranked(st, turns, rng, WIDTH)
         if len(top) == 1:
             return top[0][1]
@@ -371,10 +412,7 @@ class UctPolicy:
             # playout: the heuristic for both sides, a few plies, then the static value
             plies = 0
             while plies < DEPTH and work.outcome() is None:
-                legal = work.legal_turns()
-                if not legal:
-                    break
-                work.push(self.rollout[work.to_move].choose(work, legal, rng))
+                work.push(self.rollout[work.to_move].choose(work, None, rng))
                 plies += 1
             reward = evaluate(work, self.prep, self.side)
             for _ in range(plies + depth):

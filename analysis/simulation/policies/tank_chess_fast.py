@@ -1,0 +1,346 @@
+"""Fast building blocks of the Tank Chess heuristic (``policies.tank_chess``).
+
+They give exactly the answers of the straightforward code they replace (the same turns
+in the same order, the same exposure verdicts), only cheaper:
+
+- ``TurnIndex``: the legal turns of the side to move as ``st.legal_turns()`` lists them
+  (optionally without banned kinds, as ``allowed`` filters them), but materialised only
+  where needed: ``at(i)`` builds turn ``i``; ``shots`` and ``clt_turns`` (the command
+  tank's non-shooting turns) are built in full. End states come from the memoised
+  ``movegen.cached_end_states``; a piece's turns are spelled out only if it can shoot.
+- ``Threats``: the enemy's reachable states (``reachable``) as one bit mask per enemy
+  piece over state ids ``cell * 8 + facing``, merged per armour value and fire mode, so
+  that ``exposed`` is a few mask operations per direction instead of a dictionary walk.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import cache
+
+from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
+from rules.tank_chess.movegen import (
+    Ends,
+    Sight,
+    _open_origin,
+    cached_end_states,
+    sight_map,
+    state_occupancy,
+)
+from rules.tank_chess.state import EMPTY, GameState, Turn
+from rules.tank_chess.tables import Tables
+
+
+class TurnIndex:
+    """The legal turns of the side to move (see the module doc). ``n`` turns; ``at(i)``
+    is ``turns[i]`` of the list ``st.legal_turns()`` (filtered by ``banned``) would give;
+    ``shots`` are its turns with a target, in order; ``clt_turns`` the non-shooting turns
+    of piece ``clt`` in order (empty if ``clt`` is -1 or filtered out)."""
+
+    __slots__ = (
+        "n",
+        "starts",
+        "pieces",
+        "explicit",
+        "orders",
+        "escs",
+        "shots",
+        "clt_turns",
+        "occ",
+    )
+
+    def __init__(self, st: GameState, banned: frozenset[int], clt: int) -> None:
+        me = st.to_move
+        alive, cell, kind, fire = st.alive, st.cell, st.kind, st.fire
+        grid = st.grid
+        pieces = [p for p in st.pieces_of[me] if alive[p] and cell[p] >= 0]
+        if banned:
+            kept = [p for p in pieces if kind[p] not in banned]
+            if kept:
+                pieces = kept
+        self.occ = occ = state_occupancy(st)
+        sight: Sight | None = None
+        starts: list[int] = []
+        explicit: list[list[Turn] | None] = []
+        orders: list[list[int]] = []
+        escs: list[bool] = []
+        shots: list[Turn] = []
+        clt_turns: list[Turn] = []
+        n = 0
+        for p in pieces:
+            ends = cached_end_states(st, p, occ)
+            states = ends.states
+            mode = fire[p]
+            listed: list[Turn] | None = None
+            if mode == FIRE_MORTAR:
+                listed = _mortar_turns(st, p, ends)
+            else:
+                if sight is None:
+                    sight = sight_map(st, me)
+                c0 = cell[p]
+                grid[c0] = EMPTY
+                try:
+                    _open_origin(st, c0, me, sight)
+                    if mode == FIRE_TURRET:
+                        armed = any(map(sight.turret.__getitem__, states))
+                    else:
+                        armed = max(map(sight.sees.__getitem__, states), default=-1) >= 0
+                    if armed:
+                        listed = _direct_turns(st, p, ends, sight)
+                finally:
+                    grid[c0] = p
+                    sight.unmark_patches()
+            starts.append(n)
+            explicit.append(listed)
+            if listed is not None:
+                n += len(listed)
+                shots.extend(t for t in listed if t[3] >= 0)
+                orders.append([])
+                escs.append(False)
+                if p == clt:
+                    clt_turns = [t for t in listed if t[3] < 0]
+            else:
+                order = ends.order()
+                n += len(order) + ends.escaped
+                orders.append(order)
+                escs.append(ends.escaped)
+                if p == clt:
+                    clt_turns = [(p, -1, -1, -1)] if ends.escaped else []
+                    clt_turns += [(p, s >> 3, s & 7, -1) for s in order]
+        self.n = n
+        self.starts = starts
+        self.pieces = pieces
+        self.explicit = explicit
+        self.orders = orders
+        self.escs = escs
+        self.shots = shots
+        self.clt_turns = clt_turns
+
+    def at(self, i: int) -> Turn:
+        """Turn ``i`` (0 <= i < n)."""
+        k = bisect_right(self.starts, i) - 1
+        j = i - self.starts[k]
+        listed = self.explicit[k]
+        if listed is not None:
+            return listed[j]
+        p = self.pieces[k]
+        if self.escs[k]:
+            if j == 0:
+                return (p, -1, -1, -1)
+            j -= 1
+        s = self.orders[k][j]
+        return (p, s >> 3, s & 7, -1)
+
+    def all(self) -> list[Turn]:
+        """Every turn, in order (for tests and small callers)."""
+        return [self.at(i) for i in range(self.n)]
+
+
+def _mortar_turns(st: GameState, p: int, ends: Ends) -> list[Turn]:
+    """``movegen.piece_turns`` of mortar piece ``p`` from its (cached) end states."""
+    out: list[Turn] = []
+    if ends.escaped:
+        out.append((p, -1, -1, -1))
+    grid = st.grid
+    mortar = st.tables.mortar
+    size = st.size
+    pside = st.side
+    me = pside[p]
+    c0 = st.cell[p]
+    grid[c0] = -1
+    try:
+        for s in ends.states:
+            c = s >> 3
+            f = s & 7
+            out.append((p, c, f, -1))
+            for x in mortar[f * size + c]:
+                v = grid[x]
+                if v >= 0 and pside[v] != me:
+                    out.append((p, c, f, v))
+    finally:
+        grid[c0] = p
+    return out
+
+
+def _direct_turns(st: GameState, p: int, ends: Ends, sight: Sight) -> list[Turn]:
+    """``movegen.piece_turns`` of direct-fire piece ``p`` (its cell emptied and ``sight``
+    patched by the caller)."""
+    out: list[Turn] = []
+    append = out.append
+    if ends.escaped:
+        append((p, -1, -1, -1))
+    sees = sight.sees
+    if st.fire[p] == FIRE_TURRET:
+        count = sight.turret
+        for s in ends.states:
+            c = s >> 3
+            f = s & 7
+            append((p, c, f, -1))
+            if count[s]:
+                base = s & ~7
+                for k in (base | ((f + 7) & 7), s, base | ((f + 1) & 7)):
+                    v = sees[k]
+                    if v >= 0:
+                        append((p, c, f, v))
+    else:
+        for s in ends.states:
+            c = s >> 3
+            f = s & 7
+            append((p, c, f, -1))
+            v = sees[s]
+            if v >= 0:
+                append((p, c, f, v))
+    return out
+
+
+@cache
+def _rays(
+    t: Tables,
+) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[bool, ...], tuple[int, ...]]:
+    """Cell masks of a board, bit ``8 * cell`` per cell (as ``movegen.occupancy``):
+    ``(rest, mortar, cells, rising, lines)``: ``rest[d * size + c]`` = the cells 2, 3, …
+    away from ``c`` in direction ``d``; ``mortar[d * size + c]`` = those 3..5 away;
+    ``cells`` = every cell; ``rising[d]``: cell numbers grow along direction ``d``;
+    ``lines[c]`` = every cell on the eight rays from ``c``."""
+    rest = []
+    mortar = []
+    lines = [0] * t.size
+    for i in range(8 * t.size):
+        ray = t.ray_rest[i]
+        rest.append(sum(1 << (8 * x) for x in ray))
+        mortar.append(sum(1 << (8 * x) for x in ray[1:4]))
+        if t.ray_first[i] >= 0:
+            lines[i % t.size] |= rest[-1] | (1 << (8 * t.ray_first[i]))
+    rising = tuple(dy > 0 or (dy == 0 and dx > 0) for dx, dy in _DXY)
+    cells = sum(1 << (8 * c) for c in range(t.size))
+    return tuple(rest), tuple(mortar), cells, rising, tuple(lines)
+
+
+_DXY = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+
+class Threats:
+    """Where the pieces of ``side`` can stand after one move (their current state
+    included) as bit masks over state ids (bit ``s = cell * 8 + facing``), for
+    ``exposed`` checks of an enemy piece whose armour values are ``armours``.
+
+    A state mask shifted right by ``f`` and cut to the cell bits (``8 * cell``) is the
+    mask of the cells where a piece can stand facing ``f``: the same bit layout as
+    ``movegen.occupancy``, so rays, blockers and shooters meet in plain int operations."""
+
+    __slots__ = ("st", "pieces", "armours", "union", "memo")
+
+    def __init__(
+        self, st: GameState, side: int, armours: tuple[int, int, int], occ: int = -1
+    ) -> None:
+        self.st = st
+        if occ < 0:
+            occ = state_occupancy(st)
+        alive, cell, facing = st.alive, st.cell, st.facing
+        gun, fire = st.gun, st.fire
+        self.pieces = [
+            (
+                e,
+                gun[e],
+                fire[e],
+                cached_end_states(st, e, occ).mask() | (1 << (cell[e] * 8 + facing[e])),
+            )
+            for e in st.pieces_of[side]
+            if alive[e] and cell[e] >= 0
+        ]
+        self.armours = armours
+        self.union = self._merge(-1)
+        self.memo: dict[int, tuple[int, int]] = {}
+
+    def _merge(self, skip: int) -> dict[int, tuple[int, int, int]]:
+        """Armour value → (turret, fixed, mortar) masks of the pieces whose gun beats it."""
+        out: dict[int, tuple[int, int, int]] = {}
+        for a in self.armours:
+            if a in out:
+                continue
+            tu = fx = mo = 0
+            for e, g, mode, m in self.pieces:
+                if g <= a or e == skip:
+                    continue
+                if mode == FIRE_TURRET:
+                    tu |= m
+                elif mode == FIRE_MORTAR:
+                    mo |= m
+                else:
+                    fx |= m
+            out[a] = (tu, fx, mo)
+        return out
+
+    def _shooters(
+        self, union: dict[int, tuple[int, int, int]], armour: int, back: int, cells: int
+    ) -> tuple[int, int]:
+        """(direct, mortar) cell masks: where a piece beating ``armour`` can stand so as
+        to fire in direction ``back`` (a turret within 45° of it, a fixed gun or a mortar
+        exactly along it)."""
+        tu, fx, mo = union[armour]
+        direct = (fx >> back) & cells
+        if tu:
+            direct |= ((tu >> ((back + 7) & 7)) | (tu >> back) | (tu >> ((back + 1) & 7))) & cells
+        return direct, (mo >> back) & cells
+
+    def lines(self, c: int) -> int:
+        """The cells on the eight rays from cell ``c`` (``exposed`` of a piece on ``c``
+        only looks at those cells of the grid)."""
+        return _rays(self.st.tables)[4][c]
+
+    def exposed(self, p: int, skip: int = -1, occ: int = -1) -> bool:
+        """``policies.tank_chess.exposed(st, reachable(st, side), p, skip)`` (same answer)
+        in the current position of ``st`` (the masks stay those of the position ``Threats``
+        was built in): could a piece of ``side`` move and then destroy piece ``p``?
+        ``occ``: ``movegen.occupancy`` of the current position if the caller has it."""
+        st = self.st
+        t = st.tables
+        rest, mortar, cells, rising, _ = _rays(t)
+        size = st.size
+        grid = st.grid
+        first = t.ray_first
+        if occ < 0:
+            occ = state_occupancy(st)
+        c0 = st.cell[p]
+        f0 = st.facing[p]
+        front, side_armour, rear = st.armour[p]
+        memo = self.memo
+        union = self.union if skip < 0 else self._merge(skip)
+        for d in range(8):
+            i = d * size + c0
+            a = first[i]
+            if a < 0:
+                continue
+            armour = front if d == f0 else rear if d == (f0 + 4) & 7 else side_armour
+            back = (d + 4) & 7
+            if skip < 0:
+                key = armour * 8 + back
+                found = memo.get(key)
+                if found is None:
+                    found = memo[key] = self._shooters(union, armour, back, cells)
+                direct, lobbed = found
+            else:
+                direct, lobbed = self._shooters(union, armour, back, cells)
+            if lobbed & mortar[i]:
+                return True
+            if not direct or grid[a] != EMPTY:
+                continue
+            r = rest[i]
+            m = r & occ
+            if m:  # the ray up to and including its first occupied cell
+                if rising[d]:
+                    r &= ((m & -m) << 1) - 1
+                else:
+                    r &= -(1 << (m.bit_length() - 1))
+            if direct & r:
+                return True
+        return False
+
+
+def command_tank(st: GameState, side: int) -> int:
+    """The first live command tank of ``side`` (-1 if none)."""
+    kind, alive = st.kind, st.alive
+    for p in st.pieces_of[side]:
+        if kind[p] == COMMAND and alive[p]:
+            return p
+    return -1
