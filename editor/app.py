@@ -26,4 +26,6 @@ def run(path: str | None = None, argv: list[str] | None = None) -> int:
 
     window = MainWindow(path)
     window.show()
+    window.raise_()
+    window.activateWindow()  # keyboard shortcuts work at once, even without a window manager
     return int(app.exec())

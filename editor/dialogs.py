@@ -72,6 +72,13 @@ class QtPrompter:
     def __init__(self, parent: QWidget | None) -> None:
         self.parent = parent
 
+    def _refocus(self) -> None:
+        """Give the keyboard back to the main window after a dialog (without a window
+        manager nobody else does, and shortcuts would stop working)."""
+        if self.parent is not None:
+            self.parent.activateWindow()
+            self.parent.raise_()
+
     def unsaved_changes(self, name: str) -> str:
         box = QMessageBox(self.parent)
         box.setIcon(QMessageBox.Icon.Warning)
@@ -85,6 +92,7 @@ class QtPrompter:
         )
         box.setDefaultButton(QMessageBox.StandardButton.Save)
         answer = box.exec()
+        self._refocus()
         if answer == QMessageBox.StandardButton.Save:
             return "save"
         if answer == QMessageBox.StandardButton.Discard:
@@ -93,17 +101,22 @@ class QtPrompter:
 
     def open_path(self, start: str) -> str | None:
         dialog = OpenDialog(start, self.parent)
-        return dialog.chosen if dialog.exec() == QDialog.DialogCode.Accepted else None
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self._refocus()
+        return dialog.chosen if accepted else None
 
     def save_path(
         self, suggested: str, title: str = "Save As", filt: str = FILE_FILTER
     ) -> str | None:
         path, _ = QFileDialog.getSaveFileName(self.parent, title, suggested, filt)
+        self._refocus()
         return path or None
 
     def new_scenario(self) -> Scenario | None:
         dialog = NewDialog(self.parent)
-        return dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self._refocus()
+        return dialog.scenario() if accepted else None
 
     def recover(self, autosave: str, original: str) -> bool:
         box = QMessageBox(self.parent)
@@ -119,10 +132,12 @@ class QtPrompter:
         box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(restore)
         box.exec()
+        self._refocus()
         return box.clickedButton() is restore
 
     def error(self, text: str) -> None:
         QMessageBox.critical(self.parent, "tankmap", text)
+        self._refocus()
 
     def info(self, title: str, text: str) -> None:
         box = QMessageBox(self.parent)
@@ -130,6 +145,7 @@ class QtPrompter:
         box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(text)
         box.exec()
+        self._refocus()
 
 
 def recovery_message(autosave: str, original: str) -> str:
@@ -179,8 +195,13 @@ def option_widget(spec: OptionSpec, value: OptionValue) -> QWidget:
 
 def option_label(spec: OptionSpec) -> str:
     """An option's form label: ``extra_forces`` → ``Extra forces``."""
-    text = spec.name.replace("_", " ")
+    words = [ABBREVIATIONS.get(w, w) for w in spec.name.split("_")]
+    text = " ".join(words)
     return text[:1].upper() + text[1:]
+
+
+ABBREVIATIONS = {"at": "AT", "rm": "R/M", "ap": "AP"}
+"""Option-name words shown in capitals (``at_cone`` → ``AT cone``)."""
 
 
 def option_value(spec: OptionSpec, w: QWidget) -> OptionValue:
@@ -204,7 +225,7 @@ class NewDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, ruleset: str = "final-act") -> None:
         super().__init__(parent)
         self.setWindowTitle("New scenario")
-        self.setMinimumWidth(420)
+        self.setMinimumWidth(460)
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.ruleset_box = QComboBox()
@@ -231,7 +252,7 @@ class NewDialog(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.options_box)
-        scroll.setMinimumHeight(260)
+        scroll.setMinimumHeight(380)
         layout.addWidget(scroll, 1)
         self.problem = QLabel()
         self.problem.setStyleSheet("color: #b71c1c")

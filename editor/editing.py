@@ -95,6 +95,13 @@ def preview(doc: Document, piece: Piece) -> Outcome:
     return _check(doc, _with_images(doc, [piece])[0])
 
 
+def preview_with_images(doc: Document, piece: Piece) -> tuple[Outcome, list[Piece]]:
+    """``preview`` plus the mirror images symmetry mode would add with ``piece`` (so the
+    place tool can show both halves before the click)."""
+    after, images = _with_images(doc, [piece])
+    return _check(doc, after), images
+
+
 def _with_images(doc: Document, pieces: Sequence[Piece]) -> tuple[Scenario, list[Piece]]:
     after = doc.scenario
     for p in pieces:

@@ -12,6 +12,7 @@ from editor.commands import new_stroke
 from editor.palette_data import shapes_for
 from editor.pieces import (
     Piece,
+    cells_of,
     footprint_cells,
     footprint_cells_clipped,
     mirror_offsets,
@@ -103,13 +104,17 @@ class PlaceTool(Tool):
             ctx.scene.set_preview(cells, False)
             ctx.say(f"{what} at {board.cell_name(cell)}: refused: the piece would leave the board")
             return
-        outcome = editing.preview(ctx.doc, piece)
-        ctx.scene.set_preview(cells, outcome.ok)
-        ctx.scene.set_ghost(piece)
+        outcome, images = editing.preview_with_images(ctx.doc, piece)
+        shown = list(cells)
+        for image in images:  # symmetry mode: preview the mirrored piece too
+            shown.extend(cells_of(image))
+        ctx.scene.set_preview(shown, outcome.ok)
+        ctx.scene.set_ghosts([piece, *images])
+        mirrored = " (and its mirror image)" if images else ""
         if outcome.ok:
-            ctx.say(f"{what} at {board.cell_name(cell)}: legal — click to place")
+            ctx.say(f"{what} at {board.cell_name(cell)}{mirrored}: legal — click to place")
         else:
-            ctx.say(f"{what} at {board.cell_name(cell)}: refused: {outcome.reason}")
+            ctx.say(f"{what} at {board.cell_name(cell)}{mirrored}: refused: {outcome.reason}")
 
     def place_at(self, cell: int, stroke: int = 0) -> editing.Outcome:
         """Place the current palette piece at ``cell`` (what a click does)."""

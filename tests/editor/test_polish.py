@@ -213,3 +213,22 @@ def test_option_labels_are_capitalised(make_window: Any) -> None:
     assert isinstance(form, QFormLayout)
     label = form.labelForField(w.inspector_dock.fields["option-extra_forces"])
     assert isinstance(label, QLabel) and label.text() == "Extra forces"
+    cone = form.labelForField(w.inspector_dock.fields["option-at_cone"])
+    assert isinstance(cone, QLabel) and cone.text() == "AT cone"
+
+
+def test_place_preview_shows_the_mirror_image_in_symmetry_mode(make_window: Any) -> None:
+    from editor_helpers import hover
+
+    from editor.pieces import Symmetry
+
+    w = make_window()
+    b = w.doc.scenario.board
+    w.set_symmetry(Symmetry.POINT)
+    w.ctx.set_choice(kind="tank", turns=0)
+    w.ctx.set_tool("place")
+    hover(w, "c2")
+    # 180° point image of c2 on 12x12 is j11 (column 13-3=10 -> j, row 13-2=11)
+    assert set(w.ctx.scene.preview.cells) == {b.parse_cell("c2"), b.parse_cell("j11")}
+    assert len(w.ctx.scene.ghosts) == 2
+    assert "mirror image" in w.message.text()
