@@ -181,6 +181,11 @@ class _Layout:
             block * self.stride + (cell // self.columns) * self.width + cell % self.columns
         )
 
+    def back_row(self, block: int, side: int) -> int:
+        """Block ``block``'s cells on the enemy back row of side index ``side``."""
+        row = self.rows - 1 if side == 0 else 0
+        return ((1 << self.columns) - 1) << (block * self.stride + row * self.width)
+
     def block_mask(self, block: int) -> int:
         return ((1 << self.stride) - 1) << (block * self.stride)
 
@@ -222,6 +227,34 @@ def _step_masks(lay: _Layout, free: int, strict: bool) -> tuple[list[int], list[
         fwd.append(ok_f)
         back.append(ok_b)
     return fwd, back
+
+
+def _flood(lay: _Layout, cells: int, free: int, fwd_ok: list[int] | None) -> int:
+    """The cells of one block reachable from ``cells`` by any number of steps: into any
+    free neighbour, or (``fwd_ok``, for ``strict_corners``) as those masks allow."""
+    w = lay.width
+    sh = lay.shift
+    while True:
+        if fwd_ok is None:
+            h = cells | (cells << 1) | (cells >> 1)
+            grown = cells | ((h | (h << w) | (h >> w)) & free)
+        else:
+            grown = cells
+            for f in range(8):
+                grown |= _sh(cells & fwd_ok[f], sh[f])
+        if grown == cells:
+            return cells
+        cells = grown
+
+
+def _fold(lay: _Layout, bits: int, sides: list[int], side: int) -> int:
+    """The union, moved into block 0, of ``bits`` in the blocks of side index ``side``."""
+    one = lay.block_mask(0)
+    out = 0
+    for g, sd in enumerate(sides):
+        if sd == side:
+            out |= (bits >> (g * lay.stride)) & one
+    return out
 
 
 def _closure(
@@ -270,12 +303,16 @@ def _search(
     strict: bool,
     starts: list[list[int]],
     speeds: list[int],
+    sides: list[int],
     escapes: dict[int, int],
 ) -> tuple[npt.NDArray[np.int32], dict[int, int | None]]:
     """Breadth-first search in turns of every block at once. ``starts[g]`` are block ``g``'s
-    start states (``cell * 8 + facing``), ``speeds[g]`` its speed, ``escapes`` maps the blocks
-    whose turns to escape are wanted to their side index. Returns per-block cell distances
-    ``(blocks, size)`` (-1 = never) and the turns to escape of the ``escapes`` blocks."""
+    start states (``cell * 8 + facing``), ``speeds[g]`` its speed, ``sides[g]`` the side
+    index it belongs to (the search stops once each side's reach is final, not each block's),
+    ``escapes`` maps the blocks whose turns to escape are wanted to their side index.
+    Returns per-block cell distances ``(blocks, size)`` (-1 = not reached when the search
+    stopped: only their minimum over a side's blocks is exact) and the turns to escape of the
+    ``escapes`` blocks."""
     vmax = max(speeds)
     active: list[int | None] = []
     for k in range(vmax):
@@ -301,6 +338,23 @@ def _search(
         seen_cells |= x
     layers = [seen_cells]
     found: dict[int, int | None] = dict.fromkeys(escapes)
+    # A side's reach is final once every cell its pieces can ever reach is reached: that is
+    # the flood fill of its start cells (a piece can always turn to face any neighbour,
+    # then step; the backward step is a forward step's mirror), so the search may stop then,
+    # if the escapes are settled too (an escape is possible iff the fill touches the enemy
+    # back row). Not with pieces on blocked cells (their first move treats their own cell as
+    # empty, so the fill is not the whole story): they search until nothing is new.
+    odd = 0
+    for x in frontier:
+        odd |= x & ~free
+    one = lay.block_mask(0)
+    targets: dict[int, int] = {}
+    pending = set(escapes)
+    if not odd:
+        corners = [m & one for m in fwd_ok] if strict else None
+        for side in set(sides):
+            targets[side] = _flood(lay, _fold(lay, seen_cells, sides, side), free & one, corners)
+        pending = {g for g in escapes if targets[sides[g]] & lay.back_row(0, escapes[g])}
     turn = 0
     while True:
         turn += 1
@@ -324,6 +378,7 @@ def _search(
             for g in escapes:
                 if found[g] is None and hits & lay.block_mask(g):
                     found[g] = turn
+                    pending.discard(g)
         new = [a & ~b for a, b in zip(reached, visited, strict=True)]
         cells = 0
         for x in new:
@@ -334,6 +389,12 @@ def _search(
         layers.append(cells & ~seen_cells)
         seen_cells |= cells
         frontier = new
+        if (
+            targets
+            and not pending
+            and all(_fold(lay, seen_cells, sides, side) == t for side, t in targets.items())
+        ):
+            break
     dist = np.full((lay.blocks, lay.columns * lay.rows), -1, dtype=np.int32)
     for t in range(len(layers) - 1, -1, -1):
         if layers[t]:
@@ -354,8 +415,7 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     opts.update(scenario.options)
     strict = bool(opts["strict_corners"])
     free_cells = np.ones(board.size, dtype=bool)
-    for t in scenario.terrain:
-        free_cells[list(t.cells)] = False
+    free_cells[[c for t in scenario.terrain for c in t.cells]] = False
     groups: dict[tuple[int, int, bool], list[int]] = {}
     for u in scenario.units:
         info = facts.get(u.kind)
@@ -374,13 +434,19 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
         return {side: TerrainReach(empty.copy(), None) for side in Side}
     keys = sorted(groups)
     lay = _layout(board.columns, board.rows, len(keys))
-    free = 0
-    for c in np.flatnonzero(free_cells).tolist():
-        free |= lay.bit(0, c)
-    free *= lay.rep
+    padded = np.zeros((board.rows + 1, lay.width), dtype=bool)
+    padded[: board.rows, : board.columns] = free_cells.reshape(board.rows, board.columns)
+    packed = np.packbits(padded.ravel(), bitorder="little").tobytes()
+    free = int.from_bytes(packed, "little") * lay.rep
     escapes = {g: k[0] for g, k in enumerate(keys) if k[2]}
     dist, found = _search(
-        lay, free, strict, [groups[k] for k in keys], [k[1] for k in keys], escapes
+        lay,
+        free,
+        strict,
+        [groups[k] for k in keys],
+        [k[1] for k in keys],
+        [k[0] for k in keys],
+        escapes,
     )
     for side in Side:
         mine = [g for g, k in enumerate(keys) if k[0] == side.index]
