@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 
 from editor.document import Document
+from editor.palette_data import piece_label
 from editor.pieces import Piece, copy_side, swap_sides
 from rules.geometry import Side
 from rules.scenario import Scenario
@@ -69,8 +70,8 @@ def new_stroke() -> int:
     return next(_strokes)
 
 
-def _label(piece: Piece) -> str:
-    return piece.label if hasattr(piece, "label") else piece.kind
+def _label(doc: Document, piece: Piece) -> str:
+    return piece_label(doc.palette, piece)
 
 
 class AddPieces(ScenarioCommand):
@@ -81,7 +82,11 @@ class AddPieces(ScenarioCommand):
         for p in pieces:
             after = after.adding(p)
         if text is None:
-            text = f"Place {_label(pieces[0])}" if len(pieces) == 1 else f"Add {len(pieces)} pieces"
+            text = (
+                f"Place {_label(doc, pieces[0])}"
+                if len(pieces) == 1
+                else f"Add {len(pieces)} pieces"
+            )
         super().__init__(doc, text, after, pieces)
 
 
@@ -94,7 +99,9 @@ class RemovePieces(ScenarioCommand):
             after = after.removing(p)
         if text is None:
             text = (
-                f"Erase {_label(pieces[0])}" if len(pieces) == 1 else f"Erase {len(pieces)} pieces"
+                f"Erase {_label(doc, pieces[0])}"
+                if len(pieces) == 1
+                else f"Erase {len(pieces)} pieces"
             )
         super().__init__(doc, text, after, ())
 
@@ -112,7 +119,7 @@ class ReplacePieces(ScenarioCommand):
         for old, new in pairs:
             after = after.replacing(old, new)
         if text is None:
-            what = _label(pairs[0][0]) if len(pairs) == 1 else f"{len(pairs)} pieces"
+            what = _label(doc, pairs[0][0]) if len(pairs) == 1 else f"{len(pairs)} pieces"
             text = f"{self.verb} {what}"
         super().__init__(doc, text, after, [new for _, new in pairs])
 
@@ -139,7 +146,7 @@ class SetPieceProperty(ReplacePieces):
     def __init__(self, doc: Document, piece: Piece, **changes: Any) -> None:
         new = replace(piece, **changes)
         names = ", ".join(changes)
-        super().__init__(doc, [(piece, new)], f"Set {names} of {_label(piece)}")
+        super().__init__(doc, [(piece, new)], f"Set {names} of {_label(doc, piece)}")
 
 
 class SwapSides(ScenarioCommand):

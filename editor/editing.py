@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from editor import commands as cmd
 from editor.document import Document
+from editor.palette_data import piece_label
 from editor.pieces import (
     Piece,
     Symmetry,
@@ -133,7 +134,7 @@ def add_pieces(
     if not outcome.ok:
         return outcome
     if images:
-        doc.undo_stack.beginMacro((text or f"Place {_name(pieces)}") + " (symmetric)")
+        doc.undo_stack.beginMacro((text or f"Place {_name(doc, pieces)}") + " (symmetric)")
         doc.undo_stack.push(cmd.AddPieces(doc, pieces, text))
         doc.undo_stack.push(cmd.AddPieces(doc, images, text))
         doc.undo_stack.endMacro()
@@ -145,9 +146,8 @@ def add_pieces(
     return outcome
 
 
-def _name(pieces: Sequence[Piece]) -> str:
-    p = pieces[0]
-    return (p.label if isinstance(p, Unit) else p.kind) if len(pieces) == 1 else "pieces"
+def _name(doc: Document, pieces: Sequence[Piece]) -> str:
+    return piece_label(doc.palette, pieces[0]) if len(pieces) == 1 else f"{len(pieces)} pieces"
 
 
 # --- erasing ------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ def erase(doc: Document, pieces: Sequence[Piece], stroke: int = 0) -> Outcome:
         return Outcome(False, "nothing selected")
     extra = [c for p in pieces if (c := _counterpart(doc, p)) is not None and c not in pieces]
     if extra:
-        doc.undo_stack.beginMacro(f"Erase {_name(pieces)} (symmetric)")
+        doc.undo_stack.beginMacro(f"Erase {_name(doc, pieces)} (symmetric)")
         doc.undo_stack.push(cmd.RemovePieces(doc, pieces))
         doc.undo_stack.push(cmd.RemovePieces(doc, list(dict.fromkeys(extra))))
         doc.undo_stack.endMacro()
@@ -210,7 +210,7 @@ def transform(
     if not outcome.ok or dry_run:
         return outcome
     if extra:
-        doc.undo_stack.beginMacro(f"{command.verb} {_name(pieces)} (symmetric)")
+        doc.undo_stack.beginMacro(f"{command.verb} {_name(doc, pieces)} (symmetric)")
         doc.undo_stack.push(command(doc, pairs))
         doc.undo_stack.push(command(doc, extra))
         doc.undo_stack.endMacro()

@@ -547,7 +547,7 @@ class MainWindow(QMainWindow):
         found = pieces_at(s, cell)
         text = s.board.cell_name(cell)
         if found:
-            text += ": " + ", ".join(describe(p) for p in found)
+            text += ": " + ", ".join(describe(p, self.doc.palette) for p in found)
         self.hover_label.setText(text + "  ")
 
     def _show_cells(self, cells: object) -> None:

@@ -152,6 +152,18 @@ _TANK_WARS = Palette(
 _TABLE = {"final-act": _FINAL_ACT, "tank-chess": _TANK_CHESS, "tank-wars": _TANK_WARS}
 
 
+def piece_label(palette: Palette, piece: object) -> str:
+    """How the editor names a piece: the palette label plus a unit's name (``Tank C``,
+    ``Large berm``, ``Heavy tank``); the raw kind if the palette does not know it."""
+    kind = str(getattr(piece, "kind", "?"))
+    try:
+        label = palette.entry(kind).label
+    except KeyError:
+        label = kind
+    name = getattr(piece, "name", None)
+    return f"{label} {name}" if name else label
+
+
 def palette_for(ruleset: Ruleset) -> Palette:
     """The palette of ``ruleset``: the table entry restricted to the ruleset's kinds (in the
     ruleset's order), plus a single-cell entry for any kind the table does not know."""

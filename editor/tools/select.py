@@ -9,16 +9,21 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu
 
 from editor import editing
+from editor.palette_data import Palette, piece_label
 from editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
 from editor.tools.base import CellEvent, Tool
 
 
-def describe(piece: Piece) -> str:
+def describe(piece: Piece, palette: Palette | None = None) -> str:
+    """``Tank C (south) facing N`` — the status bar's words for a piece."""
     side = getattr(piece, "side", None)
     owner = f" ({side.value})" if side is not None else ""
     facing = getattr(piece, "facing", None)
     facing_text = f" facing {facing.name}" if facing is not None else ""
-    label = getattr(piece, "label", None) or piece.kind
+    if palette is not None:
+        label = piece_label(palette, piece)
+    else:
+        label = getattr(piece, "label", None) or piece.kind
     return f"{label}{owner}{facing_text}"
 
 
@@ -103,7 +108,9 @@ class SelectTool(Tool):
         if ev.cell is not None:
             found = pieces_at(doc.scenario, ev.cell)
             name = doc.scenario.board.cell_name(ev.cell)
-            ctx.say(f"{name}: " + ", ".join(describe(p) for p in found) if found else name)
+            ctx.say(
+                f"{name}: " + ", ".join(describe(p, doc.palette) for p in found) if found else name
+            )
 
     def release(self, ev: CellEvent) -> None:
         ctx = self.ctx

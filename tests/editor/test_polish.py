@@ -232,3 +232,24 @@ def test_place_preview_shows_the_mirror_image_in_symmetry_mode(make_window: Any)
     assert set(w.ctx.scene.preview.cells) == {b.parse_cell("c2"), b.parse_cell("j11")}
     assert len(w.ctx.scene.ghosts) == 2
     assert "mirror image" in w.message.text()
+
+
+def test_history_and_status_use_readable_names(make_window: Any) -> None:
+    from editor import editing
+    from editor.pieces import Symmetry
+    from editor.tools.select import describe
+    from rules.geometry import Facing, Side
+    from rules.scenario import Terrain, Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C")
+    assert editing.place(w.doc, tank).ok
+    assert w.doc.undo_stack.undoText() == "Place Tank C"
+    assert describe(tank, w.doc.palette) == "Tank C (south) facing N"
+    w.set_symmetry(Symmetry.POINT)
+    berm = Terrain(
+        "berm-large", (b.parse_cell("d3"), b.parse_cell("e3"), b.parse_cell("f3")), Side.SOUTH
+    )
+    assert editing.place(w.doc, berm).ok
+    assert w.doc.undo_stack.undoText() == "Place Large berm (symmetric)"
