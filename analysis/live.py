@@ -12,24 +12,37 @@ Arrays are indexed ``[row][column]`` with ``[0]`` = row 1 (the JSON 2-D map layo
 ``ov.reach[side][board.row_of(c), board.col_of(c)]`` is the value of cell ``c``. They are fresh
 arrays the caller may keep or modify.
 
-Numbers are exactly those of ``tankmap analyze`` (terrain-only movement, CONTRACTS.md): reach
-uses the array BFS of ``analysis.reach.unit_reach`` over cached movement tables.
+Numbers are exactly those of ``tankmap analyze`` (terrain-only movement, CONTRACTS.md), from
+one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``):
 
-**Speed.** Moving, adding, removing or turning a *unit* reuses the cached tables: one numpy
-BFS per unit whose state changed (memoised per start state) plus ``check`` and every live
-unit's ``fire_zone`` — about 9 ms on the full Tank Chess 20×20 sample (check ~1.6, coverage
-~3.4, reach ~3.4 ms) and ~2 ms on Final Act (``python -m benchmarks analysis``; a 2-core
-machine shared with other jobs). Changing *terrain or wrecks* needs the tables of the new
-terrain: they are derived incrementally (only states within one move of a changed cell ask
-the ruleset again; on a 180°-symmetric board one side's tables are the other's turned
-round), ~25 ms for Final Act but 1-1.5 s for Tank Chess 20×20 (12 tables of ~2,750 states,
-each asking ``ruleset.moves``, ~0.3 ms a call). For a responsive editor:
+* **Tank Chess** (``fast_path``): ``rules.tank_chess.reach.side_terrain_reach`` — the rules'
+  own multi-source search in turns over (cell, facing) bitboards, all of a side's pieces of
+  one speed at once, command tanks apart for the escape. No movement tables, no networkx,
+  no lock; a terrain or wreck edit costs the same as a unit edit.
+* **Other rulesets**: the array BFS of ``analysis.reach.unit_reach`` over movement tables
+  cached per terrain (``analysis.graphs``); a terrain edit derives the new tables
+  incrementally (only states near a changed cell ask ``ruleset.moves`` again).
 
-* call ``live_overlays(scenario, reach=False)`` on the GUI thread (violations + coverage,
-  always fast) and ``live_overlays(scenario)`` — or ``warm(scenario)`` then
-  ``live_overlays`` — in a worker thread; the caches are guarded by a lock, so this is safe;
-* ``reach_ready(scenario)`` says whether reach can be computed without building tables
-  (it never blocks: while ``warm`` runs it answers False);
+**Speed** (``python -m benchmarks analysis``, medians, 2-core machine shared with other jobs):
+
+| map | unit edit | terrain/wreck edit | its reach part |
+|---|---|---|---|
+| Tank Chess 20×20 sample | ~4-6 ms | ~4-8 ms (was 1.1-2 s) | ~0.8 ms (was ~1.1 s) |
+| Tank Chess basic 16×16 | ~3 ms | ~3-4 ms (was 0.66 s) | ~0.7 ms |
+| Final Act flanks-vs-centre | ~2 ms | ~27-36 ms (tables derived) | ~27 ms |
+
+The rest is ``check`` (~1.5 ms on TC 20×20) and coverage (~1.5-2 ms). The Tank Chess search
+grows with the number of turns needed: ~4-5 ms on a 26×26 maze needing 50 turns.
+
+**How the editor should call it.** After every edit (undo/redo included):
+
+* Tank Chess: ``live_overlays(scenario)`` on the GUI thread, always (``reach_ready`` is
+  always True, ``warm`` does nothing);
+* other rulesets: ``live_overlays(scenario, reach=False)`` on the GUI thread (violations +
+  coverage, always fast); if ``reach_ready(scenario)`` also call ``live_overlays(scenario)``,
+  otherwise ``warm(scenario)`` in a worker thread and then ``live_overlays`` (the table
+  caches are guarded by a lock; ``reach_ready`` never blocks: while ``warm`` runs it answers
+  False). ``editor/overlays.py`` does exactly this for both;
 * ``check=False`` skips ``ruleset.check`` when only the maps are wanted.
 """
 

@@ -92,7 +92,7 @@ def live_figures(path: str) -> dict[str, Any]:
     parts = [live_overlays(e).timings_ms for e in _unit_edits(s, 12)]
     no_check = [live_overlays(e, check=False).timings_ms["total"] for e in _unit_edits(s, 12)]
     terrain = []
-    for e in _terrain_edits(s, 6):
+    for e in _terrain_edits(s, 10):
         t0 = time.perf_counter()
         ov = live_overlays(e)
         ov.timings_ms["total"] = (time.perf_counter() - t0) * 1e3
