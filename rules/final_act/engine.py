@@ -162,7 +162,8 @@ class State:
         cell, facing = self.cell[u], self.facing[u]
         kind = self.kind[u]
         avoid = self.wreck_mask | (self.no_entry if kind != "at" else 0)
-        moves = g.tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
+        tables = self.adv.tables[self.side[u]] or g.tables  # mine clearing (RULES §1.8)
+        moves = tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
         return ((cell, facing), *moves)
 
     def fire_zone(self, u: int, blockers: int | None = None) -> list[int]:

@@ -35,23 +35,29 @@ declare in one round (saved in game records). Readings chosen where the texts le
   cell (hits like any shell; no unit is credited). Shell source: each shell of a tank the
   side has lost so far pays for one air-strike shell; any other air-strike shell silences
   one of its live tanks that round (the side's tank shells must be that many fewer).
+- ``mine_clearing`` (once per game per side): placed at the start of a round (before
+  orders, seen by both) on one minefield cell — of the side's own minefield at any time, of
+  the enemy's only while one of the side's live tanks stands in the enemy half (own rows
+  7–12). That round and the next the cell is open ground for the side's units (any
+  direction, any kind; a cleared lane loses its arrow for them); for the enemy nothing
+  changes. A unit still on the cell when the token goes may leave it as from any cell.
 - ``smoke`` (once per game per side): placed at the start of a round (before orders, so
   both sides know it when placing shells) on a vacant cell (no unit, no wreck) next to one
   of the side's live tanks (8 neighbours); for that round it blocks lines of fire like a
   tank (for both sides; a shell may still land on the smoke cell).
 
-Not modelled (their ruleset options stay ``"modelled": false``): mine clearing, Red Cross.
+Not modelled (its ruleset option stays ``"modelled": false``): Red Cross.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import IllegalMoveError
 from rules.final_act.data import DATA
-from rules.final_act.tables import Order
+from rules.final_act.engine_actions import SIDE_NAMES, Actions
+from rules.final_act.tables import Order, Tables, tables_for
 
 if TYPE_CHECKING:
     from rules.final_act.engine import Game, RoundReport, State
@@ -66,123 +72,17 @@ MODELLED = (
     "quick_sand",
     "smoke",
     "air_strike",
+    "mine_clearing",
 )
 """The §1.8 options the reference engine implements."""
 
 TOKENS = (
     *("double_shot", "quick_shot", "full_throttle", "quick_sand", "smoke", "berm_repair"),
-    "air_strike",
+    *("air_strike", "mine_clearing"),
 )
 """Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
 
-SIDE_NAMES = ("south", "north")
-
-
-@dataclass
-class Actions:
-    """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
-    units; ``quick_sand``/``smoke`` map a side index (0 south, 1 north) to a cell,
-    ``air_strike`` a side index to ``(token cell, [target cells])``."""
-
-    rm_repair: list[int] = field(default_factory=list)
-    berm_repair: list[int] = field(default_factory=list)
-    double_shot: dict[int, int] = field(default_factory=dict)
-    quick_shot: dict[int, int] = field(default_factory=dict)
-    full_throttle: list[int] = field(default_factory=list)
-    quick_sand: dict[int, int] = field(default_factory=dict)
-    smoke: dict[int, int] = field(default_factory=dict)
-    air_strike: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
-
-    def empty(self) -> bool:
-        return not (
-            self.rm_repair
-            or self.berm_repair
-            or self.double_shot
-            or self.quick_shot
-            or self.full_throttle
-            or self.quick_sand
-            or self.smoke
-            or self.air_strike
-        )
-
-    def merge(self, other: Actions) -> Actions:
-        """Both sides' declarations in one object."""
-        return Actions(
-            self.rm_repair + other.rm_repair,
-            self.berm_repair + other.berm_repair,
-            {**self.double_shot, **other.double_shot},
-            {**self.quick_shot, **other.quick_shot},
-            self.full_throttle + other.full_throttle,
-            {**self.quick_sand, **other.quick_sand},
-            {**self.smoke, **other.smoke},
-            {**self.air_strike, **other.air_strike},
-        )
-
-    def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
-        """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
-        out: dict[str, Any] = {}
-        for key in ("rm_repair", "berm_repair", "full_throttle"):
-            units: list[int] = getattr(self, key)
-            if units:
-                out[key] = sorted(units)
-        for key in ("double_shot", "quick_shot"):
-            shots: dict[int, int] = getattr(self, key)
-            if shots:
-                out[key] = {str(u): name(c) for u, c in sorted(shots.items())}
-        for key in ("quick_sand", "smoke"):
-            cells: dict[int, int] = getattr(self, key)
-            if cells:
-                out[key] = {SIDE_NAMES[s]: name(c) for s, c in sorted(cells.items())}
-        if self.air_strike:
-            out["air_strike"] = {
-                SIDE_NAMES[s]: {"token": name(tok), "shells": [name(t) for t in targets]}
-                for s, (tok, targets) in sorted(self.air_strike.items())
-            }
-        return out
-
-    @staticmethod
-    def from_json(
-        raw: Any, parse: Callable[[str], int], fail: Callable[[str, str, Any], Any]
-    ) -> Actions:
-        """Parse ``to_json`` output; ``fail(path_suffix, message, value)`` must raise."""
-        if not isinstance(raw, dict):
-            fail("", "must be an object", raw)
-        known = (
-            *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
-            *("quick_sand", "smoke", "air_strike"),
-        )
-        out = Actions()
-        for key, value in raw.items():
-            if key not in known:
-                fail(f".{key}", f"unknown action (known: {', '.join(known)})", key)
-            try:
-                if key in ("rm_repair", "berm_repair", "full_throttle"):
-                    if not isinstance(value, list):
-                        raise ValueError("must be a list of unit indices")
-                    getattr(out, key).extend(int(u) for u in value)
-                elif key == "air_strike":
-                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
-                        raise ValueError("must map 'south'/'north' to {token, shells}")
-                    for s, spec in value.items():
-                        if not isinstance(spec, dict) or not isinstance(spec.get("shells"), list):
-                            raise ValueError("needs 'token' (a cell) and 'shells' (cells)")
-                        out.air_strike[SIDE_NAMES.index(s)] = (
-                            parse(str(spec.get("token"))),
-                            [parse(str(t)) for t in spec["shells"]],
-                        )
-                elif key in ("double_shot", "quick_shot"):
-                    if not isinstance(value, dict):
-                        raise ValueError("must map a unit index to a cell")
-                    getattr(out, key).update({int(u): parse(str(c)) for u, c in value.items()})
-                else:
-                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
-                        raise ValueError("must map 'south'/'north' to a cell")
-                    getattr(out, key).update(
-                        {SIDE_NAMES.index(s): parse(str(c)) for s, c in value.items()}
-                    )
-            except (TypeError, ValueError) as exc:
-                fail(f".{key}", str(exc), value)
-        return out
+__all__ = ["MODELLED", "TOKENS", "Actions", "Advanced", "AdvancedState"]
 
 
 class AdvancedState:
@@ -191,10 +91,11 @@ class AdvancedState:
     ``rm_left[u]`` repairs left of R/M unit ``u``; ``used[side]`` once-per-game actions
     used; ``shots_lost[side]`` shells the side's tanks lose this round (officer loss);
     ``tanks_lost[side]`` tanks knocked out so far; ``sand`` = ``(cell, last round)`` of
-    quick-sand tokens on the board; ``begun`` = the round whose start-of-round tokens
-    are placed."""
+    quick-sand tokens on the board; ``clear`` = ``(side, cell, last round)`` of
+    mine-clearing tokens and ``tables[side]`` the movement tables with them (``None``: the
+    game's own); ``begun`` = the round whose start-of-round tokens are placed."""
 
-    __slots__ = ("rm_left", "used", "shots_lost", "tanks_lost", "sand", "begun")
+    __slots__ = ("rm_left", "used", "shots_lost", "tanks_lost", "sand", "clear", "tables", "begun")
 
     def __init__(self) -> None:
         self.rm_left: dict[int, int] = {}
@@ -202,6 +103,8 @@ class AdvancedState:
         self.shots_lost = [0, 0]
         self.tanks_lost = [0, 0]
         self.sand: list[tuple[int, int]] = []
+        self.clear: list[tuple[int, int, int]] = []
+        self.tables: list[Tables | None] = [None, None]
         self.begun = -1
 
     def copy(self) -> AdvancedState:
@@ -211,6 +114,8 @@ class AdvancedState:
         a.shots_lost = self.shots_lost[:]
         a.tanks_lost = self.tanks_lost[:]
         a.sand = self.sand[:]
+        a.clear = self.clear[:]
+        a.tables = self.tables[:]
         a.begun = self.begun
         return a
 
@@ -239,6 +144,12 @@ class Advanced:
                     and not game.berm_mask >> cell & 1
                 ):
                     self.behind_berm[side] |= 1 << cell
+        self.mines: tuple[list[int], list[int]] = ([], [])  # minefield cells per owner
+        for piece in game.scenario.terrain:
+            tk = DATA.terrain.get(piece.kind)
+            if tk is not None and tk.family == "minefield" and piece.side is not None:
+                self.mines[piece.side.index].extend(piece.cells)
+        self._variants: dict[frozenset[int], Tables] = {}
 
     def __bool__(self) -> bool:
         return bool(self.on)
@@ -302,19 +213,54 @@ class Advanced:
         g = self.game
         b = g.board
         side = g.sides[state.side[u]]
+        tables = state.adv.tables[state.side[u]] or g.tables
         here, facing = state.cell[u], state.facing[u]
         avoid = state.wreck_mask | state.no_entry
         out = []
-        for to, f in g.tables.orders(state.kind[u], side, here, facing, avoid):
+        for to, f in tables.orders(state.kind[u], side, here, facing, avoid):
             if f != facing or to == here:
                 continue
             dx, dy = b.col_of(to) - b.col_of(here), b.row_of(to) - b.row_of(here)
             end = b.offset(to, dx, dy)
-            if end >= 0 and (end, facing) in g.tables.orders(
-                state.kind[u], side, to, facing, avoid
-            ):
+            if end >= 0 and (end, facing) in tables.orders(state.kind[u], side, to, facing, avoid):
                 out.append((end, facing))
         return out
+
+    def clearable(self, state: State, side: int) -> list[int]:
+        """Minefield cells ``side`` may clear now: its own always, the enemy's while one of
+        its live tanks stands in the enemy half."""
+        b = self.game.board
+        forward = any(
+            state.alive[u]
+            and state.kind[u] == "tank"
+            and state.side[u] == side
+            and b.own_row(state.cell[u], side) > DATA.half_rows
+            for u in range(len(state.kind))
+        )
+        return sorted(self.mines[side] + (self.mines[1 - side] if forward else []))
+
+    def _refresh_tables(self, state: State) -> None:
+        """Movement tables per side with its cleared minefield cells as open ground."""
+        for side in (0, 1):
+            cleared = frozenset(c for s, c, _last in state.adv.clear if s == side)
+            if not cleared:
+                state.adv.tables[side] = None
+                continue
+            state.adv.tables[side] = self.tables_with(cleared)
+
+    def tables_with(self, cleared: frozenset[int]) -> Tables:
+        """The game's movement tables with the ``cleared`` minefield cells as open ground."""
+        found = self._variants.get(cleared)
+        if found is None:
+            sc = self.game.scenario
+            terrain = tuple(
+                replace(p, cells=tuple(c for c in p.cells if c not in cleared))
+                if p.kind in DATA.terrain and DATA.terrain[p.kind].family == "minefield"
+                else p
+                for p in sc.terrain
+            )
+            found = self._variants[cleared] = tables_for(sc.board, terrain, sc.options)
+        return found
 
     def smoke_cells(self, state: State, side: int) -> list[int]:
         """Vacant cells next to one of ``side``'s live tanks (where its smoke may go)."""
@@ -359,6 +305,18 @@ class Advanced:
         state.no_entry = 0
         for cell, _last in adv.sand:
             state.no_entry |= 1 << cell
+        for side, cell in actions.mine_clearing.items():
+            if check and (
+                not self.may_use(state, side, "mine_clearing")
+                or cell not in self.clearable(state, side)
+            ):
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]} may not clear {self.game.board.cell_name(cell)}"
+                )
+            adv.used[side].add("mine_clearing")
+            adv.clear.append((side, cell, state.round + 2))
+        if actions.mine_clearing:
+            self._refresh_tables(state)
 
     def check(
         self,
@@ -488,6 +446,9 @@ class Advanced:
                 tanks = sum(1 for u in state.live(side) if state.kind[u] == "tank")
                 adv.shots_lost[side] = officers[side] if tanks >= 3 else 0
         adv.sand = [(c, last) for c, last in adv.sand if last > state.round]
+        if adv.clear:
+            adv.clear = [(s, c, last) for s, c, last in adv.clear if last > state.round]
+            self._refresh_tables(state)
         state.smoke = 0
         state.no_entry = 0
         for cell, _last in adv.sand:

@@ -470,3 +470,65 @@ def test_air_strike_refusals(token: str, targets: list[str]) -> None:
             g.initial_state(),
             actions=Actions(air_strike={0: (c(token), [c(t) for t in targets])}),
         )
+
+
+# --- mine clearing ------------------------------------------------------------------------
+# South minefield across c4 d4 e4, lane d4 with its arrow N (entered only by a straight
+# step north from d3, RULES §1.5); north minefield across h9 i9 j9, lane i9 arrow S.
+MINES_S = Terrain("minefield", (c("c4"), c("d4"), c("e4")), S, lane=c("d4"), arrow=Facing.N)
+MINES_N = Terrain("minefield", (c("h9"), c("i9"), c("j9")), N, lane=c("i9"), arrow=Facing.S)
+
+
+def test_mine_clearing_opens_one_cell_to_its_owner_for_two_rounds() -> None:
+    # South C on c3 facing N: c4 is a minefield cell (impassable). "Once placed on the board
+    # you can cross on that specific area. This action is valid for two turns": token laid
+    # at the start of round 1 -> c4 enterable in rounds 1 and 2, not in round 3.
+    g = game(*FAR, tank(S, "c3", "C"), terrain=(MINES_S, MINES_N), mine_clearing=True)
+    st = g.initial_state()
+    with pytest.raises(IllegalMoveError, match="illegal order"):
+        play(g, st, {2: ("c4", Facing.N)})
+    play(g, st, actions=Actions(mine_clearing={0: c("c4")}))
+    assert (c("c4"), Facing.N) in st.orders(2)  # round 2: still cleared
+    play(g, st)
+    assert (c("c4"), Facing.N) not in st.orders(2)  # round 3: the token is gone
+    with pytest.raises(IllegalMoveError, match="may not clear"):  # once per game
+        play(g, st, actions=Actions(mine_clearing={0: c("e4")}))
+
+
+def test_mine_clearing_only_for_its_owner() -> None:
+    # "Only the commander applying the token may pass on it": north 1 on c5 facing S may
+    # not step forward onto c4 although south cleared it; south C on c3 may.
+    g = game(
+        *FAR,
+        tank(S, "c3", "C"),
+        tank(N, "c5", "1"),
+        terrain=(MINES_S, MINES_N),
+        mine_clearing=True,
+    )
+    st = g.initial_state()
+    with pytest.raises(IllegalMoveError, match="illegal order"):
+        play(g, st, {3: ("c4", Facing.S)}, actions=Actions(mine_clearing={0: c("c4")}))
+    play(g, st, {2: ("c4", Facing.N)}, actions=Actions(mine_clearing={0: c("c4")}))
+    assert st.cell[2] == c("c4")
+
+
+def test_cleared_lane_may_be_entered_diagonally() -> None:
+    # c3 facing N, forward-right is d4: a diagonal entry into the lane is not allowed
+    # (RULES §1.5) until south clears d4, which is then open ground for it.
+    g = game(*FAR, tank(S, "c3", "C"), terrain=(MINES_S, MINES_N), mine_clearing=True)
+    st = g.initial_state()
+    assert all(o[0] != c("d4") for o in st.orders(2))
+    play(g, st, {2: ("d4", Facing.N)}, actions=Actions(mine_clearing={0: c("d4")}))
+    assert st.cell[2] == c("d4")
+
+
+def test_enemy_minefield_only_with_a_tank_in_the_enemy_half() -> None:
+    # "on your enemy's minefield only when you have a tank on the enemy's side of the board":
+    # with south tanks on c3 only, h9 is refused; with one on g8 (own row 8 > 6) allowed.
+    g = game(*FAR, tank(S, "c3", "C"), terrain=(MINES_S, MINES_N), mine_clearing=True)
+    with pytest.raises(IllegalMoveError, match="may not clear"):
+        play(g, g.initial_state(), actions=Actions(mine_clearing={0: c("h9")}))
+    g = game(*FAR, tank(S, "g8", "C"), terrain=(MINES_S, MINES_N), mine_clearing=True)
+    st = g.initial_state()
+    play(g, st, {2: ("h9", Facing.N)}, actions=Actions(mine_clearing={0: c("h9")}))
+    assert st.cell[2] == c("h9")  # g8 facing N, forward-right h9

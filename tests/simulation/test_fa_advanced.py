@@ -80,7 +80,10 @@ def test_games_with_every_modelled_option_replay_and_use_the_actions(
         state = again.replay()  # every order, shell and action checked
         assert (state.winner, state.round, state.end) == (r.winner, r.length, r.end)
     # every token a side can use without special circumstances shows up in 12 games
-    for key in ("full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot", "air_strike"):
+    keys = ["full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot", "air_strike"]
+    if policy == "random":  # the heuristic clears mines only where that shortens a route
+        keys.append("mine_clearing")
+    for key in keys:
         assert used[key] > 0, (policy, key, used)
 
 
@@ -162,6 +165,29 @@ def test_heuristic_throttles_onto_the_goal() -> None:
     scenario = sc(Unit("tank", S, c("f10"), Facing.N, "C"), full_throttle=True)
     orders, _shells, acts = heuristic_actions(scenario)
     assert acts.full_throttle == [2] and orders[2] == (c("f12"), Facing.N)  # type: ignore[attr-defined]
+
+
+def test_heuristic_clears_a_mine_that_shortens_its_route() -> None:
+    # South C on c3 facing N; a swamp on a4 b4 a5 b5 and the minefield c4 d4 e4 (lane d4,
+    # arrow N) in front: the only ways north go around (e.g. d3 -> d4 by the lane).
+    # Clearing c4 lets C advance a row now, so the heuristic lays the token there (or on
+    # the lane d4, entered diagonally) and orders C onto it.
+    mines = Terrain("minefield", (c("c4"), c("d4"), c("e4")), S, lane=c("d4"), arrow=Facing.N)
+    swamp = Terrain("swamp", (c("a4"), c("b4"), c("a5"), c("b5")), S)
+    scenario = sc(
+        Unit("tank", S, c("c3"), Facing.N, "C"), terrain=(mines, swamp), mine_clearing=True
+    )
+    prep = Prepared(Game(scenario))
+    st = prep.game.initial_state()
+    pol = HeuristicPolicy(prep, 0)
+    rng = np.random.default_rng(0)
+    pre = pol.pre_round(st, rng)
+    assert pre.mine_clearing.get(0) in (c("c4"), c("d4"))
+    prep.game.adv.begin(st, pre, check=True)
+    view = RoundView(st, prep)
+    orders, shells = pol.decide(view, rng)
+    pol.act(view, orders, shells, rng)
+    assert orders[2][0] == pre.mine_clearing[0]
 
 
 def test_random_policy_respects_the_officer_loss_cap() -> None:

@@ -252,6 +252,7 @@ class HeuristicPolicy:
         # wreck or a face-off the route table does not know about) explores more and more
         self.best_d: dict[int, int] = {}
         self.stale: dict[int, int] = {}
+        self._plan: dict[int, Order] = {}  # orders a start-of-round token was laid for
 
     def _likely(self, view: RoundView) -> dict[int, float]:
         """Expected value of enemy units ending the round on each cell."""
@@ -354,7 +355,8 @@ class HeuristicPolicy:
 
     def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
         """Start-of-round tokens (RULES §1.8) where they help."""
-        return heuristic_pre_round(state, self.side, self.prep)
+        self._plan = {}
+        return heuristic_pre_round(state, self.side, self.prep, self._plan)
 
     def act(
         self,
@@ -364,7 +366,8 @@ class HeuristicPolicy:
         rng: np.random.Generator,
     ) -> Actions:
         """Advanced actions (RULES §1.8) where they help; adjusts orders/shells."""
-        return heuristic_act(view, self.side, orders, shells, self._likely(view), self.prep)
+        likely = self._likely(view)
+        return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
 
     def _at_order(
         self, view: RoundView, u: int, likely: dict[int, float], noise: list[float], base: int

@@ -74,6 +74,10 @@ def random_pre_round(st: State, side: int, rng: np.random.Generator) -> Actions:
         cells = adv.smoke_cells(st, side)
         if cells:
             out.smoke[side] = cells[int(rng.integers(len(cells)))]
+    if adv.may_use(st, side, "mine_clearing") and rng.random() < 0.5:
+        cells = adv.clearable(st, side)
+        if cells:
+            out.mine_clearing[side] = cells[int(rng.integers(len(cells)))]
     return out
 
 
@@ -128,10 +132,16 @@ def random_act(
 
 
 # --- heuristic ----------------------------------------------------------------------------
-def heuristic_pre_round(st: State, side: int, prep: Prepared) -> Actions:
+def heuristic_pre_round(
+    st: State, side: int, prep: Prepared, plan: dict[int, Order] | None = None
+) -> Actions:
+    """Start-of-round tokens; a mine clearing also fills ``plan`` with the order of the
+    tank it is for (``heuristic_act`` gives it)."""
     adv = st.game.adv
     out = Actions()
     enemy = 1 - side
+    if adv.may_use(st, side, "mine_clearing") and plan is not None:
+        _mine_clearing(st, side, prep, out, plan)
     if adv.may_use(st, side, "quick_sand"):
         # in front of the enemy tank closest to its goal, if it is 3 rounds away or less
         best: tuple[int, int] | None = None
@@ -173,6 +183,35 @@ def heuristic_pre_round(st: State, side: int, prep: Prepared) -> Actions:
     return out
 
 
+def _mine_clearing(
+    st: State, side: int, prep: Prepared, out: Actions, plan: dict[int, Order]
+) -> None:
+    """Clear the minefield cell next to an own tank that shortens its route most."""
+    adv = st.game.adv
+    cells = set(adv.clearable(st, side))
+    if not cells:
+        return
+    dist = prep.dist["tank"][side]
+    avoid = st.wreck_mask | st.no_entry
+    best: tuple[int, int, Order] | None = None
+    for u in st.live(side):
+        if st.kind[u] != "tank":
+            continue
+        here, facing = st.cell[u], st.facing[u]
+        now = prep.ranked("tank", side, here, facing)[0][0]
+        near = [m for m in cells if _chebyshev(st, m, here) == 1]
+        for m in near:
+            t = adv.tables_with(frozenset({m}))
+            for to, f in t.orders("tank", st.game.sides[side], here, facing, avoid):
+                gain = now - dist[to * 8 + f]
+                if to == m and gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, u, (to, f))
+    if best is not None:
+        _gain, u, order = best
+        out.mine_clearing[side] = order[0]
+        plan[u] = order
+
+
 def heuristic_act(
     view: RoundView,
     side: int,
@@ -180,11 +219,15 @@ def heuristic_act(
     shells: dict[int, int],
     likely: dict[int, float],
     prep: Prepared,
+    plan: dict[int, Order] | None = None,
 ) -> Actions:
     st = view.state
     adv = st.game.adv
     enemy = 1 - side
     out = Actions()
+    for u, o in (plan or {}).items():
+        if st.alive[u] and o in st.orders(u):
+            orders[u] = o
     mine = [u for u in view.live if st.side[u] == side]
     damaged = [u for u in mine if st.kind[u] == "tank" and st.damage[u] > 0]
     for u in damaged:

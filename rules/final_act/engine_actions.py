@@ -1,0 +1,120 @@
+"""What the sides declare in one round under the advanced rules (RULES §1.8), and its JSON
+form in game records. The rules themselves are in ``engine_advanced``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDE_NAMES = ("south", "north")
+
+
+@dataclass
+class Actions:
+    """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
+    units; ``quick_sand``/``smoke``/``mine_clearing`` map a side index (0 south, 1 north) to a cell,
+    ``air_strike`` a side index to ``(token cell, [target cells])``."""
+
+    rm_repair: list[int] = field(default_factory=list)
+    berm_repair: list[int] = field(default_factory=list)
+    double_shot: dict[int, int] = field(default_factory=dict)
+    quick_shot: dict[int, int] = field(default_factory=dict)
+    full_throttle: list[int] = field(default_factory=list)
+    quick_sand: dict[int, int] = field(default_factory=dict)
+    smoke: dict[int, int] = field(default_factory=dict)
+    mine_clearing: dict[int, int] = field(default_factory=dict)
+    air_strike: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not (
+            self.rm_repair
+            or self.berm_repair
+            or self.double_shot
+            or self.quick_shot
+            or self.full_throttle
+            or self.quick_sand
+            or self.smoke
+            or self.mine_clearing
+            or self.air_strike
+        )
+
+    def merge(self, other: Actions) -> Actions:
+        """Both sides' declarations in one object."""
+        return Actions(
+            self.rm_repair + other.rm_repair,
+            self.berm_repair + other.berm_repair,
+            {**self.double_shot, **other.double_shot},
+            {**self.quick_shot, **other.quick_shot},
+            self.full_throttle + other.full_throttle,
+            {**self.quick_sand, **other.quick_sand},
+            {**self.smoke, **other.smoke},
+            {**self.mine_clearing, **other.mine_clearing},
+            {**self.air_strike, **other.air_strike},
+        )
+
+    def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
+        """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
+        out: dict[str, Any] = {}
+        for key in ("rm_repair", "berm_repair", "full_throttle"):
+            units: list[int] = getattr(self, key)
+            if units:
+                out[key] = sorted(units)
+        for key in ("double_shot", "quick_shot"):
+            shots: dict[int, int] = getattr(self, key)
+            if shots:
+                out[key] = {str(u): name(c) for u, c in sorted(shots.items())}
+        for key in ("quick_sand", "smoke", "mine_clearing"):
+            cells: dict[int, int] = getattr(self, key)
+            if cells:
+                out[key] = {SIDE_NAMES[s]: name(c) for s, c in sorted(cells.items())}
+        if self.air_strike:
+            out["air_strike"] = {
+                SIDE_NAMES[s]: {"token": name(tok), "shells": [name(t) for t in targets]}
+                for s, (tok, targets) in sorted(self.air_strike.items())
+            }
+        return out
+
+    @staticmethod
+    def from_json(
+        raw: Any, parse: Callable[[str], int], fail: Callable[[str, str, Any], Any]
+    ) -> Actions:
+        """Parse ``to_json`` output; ``fail(path_suffix, message, value)`` must raise."""
+        if not isinstance(raw, dict):
+            fail("", "must be an object", raw)
+        known = (
+            *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
+            *("quick_sand", "smoke", "mine_clearing", "air_strike"),
+        )
+        out = Actions()
+        for key, value in raw.items():
+            if key not in known:
+                fail(f".{key}", f"unknown action (known: {', '.join(known)})", key)
+            try:
+                if key in ("rm_repair", "berm_repair", "full_throttle"):
+                    if not isinstance(value, list):
+                        raise ValueError("must be a list of unit indices")
+                    getattr(out, key).extend(int(u) for u in value)
+                elif key == "air_strike":
+                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
+                        raise ValueError("must map 'south'/'north' to {token, shells}")
+                    for s, spec in value.items():
+                        if not isinstance(spec, dict) or not isinstance(spec.get("shells"), list):
+                            raise ValueError("needs 'token' (a cell) and 'shells' (cells)")
+                        out.air_strike[SIDE_NAMES.index(s)] = (
+                            parse(str(spec.get("token"))),
+                            [parse(str(t)) for t in spec["shells"]],
+                        )
+                elif key in ("double_shot", "quick_shot"):
+                    if not isinstance(value, dict):
+                        raise ValueError("must map a unit index to a cell")
+                    getattr(out, key).update({int(u): parse(str(c)) for u, c in value.items()})
+                else:
+                    if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
+                        raise ValueError("must map 'south'/'north' to a cell")
+                    getattr(out, key).update(
+                        {SIDE_NAMES.index(s): parse(str(c)) for s, c in value.items()}
+                    )
+            except (TypeError, ValueError) as exc:
+                fail(f".{key}", str(exc), value)
+        return out
