@@ -305,14 +305,13 @@ class HeuristicPolicy:
                 and (c == old or not (lines >> (8 * old) | lines >> (8 * c)) & 1)
             ):
                 if still < 0:
-                    still = int(threats.exposed(clt, -1, occ))
+                    still = int(threats.exposed(clt, -1, occ, cell[clt]))
                 hit = still == 1
             else:
                 st.push(t)
                 after = occ if c == old else (occ ^ (1 << (8 * old))) | (1 << (8 * c))
-                hit = threats.exposed(
-                    clt, target if target >= 0 and not alive[target] else -1, after
-                )
+                skip = target if target >= 0 and not alive[target] else -1
+                hit = threats.exposed(clt, skip, after, old if p == clt else -1)
                 st.pop()
             if hit:
                 score -= 45.0

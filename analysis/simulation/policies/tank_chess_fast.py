@@ -217,6 +217,10 @@ def _rays(
 
 
 _DXY = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+# direction of a unit step (sx, sy) in -1..1: _DIR_OF[(sy + 1) * 3 + sx + 1]
+_DIR_OF = [-1] * 9
+for _d, (_dx, _dy) in enumerate(_DXY):
+    _DIR_OF[(_dy + 1) * 3 + _dx + 1] = _d
 
 
 class Threats:
@@ -228,7 +232,7 @@ class Threats:
     mask of the cells where a piece can stand facing ``f``: the same bit layout as
     ``movegen.occupancy``, so rays, blockers and shooters meet in plain int operations."""
 
-    __slots__ = ("st", "pieces", "armours", "union", "memo")
+    __slots__ = ("st", "pieces", "armours", "union", "memo", "rays")
 
     def __init__(
         self, st: GameState, side: int, armours: tuple[int, int, int], occ: int = -1
@@ -251,6 +255,7 @@ class Threats:
         self.armours = armours
         self.union = self._merge(-1)
         self.memo: dict[int, tuple[int, int]] = {}
+        self.rays: dict[int, bool] = {}
 
     def _merge(self, skip: int) -> dict[int, tuple[int, int, int]]:
         """Armour value → (turret, fixed, mortar) masks of the pieces whose gun beats it."""
@@ -288,16 +293,19 @@ class Threats:
         only looks at those cells of the grid)."""
         return _rays(self.st.tables)[4][c]
 
-    def exposed(self, p: int, skip: int = -1, occ: int = -1) -> bool:
+    def exposed(self, p: int, skip: int = -1, occ: int = -1, moved_from: int = -1) -> bool:
         """``policies.tank_chess.exposed(st, reachable(st, side), p, skip)`` (same answer)
         in the current position of ``st`` (the masks stay those of the position ``Threats``
         was built in): could a piece of ``side`` move and then destroy piece ``p``?
-        ``occ``: ``movegen.occupancy`` of the current position if the caller has it."""
+        ``occ``: ``movegen.occupancy`` of the current position if the caller has it.
+
+        ``moved_from`` (with ``skip`` -1) promises that the current position is the one
+        ``Threats`` was built in except that ``p`` moved from that cell to where it is now
+        (or turned there): then the verdict along each ray that does not pass through
+        ``moved_from`` is remembered and reused by later such calls."""
         st = self.st
         t = st.tables
-        rest, mortar, cells, rising, _ = _rays(t)
         size = st.size
-        grid = st.grid
         first = t.ray_first
         if occ < 0:
             occ = state_occupancy(st)
@@ -306,35 +314,66 @@ class Threats:
         front, side_armour, rear = st.armour[p]
         memo = self.memo
         union = self.union if skip < 0 else self._merge(skip)
+        through = -1  # the direction from c0 whose ray passes through ``moved_from``
+        rays: dict[int, bool] | None = None
+        if moved_from >= 0 and skip < 0:
+            rays = self.rays
+            cols = st.columns
+            dx = moved_from % cols - c0 % cols
+            dy = moved_from // cols - c0 // cols
+            if dx == 0 or dy == 0 or dx == dy or dx == -dy:
+                through = _DIR_OF[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1]
         for d in range(8):
             i = d * size + c0
             a = first[i]
             if a < 0:
                 continue
             armour = front if d == f0 else rear if d == (f0 + 4) & 7 else side_armour
-            back = (d + 4) & 7
-            if skip < 0:
-                key = armour * 8 + back
-                found = memo.get(key)
-                if found is None:
-                    found = memo[key] = self._shooters(union, armour, back, cells)
-                direct, lobbed = found
-            else:
-                direct, lobbed = self._shooters(union, armour, back, cells)
-            if lobbed & mortar[i]:
-                return True
-            if not direct or grid[a] != EMPTY:
-                continue
-            r = rest[i]
-            m = r & occ
-            if m:  # the ray up to and including its first occupied cell
-                if rising[d]:
-                    r &= ((m & -m) << 1) - 1
-                else:
-                    r &= -(1 << (m.bit_length() - 1))
-            if direct & r:
+            if rays is not None and d != through:
+                key = i * 8 + armour
+                hit = rays.get(key)
+                if hit is None:
+                    hit = rays[key] = self._ray(i, d, a, armour, occ, union, memo)
+                if hit:
+                    return True
+            elif self._ray(i, d, a, armour, occ, union, memo if skip < 0 else None):
                 return True
         return False
+
+    def _ray(
+        self,
+        i: int,
+        d: int,
+        a: int,
+        armour: int,
+        occ: int,
+        union: dict[int, tuple[int, int, int]],
+        memo: dict[int, tuple[int, int]] | None,
+    ) -> bool:
+        """Can a shooter hit armour ``armour`` along ray ``i = d * size + cell`` (first
+        cell ``a``), the grid occupied as ``occ``?"""
+        rest, mortar, cells, rising, _ = _rays(self.st.tables)
+        back = (d + 4) & 7
+        if memo is not None:
+            key = armour * 8 + back
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._shooters(union, armour, back, cells)
+            direct, lobbed = found
+        else:
+            direct, lobbed = self._shooters(union, armour, back, cells)
+        if lobbed & mortar[i]:
+            return True
+        if not direct or self.st.grid[a] != EMPTY:
+            return False
+        r = rest[i]
+        m = r & occ
+        if m:  # the ray up to and including its first occupied cell
+            if rising[d]:
+                r &= ((m & -m) << 1) - 1
+            else:
+                r &= -(1 << (m.bit_length() - 1))
+        return bool(direct & r)
 
 
 def command_tank(st: GameState, side: int) -> int:
