@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from rules.errors import TankmapError
@@ -24,8 +25,10 @@ def run(path: str | None = None, argv: list[str] | None = None) -> int:
     app.setOrganizationName("tankmap")
     from editor.mainwindow import MainWindow
 
-    window = MainWindow(path)
+    window = MainWindow(path, offer_recovery=False)
     window.show()
     window.raise_()
     window.activateWindow()  # keyboard shortcuts work at once, even without a window manager
+    # ask about crash leftovers over the shown window, not over an empty screen
+    QTimer.singleShot(0, window.offer_recovery)
     return int(app.exec())

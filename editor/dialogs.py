@@ -124,8 +124,8 @@ class QtPrompter:
         box.setWindowTitle("Recover unsaved work?")
         box.setText(recovery_message(autosave, original))
         box.setInformativeText(
-            "Restore it? Restoring is one undoable step; the file itself is not changed "
-            "until you save. Choosing Discard deletes the copy."
+            "Restore it? Restoring is one undoable step and nothing is written to disk "
+            "until you save. Discard deletes the autosaved copy."
         )
         box.setDetailedText(f"Autosaved copy: {autosave}")
         restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)

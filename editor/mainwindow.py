@@ -49,6 +49,15 @@ def app_icon() -> QIcon:
     return QIcon(pix)
 
 
+def file_stem(title: str) -> str:
+    """A file name for a scenario title: ``"Ring of Fire!"`` → ``ring-of-fire``
+    (``scenario`` when the title has no letters or digits)."""
+    import re
+
+    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return stem[:60] or "scenario"
+
+
 def initial_geometry(available: QRect, share: float = 0.85) -> QRect:
     """Where the window opens the first time (no saved geometry): ``share`` of the screen's
     available area in each direction (at least 1024 × 700 where the screen allows), centred."""
@@ -302,7 +311,9 @@ class MainWindow(QMainWindow):
         return self._write(self.doc.path)
 
     def save_as(self) -> bool:
-        suggested = str(self.doc.path or Path(default_dir(None)) / "scenario.json")
+        suggested = str(
+            self.doc.path or Path(default_dir(None)) / f"{file_stem(self.doc.scenario.title)}.json"
+        )
         path = self.prompter.save_path(suggested)
         if path is None:
             return False

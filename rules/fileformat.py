@@ -241,7 +241,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
 
     Raises ``TankmapError`` naming the file if it cannot be written; the old file (if any)
-    is left as it was.
+    is left as it was. The file keeps the old file's permissions, or gets the usual ones for
+    a new file (``0o666`` minus the umask), not the temp file's private ``0o600``.
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -254,6 +255,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode(target))
         os.replace(tmp, target)
     except OSError as exc:
         try:
@@ -261,6 +263,16 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         except OSError:
             pass
         raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+def _new_file_mode(target: Path) -> int:
+    """Permission bits for ``target``: its current ones if it exists, else 0o666 & ~umask."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _compact(value: Any) -> str:

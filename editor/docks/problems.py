@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from editor.context import EditorContext
 from editor.document import Document
@@ -61,7 +68,6 @@ class ProblemsDock(QWidget):
         self.tree.setUniformItemSizes(False)
         self.tree.setSpacing(2)
         self.tree.itemClicked.connect(self._clicked)
-        layout.addWidget(self.tree)
         self.empty = QLabel(
             "Every rule of the game is satisfied: nothing to fix.\n\n"
             "Save with Ctrl+S; File ▸ Export setup sheets prints a sheet per side."
@@ -70,7 +76,11 @@ class ProblemsDock(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.empty.setStyleSheet("color: #555; padding: 8px")
-        layout.addWidget(self.empty, 1)
+        # one stack for the list and the empty state, so the dock keeps its width
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.tree)
+        self.stack.addWidget(self.empty)
+        layout.addWidget(self.stack, 1)
         self.violations: list[Violation] = []
         self._shown_doc: object = None
         self._doc: Document | None = None
@@ -109,8 +119,7 @@ class ProblemsDock(QWidget):
             "Red: errors (illegal) · blue: pieces still to place · orange: warnings. "
             "Click a problem to see its cells."
         )
-        self.tree.setVisible(bool(self.violations))
-        self.empty.setVisible(not self.violations)
+        self.stack.setCurrentWidget(self.tree if self.violations else self.empty)
         self.ctx.scene.problems.set_cells(())
 
     def show_problem(self, index: int) -> None:

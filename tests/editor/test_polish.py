@@ -253,3 +253,28 @@ def test_history_and_status_use_readable_names(make_window: Any) -> None:
     )
     assert editing.place(w.doc, berm).ok
     assert w.doc.undo_stack.undoText() == "Place Large berm (symmetric)"
+
+
+def test_save_as_suggests_the_title_and_writes_a_readable_file(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
+    import os
+    import stat
+    from dataclasses import replace
+
+    from editor.mainwindow import file_stem
+
+    assert file_stem("Ring of Fire!") == "ring-of-fire"
+    assert file_stem("  ") == "scenario"
+    s = replace(get_ruleset("final-act").new_scenario(), title="Walkthrough FA")
+    w = make_window(scenario=s)
+    target = tmp_path / "out.json"
+    prompter.save = str(target)
+    old = os.umask(0o022)
+    try:
+        assert w.save_as()
+    finally:
+        os.umask(old)
+    suggested = [a for k, a in prompter.asked if k == "save"][0]
+    assert Path(suggested).name == "walkthrough-fa.json"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not the temp file's 0o600
