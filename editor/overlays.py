@@ -11,14 +11,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QColor
 
 from editor.context import EditorContext
+from editor.palette_data import piece_label
 from rules.geometry import Side
+from rules.ruleset import UnitMove
 from rules.scenario import Scenario, Unit
+
+
+def unit_view_text(label: str, moves: Sequence[UnitMove], fire_cells: int) -> str:
+    """The status line of the unit view: ``Tank 1: 10 legal moves to 5 cells (green dots),
+    3 cells in its fire zone (orange)`` plus the escape note when it can leave the board."""
+    cells = len({m.to for m in moves if m.to is not None})
+    move_word = "legal move" if len(moves) == 1 else "legal moves"
+    cell_word = "cell" if cells == 1 else "cells"
+    escape = " · can escape off the board this turn" if any(m.to is None for m in moves) else ""
+    return (
+        f"{label}: {len(moves)} {move_word} to {cells} {cell_word} (green dots), "
+        f"{fire_cells} cells in its fire zone (orange){escape}"
+    )
 
 
 class _Done(QObject):
@@ -63,11 +79,11 @@ class OverlayController(QObject):
             fire = ctx.doc.ruleset.fire_zone(ctx.doc.scenario, unit)
         except Exception as exc:  # noqa: BLE001 - an overlay must never break editing
             ctx.scene.set_unit_view((), ())
-            ctx.say(f"No unit view for {unit.label}: {exc}")
+            ctx.say(f"No unit view for {piece_label(ctx.doc.palette, unit)}: {exc}")
             return
-        ctx.scene.set_unit_view(sorted({m.to for m in moves if m.to is not None}), fire)
-        escape = " · can escape off the board this turn" if any(m.to is None for m in moves) else ""
-        ctx.say(f"{unit.label}: {len(moves)} moves, {len(fire)} cells in its fire zone{escape}")
+        targets = sorted({m.to for m in moves if m.to is not None})
+        ctx.scene.set_unit_view(targets, fire)
+        ctx.say(unit_view_text(piece_label(ctx.doc.palette, unit), moves, len(fire)))
 
     # --- analysis overlay -------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:

@@ -278,3 +278,20 @@ def test_save_as_suggests_the_title_and_writes_a_readable_file(
     suggested = [a for k, a in prompter.asked if k == "save"][0]
     assert Path(suggested).name == "walkthrough-fa.json"
     assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not the temp file's 0o600
+
+
+def test_unit_view_status_names_the_unit_and_counts_cells(make_window: Any) -> None:
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("f1"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.doc.select([tank])
+    # RULES §1.5: on row 1 facing N only forward, forward-left, forward-right stay on the
+    # board (3 cells, turning allowed on the diagonals); §4: 24 cells in its fire zone.
+    text = w.message.text()
+    assert text.startswith("Tank C: ")
+    assert "to 3 cells (green dots)" in text and "24 cells in its fire zone" in text
