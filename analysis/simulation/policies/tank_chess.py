@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from bisect import insort
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Protocol
 
 import numpy as np
@@ -257,16 +258,20 @@ class HeuristicPolicy:
         attacks = attack_map(st, 1 - me)
         picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
         sample = [at(i) for i in dict.fromkeys(picks)]
-        candidates = shots + clt_turns + [t for t in sample if t[3] < 0 and t[0] != clt]
-        noise = rng.random(len(candidates) + 1).tolist()
+        others = [t for t in sample if t[3] < 0 and t[0] != clt]
+        noise = rng.random(len(shots) + len(clt_turns) + len(others) + 1).tolist()
+        # candidates in order: shots, command-tank moves, sampled other moves (``noise[i]``
+        # belongs to candidate ``i``)
         scored: list[tuple[float, Turn]] = []
+        append = scored.append
         cols = st.columns
-        for i, t in enumerate(candidates):
+        i = 0
+        for t in shots:
             p, c, f, target = t
-            kill = target >= 0 and gun[p] > st.hit_armour(c, target)
-            if target >= 0 and not kill:
+            i += 1
+            if gun[p] <= st.hit_armour(c, target):
                 continue  # a shot that cannot destroy is the same as not shooting
-            score = VALUE[kind[target]] if kill else 0.0
+            score = VALUE[kind[target]]
             if p == clt:
                 old = esc[cell[p] * 8 + facing[p]]
                 new = esc[c * 8 + f]
@@ -274,12 +279,28 @@ class HeuristicPolicy:
             else:
                 row_old, row_new = cell[p] // cols, c // cols
                 score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
-            if p != clt and killers(st, attacks, p, c, f):
+                if killers(st, attacks, p, c, f):
+                    score -= 0.9 * VALUE[kind[p]]
+            append((score + 0.3 * noise[i - 1], t))
+        if clt_turns:
+            old = esc[cell[clt] * 8 + facing[clt]]
+            if old >= INF:
+                old = 99
+            for t in clt_turns:
+                new = esc[t[1] * 8 + t[2]]
+                append((0.3 * (old - (new if new < INF else 99)) + 0.3 * noise[i], t))
+                i += 1
+        sign = 1 if me == 0 else -1
+        for t in others:
+            p, c, f, _ = t
+            score = 0.05 * (sign * (c // cols - cell[p] // cols))
+            if c in attacks and killers(st, attacks, p, c, f):
                 score -= 0.9 * VALUE[kind[p]]
-            scored.append((score + 0.3 * noise[i], t))
+            append((score + 0.3 * noise[i], t))
+            i += 1
         if not scored:
             return [(0.0, at(int(noise[-1] * n)))]
-        scored.sort(key=_minus_score)
+        scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep candidate order
         if clt < 0:
             return scored[:limit]
         # command-tank safety, checked exactly (enemy move then shot), best first; penalties

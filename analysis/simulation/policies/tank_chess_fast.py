@@ -19,14 +19,7 @@ from bisect import bisect_right
 from functools import cache
 
 from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
-from rules.tank_chess.movegen import (
-    Ends,
-    Sight,
-    _open_origin,
-    cached_end_states,
-    sight_map,
-    state_occupancy,
-)
+from rules.tank_chess.movegen import Ends, cached_end_states, state_occupancy
 from rules.tank_chess.state import EMPTY, GameState, Turn
 from rules.tank_chess.tables import Tables
 
@@ -52,14 +45,13 @@ class TurnIndex:
     def __init__(self, st: GameState, banned: frozenset[int], clt: int) -> None:
         me = st.to_move
         alive, cell, kind, fire = st.alive, st.cell, st.kind, st.fire
-        grid = st.grid
         pieces = [p for p in st.pieces_of[me] if alive[p] and cell[p] >= 0]
         if banned:
             kept = [p for p in pieces if kind[p] not in banned]
             if kept:
                 pieces = kept
         self.occ = occ = state_occupancy(st)
-        sight: Sight | None = None
+        aim: _Aim | None = None
         starts: list[int] = []
         explicit: list[list[Turn] | None] = []
         orders: list[list[int]] = []
@@ -69,27 +61,16 @@ class TurnIndex:
         n = 0
         for p in pieces:
             ends = cached_end_states(st, p, occ)
-            states = ends.states
             mode = fire[p]
             listed: list[Turn] | None = None
             if mode == FIRE_MORTAR:
                 listed = _mortar_turns(st, p, ends)
             else:
-                if sight is None:
-                    sight = sight_map(st, me)
-                c0 = cell[p]
-                grid[c0] = EMPTY
-                try:
-                    _open_origin(st, c0, me, sight)
-                    if mode == FIRE_TURRET:
-                        armed = any(map(sight.turret.__getitem__, states))
-                    else:
-                        armed = max(map(sight.sees.__getitem__, states), default=-1) >= 0
-                    if armed:
-                        listed = _direct_turns(st, p, ends, sight)
-                finally:
-                    grid[c0] = p
-                    sight.unmark_patches()
+                if aim is None:
+                    aim = _Aim(st, me)
+                armed = aim.armed(p, ends.mask())
+                if armed:
+                    listed = _direct_turns(st, p, ends, armed)
             starts.append(n)
             explicit.append(listed)
             if listed is not None:
@@ -162,35 +143,173 @@ def _mortar_turns(st: GameState, p: int, ends: Ends) -> list[Turn]:
     return out
 
 
-def _direct_turns(st: GameState, p: int, ends: Ends, sight: Sight) -> list[Turn]:
-    """``movegen.piece_turns`` of direct-fire piece ``p`` (its cell emptied and ``sight``
-    patched by the caller)."""
+def _direct_turns(st: GameState, p: int, ends: Ends, armed: int) -> list[Turn]:
+    """``movegen.piece_turns`` of direct-fire piece ``p``, given ``armed``: the mask of
+    its end states from which it has a target (``_Aim.armed``). The targets of those
+    states are found by walking their rays (``p``'s own cell counting as empty)."""
     out: list[Turn] = []
     append = out.append
     if ends.escaped:
         append((p, -1, -1, -1))
-    sees = sight.sees
-    if st.fire[p] == FIRE_TURRET:
-        count = sight.turret
+    t = st.tables
+    first, rest = t.ray_first, t.ray_rest
+    size = st.size
+    grid = st.grid
+    pside = st.side
+    me = pside[p]
+    turret = st.fire[p] == FIRE_TURRET
+    c0 = st.cell[p]
+    grid[c0] = EMPTY
+    try:
         for s in ends.states:
             c = s >> 3
             f = s & 7
             append((p, c, f, -1))
-            if count[s]:
-                base = s & ~7
-                for k in (base | ((f + 7) & 7), s, base | ((f + 1) & 7)):
-                    v = sees[k]
-                    if v >= 0:
-                        append((p, c, f, v))
-    else:
-        for s in ends.states:
-            c = s >> 3
-            f = s & 7
-            append((p, c, f, -1))
-            v = sees[s]
-            if v >= 0:
-                append((p, c, f, v))
+            if not (armed >> s) & 1:
+                continue
+            for d in ((f + 7) & 7, f, (f + 1) & 7) if turret else (f,):
+                i = d * size + c
+                a = first[i]
+                if a < 0 or grid[a] != EMPTY:
+                    continue
+                for x in rest[i]:
+                    v = grid[x]
+                    if v != EMPTY:
+                        if v >= 0 and pside[v] != me:
+                            append((p, c, f, v))
+                        break
+    finally:
+        grid[c0] = p
     return out
+
+
+class _Aim:
+    """Where the pieces of side ``me`` could shoot an enemy from (the sight map of
+    ``movegen.sight_map`` as masks): ``fixed`` has bit ``x * 8 + d`` if a shooter on empty
+    cell ``x`` firing in direction ``d`` hits an enemy (first piece on the ray, not
+    adjacent); ``turret`` the bits ``x * 8 + f`` with such a ``d`` within 45° of ``f``;
+    ``blockers`` the cells where an enemy's ray stops (only a piece standing there opens
+    new lines by moving away: ``movegen._open_origin``)."""
+
+    __slots__ = ("st", "me", "fixed", "turret", "blockers")
+
+    def __init__(self, st: GameState, me: int) -> None:
+        self.st = st
+        self.me = me
+        t = st.tables
+        size = st.size
+        grid = st.grid
+        first, rest = t.ray_first, t.ray_rest
+        prefix = _prefixes(t)
+        alive, cell = st.alive, st.cell
+        fixed = turret = 0
+        blockers: set[int] = set()
+        for e in st.pieces_of[1 - me]:
+            ce = cell[e]
+            if not alive[e] or ce < 0:
+                continue
+            for d in range(8):
+                i = ((d + 4) & 7) * size + ce
+                a = first[i]
+                if a < 0:
+                    continue
+                if grid[a] != EMPTY:
+                    blockers.add(a)
+                    continue
+                k = 0
+                for x in rest[i]:
+                    if grid[x] != EMPTY:
+                        blockers.add(x)
+                        break
+                    k += 1
+                if k:
+                    key = i * 64 + k
+                    masks = prefix.get(key)
+                    if masks is None:
+                        masks = prefix[key] = _prefix_masks(t, i, k)
+                    fixed |= masks[0]
+                    turret |= masks[1]
+        self.fixed = fixed
+        self.turret = turret
+        self.blockers = blockers
+
+    def armed(self, p: int, states: int) -> int:
+        """The states of ``states`` (a state mask of direct-fire piece ``p``'s moves) from
+        which ``p`` has a target once it has left its cell."""
+        st = self.st
+        is_turret = st.fire[p] == FIRE_TURRET
+        out = states & (self.turret if is_turret else self.fixed)
+        o = st.cell[p]
+        if o not in self.blockers:
+            return out
+        # lines through ``o`` open up (as ``movegen._open_origin`` patches the sight map)
+        t = st.tables
+        size = st.size
+        grid = st.grid
+        pside = st.side
+        me = self.me
+        first, rest = t.ray_first, t.ray_rest
+        fan = _fans(t)
+        extra = 0
+        grid[o] = EMPTY
+        try:
+            for d in range(8):
+                i = d * size + o
+                a = first[i]
+                if a < 0:
+                    continue
+                hit = grid[a]
+                near = hit != EMPTY
+                if not near:
+                    for x in rest[i]:
+                        hit = grid[x]
+                        if hit != EMPTY:
+                            break
+                if hit < 0 or pside[hit] == me:
+                    continue
+                marks = [] if near else [o]
+                j = ((d + 4) & 7) * size + o
+                x = first[j]
+                if x >= 0 and grid[x] == EMPTY:
+                    marks.append(x)
+                    for x in rest[j]:
+                        if grid[x] != EMPTY:
+                            break
+                        marks.append(x)
+                for x in marks:
+                    extra |= fan[x * 8 + d] if is_turret else 1 << (x * 8 + d)
+        finally:
+            grid[o] = p
+        return out | (states & extra)
+
+
+@cache
+def _prefixes(t: Tables) -> dict[int, tuple[int, int]]:
+    """Per board, filled on demand: ``i * 64 + k`` → ``_prefix_masks(t, i, k)``."""
+    return {}
+
+
+def _prefix_masks(t: Tables, i: int, k: int) -> tuple[int, int]:
+    """(fixed, turret) sight bits of the first ``k`` cells of ray ``i = r * size + c``
+    (``ray_rest``) for shooters firing back along it (direction ``r + 4``)."""
+    d = ((i // t.size) + 4) & 7
+    fan = _fans(t)
+    fixed = turret = 0
+    for x in t.ray_rest[i][:k]:
+        fixed |= 1 << (x * 8 + d)
+        turret |= fan[x * 8 + d]
+    return fixed, turret
+
+
+@cache
+def _fans(t: Tables) -> tuple[int, ...]:
+    """``fan[x * 8 + d]`` = the bits of states ``(x, d - 1)``, ``(x, d)``, ``(x, d + 1)``
+    (the facings of a turret that can fire in direction ``d``)."""
+    out = []
+    for s in range(8 * t.size):
+        base, d = s & ~7, s & 7
+        out.append((1 << (base | ((d + 7) & 7))) | (1 << s) | (1 << (base | ((d + 1) & 7))))
+    return tuple(out)
 
 
 @cache
