@@ -149,6 +149,12 @@ class PaletteDock(QWidget):
                 pass
         self._doc = self.ctx.doc
         self.ctx.doc.changed.connect(self.refresh)
+        names = self.ctx.doc.ruleset.side_names()
+        self.list.setHeaderLabels(["Piece", names[Side.SOUTH], names[Side.NORTH]])
+        for index, side in ((1, Side.SOUTH), (2, Side.NORTH)):
+            button = self.side_group.button(index)
+            button.setText(names[side])
+            button.setToolTip(f"new pieces go to {names[side]} ({side.value}, side {index - 1})")
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.ctx.doc.palette.entries:

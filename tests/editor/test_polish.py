@@ -295,3 +295,13 @@ def test_unit_view_status_names_the_unit_and_counts_cells(make_window: Any) -> N
     text = w.message.text()
     assert text.startswith("Tank C: ")
     assert "to 3 cells (green dots)" in text and "24 cells in its fire zone" in text
+
+
+def test_palette_uses_the_games_side_names(make_window: Any) -> None:
+    w = make_window(MAPS / "tank-chess" / "basic-16.json")
+    tree = w.palette_dock.list
+    header = [tree.headerItem().text(i) for i in range(3)]
+    assert header == ["Piece", "White", "Black"]  # RULES §2.3: White (south) moves first
+    assert w.palette_dock.side_group.button(1).text() == "White"
+    w.new_file(get_ruleset("final-act").new_scenario())
+    assert [tree.headerItem().text(i) for i in range(1, 3)] == ["South", "North"]
