@@ -214,6 +214,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
         checkable=True,
     ),
     ActionSpec(
+        "tools.next_shape",
+        "&Next shape",
+        "]",
+        "&Tools",
+        lambda w: w.cycle_shape(1),
+        "Next footprint shape of the palette piece (Tank Chess obstacles, Final Act swamps...)",
+    ),
+    ActionSpec(
+        "tools.previous_shape",
+        "Pre&vious shape",
+        "[",
+        "&Tools",
+        lambda w: w.cycle_shape(-1),
+    ),
+    ActionSpec(
         "symmetry.off",
         "Symmetry &off",
         "Alt+0",

@@ -455,6 +455,30 @@ class MainWindow(QMainWindow):
         if self.ctx.tool_id == "place":
             self.ctx.tool.activate()
 
+    def cycle_shape(self, step: int) -> str | None:
+        """Choose the next (``step`` 1) or previous (-1) footprint shape of the palette's
+        terrain piece and switch to the place tool; returns the shape's label (``None``
+        when the chosen piece has a single shape or is a unit)."""
+        from editor.palette_data import shapes_for
+
+        kind = self.ctx.choice.kind
+        doc = self.doc
+        if kind is None or doc.palette.entry(kind).is_unit:
+            self.ctx.say("Pick a terrain piece in the palette first")
+            return None
+        shapes = shapes_for(doc.palette, kind, doc.ruleset, doc.scenario)
+        if len(shapes) < 2:
+            self.ctx.say(f"{doc.palette.entry(kind).label} has only one shape")
+            return None
+        index = (self.ctx.choice.shape + step) % len(shapes)
+        self.ctx.set_choice(shape=index, turns=0, mirrored=False)
+        self.ctx.set_tool("place")
+        if self.ctx.tool_id == "place":
+            self.ctx.tool.activate()
+        label = shapes[index].label
+        self.ctx.say(f"Shape: {label} ({index + 1} of {len(shapes)}) — ] next, [ previous")
+        return label
+
     def swap_sides(self) -> editing.Outcome:
         return editing.swap(self.doc)
 

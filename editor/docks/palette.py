@@ -132,7 +132,7 @@ class PaletteDock(QWidget):
         self.shape_box.currentIndexChanged.connect(self._shape)
         shape_row.addWidget(self.shape_box, 1)
         layout.addLayout(shape_row)
-        hint = QLabel("R / Shift+wheel: rotate · M: mirror · right click: rotate")
+        hint = QLabel("R / Shift+wheel / right click: rotate · M: mirror · [ ]: shape")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #666")
         layout.addWidget(hint)

@@ -305,3 +305,21 @@ def test_palette_uses_the_games_side_names(make_window: Any) -> None:
     assert w.palette_dock.side_group.button(1).text() == "White"
     w.new_file(get_ruleset("final-act").new_scenario())
     assert [tree.headerItem().text(i) for i in range(1, 3)] == ["South", "North"]
+
+
+def test_bracket_keys_cycle_the_footprint_shape(make_window: Any) -> None:
+    from editor.palette_data import shapes_for
+
+    w = make_window(MAPS / "tank-chess" / "blank-16.json")
+    doc = w.doc
+    shapes = shapes_for(doc.palette, "obstacle", doc.ruleset, doc.scenario)
+    assert len(shapes) > 2  # RULES §2.2: several obstacle pieces plus single cells
+    w.ctx.set_choice(kind="obstacle", shape=0)
+    w.run_action("tools.next_shape")
+    assert w.ctx.choice.shape == 1 and w.ctx.tool_id == "place"
+    assert w.palette_dock.shape_box.currentIndex() == 1
+    w.run_action("tools.previous_shape")
+    w.run_action("tools.previous_shape")
+    assert w.ctx.choice.shape == len(shapes) - 1
+    w.ctx.set_choice(kind="light")
+    assert w.cycle_shape(1) is None
