@@ -14,7 +14,9 @@ SIDE_NAMES = ("south", "north")
 class Actions:
     """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
     units; ``quick_sand``/``smoke``/``mine_clearing`` map a side index (0 south, 1 north) to a cell,
-    ``air_strike`` a side index to ``(token cell, [target cells])``."""
+    ``air_strike`` a side index to ``(token cell, [target cells])``; ``red_cross`` a side
+    index to the cell where its token goes (start of the round) and ``red_cross_repair``
+    lists the tanks named for the Red Cross repair at the end of the round."""
 
     rm_repair: list[int] = field(default_factory=list)
     berm_repair: list[int] = field(default_factory=list)
@@ -24,6 +26,8 @@ class Actions:
     quick_sand: dict[int, int] = field(default_factory=dict)
     smoke: dict[int, int] = field(default_factory=dict)
     mine_clearing: dict[int, int] = field(default_factory=dict)
+    red_cross: dict[int, int] = field(default_factory=dict)
+    red_cross_repair: list[int] = field(default_factory=list)
     air_strike: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
 
     def empty(self) -> bool:
@@ -36,6 +40,8 @@ class Actions:
             or self.quick_sand
             or self.smoke
             or self.mine_clearing
+            or self.red_cross
+            or self.red_cross_repair
             or self.air_strike
         )
 
@@ -50,13 +56,15 @@ class Actions:
             {**self.quick_sand, **other.quick_sand},
             {**self.smoke, **other.smoke},
             {**self.mine_clearing, **other.mine_clearing},
+            {**self.red_cross, **other.red_cross},
+            self.red_cross_repair + other.red_cross_repair,
             {**self.air_strike, **other.air_strike},
         )
 
     def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
         """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
         out: dict[str, Any] = {}
-        for key in ("rm_repair", "berm_repair", "full_throttle"):
+        for key in ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair"):
             units: list[int] = getattr(self, key)
             if units:
                 out[key] = sorted(units)
@@ -64,7 +72,7 @@ class Actions:
             shots: dict[int, int] = getattr(self, key)
             if shots:
                 out[key] = {str(u): name(c) for u, c in sorted(shots.items())}
-        for key in ("quick_sand", "smoke", "mine_clearing"):
+        for key in ("quick_sand", "smoke", "mine_clearing", "red_cross"):
             cells: dict[int, int] = getattr(self, key)
             if cells:
                 out[key] = {SIDE_NAMES[s]: name(c) for s, c in sorted(cells.items())}
@@ -84,14 +92,15 @@ class Actions:
             fail("", "must be an object", raw)
         known = (
             *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
-            *("quick_sand", "smoke", "mine_clearing", "air_strike"),
+            *("quick_sand", "smoke", "mine_clearing", "air_strike", "red_cross"),
+            "red_cross_repair",
         )
         out = Actions()
         for key, value in raw.items():
             if key not in known:
                 fail(f".{key}", f"unknown action (known: {', '.join(known)})", key)
             try:
-                if key in ("rm_repair", "berm_repair", "full_throttle"):
+                if key in ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair"):
                     if not isinstance(value, list):
                         raise ValueError("must be a list of unit indices")
                     getattr(out, key).extend(int(u) for u in value)

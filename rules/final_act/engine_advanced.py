@@ -46,7 +46,7 @@ declare in one round (saved in game records). Readings chosen where the texts le
   of the side's live tanks (8 neighbours); for that round it blocks lines of fire like a
   tank (for both sides; a shell may still land on the smoke cell).
 
-Not modelled (its ruleset option stays ``"modelled": false``): Red Cross.
+- ``red_cross``: see ``engine_redcross``.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import IllegalMoveError
 from rules.final_act.data import DATA
 from rules.final_act.engine_actions import SIDE_NAMES, Actions
+from rules.final_act.engine_redcross import activate_red_cross, check_red_cross, place_red_cross
 from rules.final_act.tables import Order, Tables, tables_for
 
 if TYPE_CHECKING:
@@ -73,12 +74,13 @@ MODELLED = (
     "smoke",
     "air_strike",
     "mine_clearing",
+    "red_cross",
 )
 """The §1.8 options the reference engine implements."""
 
 TOKENS = (
     *("double_shot", "quick_shot", "full_throttle", "quick_sand", "smoke", "berm_repair"),
-    *("air_strike", "mine_clearing"),
+    *("air_strike", "mine_clearing", "red_cross"),
 )
 """Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
 
@@ -93,9 +95,13 @@ class AdvancedState:
     ``tanks_lost[side]`` tanks knocked out so far; ``sand`` = ``(cell, last round)`` of
     quick-sand tokens on the board; ``clear`` = ``(side, cell, last round)`` of
     mine-clearing tokens and ``tables[side]`` the movement tables with them (``None``: the
-    game's own); ``begun`` = the round whose start-of-round tokens are placed."""
+    game's own); ``crosses[side]`` the cell of a Red Cross token on the board; ``begun`` =
+    the round whose start-of-round tokens are placed."""
 
-    __slots__ = ("rm_left", "used", "shots_lost", "tanks_lost", "sand", "clear", "tables", "begun")
+    __slots__ = (
+        *("rm_left", "used", "shots_lost", "tanks_lost", "sand", "clear", "tables"),
+        *("crosses", "begun"),
+    )
 
     def __init__(self) -> None:
         self.rm_left: dict[int, int] = {}
@@ -105,6 +111,7 @@ class AdvancedState:
         self.sand: list[tuple[int, int]] = []
         self.clear: list[tuple[int, int, int]] = []
         self.tables: list[Tables | None] = [None, None]
+        self.crosses: dict[int, int] = {}
         self.begun = -1
 
     def copy(self) -> AdvancedState:
@@ -116,6 +123,7 @@ class AdvancedState:
         a.sand = self.sand[:]
         a.clear = self.clear[:]
         a.tables = self.tables[:]
+        a.crosses = dict(self.crosses)
         a.begun = self.begun
         return a
 
@@ -317,6 +325,8 @@ class Advanced:
             adv.clear.append((side, cell, state.round + 2))
         if actions.mine_clearing:
             self._refresh_tables(state)
+        if actions.red_cross:
+            place_red_cross(self, state, actions, check)
 
     def check(
         self,
@@ -373,6 +383,7 @@ class Advanced:
         for key, sides in sides_using.items():
             if len(sides) != len(set(sides)):
                 raise IllegalMoveError(f"{key} is used once per game")
+        check_red_cross(self, state, actions)
         b = self.game.board
         for side, (token, targets) in actions.air_strike.items():
             if not self.may_use(state, side, "air_strike") or b.own_row(token, side) != 1:
@@ -419,6 +430,8 @@ class Advanced:
         """After the hits: repairs, token bookkeeping, officer losses (``state.round`` is
         already the number of the round just played)."""
         adv = state.adv
+        if actions.red_cross_repair:
+            activate_red_cross(state, actions, report, self.game.wrecks)
         for u in actions.rm_repair:
             rm = self.repair_partner(state, u)
             if rm >= 0:

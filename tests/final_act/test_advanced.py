@@ -532,3 +532,72 @@ def test_enemy_minefield_only_with_a_tank_in_the_enemy_half() -> None:
     st = g.initial_state()
     play(g, st, {2: ("h9", Facing.N)}, actions=Actions(mine_clearing={0: c("h9")}))
     assert st.cell[2] == c("h9")  # g8 facing N, forward-right h9
+
+
+# --- Red Cross ----------------------------------------------------------------------------
+def test_red_cross_removes_a_flame_next_to_it() -> None:
+    # "place the token at any vacant square on their half ... at the end of any turn" (= the
+    # start of our round 1); "only at the end of the next turn after it was placed" (= the
+    # end of round 1); "a hit tank located at any of the surrounding squares ... including
+    # the token's area itself, can be fixed": C damaged on d3, token on c2 (diagonal
+    # neighbour). The token is then removed.
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
+    st = g.initial_state()
+    play(g, st, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    assert st.damage[2] == 0 and st.adv.crosses == {}
+
+
+def test_red_cross_brings_back_a_tank_hit_twice_that_round() -> None:
+    # North 1 on d8 facing S covers d3 (f = 5, s = 0; d7..d4 empty): C's second hit. "A tank
+    # that is hit a second time may also be recovered ... only if the Red Cross was
+    # activated at the end of the turn it was hit. That tank continues the battle with a
+    # hit mark": alive, one hit, no wreck, not counted as a kill.
+    g = game(*FAR, tank(S, "d3", "C", 1), tank(N, "d8", "1"), red_cross=True)
+    st = g.initial_state()
+    play(g, st, shells={3: "d3"}, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    assert st.alive[2] and not st.wreck[2] and st.damage[2] == 1
+    assert st.kills == [0, 0] and not st.wreck_mask >> c("d3") & 1
+
+
+def test_red_cross_out_of_range_or_enemy_on_it_does_nothing() -> None:
+    # C on d3 is 2 columns from the token on b2: out of range, the token stays. Then north 1
+    # on c5 (facing S) drives onto the token's cell c4 next to C: "If an enemy tank is on
+    # your Red Cross you cannot activate it"; once it has moved on to c3, C is repaired.
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
+    st = g.initial_state()
+    play(g, st, actions=Actions(red_cross={0: c("b2")}, red_cross_repair=[2]))
+    assert st.damage[2] == 1 and st.adv.crosses == {0: c("b2")}
+    g = game(*FAR, tank(S, "d3", "C", 1), tank(N, "c5", "1"), red_cross=True)
+    st = g.initial_state()
+    play(
+        g,
+        st,
+        {3: ("c4", Facing.S)},
+        actions=Actions(red_cross={0: c("c4")}, red_cross_repair=[2]),
+    )
+    assert st.cell[3] == c("c4") and st.damage[2] == 1
+    play(g, st, {3: ("c3", Facing.S)}, actions=Actions(red_cross_repair=[2]))
+    assert st.damage[2] == 0
+
+
+@pytest.mark.parametrize(
+    "cell, why",
+    [
+        ("d3", "may not lay"),  # not vacant (C stands there)
+        ("d7", "may not lay"),  # south's own row 7: the enemy half
+    ],
+)
+def test_red_cross_placement_refusals(cell: str, why: str) -> None:
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
+    with pytest.raises(IllegalMoveError, match=why):
+        play(g, g.initial_state(), actions=Actions(red_cross={0: c(cell)}))
+
+
+def test_red_cross_once_per_game_and_only_with_a_token() -> None:
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
+    st = g.initial_state()
+    with pytest.raises(IllegalMoveError, match="Red Cross repair"):  # no token yet
+        play(g, st, actions=Actions(red_cross_repair=[2]))
+    play(g, st, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    with pytest.raises(IllegalMoveError, match="may not lay"):  # used
+        play(g, st, actions=Actions(red_cross={0: c("c1")}))

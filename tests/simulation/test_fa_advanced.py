@@ -82,7 +82,7 @@ def test_games_with_every_modelled_option_replay_and_use_the_actions(
     # every token a side can use without special circumstances shows up in 12 games
     keys = ["full_throttle", "quick_sand", "smoke", "double_shot", "quick_shot", "air_strike"]
     if policy == "random":  # the heuristic clears mines only where that shortens a route
-        keys.append("mine_clearing")
+        keys += ["mine_clearing", "red_cross", "red_cross_repair"]
     for key in keys:
         assert used[key] > 0, (policy, key, used)
 
@@ -188,6 +188,27 @@ def test_heuristic_clears_a_mine_that_shortens_its_route() -> None:
     orders, shells = pol.decide(view, rng)
     pol.act(view, orders, shells, rng)
     assert orders[2][0] == pre.mine_clearing[0]
+
+
+def test_heuristic_lays_and_uses_a_red_cross_for_a_damaged_tank() -> None:
+    # Damaged C on f3 (own half): the token goes on a vacant cell next to it furthest back:
+    # own row 2 holds e2 f2 g2, the lowest cell index wins -> e2.
+    scenario = sc(Unit("tank", S, c("f3"), Facing.N, "C", 1), red_cross=True)
+    prep = Prepared(Game(scenario))
+    st = prep.game.initial_state()
+    pol = HeuristicPolicy(prep, 0)
+    rng = np.random.default_rng(0)
+    assert pol.pre_round(st, rng).red_cross == {0: c("e2")}
+    # With a token on C's own cell every order ends next to it: C is named, and (no enemy
+    # covers f3: north's l12 tank reaches columns i..l only) its flame is gone afterwards.
+    prep.game.adv.begin(st, pol.pre_round(st, rng), check=True)
+    st.adv.crosses = {0: c("f3")}
+    view = RoundView(st, prep)
+    orders, shells = pol.decide(view, rng)
+    acts = pol.act(view, orders, shells, rng)
+    assert acts.red_cross_repair == [2]
+    prep.game.play_round(st, [orders.get(u) for u in range(3)], shells, acts)
+    assert st.damage[2] == 0
 
 
 def test_random_policy_respects_the_officer_loss_cap() -> None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from rules.final_act.engine import State
 from rules.final_act.engine_advanced import Actions
+from rules.final_act.engine_redcross import red_cross_cells
 from rules.final_act.tables import Order
 
 if TYPE_CHECKING:
@@ -78,6 +79,10 @@ def random_pre_round(st: State, side: int, rng: np.random.Generator) -> Actions:
         cells = adv.clearable(st, side)
         if cells:
             out.mine_clearing[side] = cells[int(rng.integers(len(cells)))]
+    if adv.may_use(st, side, "red_cross") and rng.random() < 0.5:
+        cells = red_cross_cells(st, side)
+        if cells:
+            out.red_cross[side] = cells[int(rng.integers(len(cells)))]
     return out
 
 
@@ -116,6 +121,11 @@ def random_act(
         token, cells = _column(st, side, int(rng.integers(st.game.board.columns)))
         picks = rng.integers(len(cells), size=2)
         out.air_strike[side] = (token, [cells[int(i)] for i in picks])
+    cross = st.adv.crosses.get(side)
+    if cross is not None and rng.random() < 0.5:
+        tanks = [u for u in mine if st.kind[u] == "tank"]
+        if tanks:
+            out.red_cross_repair.append(tanks[int(rng.integers(len(tanks)))])
     drop = _shells_to_drop(st, side, shells, busy, out)
     for _ in range(drop):
         shooters = [u for u in _tank_shooters(st, shells) if u not in busy]
@@ -142,6 +152,19 @@ def heuristic_pre_round(
     enemy = 1 - side
     if adv.may_use(st, side, "mine_clearing") and plan is not None:
         _mine_clearing(st, side, prep, out, plan)
+    if adv.may_use(st, side, "red_cross"):
+        # next to (or on) the damaged own tank furthest back in the own half
+        cells = set(red_cross_cells(st, side))
+        b = st.game.board
+        spots = [
+            (b.own_row(cell, side), cell)
+            for u in st.live(side)
+            if st.kind[u] == "tank" and st.damage[u] > 0
+            for cell in cells
+            if _chebyshev(st, cell, st.cell[u]) <= 1
+        ]
+        if spots:
+            out.red_cross[side] = min(spots)[1]
     if adv.may_use(st, side, "quick_sand"):
         # in front of the enemy tank closest to its goal, if it is 3 rounds away or less
         best: tuple[int, int] | None = None
@@ -248,6 +271,17 @@ def heuristic_act(
             break
     if adv.may_use(st, side, "full_throttle"):
         _throttle(view, side, mine, busy, orders, out, prep)
+    cross = st.adv.crosses.get(side)
+    if cross is not None:
+        # name the tank ending next to the token: a damaged one, else the most exposed one
+        # (naming costs nothing: the token stays unless a flame is removed)
+        near = [
+            (-st.damage[u], -view.danger(enemy, orders[u][0]), u)
+            for u in mine
+            if st.kind[u] == "tank" and u in orders and _chebyshev(st, orders[u][0], cross) <= 1
+        ]
+        if near:
+            out.red_cross_repair.append(min(near)[2])
     if adv.may_use(st, side, "air_strike"):
         _air_strike(st, side, shells, likely, out)
     drop = _shells_to_drop(st, side, shells, busy, out)
