@@ -12,6 +12,7 @@ from editor.commands import new_stroke
 from editor.palette_data import shapes_for
 from editor.pieces import (
     Piece,
+    Symmetry,
     cells_of,
     footprint_cells,
     footprint_cells_clipped,
@@ -35,6 +36,8 @@ class PlaceTool(Tool):
         self._last: tuple[object, ...] | None = None
         self._painted: int | None = None
         self._stroke = 0
+        self._placed_at: int | None = None
+        self._placed_in: object = None
 
     # --- the piece under the cursor -------------------------------------------------------
     def side_for(self, cell: int) -> Side:
@@ -95,6 +98,11 @@ class PlaceTool(Tool):
         key = (cell, ctx.doc.scenario, ctx.doc.symmetry, tuple(vars(ctx.choice).values()))
         if key == self._last:
             return
+        if cell == self._placed_at and ctx.doc.scenario is self._placed_in:
+            # just placed here: show the new piece, not a red "occupied" preview over it
+            ctx.scene.clear_preview()
+            return
+        self._placed_at = None
         self._last = key
         piece, cells = self.candidate(cell)
         board = ctx.doc.scenario.board
@@ -129,9 +137,12 @@ class PlaceTool(Tool):
                 else editing.place(ctx.doc, piece, stroke)
             )
         board = ctx.doc.scenario.board
+        if outcome.ok:
+            self._placed_at, self._placed_in = cell, ctx.doc.scenario
         self.refresh()
         if outcome.ok:
-            ctx.say(f"Placed at {board.cell_name(cell)}")
+            mirrored = " (and its mirror image)" if ctx.doc.symmetry is not Symmetry.OFF else ""
+            ctx.say(f"Placed at {board.cell_name(cell)}{mirrored}")
         else:
             ctx.say(f"Refused at {board.cell_name(cell)}: {outcome.reason}")
         return outcome

@@ -323,3 +323,19 @@ def test_bracket_keys_cycle_the_footprint_shape(make_window: Any) -> None:
     assert w.ctx.choice.shape == len(shapes) - 1
     w.ctx.set_choice(kind="light")
     assert w.cycle_shape(1) is None
+
+
+def test_no_red_preview_over_a_piece_just_placed(make_window: Any) -> None:
+    from editor_helpers import click, hover
+
+    w = make_window()
+    w.ctx.set_choice(kind="tank", turns=0)
+    w.ctx.set_tool("place")
+    click(w, "c2")
+    assert len(w.doc.scenario.units) == 1
+    assert w.ctx.scene.preview.cells == () or not w.ctx.scene.preview.cells
+    assert w.message.text() == "Placed at c2"
+    hover(w, "d2")
+    assert list(w.ctx.scene.preview.cells) == [w.doc.scenario.board.parse_cell("d2")]
+    hover(w, "c2")  # coming back: now it is an occupied cell, refused in red
+    assert "refused" in w.message.text()
