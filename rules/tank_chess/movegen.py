@@ -15,6 +15,10 @@ Two precomputations make it fast:
   between), built by walking back from each enemy. The moving piece's own cell opens up
   when it leaves; ``_open_origin`` patches the map for the lines through it (and undoes
   the patch afterwards).
+
+``cached_end_states`` remembers ``end_states`` answers per move tree, keyed by the
+occupancy of the cells that tree looks at (simulations meet the same local situations over
+and over); it gives the very same sets, so turn lists built from them do not change.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ class Tree:
     tuples (node ``i``: ``cells[i]`` entered, ``skip[i]`` = index after its subtree,
     ``ends[i]`` = state ids to stop in, ``side_a/side_b[i]`` the cells a diagonal step
     squeezes between (-1 if none), ``esc[side][i]`` = an escape step follows).
-    ``root`` are the rotations in place, ``root_esc[side]`` an escape from the start."""
+    ``root`` are the rotations in place, ``root_esc[side]`` an escape from the start.
+    ``rel``/``memo`` serve ``cached_end_states`` (``relevant`` cells, remembered answers)."""
 
     __slots__ = (
         "root",
@@ -89,17 +94,22 @@ class Tree:
         self.side_a = tuple(side_a)
         self.side_b = tuple(side_b)
         self.esc = (tuple(esc[0]), tuple(esc[1]))
-        # ``occupancy`` bits of every cell the walk (or the backward step) looks at, the
-        # start cell excluded (it is always empty while its piece moves): ``end_states``
-        # depends on the grid only through ``occupancy & rel`` (see ``cached_end_states``)
-        looked = set(cells) | {x for x in side_a + side_b if x >= 0}
-        b = t.back[s0]
-        if b >= 0:
-            looked.add(b >> 3)
-            looked.update(x for x in (t.side_a[s0 ^ 4], t.side_b[s0 ^ 4]) if x >= 0)
-        looked.discard(s0 >> 3)
-        self.rel = sum(1 << (8 * x) for x in looked)
+        self.rel = -1  # see ``relevant`` (computed on first use)
         self.memo: dict[int, Ends] = {}
+
+    def relevant(self, t: Tables, s0: int) -> int:
+        """``occupancy`` bits of every cell the walk (or the backward step) from start
+        state ``s0`` looks at, the start cell excluded (it is always empty while its piece
+        moves): ``end_states`` depends on the grid only through ``occupancy & rel``."""
+        if self.rel < 0:
+            looked = set(self.cells) | {x for x in self.side_a + self.side_b if x >= 0}
+            b = t.back[s0]
+            if b >= 0:
+                looked.add(b >> 3)
+                looked.update(x for x in (t.side_a[s0 ^ 4], t.side_b[s0 ^ 4]) if x >= 0)
+            looked.discard(s0 >> 3)
+            self.rel = sum(1 << (8 * x) for x in looked)
+        return self.rel
 
 
 _TREES: dict[tuple[int, int, int], list[Tree | None]] = {}
@@ -221,7 +231,7 @@ class Ends:
         return self._mask
 
 
-_MEMO_LIMIT = 1 << 17
+_MEMO_LIMIT = 1 << 14  # entries (a few kB each) before the memo is dropped
 _memo_size = 0
 
 
@@ -266,7 +276,7 @@ def cached_end_states(st: GameState, p: int, occ: int) -> Ends:
     c0 = st.cell[p]
     f0 = st.facing[p]
     tree = move_tree(st.tables, c0 * 8 + f0, st.speed[p])
-    key = occ & tree.rel
+    key = occ & (tree.rel if tree.rel >= 0 else tree.relevant(st.tables, c0 * 8 + f0))
     key = (
         key * 8 + (4 if st.strict_corners else 0) + (st.side[p] + 1 if st.kind[p] == COMMAND else 0)
     )

@@ -221,3 +221,14 @@ def test_fast_heuristic_ranks_as_the_reference(name: str, options: dict[str, obj
             assert pol.ranked(st, None, np.random.default_rng(k), limit) == want
             penalised += any(s < -20 for s, _ in want)
     assert penalised > 0  # some positions had the command tank in danger
+
+
+def test_end_state_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.tank_chess import movegen
+
+    monkeypatch.setattr(movegen, "_MEMO_LIMIT", 16)
+    sc = _map("basic-16.json")
+    for st in _positions(sc, 6, games=2):
+        index = TurnIndex(st, frozenset(), command_tank(st, st.to_move))
+        assert index.all() == st.legal_turns()
+        assert movegen._memo_size <= 16

@@ -98,7 +98,10 @@ class RandomPolicy:
         self.banned = banned
 
     def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
-        turns = allowed(st, st.legal_turns() if turns is None else turns, self.banned)
+        if turns is None:  # the same draw over the same list, without building it
+            index = TurnIndex(st, self.banned, -1)
+            return index.at(int(rng.integers(index.n)))
+        turns = allowed(st, turns, self.banned)
         return turns[int(rng.integers(len(turns)))]
 
 
@@ -390,11 +393,10 @@ class UctPolicy:
         self.rollout = (HeuristicPolicy(prep, 0), HeuristicPolicy(prep, 1))
 
     def _expand_list(self, st: GameState, rng: np.random.Generator, root: bool) -> list[Turn]:
-        turns = st.legal_turns()
-        if not turns:
-            return []
+        """The heuristic's best ``WIDTH`` turns (the game must not be over: then there
+        always are legal turns)."""
         pol = self.heuristic if root else self.expander
-        return [t for _, t in pol.ranked(st, turns, rng, WIDTH)]
+        return [t for _, t in pol.ranked(st, None, rng, WIDTH)]
 
     def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
         top = self.heuristic.ranked(st, turns, rng, WIDTH)
