@@ -12,7 +12,8 @@ exactly the same random numbers as before. Two steps per round and side:
 
 ``random`` uses each available action with probability 1/2, choosing uniformly among its
 legal uses; ``heuristic`` uses them when they help: repairs when the repair cell is not
-under heavy fire (and the R/M drives to the nearest damaged tank), full throttle to win or
+under heavy fire (the R/M drives to the nearest damaged tank; a damaged tank with a berm
+repair left retreats behind a berm out of fire), full throttle to win or
 to gain two rounds without entering fire, a second shell on the best remaining likely
 enemy cell, an air strike on the column where it finds the most likely enemies (worth
 more than the tank shells it costs), quick sand in front of the enemy tank closest to its
@@ -269,6 +270,9 @@ def heuristic_act(
             shells.pop(u, None)
             busy.add(u)
             break
+    else:
+        if adv.may_use(st, side, "berm_repair"):
+            _to_berm(view, side, damaged, busy, orders)
     if adv.may_use(st, side, "full_throttle"):
         _throttle(view, side, mine, busy, orders, out, prep)
     cross = st.adv.crosses.get(side)
@@ -329,6 +333,26 @@ def _air_strike(
             best = (gain, token, top)
     if best is not None:
         out.air_strike[side] = (best[1], best[2])
+
+
+def _to_berm(
+    view: RoundView, side: int, damaged: list[int], busy: set[int], orders: dict[int, Order]
+) -> None:
+    """ "A hit tank still in your half ... can move back behind a berm and be repaired":
+    send the first damaged tank that can reach such a cell this round out of enemy fire
+    there (no other own unit ordered onto it)."""
+    st = view.state
+    mask = st.game.adv.behind_berm[side]
+    taken = {o[0] for o in orders.values()}
+    for u in damaged:
+        if u in busy:
+            continue
+        for o in st.orders(u):
+            if o[0] != st.cell[u] and mask >> o[0] & 1 and o[0] not in taken:
+                if view.danger(1 - side, o[0]) == 0:
+                    orders[u] = o
+                    busy.add(u)
+                    return
 
 
 def _drive_rm(
