@@ -36,6 +36,14 @@ Round resolution, in order:
 5. **End**: a side with live tanks on the enemy's last line of defence wins if it has more
    there than the other side (equal counts — both reached in the same round — play on);
    otherwise a side with no tanks left loses (both: draw); after ``max_rounds`` a draw.
+
+Advanced rules and action tokens (RULES §1.8, options off by default) live in
+``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
+``play_round`` and ``apply_round`` take an optional ``engine_actions.Actions`` (what the
+sides declare that round). Start-of-round tokens (quick sand, smoke, mine clearing, Red
+Cross) are placed first (``game.adv.begin``; drivers call it before the policies decide);
+R/M repair pairs pass step 1; extra shells (double/quick shot, air strike) join step 3;
+repairs, token bookkeeping and officer losses follow step 4 (``Advanced.finish``).
 """
 
 from __future__ import annotations
