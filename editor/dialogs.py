@@ -21,14 +21,15 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -308,7 +309,8 @@ class NewDialog(QDialog):
 
 # --- Open ---------------------------------------------------------------------------------
 class OpenDialog(QDialog):
-    """The built-in maps, plus a "Browse…" button for any file."""
+    """The built-in maps grouped by game (name, title), plus "Browse…" for any file.
+    Double click or Enter opens the selected map."""
 
     def __init__(self, start: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -317,19 +319,47 @@ class OpenDialog(QDialog):
         self.start = start
         self.chosen: str | None = None
         self.setWindowTitle("Open scenario")
-        self.resize(480, 420)
+        self.resize(640, 440)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Built-in maps:"))
-        self.list = QListWidget()
+        layout.addWidget(QLabel("<b>Built-in maps</b> — or Browse… for a file of your own:"))
+        self.list = QTreeWidget()
+        self.list.setObjectName("open-maps")
+        self.list.setHeaderLabels(["Map", "Title"])
+        self.list.setRootIsDecorated(False)
+        self.list.setAlternatingRowColors(True)
+        groups: dict[str, QTreeWidgetItem] = {}
+        first: QTreeWidgetItem | None = None
         for path in builtin_maps():
-            item = QListWidgetItem(f"{path.parent.name} / {path.stem}{_title_of(path)}")
-            item.setData(Qt.ItemDataRole.UserRole, str(path))
-            item.setToolTip(str(path))
-            self.list.addItem(item)
+            ruleset = path.parent.name
+            if ruleset not in groups:
+                try:
+                    label = ruleset_title(get_ruleset(ruleset))
+                except Exception:  # noqa: BLE001 - an unknown folder still lists its maps
+                    label = ruleset
+                group = QTreeWidgetItem([label, ""])
+                font = group.font(0)
+                font.setBold(True)
+                group.setFont(0, font)
+                group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                group.setFirstColumnSpanned(True)
+                self.list.addTopLevelItem(group)
+                group.setExpanded(True)
+                groups[ruleset] = group
+            item = QTreeWidgetItem([path.stem, _title_of(path).removeprefix(" — ")])
+            item.setData(0, Qt.ItemDataRole.UserRole, str(path))
+            item.setToolTip(0, str(path))
+            item.setToolTip(1, str(path))
+            groups[ruleset].addChild(item)
+            first = first or item
+        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.list.itemDoubleClicked.connect(self._pick_item)
+        self.list.itemActivated.connect(self._pick_item)
+        if first is not None:
+            self.list.setCurrentItem(first)
         layout.addWidget(self.list)
         row = QHBoxLayout()
         browse = QPushButton("Browse…")
+        browse.setToolTip("Open any scenario file (*.json)")
         browse.clicked.connect(self._browse)
         row.addWidget(browse)
         row.addStretch()
@@ -340,9 +370,34 @@ class OpenDialog(QDialog):
         buttons.rejected.connect(self.reject)
         row.addWidget(buttons)
         layout.addLayout(row)
+        self.list.setFocus()
 
-    def _pick_item(self, item: QListWidgetItem) -> None:
-        self.chosen = str(item.data(Qt.ItemDataRole.UserRole))
+    def maps(self) -> list[str]:
+        """The listed map paths, in order."""
+        found = []
+        for i in range(self.list.topLevelItemCount()):
+            group = self.list.topLevelItem(i)
+            assert group is not None
+            for j in range(group.childCount()):
+                child = group.child(j)
+                if child is not None:
+                    found.append(str(child.data(0, Qt.ItemDataRole.UserRole)))
+        return found
+
+    def select_map(self, path: str) -> None:
+        for i in range(self.list.topLevelItemCount()):
+            group = self.list.topLevelItem(i)
+            assert group is not None
+            for j in range(group.childCount()):
+                child = group.child(j)
+                if child is not None and child.data(0, Qt.ItemDataRole.UserRole) == path:
+                    self.list.setCurrentItem(child)
+
+    def _pick_item(self, item: QTreeWidgetItem, *args: object) -> None:
+        path = item.data(0, Qt.ItemDataRole.UserRole)
+        if path is None:  # a group heading
+            return
+        self.chosen = str(path)
         self.accept()
 
     def _accept_selected(self) -> None:

@@ -155,10 +155,12 @@ def test_open_dialog_lists_the_builtin_maps(qtbot: Any) -> None:
 
     dialog = OpenDialog(".")
     qtbot.addWidget(dialog)
-    assert dialog.list.count() == len(builtin_maps()) > 0
-    dialog.list.setCurrentRow(0)
+    assert dialog.maps() == [str(p) for p in builtin_maps()] and dialog.maps()
+    # grouped by game: one heading per ruleset folder
+    assert dialog.list.topLevelItemCount() == len({p.parent.name for p in builtin_maps()})
+    dialog.select_map(str(builtin_maps()[1]))
     dialog._accept_selected()
-    assert dialog.chosen == str(builtin_maps()[0])
+    assert dialog.chosen == str(builtin_maps()[1])
 
 
 def test_new_action_uses_the_dialog_answer(make_window: Any, prompter: Any) -> None:
