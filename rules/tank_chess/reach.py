@@ -408,7 +408,10 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     ``ruleset.moves`` would move it one turn at a time (RULES §2.3, §2.5, ``strict_corners``;
     a missing facing is "toward the enemy"). All of a side's pieces of one speed are searched
     together (the per-cell minimum over them is what a side's reach asks), command tanks on
-    their own (for the escape). Raises ``PositionError`` for an unknown piece kind."""
+    their own (for the escape). Raises ``PositionError`` for an unknown piece kind or a
+    scenario of another ruleset."""
+    if scenario.ruleset != "tank-chess":
+        raise PositionError(f"this is a {scenario.ruleset!r} scenario, not tank-chess")
     board = scenario.board
     facts = kind_facts()
     opts = {s.name: s.default for s in OPTION_SPECS}

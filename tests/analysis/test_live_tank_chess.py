@@ -19,6 +19,7 @@ from rules.geometry import Facing, Side
 from rules.scenario import Scenario, Terrain, Unit
 from rules.tank_chess.data import KINDS
 from rules.tank_chess.reach import side_terrain_reach
+from rules.tank_chess.state import PositionError
 
 ROOT = Path(__file__).resolve().parents[2]
 B8 = Board.of(8, 8)
@@ -230,3 +231,10 @@ def test_random_small_boards_match_the_table_path() -> None:
     rng = np.random.default_rng(2026)
     for _ in range(10):
         assert_same_as_tables(_random_board(rng))
+
+
+def test_unknown_kinds_and_other_rulesets_are_refused() -> None:
+    with pytest.raises(PositionError, match="unknown tank-chess piece kind"):
+        side_terrain_reach(tc8((piece("tank", "d1"),)))
+    with pytest.raises(PositionError, match="not tank-chess"):
+        side_terrain_reach(dataclasses.replace(tc8(()), ruleset="final-act"))
