@@ -354,6 +354,7 @@ class OpenDialog(QDialog):
         self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.list.itemDoubleClicked.connect(self._pick_item)
         self.list.itemActivated.connect(self._pick_item)
+        self.list.currentItemChanged.connect(self._skip_heading)
         if first is not None:
             self.list.setCurrentItem(first)
         layout.addWidget(self.list)
@@ -393,9 +394,31 @@ class OpenDialog(QDialog):
                 if child is not None and child.data(0, Qt.ItemDataRole.UserRole) == path:
                     self.list.setCurrentItem(child)
 
+    def _skip_heading(
+        self, current: QTreeWidgetItem | None, previous: QTreeWidgetItem | None
+    ) -> None:
+        """Arrow keys never stop on a game heading: moving down enters its first map,
+        moving up from its first map goes to the previous game's last map."""
+        if current is None or current.parent() is not None or not current.childCount():
+            return
+        index = self.list.indexOfTopLevelItem(current)
+        came_from_below = previous is not None and previous.parent() is current
+        if came_from_below and index > 0:
+            above = self.list.topLevelItem(index - 1)
+            last = None if above is None else above.child(above.childCount() - 1)
+            if last is not None:
+                self.list.setCurrentItem(last)
+                return
+        first = current.child(0)
+        if first is not None:
+            self.list.setCurrentItem(first)
+
     def _pick_item(self, item: QTreeWidgetItem, *args: object) -> None:
         path = item.data(0, Qt.ItemDataRole.UserRole)
-        if path is None:  # a group heading
+        if path is None:  # a group heading: go to its first map
+            first = item.child(0)
+            if first is not None:
+                self.list.setCurrentItem(first)
             return
         self.chosen = str(path)
         self.accept()

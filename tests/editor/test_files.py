@@ -158,6 +158,17 @@ def test_open_dialog_lists_the_builtin_maps(qtbot: Any) -> None:
     assert dialog.maps() == [str(p) for p in builtin_maps()] and dialog.maps()
     # grouped by game: one heading per ruleset folder
     assert dialog.list.topLevelItemCount() == len({p.parent.name for p in builtin_maps()})
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    dialog.show()
+    dialog.select_map(str(builtin_maps()[0]))
+    n = sum(1 for p in builtin_maps() if p.parent == builtin_maps()[0].parent)
+    for _ in range(n):  # Down from the group's last map skips the next heading
+        QTest.keyClick(dialog.list, Qt.Key.Key_Down)
+    assert dialog.list.currentItem().data(0, Qt.ItemDataRole.UserRole) == str(builtin_maps()[n])
+    QTest.keyClick(dialog.list, Qt.Key.Key_Up)  # and back up over the heading
+    assert dialog.list.currentItem().data(0, Qt.ItemDataRole.UserRole) == str(builtin_maps()[n - 1])
     dialog.select_map(str(builtin_maps()[1]))
     dialog._accept_selected()
     assert dialog.chosen == str(builtin_maps()[1])
