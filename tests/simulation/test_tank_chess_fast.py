@@ -30,7 +30,8 @@ from analysis.simulation.policies.tank_chess import (
     killers,
     reachable,
 )
-from analysis.simulation.policies.tank_chess_fast import Threats, TurnIndex, command_tank
+from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
+from analysis.simulation.policies.tank_chess_threats import Threats
 from rules.fileformat import read_scenario
 from rules.scenario import Scenario
 from rules.tank_chess.data import COMMAND, KIND_CODE

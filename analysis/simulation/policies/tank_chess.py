@@ -17,6 +17,13 @@ the legal turns (non-empty).
   a turn of escape progress weighing about a heavy tank) through a logistic.
 - restriction ``+no-KIND``: the side never moves pieces of that kind (they still stand,
   block and can be shot). A side left with no allowed turn plays any legal turn.
+
+Speed: ``choose(st, None, rng)`` lets a policy find the legal turns itself, which the
+heuristic and random policies do without building the full list
+(``tank_chess_fast.TurnIndex``); the command tank's exposure checks run on bit masks
+(``tank_chess_threats.Threats``). Both give exactly the answers of the plain functions
+kept here (``reachable``, ``exposed``, a full turn list): the same seed plays the same game
+(tests/simulation/test_tank_chess_fast.py compares them).
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ from typing import Protocol
 
 import numpy as np
 
-from analysis.simulation.policies.tank_chess_fast import Threats, TurnIndex, command_tank
+from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
+from analysis.simulation.policies.tank_chess_threats import Threats
 from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
 from rules.tank_chess.movegen import end_states, state_occupancy
 from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
