@@ -59,6 +59,7 @@ class InspectorDock(QWidget):
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.outer.addWidget(self.scroll_area)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
@@ -121,11 +122,16 @@ class InspectorDock(QWidget):
         self.body = QWidget()
         self._layout = QFormLayout(self.body)
         self._layout.setContentsMargins(6, 6, 6, 6)
+        # long option names move their field below the label instead of widening the dock
+        self._layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.fields = {}
         self.scroll_area.setWidget(self.body)
 
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
         w.setObjectName(f"inspector-{key}")
+        # narrow docks shrink the fields instead of scrolling sideways (spin boxes with
+        # huge ranges would otherwise ask for 150 px)
+        w.setMinimumWidth(48)
         self.fields[key] = w
         form.addRow(label, w)
 
@@ -198,7 +204,9 @@ class InspectorDock(QWidget):
         except KeyError:
             kind = t.kind
         rs = self.ctx.doc.ruleset
-        form.addRow("Kind", QLabel(kind))
+        kind_label = QLabel(kind)
+        kind_label.setWordWrap(True)
+        form.addRow("Kind", kind_label)
         form.addRow(
             "Side", QLabel(side_text(rs, t.side) if t.side is not None else "neutral (shared)")
         )
@@ -229,7 +237,9 @@ class InspectorDock(QWidget):
         s = doc.scenario
         rs = doc.ruleset
         title = ruleset_title(rs)
-        form.addRow("Ruleset", QLabel(title))
+        ruleset = QLabel(title)
+        ruleset.setWordWrap(True)
+        form.addRow("Ruleset", ruleset)
         form.addRow("Board", QLabel(f"{s.board.columns} × {s.board.rows}"))
         for key in ("title", "author", "notes"):
             edit = QLineEdit(getattr(s, key))

@@ -339,3 +339,17 @@ def test_no_red_preview_over_a_piece_just_placed(make_window: Any) -> None:
     assert list(w.ctx.scene.preview.cells) == [w.doc.scenario.board.parse_cell("d2")]
     hover(w, "c2")  # coming back: now it is an occupied cell, refused in red
     assert "refused" in w.message.text()
+
+
+def test_inspector_never_scrolls_sideways(make_window: Any) -> None:
+    w = make_window(MAPS / "tank-wars" / "default.json")
+    dock = w.docks["inspector"]
+    dock.resize(260, 500)
+    area = w.inspector_dock.scroll_area
+    from PySide6.QtCore import Qt
+
+    assert area.horizontalScrollBarPolicy() is Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    body = w.inspector_dock.body
+    assert body is not None
+    # every field fits a 260 px dock: its minimum width is small
+    assert body.minimumSizeHint().width() <= 200
