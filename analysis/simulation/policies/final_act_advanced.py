@@ -42,6 +42,13 @@ def _chebyshev(st: State, a: int, b: int) -> int:
     return max(abs(board.col_of(a) - board.col_of(b)), abs(board.row_of(a) - board.row_of(b)))
 
 
+def _around(st: State, cell: int) -> list[int]:
+    """The up to 8 cells next to ``cell``, in cell order."""
+    b = st.game.board
+    out = [b.offset(cell, dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+    return [c for c in out if c >= 0]
+
+
 def _stay(st: State, u: int) -> Order:
     return (st.cell[u], st.facing[u])
 
@@ -161,8 +168,8 @@ def heuristic_pre_round(
             (b.own_row(cell, side), cell)
             for u in st.live(side)
             if st.kind[u] == "tank" and st.damage[u] > 0
-            for cell in cells
-            if _chebyshev(st, cell, st.cell[u]) <= 1
+            for cell in (st.cell[u], *_around(st, st.cell[u]))
+            if cell in cells
         ]
         if spots:
             out.red_cross[side] = min(spots)[1]
@@ -189,16 +196,23 @@ def heuristic_pre_round(
                 n += mask >> cell & 1
             return n
 
-        cells = set(adv.smoke_cells(st, side))
+        covered = [0] * st.game.board.size  # enemy shooters covering each cell now
+        for v in shooters:
+            m = prep.zone(st.kind[v], st.cell[v], st.facing[v], blockers)[1]
+            while m:
+                low = m & -m
+                covered[low.bit_length() - 1] += 1
+                m ^= low
+        vacant: set[int] | None = None
         best_gain, best_cell = 1, -1
         for u in st.live(side):
-            if st.kind[u] != "tank":
+            if st.kind[u] != "tank" or covered[st.cell[u]] < 2:
                 continue
-            now = threats(st.cell[u], 0)
-            if now < 2:
-                continue
-            for c in sorted(cells):
-                if _chebyshev(st, c, st.cell[u]) == 1:
+            if vacant is None:
+                vacant = set(adv.smoke_cells(st, side))
+            now = covered[st.cell[u]]
+            for c in _around(st, st.cell[u]):
+                if c in vacant:
                     gain = now - threats(st.cell[u], 1 << c)
                     if gain > best_gain:
                         best_gain, best_cell = gain, c
@@ -212,19 +226,24 @@ def _mine_clearing(
 ) -> None:
     """Clear the minefield cell next to an own tank that shortens its route most."""
     adv = st.game.adv
-    cells = set(adv.clearable(st, side))
+    mines = set(adv.mines[0] + adv.mines[1])
+    tanks = [
+        u
+        for u in st.live(side)
+        if st.kind[u] == "tank" and any(m in mines for m in _around(st, st.cell[u]))
+    ]
+    cells = set(adv.clearable(st, side)) if tanks else set()
     if not cells:
         return
     dist = prep.dist["tank"][side]
     avoid = st.wreck_mask | st.no_entry
     best: tuple[int, int, Order] | None = None
-    for u in st.live(side):
-        if st.kind[u] != "tank":
-            continue
+    for u in tanks:
         here, facing = st.cell[u], st.facing[u]
         now = prep.ranked("tank", side, here, facing)[0][0]
-        near = [m for m in cells if _chebyshev(st, m, here) == 1]
-        for m in near:
+        for m in _around(st, here):
+            if m not in cells:
+                continue
             t = adv.tables_with(frozenset({m}))
             for to, f in t.orders("tank", st.game.sides[side], here, facing, avoid):
                 gain = now - dist[to * 8 + f]
