@@ -361,23 +361,39 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
 
 
 def shortcuts_html() -> str:
-    """The Help ▸ Keyboard shortcuts table."""
-    rows = []
-    for menu in MENUS:
-        rows.append(f"<tr><td colspan=2><b>{menu.replace('&', '')}</b></td></tr>")
+    """The Help ▸ Keyboard shortcuts table, in two columns (File and Edit | the rest and
+    the mouse) so it fits a laptop screen."""
+
+    def section(menu: str) -> list[str]:
+        rows = [f"<tr><td colspan=2><br><b>{menu.replace('&', '')}</b></td></tr>"]
         for s in ACTIONS:
             if s.menu == menu and s.shortcut:
                 keys = ", ".join(
                     QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
                     for k in (s.shortcut, *s.extra_shortcuts)
                 )
-                rows.append(f"<tr><td>{s.text.replace('&', '')}</td><td>{keys}</td></tr>")
-    rows.append("<tr><td colspan=2><b>Mouse</b></td></tr>")
+                rows.append(
+                    f"<tr><td>{s.text.replace('&', '')}</td>"
+                    f"<td style='padding-left:12px'><b>{keys}</b></td></tr>"
+                )
+        return rows
+
+    left = [row for menu in MENUS[:2] for row in section(menu)]
+    right = [row for menu in MENUS[2:] for row in section(menu)]
+    right.append("<tr><td colspan=2><br><b>Mouse</b></td></tr>")
     for what, how in (
         ("Zoom", "wheel"),
         ("Rotate", "Shift+wheel, or right click with the place tool"),
         ("Pan", "middle button drag, or Space + drag"),
         ("Add to selection", "Ctrl+click, Ctrl+drag"),
     ):
-        rows.append(f"<tr><td>{what}</td><td>{how}</td></tr>")
-    return "<table cellspacing=4>" + "".join(rows) + "</table>"
+        right.append(f"<tr><td>{what}</td><td style='padding-left:12px'>{how}</td></tr>")
+
+    def table(rows: list[str]) -> str:
+        return "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>"
+
+    return (
+        "<table cellspacing=0 cellpadding=0><tr>"
+        f"<td valign=top style='padding-right:28px'>{table(left)}</td>"
+        f"<td valign=top>{table(right)}</td></tr></table>"
+    )

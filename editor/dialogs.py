@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -141,11 +143,7 @@ class QtPrompter:
         self._refocus()
 
     def info(self, title: str, text: str) -> None:
-        box = QMessageBox(self.parent)
-        box.setWindowTitle(title)
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(text)
-        box.exec()
+        InfoDialog(title, text, self.parent).exec()
         self._refocus()
 
 
@@ -166,6 +164,34 @@ def recovery_message(autosave: str, original: str) -> str:
         f"Unsaved changes to {original} were autosaved {when} by an editor session that "
         "did not close normally."
     )
+
+
+class InfoDialog(QDialog):
+    """Rich text (help, about) with its title as a heading, scrolling when it is taller
+    than the screen allows, and a Close button."""
+
+    def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        heading = QLabel(f"<h3>{title}</h3>")
+        layout.addWidget(heading)
+        self.browser = QTextBrowser()
+        self.browser.setOpenExternalLinks(True)
+        self.browser.setFrameShape(QFrame.Shape.NoFrame)
+        self.browser.setHtml(text)
+        layout.addWidget(self.browser, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        layout.addWidget(buttons)
+        doc = self.browser.document()
+        doc.setTextWidth(-1)
+        size = doc.size().toSize()
+        screen = self.screen().availableGeometry()
+        width = min(max(size.width() + 60, 380), int(screen.width() * 0.9))
+        height = min(size.height() + 140, int(screen.height() * 0.85))
+        self.resize(width, height)
 
 
 # --- New ----------------------------------------------------------------------------------

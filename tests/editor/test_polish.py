@@ -353,3 +353,14 @@ def test_inspector_never_scrolls_sideways(make_window: Any) -> None:
     assert body is not None
     # every field fits a 260 px dock: its minimum width is small
     assert body.minimumSizeHint().width() <= 200
+
+
+def test_shortcuts_dialog_fits_the_screen(qtbot: Any) -> None:
+    from editor.actions import shortcuts_html
+    from editor.dialogs import InfoDialog
+
+    dialog = InfoDialog("Keyboard shortcuts", shortcuts_html())
+    qtbot.addWidget(dialog)
+    screen = dialog.screen().availableGeometry()
+    assert dialog.height() <= screen.height() and dialog.width() <= screen.width()
+    assert "Next shape" in dialog.browser.toPlainText()
