@@ -34,6 +34,10 @@ from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
 
 MAX_RECENT = 8
+WELCOME = (
+    "Pick a piece in the palette, then click the board to place it · Esc: select · "
+    "F1: every shortcut"
+)
 
 
 def app_icon() -> QIcon:
@@ -120,6 +124,7 @@ class MainWindow(QMainWindow):
         self.actions_by_id["view.overlay_none"].setChecked(True)
         self._document_replaced()
         self._tool_changed(self.ctx.tool_id)
+        self.ctx.say(WELCOME)
         self.setWindowIcon(app_icon())
         geometry = self.settings.value("window/geometry")
         if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):

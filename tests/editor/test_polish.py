@@ -364,3 +364,8 @@ def test_shortcuts_dialog_fits_the_screen(qtbot: Any) -> None:
     screen = dialog.screen().availableGeometry()
     assert dialog.height() <= screen.height() and dialog.width() <= screen.width()
     assert "Next shape" in dialog.browser.toPlainText()
+
+
+def test_status_bar_greets_with_a_hint(make_window: Any) -> None:
+    w = make_window()
+    assert "palette" in w.message.text() and "F1" in w.message.text()
