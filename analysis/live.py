@@ -19,9 +19,11 @@ one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``)
   own multi-source search in turns over (cell, facing) bitboards, all of a side's pieces of
   one speed at once, command tanks apart for the escape. No movement tables, no networkx,
   no lock; a terrain or wreck edit costs the same as a unit edit.
-* **Other rulesets**: the array BFS of ``analysis.reach.unit_reach`` over movement tables
-  cached per terrain (``analysis.graphs``); a terrain edit derives the new tables
-  incrementally (only states near a changed cell ask ``ruleset.moves`` again).
+* **Other rulesets**: movement tables cached per terrain (``analysis.graphs``) and one
+  multi-source array BFS (``analysis.reach.sources_reach``) per side and shared table (the
+  side's units of one kind and damage), memoised per start set, so an edit recomputes only
+  the sides it touched. A terrain edit derives the new tables incrementally (only states
+  near a changed cell ask ``ruleset.moves`` again).
 
 **Speed** (``python -m benchmarks analysis``, medians, 2-core machine shared with other jobs):
 
@@ -29,7 +31,7 @@ one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``)
 |---|---|---|---|
 | Tank Chess 20×20 sample | ~4-6 ms | ~4-8 ms (was 1.1-2 s) | ~0.8 ms (was ~1.1 s) |
 | Tank Chess basic 16×16 | ~3 ms | ~3-4 ms (was 0.66 s) | ~0.7 ms |
-| Final Act flanks-vs-centre | ~2 ms | ~27-36 ms (tables derived) | ~27 ms |
+| Final Act flanks-vs-centre | ~1.6 ms | ~12 ms (was ~23 ms) | ~11 ms (tables derived) |
 
 The rest is ``check`` (~1.5 ms on TC 20×20) and coverage (~1.5-2 ms). The Tank Chess search
 grows with the number of turns needed: ~4-5 ms on a 26×26 maze needing 50 turns.
@@ -50,17 +52,25 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 from analysis.coverage import side_coverage
-from analysis.graphs import _TABLES, movement_table, table_key
-from analysis.reach import combine_reach, min_or_none, unit_reach
+from analysis.graphs import (
+    _TABLES,
+    IntArray,
+    MovementTable,
+    TableKey,
+    movement_table,
+    table_key,
+)
+from analysis.reach import combine_reach, min_or_none, sources_reach
 from rules.geometry import Side
 from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from rules.scenario import Scenario, Unit
 from rules.tank_chess.reach import side_terrain_reach
 from rules.violations import Violation
 
@@ -124,6 +134,38 @@ def warm(scenario: Scenario) -> None:
                 movement_table(scenario, u)
 
 
+_SideHit = tuple[MovementTable, IntArray, int | None]
+_SIDE_CACHE: OrderedDict[tuple[int, int, tuple[int, ...]], _SideHit] = OrderedDict()
+_SIDE_CACHE_SIZE = 16  # it keeps its tables alive: few entries (the live path's sides)
+
+
+def _table_side_reach(scenario: Scenario, side: Side) -> tuple[IntArray, int | None]:
+    """A side's reach over movement tables: one multi-source BFS per table its live units
+    share (same kind, damage...: usually one per side), memoised per table and start set, so
+    an edit recomputes only the sides it changed. Callers hold ``LOCK``."""
+    groups: dict[TableKey, list[Unit]] = {}
+    for u in scenario.units_of(side):
+        if not u.wreck:
+            groups.setdefault(table_key(scenario, u), []).append(u)
+    maps: list[IntArray] = []
+    goals: list[int | None] = []
+    for units in groups.values():
+        table = movement_table(scenario, units[0], explore=False)
+        starts = tuple(sorted(set(table.ensure([(u.cell, u.facing) for u in units]))))
+        key = (id(table), len(table), starts)
+        hit = _SIDE_CACHE.get(key)
+        if hit is None or hit[0] is not table:
+            hit = (table, *sources_reach(table, starts))
+            _SIDE_CACHE[key] = hit
+            while len(_SIDE_CACHE) > _SIDE_CACHE_SIZE:
+                _SIDE_CACHE.popitem(last=False)
+        else:
+            _SIDE_CACHE.move_to_end(key)
+        maps.append(hit[1])
+        goals.append(hit[2])
+    return combine_reach(maps, scenario.board.size), min_or_none(goals)
+
+
 def live_overlays(scenario: Scenario, reach: bool = True, check: bool = True) -> LiveOverlays:
     """Violations, coverage and (with ``reach``) reach per side of ``scenario``.
 
@@ -146,10 +188,9 @@ def live_overlays(scenario: Scenario, reach: bool = True, check: bool = True) ->
     elif reach:
         with LOCK:
             for side in Side:
-                per = [unit_reach(scenario, u) for u in scenario.units_of(side) if not u.wreck]
-                cells = combine_reach([r.cells for r in per], b.size)
+                cells, turns = _table_side_reach(scenario, side)
                 out.reach[side] = cells.reshape(shape).copy()
-                out.turns_to_goal[side] = min_or_none(r.turns_to_goal for r in per)
+                out.turns_to_goal[side] = turns
     t3 = time.perf_counter()
     out.timings_ms = {
         "check": (t1 - t0) * 1e3,

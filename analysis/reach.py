@@ -17,7 +17,7 @@ A unit's *goal* is the ruleset's ``goal_cells`` (standing there wins) or an esca
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -46,14 +46,15 @@ class UnitReach:
 
 
 # --- fast array implementation ------------------------------------------------------------
-def bfs(table: MovementTable, start: int) -> IntArray:
-    """Breadth-first distances (in moves) from state ``start`` to every state of ``table``
-    (``UNREACHABLE`` where none). Pure numpy: one vectorised gather per level; no parents
-    (``bfs_tree`` also gives them), as this is the editor's live path."""
+def bfs(table: MovementTable, start: int | Sequence[int]) -> IntArray:
+    """Breadth-first distances (in moves) from state ``start`` — or from the nearest of
+    several start states — to every state of ``table`` (``UNREACHABLE`` where none). Pure
+    numpy: one vectorised gather per level; no parents (``bfs_tree`` also gives them), as
+    this is the editor's live path."""
     indptr, indices = table.csr()
     dist = np.full(len(table), UNREACHABLE, dtype=np.int32)
-    dist[start] = 0
-    frontier = np.asarray([start], dtype=np.int32)
+    frontier = np.unique(np.asarray(start, dtype=np.int32).reshape(-1))
+    dist[frontier] = 0
     level = 0
     while frontier.size:
         level += 1
@@ -150,6 +151,14 @@ def cell_distances(table: MovementTable, dist: IntArray, size: int) -> IntArray:
     np.minimum.at(out, table.cells()[ok], dist[ok])
     out[out == big] = UNREACHABLE
     return out
+
+
+def sources_reach(table: MovementTable, starts: Sequence[int]) -> tuple[IntArray, int | None]:
+    """Per-cell distances and turns to the goal from the nearest of the start states
+    ``starts`` (indices into ``table``): the element-wise minimum of their ``unit_reach``
+    numbers, by one multi-source BFS (a side's units sharing one table)."""
+    dist = bfs(table, starts)
+    return cell_distances(table, dist, table.scenario.board.size), _goal_distance(table, dist)
 
 
 def unit_reach(scenario: Scenario, unit: Unit) -> UnitReach:
