@@ -289,7 +289,9 @@ class Advanced:
 
     # --- the round --------------------------------------------------------------------
     def begin(self, state: State, actions: Actions, check: bool) -> None:
-        """Place the start-of-round tokens (quick sand, smoke) once per round."""
+        """Place the start-of-round tokens (quick sand, smoke, mine clearing, Red Cross) once
+        per round; with ``check`` raise ``IllegalMoveError`` for one the rules refuse (the
+        caller restores ``state.adv`` then: ``Game.play_round``)."""
         adv = state.adv
         if adv.begun == state.round:
             return
