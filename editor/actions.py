@@ -274,6 +274,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
         checkable=True,
     ),
     ActionSpec(
+        "view.next_problem",
+        "Next &problem",
+        "F8",
+        "&View",
+        lambda w: w.step_problem(1),
+        "Select and show the next problem of the Problems list",
+    ),
+    ActionSpec(
+        "view.previous_problem",
+        "Previous p&roblem",
+        "Shift+F8",
+        "&View",
+        lambda w: w.step_problem(-1),
+    ),
+    ActionSpec(
         "view.overlay_none",
         "No analysis overlay",
         "Alt+5",

@@ -29,7 +29,9 @@ class ExportError(TankmapError):
 
 def _scene(scenario: Scenario, flipped: bool = False) -> tuple[BoardScene, Document]:
     doc = Document(scenario)
-    return BoardScene(doc, flipped=flipped), doc
+    scene = BoardScene(doc, flipped=flipped)
+    scene.errors.setVisible(False)  # pictures show the board, not the editor's markings
+    return scene, doc
 
 
 def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None:

@@ -484,6 +484,10 @@ class MainWindow(QMainWindow):
         self.ctx.say(f"Shape: {label} ({index + 1} of {len(shapes)}) — ] next, [ previous")
         return label
 
+    def step_problem(self, delta: int) -> int | None:
+        """Show the next / previous problem (F8, Shift+F8)."""
+        return self.problems_dock.step(delta)
+
     def swap_sides(self) -> editing.Outcome:
         return editing.swap(self.doc)
 

@@ -25,6 +25,7 @@ from editor.pieces import Piece
 from rules.board import Board
 from rules.geometry import Facing, Side
 from rules.scenario import Scenario, Terrain, Unit
+from rules.violations import Severity
 
 CELL = 48.0
 MARGIN = 30.0
@@ -441,6 +442,10 @@ class BoardScene(QGraphicsScene):
             QPen(QColor("#c62828"), 3, Qt.PenStyle.DashLine),
             1,
         )
+        # every cell named by an error, always visible while editing (hidden in exports)
+        self.errors = CellsOverlay(
+            self.geo, Z_OVERLAY - 0.5, QColor(229, 57, 53, 55), QPen(QColor(198, 40, 40), 2), 3
+        )
         self.fire = CellsOverlay(
             self.geo, Z_OVERLAY, QColor(255, 111, 0, 70), QPen(QColor(230, 81, 0, 160), 1), 4
         )
@@ -455,7 +460,15 @@ class BoardScene(QGraphicsScene):
         self.heat = HeatOverlay(self.geo)
         self.ghosts: list[QGraphicsItem] = []
         self._ghost_pieces: tuple[Piece, ...] = ()
-        for item in (self.preview, self.problems, self.fire, self.moves, self.band, self.heat):
+        for item in (
+            self.preview,
+            self.problems,
+            self.errors,
+            self.fire,
+            self.moves,
+            self.band,
+            self.heat,
+        ):
             self.addItem(item)
         doc.changed.connect(self.sync)
         doc.selection_changed.connect(self.sync_selection)
@@ -531,6 +544,9 @@ class BoardScene(QGraphicsScene):
                 item = self._make_item(key, shared)
                 self.items_by_piece[key] = item
                 self.addItem(item)
+        self.errors.set_cells(
+            sorted({c for v in doc.violations if v.severity is Severity.ERROR for c in v.cells})
+        )
         self.sync_selection()
 
     def _shared_cells(self, s: Scenario) -> dict[int, list[PieceKey]]:

@@ -68,6 +68,8 @@ class ProblemsDock(QWidget):
         self.tree.setUniformItemSizes(False)
         self.tree.setSpacing(2)
         self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemActivated.connect(self._clicked)
+        self.tree.currentItemChanged.connect(self._current_changed)
         self.empty = QLabel(
             "Every rule of the game is satisfied: nothing to fix.\n\n"
             "Save with Ctrl+S; File ▸ Export setup sheets prints a sheet per side."
@@ -132,6 +134,25 @@ class ProblemsDock(QWidget):
         self.ctx.scene.problems.set_cells(v.cells)
         self.ctx.say(f"{v.code}: {v.message}")
         self.shown.emit(v.cells)
+
+    def step(self, delta: int) -> int | None:
+        """Show the next (``delta`` 1) or previous (-1) problem, wrapping around (F8 /
+        Shift+F8); returns its index, ``None`` when there is no problem."""
+        if not self.violations:
+            self.ctx.say("No problems: every rule is satisfied")
+            return None
+        row = self.tree.currentRow()
+        index = (row + delta) % len(self.violations) if row >= 0 else (0 if delta > 0 else -1)
+        index %= len(self.violations)
+        self.tree.blockSignals(True)
+        self.tree.setCurrentRow(index)
+        self.tree.blockSignals(False)
+        self.show_problem(index)
+        return index
+
+    def _current_changed(self, item: QListWidgetItem | None, *args: object) -> None:
+        if item is not None and self.tree.hasFocus():  # arrow keys in the list
+            self.show_problem(int(item.data(Qt.ItemDataRole.UserRole)))
 
     def _clicked(self, item: QListWidgetItem) -> None:
         self.show_problem(int(item.data(Qt.ItemDataRole.UserRole)))

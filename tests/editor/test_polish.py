@@ -369,3 +369,45 @@ def test_shortcuts_dialog_fits_the_screen(qtbot: Any) -> None:
 def test_status_bar_greets_with_a_hint(make_window: Any) -> None:
     w = make_window()
     assert "palette" in w.message.text() and "F1" in w.message.text()
+
+
+def _broken_final_act() -> Any:
+    # RULES §1.2: tanks set up in own rows 1-3 (e5 is outside), facings are orthogonal
+    # (NE is an error on that unit's cell); a minefield's arrow must cross the strip.
+    from rules.geometry import Facing, Side
+    from rules.scenario import Terrain, Unit
+
+    s = get_ruleset("final-act").new_scenario()
+    c = s.board.parse_cell
+    s = s.adding(Unit("tank", Side.SOUTH, c("e5"), Facing.N, "C"))
+    s = s.adding(Unit("tank", Side.SOUTH, c("f2"), Facing.NE, "1"))
+    return s.adding(
+        Terrain("minefield", (c("h4"), c("h5"), c("h6")), Side.SOUTH, lane=c("h5"), arrow=Facing.N)
+    )
+
+
+def test_error_cells_are_marked_on_the_board_but_not_in_exports(make_window: Any) -> None:
+    from editor.export import _scene
+
+    s = _broken_final_act()
+    w = make_window(scenario=s)
+    b = s.board
+    marked = {b.cell_name(c) for c in w.ctx.scene.errors.cells}
+    assert marked == {"e5", "f2", "h4", "h5", "h6"}
+    scene, _doc = _scene(s)
+    assert not scene.errors.isVisible()
+
+
+def test_f8_walks_through_the_problems(make_window: Any) -> None:
+    w = make_window(scenario=_broken_final_act())
+    dock = w.problems_dock
+    w.run_action("view.next_problem")
+    assert dock.tree.currentRow() == 0
+    first = dock.violations[0]
+    assert tuple(w.ctx.scene.problems.cells) == tuple(first.cells)
+    assert first.code in w.message.text()
+    w.run_action("view.next_problem")
+    assert dock.tree.currentRow() == 1
+    w.run_action("view.previous_problem")
+    w.run_action("view.previous_problem")
+    assert dock.tree.currentRow() == len(dock.violations) - 1  # wraps around
