@@ -111,7 +111,7 @@ def test_threats_agree_with_the_plain_exposure_check(name: str, options: dict[st
     sc = _map(name, **options)
     rng = np.random.default_rng(3)
     checked = hits = 0
-    for st in _positions(sc, 3)[::2]:
+    for st in _positions(sc, 3)[::3]:
         me = st.to_move
         turns = st.legal_turns()
         reach = reachable(st, 1 - me)
@@ -133,7 +133,7 @@ def test_threats_agree_with_the_plain_exposure_check(name: str, options: dict[st
                     checked += 1
                     hits += want
                 st.pop()
-    assert checked > 300 and hits > 0  # the comparison saw both answers
+    assert checked > 200 and hits > 0  # the comparison saw both answers
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
@@ -215,7 +215,7 @@ def test_fast_heuristic_ranks_as_the_reference(name: str, options: dict[str, obj
     sc = _map(name, **options)
     prep = Prepared(GameState(sc))
     penalised = 0
-    for k, st in enumerate(_positions(sc, 5, games=6)):
+    for k, st in enumerate(_positions(sc, 5, games=4)):
         pol = HeuristicPolicy(prep, st.to_move)
         for limit in (1, 8):
             want = _reference_ranked(pol, st, st.legal_turns(), np.random.default_rng(k), limit)
