@@ -139,6 +139,7 @@ class PaletteDock(QWidget):
         ctx.document_replaced.connect(self.rebuild)
         ctx.choice_changed.connect(self._choice_changed)
         self._doc: Document | None = None
+        self._fitted: tuple[int, ...] = ()
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -155,6 +156,7 @@ class PaletteDock(QWidget):
             button = self.side_group.button(index)
             button.setText(names[side])
             button.setToolTip(f"new pieces go to {names[side]} ({side.value}, side {index - 1})")
+        self._fitted = ()
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.ctx.doc.palette.entries:
@@ -193,7 +195,21 @@ class PaletteDock(QWidget):
                 item.setForeground(2, QBrush(QColor("#757575")))
             for col in (1, 2):
                 item.setToolTip(col, tip)
-        self.fit_columns()
+        lengths = tuple(
+            max(
+                (len(self._item(i).text(col)) for i in range(self.list.topLevelItemCount())),
+                default=0,
+            )
+            for col in range(3)
+        )
+        if lengths != self._fitted:  # sizing columns is slow: only when texts change length
+            self._fitted = lengths
+            self.fit_columns()
+
+    def _item(self, index: int) -> QTreeWidgetItem:
+        item = self.list.topLevelItem(index)
+        assert item is not None
+        return item
 
     def fit_columns(self) -> None:
         """Size every column to its contents (full piece names, never "Comma…") and make the

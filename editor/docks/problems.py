@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -18,6 +17,12 @@ from editor.context import EditorContext
 from editor.document import Document
 from editor.pieces import all_pieces, cells_of
 from rules.violations import Severity, Violation, is_complete, is_legal
+
+EMPTY_TEXT = (
+    "Every rule of the game is satisfied: nothing to fix.\n"
+    "Save with Ctrl+S; File ▸ Export setup sheets prints a sheet per side."
+)
+"""The list's only line when there is no problem (not a problem: no data, not selectable)."""
 
 COLOURS = {Severity.ERROR: "#c62828", Severity.INCOMPLETE: "#1565c0", Severity.WARNING: "#ef6c00"}
 ORDER = {Severity.ERROR: 0, Severity.INCOMPLETE: 1, Severity.WARNING: 2}
@@ -70,19 +75,7 @@ class ProblemsDock(QWidget):
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
         self.tree.currentItemChanged.connect(self._current_changed)
-        self.empty = QLabel(
-            "Every rule of the game is satisfied: nothing to fix.\n\n"
-            "Save with Ctrl+S; File ▸ Export setup sheets prints a sheet per side."
-        )
-        self.empty.setObjectName("problems-empty")
-        self.empty.setWordWrap(True)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.empty.setStyleSheet("color: #555; padding: 8px")
-        # one stack for the list and the empty state, so the dock keeps its width
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.tree)
-        self.stack.addWidget(self.empty)
-        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.tree, 1)
         self.violations: list[Violation] = []
         self._shown_doc: object = None
         self._doc: Document | None = None
@@ -121,7 +114,11 @@ class ProblemsDock(QWidget):
             "Red: errors (illegal) · blue: pieces still to place · orange: warnings. "
             "Click a problem to see its cells."
         )
-        self.stack.setCurrentWidget(self.tree if self.violations else self.empty)
+        if not self.violations:  # one grey, inert line instead of an empty box
+            item = QListWidgetItem(EMPTY_TEXT)
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            item.setForeground(QBrush(QColor("#616161")))
+            self.tree.addItem(item)
         self.ctx.scene.problems.set_cells(())
 
     def show_problem(self, index: int) -> None:
@@ -152,10 +149,12 @@ class ProblemsDock(QWidget):
 
     def _current_changed(self, item: QListWidgetItem | None, *args: object) -> None:
         if item is not None and self.tree.hasFocus():  # arrow keys in the list
-            self.show_problem(int(item.data(Qt.ItemDataRole.UserRole)))
+            self._clicked(item)
 
     def _clicked(self, item: QListWidgetItem) -> None:
-        self.show_problem(int(item.data(Qt.ItemDataRole.UserRole)))
+        index = item.data(Qt.ItemDataRole.UserRole)
+        if index is not None:  # not the "nothing to fix" line
+            self.show_problem(int(index))
 
 
 _ICONS: dict[Severity, QIcon] = {}
