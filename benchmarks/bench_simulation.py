@@ -41,11 +41,22 @@ CASES = (
 )
 
 
-def playouts_per_second(path: str, policy: str, games: int, repeat: int = 3) -> dict[str, Any]:
+ADVANCED_OPTIONS = (
+    "officer_loss", "double_shot", "berm_repair", "rm_repair", "air_strike", "full_throttle",
+    "quick_shot", "mine_clearing", "smoke", "quick_sand", "red_cross",
+)  # fmt: skip
+"""RULES §1.8 (Final Act advanced rules and tokens): only the reference engine models them."""
+
+
+def playouts_per_second(
+    path: str, policy: str, games: int, repeat: int = 3, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Whole games per second in this process (CPU time), with the mean game length.
     Drivers that play many games at once (``play_many``) get tasks of their
-    ``batch_size`` games, as the runner gives them."""
+    ``batch_size`` games, as the runner gives them. ``options`` override the map's."""
     scenario = read_scenario(ROOT / "maps" / path)
+    if options:
+        scenario = scenario.with_options(**options)
     driver = get_driver(scenario.ruleset)
     prepared = driver.prepare(scenario)
     pols = (policy, policy)
@@ -89,6 +100,12 @@ def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
     for path, policy, games in CASES:
         figures[f"{path.removesuffix('.json')} {policy}"] = playouts_per_second(path, policy, games)
+    figures["final-act/extra-forces heuristic-ref, all RULES 1.8 options on"] = playouts_per_second(
+        "final-act/extra-forces.json",
+        "heuristic-ref",
+        60,
+        options=dict.fromkeys(ADVANCED_OPTIONS, True),
+    )
     figures["scaling"] = scaling()
     figures["targets"] = {
         "final-act heuristic >= 1000/s": figures["final-act/mirror heuristic"][
