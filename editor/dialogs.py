@@ -48,8 +48,8 @@ FILE_FILTER = "tankmap scenarios (*.json);;All files (*)"
 class Prompter(Protocol):
     """The questions the editor asks (answers ``None`` = the user cancelled)."""
 
-    def unsaved_changes(self, name: str) -> str:
-        """``"save"``, ``"discard"`` or ``"cancel"``."""
+    def unsaved_changes(self, name: str, doing: str = "closing it") -> str:
+        """``"save"``, ``"discard"`` or ``"cancel"`` (asked before ``doing``)."""
         ...
 
     def open_path(self, start: str) -> str | None: ...
@@ -82,12 +82,12 @@ class QtPrompter:
             self.parent.activateWindow()
             self.parent.raise_()
 
-    def unsaved_changes(self, name: str) -> str:
+    def unsaved_changes(self, name: str, doing: str = "closing it") -> str:
         box = QMessageBox(self.parent)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Unsaved changes")
         box.setText(f"“{name}” has unsaved changes.")
-        box.setInformativeText("Save them before closing it?")
+        box.setInformativeText(f"Save them before {doing}?")
         box.setStandardButtons(
             QMessageBox.StandardButton.Save
             | QMessageBox.StandardButton.Discard

@@ -23,7 +23,7 @@ from editor.docks.palette import PaletteDock
 from editor.docks.problems import ProblemsDock
 from editor.document import Document
 from editor.overlays import OverlayController
-from editor.palette_data import ruleset_title
+from editor.palette_data import piece_label, ruleset_title
 from editor.pieces import Piece, Symmetry, anchor_of, pieces_at, translate
 from editor.tools.select import describe
 from editor.view import BoardView
@@ -271,17 +271,18 @@ class MainWindow(QMainWindow):
     def replace_document(self, doc: Document) -> None:
         self.ctx.set_document(doc)
 
-    def maybe_save(self) -> bool:
-        """Ask about unsaved changes; False if the user cancelled (or saving failed)."""
+    def maybe_save(self, doing: str = "closing it") -> bool:
+        """Ask about unsaved changes before ``doing`` ("starting a new scenario"...); False
+        if the user cancelled (or saving failed)."""
         if not self.doc.modified:
             return True
-        answer = self.prompter.unsaved_changes(self.doc.display_name)
+        answer = self.prompter.unsaved_changes(self.doc.display_name, doing)
         if answer == "save":
             return self.save()
         return answer == "discard"
 
     def new_file(self, scenario: Scenario | None = None) -> bool:
-        if not self.maybe_save():
+        if not self.maybe_save("starting a new scenario"):
             return False
         scenario = scenario or self.prompter.new_scenario()
         if scenario is None:
@@ -292,7 +293,7 @@ class MainWindow(QMainWindow):
         return True
 
     def open_file(self, path: str | Path | None = None) -> bool:
-        if not self.maybe_save():
+        if not self.maybe_save("opening another file"):
             return False
         if path is None:
             path = self.prompter.open_path(default_dir(self.doc.path))
@@ -499,7 +500,15 @@ class MainWindow(QMainWindow):
         return self.ctx.nudge(dx, dy)
 
     def delete_selection(self) -> editing.Outcome:
-        return editing.erase(self.doc, self.doc.selection)
+        sel = self.doc.selection
+        if not sel:
+            self.ctx.say("Nothing selected to delete")
+            return editing.Outcome(False, "nothing selected")
+        what = piece_label(self.doc.palette, sel[0]) if len(sel) == 1 else f"{len(sel)} pieces"
+        outcome = editing.erase(self.doc, sel)
+        if outcome.ok:
+            self.ctx.say(f"Erased {what} (Ctrl+Z to undo)")
+        return outcome
 
     def escape(self) -> None:
         """Esc: back to the select tool with nothing selected."""
@@ -611,7 +620,7 @@ class MainWindow(QMainWindow):
 
     # --- closing --------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        if not self.maybe_save():
+        if not self.maybe_save("quitting"):
             event.ignore()
             return
         self.autosave.discard()

@@ -27,8 +27,9 @@ class FakePrompter:
         self.recover_answer = False
         self.asked: list[tuple[str, Any]] = []
 
-    def unsaved_changes(self, name: str) -> str:
+    def unsaved_changes(self, name: str, doing: str = "closing it") -> str:
         self.asked.append(("unsaved", name))
+        self.asked.append(("unsaved-doing", doing))
         return self.unsaved
 
     def open_path(self, start: str) -> str | None:

@@ -50,8 +50,10 @@ def test_unsaved_changes_prompt_on_open_new_and_close(
     prompter.new = get_ruleset("tank-chess").new_scenario()
     assert not w.new_file()  # cancelled: the document stays
     assert ("unsaved", "untitled") in prompter.asked
+    assert prompter.asked[-1] == ("unsaved-doing", "starting a new scenario")
     assert w.doc.scenario.ruleset == "final-act" and w.doc.modified
     assert not w.close()
+    assert prompter.asked[-1] == ("unsaved-doing", "quitting")
     assert w.isVisible()
     prompter.unsaved = "save"
     prompter.save = str(tmp_path / "kept.json")

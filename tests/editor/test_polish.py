@@ -414,3 +414,19 @@ def test_f8_walks_through_the_problems(make_window: Any) -> None:
     w.run_action("view.previous_problem")
     w.run_action("view.previous_problem")
     assert dock.tree.currentRow() == len(dock.violations) - 1  # wraps around
+
+
+def test_delete_says_what_was_erased(make_window: Any) -> None:
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    w.run_action("edit.delete")
+    assert w.message.text() == "Nothing selected to delete"
+    tank = Unit("tank", Side.SOUTH, w.doc.scenario.board.parse_cell("b1"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.doc.select([tank])
+    w.run_action("edit.delete")
+    assert w.doc.scenario.units == ()
+    assert w.message.text() == "Erased Tank C (Ctrl+Z to undo)"
