@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from tankmap.commands.common import add_option_flag
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -24,6 +26,7 @@ def register(sub: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument("--out", metavar="DIR", help="write report.html, PNGs and CSVs into DIR")
+    add_option_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -41,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     written: list[Path] = []
     slugs: set[str] = set()
     for path in progress(args.files, len(args.files), "analyze"):
-        result = analyse(load(path))
+        result = analyse(load(path, args.option))
         results.append((path, result))
         if args.out:
             slug, n = _slug(path), 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tankmap.commands.common import add_option_flag
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -17,6 +19,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print one JSON document (CONTRACTS.md)")
+    add_option_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -32,12 +35,13 @@ def run(args: argparse.Namespace) -> int:
     worst = 0
     for path in args.files:
         try:
-            scenario = load(path)
+            scenario = load(path, args.option)
         except TankmapError as exc:
             results.append({"file": path, "error": str(exc)})
             worst = 2
             if not args.json:
-                print(f"{path}: cannot read: {exc}", file=sys.stderr)
+                msg = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
+                print(f"tankmap check: error: {msg}", file=sys.stderr)
             continue
         rs = get_ruleset(scenario.ruleset)
         violations = rs.check(scenario)

@@ -10,11 +10,35 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def load(path: str) -> Any:
-    """Read a scenario file (``ScenarioFormatError`` on any problem)."""
+def load(path: str, option_pairs: Iterable[str] = ()) -> Any:
+    """Read a scenario file (``ScenarioFormatError`` on any problem), then apply the
+    ``--option NAME=VALUE`` overrides (``OptionError`` naming the file for a bad one)."""
+    from rules.errors import OptionError
     from rules.fileformat import read_scenario
+    from rules.registry import get_ruleset
 
-    return read_scenario(path)
+    scenario = read_scenario(path)
+    pairs = list(option_pairs)
+    if pairs:
+        try:
+            options = parse_option_args(get_ruleset(scenario.ruleset), pairs)
+        except OptionError as exc:
+            raise OptionError(f"{path}: {exc}") from None
+        scenario = scenario.with_options(**options)
+    return scenario
+
+
+def add_option_flag(parser: Any) -> None:
+    """The ``--option NAME=VALUE`` flag of commands that read a scenario: a what-if
+    without editing the file (``tankmap rulesets`` lists each ruleset's options)."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a ruleset option of the file (repeatable), e.g. wrecks=false; "
+        "`tankmap rulesets` lists them",
+    )
 
 
 def print_json(data: Any) -> None:

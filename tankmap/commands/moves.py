@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tankmap.commands.common import add_option_flag
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -20,6 +22,7 @@ def register(sub: Any) -> None:
         "--unit", metavar="NAME", help="only units with this name (or this cell, e.g. f1)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    add_option_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -28,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from rules.registry import get_ruleset
     from tankmap.commands.common import load, print_json
 
-    scenario = load(args.file)
+    scenario = load(args.file, args.option)
     rs = get_ruleset(scenario.ruleset)
     board = scenario.board
     units = list(scenario.units)

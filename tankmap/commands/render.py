@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tankmap.commands.common import add_option_flag
+
 FORMATS = {".svg": "svg", ".png": "png"}
 
 
@@ -24,6 +26,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
     p.add_argument("--title", help="title drawn above the board (default: the scenario's)")
+    add_option_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -42,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.dpi <= 0:
         raise TankmapError(f"--dpi must be positive, not {args.dpi}")
-    scenario = load(args.file)
+    scenario = load(args.file, args.option)
 
     from analysis.board_figure import board_figure
 

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from tankmap.commands.common import add_option_flag
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -52,6 +54,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("--out", metavar="DIR", help="write report.html, charts and games.csv")
+    add_option_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from rules.violations import Severity
     from tankmap.commands.common import load, print_json
 
-    scenario = load(args.file)
+    scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
     errors = [v for v in ruleset.check(scenario) if v.severity is Severity.ERROR]
     if errors:
