@@ -227,6 +227,25 @@ def option_label(spec: OptionSpec) -> str:
     return text[:1].upper() + text[1:]
 
 
+ADVANCED_PREFIXES = ("advanced", "action token", "extra forces (seed")
+
+
+def is_advanced(spec: OptionSpec) -> bool:
+    """Advanced rules and action tokens (Final Act seeds 000/001): options that only change
+    how games are played out, listed after the setup options under their own heading."""
+    return spec.help.lower().startswith(ADVANCED_PREFIXES)
+
+
+def ordered_options(specs: tuple[OptionSpec, ...]) -> list[tuple[OptionSpec, bool]]:
+    """``(spec, starts_advanced_section)`` with the setup options first, then the
+    advanced ones; the flag is True on the first advanced option only."""
+    basic = [s for s in specs if not is_advanced(s)]
+    advanced = [s for s in specs if is_advanced(s)]
+    return [(s, False) for s in basic] + [(s, i == 0) for i, s in enumerate(advanced)]
+
+
+ADVANCED_HEADING = "<b>Advanced rules and action tokens</b> (play-outs only)"
+
 ABBREVIATIONS = {"at": "AT", "rm": "R/M", "ap": "AP"}
 """Option-name words shown in capitals (``at_cone`` → ``AT cone``)."""
 
@@ -309,9 +328,11 @@ class NewDialog(QDialog):
         while self.options_form.rowCount():
             self.options_form.removeRow(0)
         self.option_widgets = {}
-        for spec in rs.option_specs:
+        for spec, first_advanced in ordered_options(rs.option_specs):
             w = option_widget(spec, spec.default)
             self.option_widgets[spec.name] = w
+            if first_advanced:
+                self.options_form.addRow(QLabel(ADVANCED_HEADING))
             self.options_form.addRow(option_label(spec), w)
         self._validate()
 

@@ -26,7 +26,13 @@ from PySide6.QtWidgets import (
 from editor import commands as cmd
 from editor import editing
 from editor.context import EditorContext
-from editor.dialogs import option_label, option_value, option_widget
+from editor.dialogs import (
+    ADVANCED_HEADING,
+    option_label,
+    option_value,
+    option_widget,
+    ordered_options,
+)
 from editor.document import Document
 from editor.palette_data import ruleset_title
 from editor.pieces import Piece, new_errors, reason_text
@@ -248,7 +254,11 @@ class InspectorDock(QWidget):
             edit.editingFinished.connect(self._info_setter(key, edit))
             self._add(form, key, key.title(), edit)
         values = rs.options(s)
-        for spec in rs.option_specs:
+        for spec, first_advanced in ordered_options(rs.option_specs):
+            if first_advanced:
+                heading = QLabel(ADVANCED_HEADING)
+                heading.setWordWrap(True)
+                form.addRow(heading)
             w = option_widget(spec, values[spec.name])
             self._add(form, f"option-{spec.name}", option_label(spec), w)
             signal = getattr(w, "toggled", None) or getattr(w, "activated", None)

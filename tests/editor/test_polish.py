@@ -430,3 +430,27 @@ def test_delete_says_what_was_erased(make_window: Any) -> None:
     w.run_action("edit.delete")
     assert w.doc.scenario.units == ()
     assert w.message.text() == "Erased Tank C (Ctrl+Z to undo)"
+
+
+def test_advanced_final_act_options_come_last_under_a_heading(qtbot: Any) -> None:
+    from editor.dialogs import NewDialog, is_advanced, ordered_options
+
+    specs = get_ruleset("final-act").option_specs
+    ordered = ordered_options(specs)
+    assert len(ordered) == len(specs)
+    flags = [is_advanced(s) for s, _ in ordered]
+    assert flags == sorted(flags)  # setup options first, then the advanced ones
+    # RULES §1.3/§1.8: Extra Forces is a setup option, officer loss an advanced rule
+    assert not is_advanced(next(s for s in specs if s.name == "extra_forces"))
+    assert is_advanced(next(s for s in specs if s.name == "officer_loss"))
+    assert sum(first for _, first in ordered) == 1
+    dialog = NewDialog(None, "final-act")
+    qtbot.addWidget(dialog)
+    texts = [
+        w.text()
+        for i in range(dialog.options_form.rowCount())
+        if (item := dialog.options_form.itemAt(i, dialog.options_form.ItemRole.SpanningRole))
+        and (w := item.widget()) is not None
+        and hasattr(w, "text")
+    ]
+    assert any("Advanced rules" in t for t in texts)
