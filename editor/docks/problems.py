@@ -64,6 +64,7 @@ class ProblemsDock(QWidget):
         self.ctx = ctx
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self.setMinimumWidth(250)  # problem messages stay readable (two lines at most)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
