@@ -227,7 +227,9 @@ def _family(key: TableKey) -> tuple[Any, ...]:
 
 def move_radius(table: MovementTable) -> int:
     """Upper bound of how far (Chebyshev) a single move of this kind reaches, measured once
-    per family on an empty board from its centre, in every facing the table has seen.
+    per family on an empty board from its centre, in every facing the table has seen; the
+    whole board's size when a move from the centre reaches as far as the nearest edge (the
+    edge may have cut it short).
 
     Incremental updates assume the moves from a state only depend on terrain within this
     distance of its cell (true when moves are paths of one-cell steps: Final Act, Tank
@@ -256,6 +258,16 @@ def move_radius(table: MovementTable) -> int:
                         abs(b.col_of(m.to) - b.col_of(centre)),
                         abs(b.row_of(m.to) - b.row_of(centre)),
                     )
+        # A board edge closer to the centre than the farthest move may have cut moves
+        # short (a speed-5 piece on 8x8): then nothing smaller than the board is safe.
+        room = min(
+            b.col_of(centre),
+            b.columns - 1 - b.col_of(centre),
+            b.row_of(centre),
+            b.rows - 1 - b.row_of(centre),
+        )
+        if radius >= room:
+            radius = max(b.columns, b.rows)
         _RADIUS[fam] = radius
     return _RADIUS[fam]
 

@@ -240,16 +240,11 @@ def test_unknown_kinds_and_other_rulesets_are_refused() -> None:
         side_terrain_reach(dataclasses.replace(tc8(()), ruleset="final-act"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="analysis.graphs.move_radius is measured from the board's centre: 4 on 8x8 for a "
-    "speed-5 piece, so _derive keeps stale moves of states 5 cells from an edit",
-)
 def test_derived_tables_on_a_small_board_after_a_wreck_edit() -> None:
-    # Documents a table-path bug found while testing (the live path no longer uses tables
-    # for Tank Chess). Light tank on d1 facing N; a wreck appears on d2. Before the edit a
-    # light tank on d7 facing S could drive d6..d2 (5 steps) in one turn; after it, d2 can
-    # never be entered. Derived tables keep that stale move (d7 is 5 rows from d2).
+    # A table-path bug found while testing: move_radius measured 4 on 8x8 for a speed-5
+    # piece, so derived tables kept stale moves. Light tank on d1 facing N; a wreck appears
+    # on d2. Before the edit a light tank on d7 facing S could drive d6..d2 (5 steps) in one
+    # turn; after it, d2 can never be entered (d7 is 5 rows from d2, beyond radius 4).
     clear_cache()
     side_reach(tc8((piece("heavy", "a1"), piece("light", "h1"))), S)  # tables to derive from
     wreck = dataclasses.replace(piece("heavy", "d2", N), wreck=True)
