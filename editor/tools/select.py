@@ -105,12 +105,8 @@ class SelectTool(Tool):
         if self.band_from is not None and ev.cell is not None:
             ctx.scene.band.set_cells(self._band_cells(self.band_from, ev.cell))
             return
-        if ev.cell is not None:
-            found = pieces_at(doc.scenario, ev.cell)
-            name = doc.scenario.board.cell_name(ev.cell)
-            ctx.say(
-                f"{name}: " + ", ".join(describe(p, doc.palette) for p in found) if found else name
-            )
+        # what is under the cursor shows on the right of the status bar (hover label);
+        # the message line keeps the last answer (a refusal, the unit view's counts)
 
     def release(self, ev: CellEvent) -> None:
         ctx = self.ctx

@@ -454,3 +454,24 @@ def test_advanced_final_act_options_come_last_under_a_heading(qtbot: Any) -> Non
         and hasattr(w, "text")
     ]
     assert any("Advanced rules" in t for t in texts)
+
+
+def test_hovering_keeps_the_message_line(make_window: Any) -> None:
+    from editor_helpers import hover
+
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("f1"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.doc.select([tank])
+    text = w.message.text()
+    assert text.startswith("Tank C:")
+    hover(w, "h7")
+    assert w.message.text() == text  # the unit view's answer stays
+    assert w.hover_label.text().strip() == "h7"  # the cell shows on the right
+    hover(w, "f1")
+    assert "Tank C (south) facing N" in w.hover_label.text()
