@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QRadioButton,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -98,7 +99,7 @@ class PaletteDock(QWidget):
         self.list.setRootIsDecorated(False)
         self.list.setIndentation(0)
         self.list.setUniformRowHeights(True)
-        self.list.setMinimumHeight(190)
+        self.list.setMinimumHeight(80)
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -136,6 +137,9 @@ class PaletteDock(QWidget):
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #666")
         layout.addWidget(hint)
+        layout.addStretch(1)
+        # the dock area gives spare height to the inspector below, not to the palette
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         ctx.document_replaced.connect(self.rebuild)
         ctx.choice_changed.connect(self._choice_changed)
         self._doc: Document | None = None
@@ -165,6 +169,7 @@ class PaletteDock(QWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, entry.kind)
             self.list.addTopLevelItem(item)
         self.list.blockSignals(False)
+        self.fit_height()
         self.refresh()
         self._choice_changed()
 
@@ -210,6 +215,19 @@ class PaletteDock(QWidget):
         item = self.list.topLevelItem(index)
         assert item is not None
         return item
+
+    def fit_height(self, most: int = 12) -> None:
+        """Make the list as tall as its rows (up to ``most`` rows, then it scrolls), so no
+        empty box sits between the pieces and the side / shape choices."""
+        rows = self.list.topLevelItemCount()
+        row_h = self.list.sizeHintForRow(0) if rows else 18
+        height = (
+            self.list.header().sizeHint().height()
+            + row_h * min(max(rows, 3), most)
+            + 2 * self.list.frameWidth()
+            + 4
+        )
+        self.list.setFixedHeight(height)
 
     def fit_columns(self) -> None:
         """Size every column to its contents (full piece names, never "Comma…") and make the

@@ -475,3 +475,12 @@ def test_hovering_keeps_the_message_line(make_window: Any) -> None:
     assert w.hover_label.text().strip() == "h7"  # the cell shows on the right
     hover(w, "f1")
     assert "Tank C (south) facing N" in w.hover_label.text()
+
+
+def test_palette_list_is_as_tall_as_its_rows(make_window: Any) -> None:
+    w = make_window()
+    tree = w.palette_dock.list
+    rows = tree.topLevelItemCount()  # Final Act: 3 unit kinds + 4 terrain kinds
+    assert rows == 7
+    needed = tree.header().sizeHint().height() + rows * tree.sizeHintForRow(0)
+    assert needed <= tree.height() <= needed + 2 * tree.frameWidth() + 8
