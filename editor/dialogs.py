@@ -187,9 +187,11 @@ class InfoDialog(QDialog):
         layout.addWidget(buttons)
         doc = self.browser.document()
         doc.setTextWidth(-1)
-        size = doc.size().toSize()
         screen = self.screen().availableGeometry()
-        width = min(max(size.width() + 60, 380), int(screen.width() * 0.9))
+        text_width = min(doc.idealWidth(), 720.0, screen.width() * 0.85)
+        doc.setTextWidth(max(text_width, 360.0))  # long paragraphs wrap
+        size = doc.size().toSize()
+        width = min(size.width() + 60, int(screen.width() * 0.9))
         height = min(size.height() + 140, int(screen.height() * 0.85))
         self.resize(width, height)
 

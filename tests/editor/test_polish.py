@@ -484,3 +484,11 @@ def test_palette_list_is_as_tall_as_its_rows(make_window: Any) -> None:
     assert rows == 7
     needed = tree.header().sizeHint().height() + rows * tree.sizeHintForRow(0)
     assert needed <= tree.height() <= needed + 2 * tree.frameWidth() + 8
+
+
+def test_info_dialog_wraps_long_text(qtbot: Any) -> None:
+    from editor.dialogs import InfoDialog
+
+    dialog = InfoDialog("About", "word " * 400)
+    qtbot.addWidget(dialog)
+    assert dialog.width() <= 720 + 80
