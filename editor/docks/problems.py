@@ -43,6 +43,11 @@ def summary(violations: list[Violation]) -> str:
     return head + (f", {_plural(warnings, 'warning')}" if warnings else "")
 
 
+def sentence(message: str) -> str:
+    """A rule message as the list shows it: first letter capitalised ("South still has…")."""
+    return message[:1].upper() + message[1:]
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -102,7 +107,7 @@ class ProblemsDock(QWidget):
         self.violations = ordered
         self.tree.clear()
         for i, v in enumerate(self.violations):
-            item = QListWidgetItem(_icon(v.severity), v.message)
+            item = QListWidgetItem(_icon(v.severity), sentence(v.message))
             item.setForeground(QBrush(QColor(COLOURS[v.severity]).darker(130)))
             item.setData(Qt.ItemDataRole.UserRole, i)
             side = f" ({v.side.value})" if v.side is not None else ""

@@ -492,3 +492,11 @@ def test_info_dialog_wraps_long_text(qtbot: Any) -> None:
     dialog = InfoDialog("About", "word " * 400)
     qtbot.addWidget(dialog)
     assert dialog.width() <= 720 + 80
+
+
+def test_problem_lines_start_with_a_capital(make_window: Any) -> None:
+    w = make_window()  # empty Final Act board: "south still has ..." from the rules
+    tree = w.problems_dock.tree
+    texts = [tree.item(i).text() for i in range(tree.count())]
+    assert texts and all(t[0].isupper() for t in texts)
+    assert any(t.startswith("South still has") for t in texts)
