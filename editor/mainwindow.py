@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QPixmap
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QToolBar, QUndoView, QWidget
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
-from editor import editing
-from editor.actions import ACTIONS, MENUS, build_actions, shortcuts_html
+from editor import clipboard, editing
+from editor.actions import build_actions, shortcuts_html
 from editor.autosave import Autosave
 from editor.commands import ScenarioCommand
 from editor.context import EditorContext
@@ -24,52 +24,23 @@ from editor.docks.problems import ProblemsDock
 from editor.document import Document
 from editor.overlays import OverlayController
 from editor.palette_data import piece_label, ruleset_title
-from editor.pieces import Piece, Symmetry, anchor_of, pieces_at, translate
+from editor.pieces import Symmetry, pieces_at
 from editor.tools.select import describe
 from editor.view import BoardView
+from editor.window_setup import (
+    WELCOME,
+    app_icon,
+    build_menus,
+    file_stem,
+    initial_geometry,
+)
 from rules.errors import TankmapError
 from rules.fileformat import read_scenario
 from rules.geometry import Side
 from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
+from rules.scenario import Scenario
 
 MAX_RECENT = 8
-WELCOME = (
-    "Pick a piece in the palette, then click the board to place it · Esc: select · "
-    "F1: every shortcut"
-)
-
-
-def app_icon() -> QIcon:
-    """The application icon (``resources/icons/tankmap.svg``; empty if missing)."""
-    from importlib import resources
-
-    try:
-        data = resources.files("resources").joinpath("icons", "tankmap.svg").read_bytes()
-    except (OSError, ModuleNotFoundError):
-        return QIcon()
-    pix = QPixmap()
-    pix.loadFromData(data, "SVG")
-    return QIcon(pix)
-
-
-def file_stem(title: str) -> str:
-    """A file name for a scenario title: ``"Ring of Fire!"`` → ``ring-of-fire``
-    (``scenario`` when the title has no letters or digits)."""
-    import re
-
-    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-    return stem[:60] or "scenario"
-
-
-def initial_geometry(available: QRect, share: float = 0.85) -> QRect:
-    """Where the window opens the first time (no saved geometry): ``share`` of the screen's
-    available area in each direction (at least 1024 × 700 where the screen allows), centred."""
-    width = min(available.width(), max(1024, round(available.width() * share)))
-    height = min(available.height(), max(700, round(available.height() * share)))
-    rect = QRect(0, 0, width, height)
-    rect.moveCenter(available.center())
-    return rect
 
 
 class MainWindow(QMainWindow):
@@ -161,58 +132,7 @@ class MainWindow(QMainWindow):
         self.problems_dock.shown.connect(self._show_cells)
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
-        menus = {name: bar.addMenu(name) for name in MENUS}
-        separators_after = {
-            "file.revert",
-            "file.export_pdf",
-            "edit.redo",
-            "edit.select_all",
-            "edit.mirror",
-            "view.fit",
-            "view.unit_view",
-        }
-        for s in ACTIONS:
-            menus[s.menu].addAction(self.actions_by_id[s.id])
-            if s.id == "file.open":
-                self.recent_menu = menus[s.menu].addMenu("Open &Recent")
-            if s.id in separators_after:
-                menus[s.menu].addSeparator()
-        view_menu = menus["&View"]
-        view_menu.addSeparator()
-        for dock in self.docks.values():
-            view_menu.addAction(dock.toggleViewAction())
-        toolbar = QToolBar("Main", self)
-        toolbar.setObjectName("toolbar-main")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        toolbar.setIconSize(QSize(24, 24))
-        toolbar.setMovable(False)
-        for action_id in (
-            "file.new",
-            "file.open",
-            "file.save",
-            None,
-            "edit.undo",
-            "edit.redo",
-            None,
-            "tools.select",
-            "tools.place",
-            "tools.erase",
-            None,
-            "edit.rotate",
-            "edit.mirror",
-            None,
-            "symmetry.off",
-            "symmetry.point",
-            "symmetry.lr",
-            None,
-            "view.fit",
-        ):
-            if action_id is None:
-                toolbar.addSeparator()
-            else:
-                toolbar.addAction(self.actions_by_id[action_id])
-        self.addToolBar(toolbar)
+        self.recent_menu = build_menus(self, self.actions_by_id, list(self.docks.values()))
         self._rebuild_recent()
 
     def _build_status(self) -> None:
@@ -522,59 +442,19 @@ class MainWindow(QMainWindow):
         self.doc.select((*s.terrain, *s.units))
 
     def copy(self) -> int:
-        sel = self.doc.selection
-        if not sel:
-            self.ctx.say("Nothing selected to copy")
-            return 0
-        from editor.context import Clipboard
-
-        s = self.doc.scenario
-        self.ctx.clipboard = Clipboard(sel, anchor_of(sel[0]), (s.board.columns, s.board.rows))
-        self.ctx.say(f"Copied {len(sel)} piece(s)")
-        return len(sel)
+        """Copy the selection (Ctrl+C); returns how many pieces were copied."""
+        return clipboard.copy(self.ctx)
 
     def cut(self) -> None:
         if self.copy():
             self.delete_selection()
 
     def paste(self, at: int | None = None) -> editing.Outcome:
-        """Paste the clipboard with its first piece's anchor on ``at`` (default: the cell
-        under the cursor, else where the pieces were copied from)."""
-        clip = self.ctx.clipboard
-        if not clip.pieces:
-            return editing.Outcome(False, "the clipboard is empty")
-        board = self.doc.scenario.board
-        if clip.board != (board.columns, board.rows):
-            return self._refuse("the clipboard holds pieces of another board size")
-        target = at if at is not None else self.ctx.hover
-        dx = dy = 0
-        if target is not None:
-            dx = board.col_of(target) - board.col_of(clip.origin)
-            dy = board.row_of(target) - board.row_of(clip.origin)
-        pieces: list[Piece] = []
-        scenario = self.doc.scenario
-        for p in clip.pieces:
-            moved = translate(p, board, dx, dy)
-            if moved is None:
-                return self._refuse("the pasted pieces would leave the board")
-            if (
-                isinstance(moved, Unit)
-                and moved.name is not None
-                and any(u.side is moved.side and u.name == moved.name for u in scenario.units)
-            ):
-                from dataclasses import replace
-
-                name = editing.free_name(self.doc, scenario, moved.kind, moved.side)
-                moved = replace(moved, name=name)
-            scenario = scenario.adding(moved)
-            pieces.append(moved)
-        outcome = editing.add_pieces(self.doc, pieces, f"Paste {len(pieces)} piece(s)")
-        self.report(outcome)
+        """Paste at ``at`` (default: the cell under the cursor); see ``clipboard.paste``."""
+        outcome = clipboard.paste(self.ctx, at)
+        if not outcome.ok:
+            self.ctx.say(f"Refused: {outcome.reason}")
         return outcome
-
-    def _refuse(self, reason: str) -> editing.Outcome:
-        self.ctx.say(f"Refused: {reason}")
-        return editing.Outcome(False, reason)
 
     def toggle_unit_view(self) -> None:
         self.ctx.unit_view = self.actions_by_id["view.unit_view"].isChecked()

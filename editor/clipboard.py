@@ -1,0 +1,61 @@
+"""Copy, cut and paste of board pieces (Ctrl+C / Ctrl+X / Ctrl+V).
+
+The clipboard lives in the ``EditorContext`` (pieces, the cell they were copied from, the
+board size); pasting moves them so the first piece's anchor lands on the target cell and
+renames units whose name is already taken; it is refused (with its reason) if a piece
+would leave the board, the board size differs, or the rules forbid the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from editor import editing
+from editor.context import Clipboard, EditorContext
+from editor.pieces import Piece, anchor_of, translate
+from rules.scenario import Unit
+
+
+def copy(ctx: EditorContext) -> int:
+    """Copy the selection; returns the number of pieces copied (0: nothing selected)."""
+    doc = ctx.doc
+    sel = doc.selection
+    if not sel:
+        ctx.say("Nothing selected to copy")
+        return 0
+    s = doc.scenario
+    ctx.clipboard = Clipboard(sel, anchor_of(sel[0]), (s.board.columns, s.board.rows))
+    ctx.say(f"Copied {len(sel)} piece(s)")
+    return len(sel)
+
+
+def paste(ctx: EditorContext, at: int | None = None) -> editing.Outcome:
+    """Paste the clipboard with its first piece's anchor on ``at`` (default: the cell
+    under the cursor, else where the pieces were copied from), as one undoable step."""
+    doc = ctx.doc
+    clip = ctx.clipboard
+    if not clip.pieces:
+        return editing.Outcome(False, "the clipboard is empty")
+    board = doc.scenario.board
+    if clip.board != (board.columns, board.rows):
+        return editing.Outcome(False, "the clipboard holds pieces of another board size")
+    target = at if at is not None else ctx.hover
+    dx = dy = 0
+    if target is not None:
+        dx = board.col_of(target) - board.col_of(clip.origin)
+        dy = board.row_of(target) - board.row_of(clip.origin)
+    pieces: list[Piece] = []
+    scenario = doc.scenario
+    for p in clip.pieces:
+        moved = translate(p, board, dx, dy)
+        if moved is None:
+            return editing.Outcome(False, "the pasted pieces would leave the board")
+        if (
+            isinstance(moved, Unit)
+            and moved.name is not None
+            and any(u.side is moved.side and u.name == moved.name for u in scenario.units)
+        ):
+            moved = replace(moved, name=editing.free_name(doc, scenario, moved.kind, moved.side))
+        scenario = scenario.adding(moved)
+        pieces.append(moved)
+    return editing.add_pieces(doc, pieces, f"Paste {len(pieces)} piece(s)")
