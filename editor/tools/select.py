@@ -121,8 +121,15 @@ class SelectTool(Tool):
             dx = board.col_of(ev.cell) - board.col_of(start)
             dy = board.row_of(ev.cell) - board.row_of(start)
             if dx or dy:
-                outcome = editing.move(doc, doc.selection, dx, dy)
-                ctx.say("Moved" if outcome.ok else f"Refused: {outcome.reason}")
+                sel = doc.selection
+                what = piece_label(doc.palette, sel[0]) if len(sel) == 1 else f"{len(sel)} pieces"
+                outcome = editing.move(doc, sel, dx, dy)
+                where = board.cell_name(ev.cell)
+                ctx.say(
+                    f"Moved {what} to {where} (Ctrl+Z to undo)"
+                    if outcome.ok
+                    else f"Refused: {outcome.reason}"
+                )
             return
         if self.band_from is not None:
             start, self.band_from = self.band_from, None

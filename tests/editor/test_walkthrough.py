@@ -222,3 +222,18 @@ def test_problem_lines_start_with_a_capital(make_window: Any) -> None:
     texts = [tree.item(i).text() for i in range(tree.count())]
     assert texts and all(t[0].isupper() for t in texts)
     assert any(t.startswith("South still has") for t in texts)
+
+
+def test_drop_says_what_moved_where(make_window: Any) -> None:
+    from editor_helpers import drag
+
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.run_action("tools.select")
+    drag(w, "b1", "d3")  # rows 1-3 are south's setup rows (RULES §1.2): legal
+    assert w.message.text() == "Moved Tank C to d3 (Ctrl+Z to undo)"
