@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 
 from editor import editing
 from editor.commands import new_stroke
+from editor.palette_data import piece_label
 from editor.pieces import cells_of, pieces_at
 from editor.tools.base import CellEvent, Tool
 
@@ -24,7 +25,7 @@ class EraseTool(Tool):
         if not found:
             return False
         editing.erase(self.ctx.doc, [found[0]], self.stroke)
-        self.ctx.say(f"Erased {getattr(found[0], 'label', found[0].kind)}")
+        self.ctx.say(f"Erased {piece_label(self.ctx.doc.palette, found[0])} (Ctrl+Z to undo)")
         return True
 
     def press(self, ev: CellEvent) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from editor import editing
 from editor.commands import new_stroke
-from editor.palette_data import shapes_for
+from editor.palette_data import piece_label, shapes_for
 from editor.pieces import (
     Piece,
     Symmetry,
@@ -127,6 +127,7 @@ class PlaceTool(Tool):
     def place_at(self, cell: int, stroke: int = 0) -> editing.Outcome:
         """Place the current palette piece at ``cell`` (what a click does)."""
         ctx = self.ctx
+        piece: Piece | None = None
         if ctx.choice.kind is None:
             outcome = editing.Outcome(False, "no piece chosen in the palette")
         else:
@@ -142,7 +143,8 @@ class PlaceTool(Tool):
         self.refresh()
         if outcome.ok:
             mirrored = " (and its mirror image)" if ctx.doc.symmetry is not Symmetry.OFF else ""
-            ctx.say(f"Placed at {board.cell_name(cell)}{mirrored}")
+            what = piece_label(ctx.doc.palette, piece) if piece is not None else "piece"
+            ctx.say(f"Placed {what} at {board.cell_name(cell)}{mirrored}")
         else:
             ctx.say(f"Refused at {board.cell_name(cell)}: {outcome.reason}")
         return outcome

@@ -125,7 +125,7 @@ def test_no_red_preview_over_a_piece_just_placed(make_window: Any) -> None:
     click(w, "c2")
     assert len(w.doc.scenario.units) == 1
     assert w.ctx.scene.preview.cells == () or not w.ctx.scene.preview.cells
-    assert w.message.text() == "Placed at c2"
+    assert w.message.text() == "Placed Tank C at c2"  # the first tank gets C (RULES §1.2)
     hover(w, "d2")
     assert list(w.ctx.scene.preview.cells) == [w.doc.scenario.board.parse_cell("d2")]
     hover(w, "c2")  # coming back: now it is an occupied cell, refused in red
@@ -237,3 +237,19 @@ def test_drop_says_what_moved_where(make_window: Any) -> None:
     w.run_action("tools.select")
     drag(w, "b1", "d3")  # rows 1-3 are south's setup rows (RULES §1.2): legal
     assert w.message.text() == "Moved Tank C to d3 (Ctrl+Z to undo)"
+
+
+def test_erase_tool_names_what_it_erased(make_window: Any) -> None:
+    from editor_helpers import click
+
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
+    w.run_action("tools.erase")
+    click(w, "b1")
+    assert w.doc.scenario.units == ()
+    assert w.message.text() == "Erased Tank C (Ctrl+Z to undo)"
