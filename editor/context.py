@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QMenu
 
 from editor import editing
 from editor.document import Document
-from editor.pieces import Piece
+from editor.palette_data import piece_label
+from editor.pieces import Piece, cells_of
 from editor.scene import BoardScene
 from rules.geometry import Side
 
@@ -109,21 +110,38 @@ class EditorContext(QObject):
         """R / Shift+wheel: the tool's preview if it has one, else the selection."""
         if self.tool_id and self.tool.rotate(clockwise):
             return editing.Outcome(True)
-        return self._report(editing.rotate_pieces(self.doc, self.doc.selection, clockwise))
+        outcome = editing.rotate_pieces(self.doc, self.doc.selection, clockwise)
+        return self._report(outcome, "Rotated")
 
     def mirror(self) -> editing.Outcome:
         """M: mirror the tool's preview shape if it has one, else the selection."""
         if self.tool_id and self.tool.mirror():
             return editing.Outcome(True)
-        return self._report(editing.mirror_pieces(self.doc, self.doc.selection))
+        return self._report(editing.mirror_pieces(self.doc, self.doc.selection), "Mirrored")
 
     def nudge(self, dx: int, dy: int) -> editing.Outcome:
         """Move the selection one cell (arrow keys on the board)."""
-        return self._report(editing.move(self.doc, self.doc.selection, dx, dy))
+        return self._report(editing.move(self.doc, self.doc.selection, dx, dy), "Moved")
 
-    def _report(self, outcome: editing.Outcome) -> editing.Outcome:
+    def _report(self, outcome: editing.Outcome, done: str = "") -> editing.Outcome:
+        """Say why an edit was refused, or (``done``) what it did to the selection:
+        ``Rotated Tank C: facing E at c2``."""
         if not outcome.ok:
             self.say(f"Refused: {outcome.reason}")
+        elif done:
+            sel = self.doc.selection
+            if len(sel) == 1:
+                piece = sel[0]
+                board = self.doc.scenario.board
+                text = f"{done} {piece_label(self.doc.palette, piece)}"
+                facing = getattr(piece, "facing", None)
+                if facing is not None:
+                    text += f": facing {facing.name}"
+                cells = cells_of(piece)
+                text += f" at {board.cell_name(cells[0])}" if len(cells) == 1 else ""
+                self.say(text)
+            elif sel:
+                self.say(f"{done} {len(sel)} pieces")
         return outcome
 
     def set_choice(self, **changes: object) -> None:

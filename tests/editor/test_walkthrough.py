@@ -253,3 +253,22 @@ def test_erase_tool_names_what_it_erased(make_window: Any) -> None:
     click(w, "b1")
     assert w.doc.scenario.units == ()
     assert w.message.text() == "Erased Tank C (Ctrl+Z to undo)"
+
+
+def test_rotating_a_selected_unit_says_its_new_facing(make_window: Any) -> None:
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("c2"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.run_action("tools.select")
+    w.doc.select([tank])
+    w.run_action("edit.rotate")  # RULES §1.2: any orthogonal facing is legal at setup
+    assert w.doc.scenario.units[0].facing is Facing.E
+    assert w.message.text() == "Rotated Tank C: facing E at c2"
+    w.run_action("edit.escape")
+    w.run_action("edit.rotate")
+    assert w.message.text().startswith("Refused")
