@@ -61,6 +61,8 @@ def shared_count(ctx: EditorContext, kind: str) -> tuple[str, str]:
     tip = (
         f"{placed} placed of the {budget} pieces in the box (neutral terrain, shared by both sides)"
     )
+    if placed > budget:
+        tip += f" — {placed - budget} more than the box holds"
     return f"{budget - placed}/{budget}", tip
 
 
@@ -196,6 +198,8 @@ class PaletteDock(QWidget):
             else:  # neutral terrain: one shared count
                 text, tip = shared_count(self.ctx, kind)
                 item.setText(1, text)
+                if text.startswith("-"):  # over the box's budget (a warning in the rules)
+                    item.setForeground(1, QBrush(QColor("#e65100")))
                 item.setText(2, "shared")
                 item.setForeground(2, QBrush(QColor("#757575")))
             for col in (1, 2):

@@ -294,3 +294,23 @@ def test_info_dialog_wraps_long_text(qtbot: Any) -> None:
     dialog = InfoDialog("About", "word " * 400)
     qtbot.addWidget(dialog)
     assert dialog.width() <= 720 + 80
+
+
+def test_obstacles_over_the_budget_show_negative_and_orange(make_window: Any) -> None:
+    from rules.scenario import Terrain
+
+    s = get_ruleset("tank-chess").new_scenario()
+    b = s.board
+    # RULES §2.2: the box holds 26 obstacle pieces; 28 single cells on rows 7-8 go over it
+    for i in range(28):
+        s = s.adding(Terrain("obstacle", (b.cell(i % 16, 6 + i // 16),), None, shape="monomino"))
+    w = make_window(scenario=s)
+    tree = w.palette_dock.list
+    row = next(
+        tree.topLevelItem(i)
+        for i in range(tree.topLevelItemCount())
+        if tree.topLevelItem(i).text(0) == "Obstacle"
+    )
+    assert row.text(1) == "-2/26"
+    assert "2 more than the box holds" in row.toolTip(1)
+    assert row.foreground(1).color().name() == "#e65100"
