@@ -158,6 +158,7 @@ class MainWindow(QMainWindow):
         doc.path_changed.connect(self._update_title)
         doc.selection_changed.connect(self.overlays.refresh_unit_view)
         doc.changed.connect(self.overlays.refresh)
+        doc.changed.connect(self._refresh_hover)  # an edit under the cursor changes its text
         undo, redo = self.actions_by_id["edit.undo"], self.actions_by_id["edit.redo"]
         undo.setEnabled(doc.undo_stack.canUndo())
         redo.setEnabled(doc.undo_stack.canRedo())
@@ -482,6 +483,9 @@ class MainWindow(QMainWindow):
         if found:
             text += ": " + ", ".join(describe(p, self.doc.palette) for p in found)
         self.hover_label.setText(text + "  ")
+
+    def _refresh_hover(self) -> None:
+        self._hover(self.ctx.hover)
 
     def _show_cells(self, cells: object) -> None:
         if isinstance(cells, tuple) and cells:

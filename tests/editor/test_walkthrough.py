@@ -272,3 +272,22 @@ def test_rotating_a_selected_unit_says_its_new_facing(make_window: Any) -> None:
     w.run_action("edit.escape")
     w.run_action("edit.rotate")
     assert w.message.text().startswith("Refused")
+
+
+def test_hover_label_follows_an_edit_under_the_cursor(make_window: Any) -> None:
+    from editor_helpers import hover
+
+    from editor import editing
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    w = make_window()
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("c2"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.run_action("tools.select")
+    hover(w, "c2")
+    assert "facing N" in w.hover_label.text()
+    w.doc.select([tank])
+    w.run_action("edit.rotate")
+    assert "facing E" in w.hover_label.text()
