@@ -35,7 +35,7 @@ from networkx.algorithms.connectivity import minimum_st_node_cut
 
 from analysis.graphs import MovementTable, movement_table
 from rules.board import Board
-from rules.geometry import Side
+from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
 
@@ -119,9 +119,10 @@ class CellGraph:
     columns: int
 
 
-def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
+def cell_graph(scenario: Scenario, side: Side, use_tables: bool = False) -> CellGraph | None:
     """The terrain cell graph of ``side`` (see module doc); ``None`` if no kind of this
-    ruleset wins by moving."""
+    ruleset wins by moving. Tank Chess steps come from the rules' bitboard search, unless
+    ``use_tables`` (movement tables, as for the other games: the same graph, slower)."""
     kinds = goal_kinds(scenario, side)
     if not kinds:
         return None
@@ -140,14 +141,18 @@ def cell_graph(scenario: Scenario, side: Side) -> CellGraph | None:
         probe = Unit(kind, side, setup[0] if setup else 0, side.forward)
         if real:
             probe = Unit(kind, side, real[0].cell, real[0].facing, real[0].name)
-        table = movement_table(base, probe, explore=False)
-        seeds = table.ensure(
-            [(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real]
-        )
-        live = _reachable(table, seeds)  # a derived table may hold states of old terrain
-        goal |= table.goal or set()
-        escapes |= {table.states[i][0] for i, e in enumerate(table.escapes) if e and live[i]}
-        near, far = _cell_steps(table, board, live)
+        starts = [(c, side.forward) for c in setup] + [(u.cell, u.facing) for u in real]
+        if scenario.ruleset == "tank-chess" and not use_tables:
+            near, far, kind_escapes = _turn_search_steps(base, kind, side, starts)
+            goal |= rs.goal_cells(base.adding(probe), probe) or set()
+            escapes |= kind_escapes
+        else:
+            table = movement_table(base, probe, explore=False)
+            seeds = table.ensure(starts)
+            live = _reachable(table, seeds)  # a derived table may hold states of old terrain
+            goal |= table.goal or set()
+            escapes |= {table.states[i][0] for i, e in enumerate(table.escapes) if e and live[i]}
+            near, far = _cell_steps(table, board, live)
         edges |= near
         far_edges |= far
     if not edges:
@@ -180,6 +185,24 @@ def _reachable(table: MovementTable, seeds: list[int]) -> npt.NDArray[np.bool_]:
         seen[nb] = True
         frontier = nb
     return seen
+
+
+def _turn_search_steps(
+    base: Scenario, kind: str, side: Side, starts: list[tuple[int, Facing | None]]
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]], set[int]]:
+    """Tank Chess: the ``_cell_steps`` pairs and the escape cells of ``kind`` from the
+    rules' bitboard search (``rules.tank_chess.unit_reach.turn_steps``), no movement table:
+    the same sets as the table path (tested). There are no longer steps to return: any move
+    to a farther cell starts with a step that is a move of its own, so the one-cell pairs
+    are never empty when a longer move exists."""
+    from rules.tank_chess.unit_reach import turn_steps
+
+    size = base.board.size
+    states = [(c, int(f) if f is not None else 4 * side.index) for c, f in starts]
+    steps = turn_steps(base, kind, side.index, states)
+    one = set(steps.pairs.tolist())  # built as _cell_steps builds it: same set order
+    near = {(int(p) // size, int(p) % size) for p in one}
+    return near, set(), set(steps.escapes)
 
 
 def _cell_steps(

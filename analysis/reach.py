@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analysis.graphs import ESCAPE, IntArray, MovementTable, State, movement_graph, movement_table
-from rules.geometry import Side
+from rules.geometry import Facing, Side
 from rules.scenario import Scenario, Unit
 
 UNREACHABLE = -1
@@ -245,6 +245,41 @@ def side_reach(
         turns_to_goal=min_or_none(r.turns_to_goal for r in per),
         units=per,
     )
+
+
+def turn_search_reach(scenario: Scenario) -> dict[Side, SideReach]:
+    """Both sides' ``SideReach`` (with routes) of a Tank Chess ``scenario`` from the rules'
+    bitboard search (``rules.tank_chess.unit_reach``) instead of movement tables: the same
+    numbers as ``side_reach(..., routes=True)`` (tested), in milliseconds instead of
+    seconds. Each route is one shortest route (several may exist); a unit whose route the
+    search does not walk (one standing on a blocked cell) gets it from its table. Raises
+    ``PositionError`` for a scenario of another ruleset or an unknown piece kind."""
+    from rules.tank_chess.unit_reach import unit_terrain_reach
+
+    found = unit_terrain_reach(scenario)
+    per_side: dict[Side, list[UnitReach]] = {side: [] for side in Side}
+    for u, r in zip(scenario.units, found, strict=True):
+        if r is None:
+            continue
+        route: tuple[State | str, ...] = ()
+        if r.escape is not None:
+            if r.route is None:
+                route = unit_reach_route(scenario, u).route
+            else:
+                states: list[State | str] = [(u.cell, u.facing)]
+                states += [(c, Facing(f)) for c, f in r.route[1:]]
+                route = (*states, ESCAPE)
+        per_side[u.side].append(UnitReach(u, r.cells, r.escape, route))
+    out = {}
+    for side in Side:
+        per = tuple(per_side[side])
+        out[side] = SideReach(
+            side=side,
+            cells=combine_reach([r.cells for r in per], scenario.board.size),
+            turns_to_goal=min_or_none(r.turns_to_goal for r in per),
+            units=per,
+        )
+    return out
 
 
 def combine_reach(maps: list[IntArray], size: int) -> IntArray:

@@ -9,7 +9,7 @@ with the ``tankmap analyze --json`` document (CONTRACTS.md ``analyze``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from analysis.coverage import (
     summarize,
 )
 from analysis.lanes import LaneAnalysis, analyse_lanes
-from analysis.reach import SideReach, UnitReach, reach_grid, side_reach
+from analysis.reach import SideReach, UnitReach, reach_grid, side_reach, turn_search_reach
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
@@ -131,9 +131,18 @@ def analyse(
     """Analyse ``scenario`` (terrain-only movement; see the ``analysis`` modules). With
     ``routes`` each unit gets one shortest route to its goal; ``use_networkx`` computes reach
     on the networkx graphs instead of the (equal, faster) array BFS."""
-    reach = {
-        side: side_reach(scenario, side, use_networkx=use_networkx, routes=routes) for side in Side
-    }
+    if scenario.ruleset == "tank-chess" and not use_networkx:
+        reach = turn_search_reach(scenario)  # the rules' bitboard search: no tables
+        if not routes:
+            reach = {
+                side: replace(r, units=tuple(replace(u, route=()) for u in r.units))
+                for side, r in reach.items()
+            }
+    else:
+        reach = {
+            side: side_reach(scenario, side, use_networkx=use_networkx, routes=routes)
+            for side in Side
+        }
     cov = summarize(scenario)
     lanes = {side: analyse_lanes(scenario, side, cov.per_side[side.other]) for side in Side}
     kill = None

@@ -413,6 +413,24 @@ def _search(
     return dist, found
 
 
+def terrain_of(scenario: Scenario) -> tuple[bool, npt.NDArray[np.bool_]]:
+    """``(strict_corners, free)`` of a Tank Chess ``scenario``: ``free[c]`` is False on
+    obstacles and wrecks (live pieces do not block: terrain only)."""
+    opts = {s.name: s.default for s in OPTION_SPECS}
+    opts.update(scenario.options)
+    free_cells = np.ones(scenario.board.size, dtype=bool)
+    free_cells[[c for t in scenario.terrain for c in t.cells]] = False
+    free_cells[[u.cell for u in scenario.units if u.wreck]] = False
+    return bool(opts["strict_corners"]), free_cells
+
+
+def pack_cells(lay: _Layout, cells: npt.NDArray[np.bool_]) -> int:
+    """A per-cell bool array as the bits of block 0 of ``lay``."""
+    padded = np.zeros((lay.rows + 1, lay.width), dtype=bool)
+    padded[: lay.rows, : lay.columns] = cells.reshape(lay.rows, lay.columns)
+    return int.from_bytes(np.packbits(padded.ravel(), bitorder="little").tobytes(), "little")
+
+
 def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     """``TerrainReach`` of both sides of a Tank Chess ``scenario``: every live piece moves
     alone over the terrain (obstacles and wrecks block, other pieces are ignored), as
@@ -425,11 +443,7 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
         raise PositionError(f"this is a {scenario.ruleset!r} scenario, not tank-chess")
     board = scenario.board
     facts = kind_facts()
-    opts = {s.name: s.default for s in OPTION_SPECS}
-    opts.update(scenario.options)
-    strict = bool(opts["strict_corners"])
-    free_cells = np.ones(board.size, dtype=bool)
-    free_cells[[c for t in scenario.terrain for c in t.cells]] = False
+    strict, free_cells = terrain_of(scenario)
     groups: dict[tuple[int, int, bool], list[int]] = {}
     for u in scenario.units:
         info = facts.get(u.kind)
@@ -448,10 +462,7 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
         return {side: TerrainReach(empty.copy(), None) for side in Side}
     keys = sorted(groups)
     lay = _layout(board.columns, board.rows, len(keys))
-    padded = np.zeros((board.rows + 1, lay.width), dtype=bool)
-    padded[: board.rows, : board.columns] = free_cells.reshape(board.rows, board.columns)
-    packed = np.packbits(padded.ravel(), bitorder="little").tobytes()
-    free = int.from_bytes(packed, "little") * lay.rep
+    free = pack_cells(lay, free_cells) * lay.rep
     escapes = {g: k[0] for g, k in enumerate(keys) if k[2]}
     dist, found = _search(
         lay,
