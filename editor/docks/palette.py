@@ -135,8 +135,9 @@ class PaletteDock(QWidget):
         self.shape_box.currentIndexChanged.connect(self._shape)
         shape_row.addWidget(self.shape_box, 1)
         layout.addLayout(shape_row)
-        hint = QLabel("R / Shift+wheel / right click: rotate · M: mirror · [ ]: shape")
-        hint.setWordWrap(True)
+        # two fixed lines, no word wrap: a wrapping label has no reliable minimum height and
+        # a restored dock split could then squeeze the rows onto each other
+        hint = QLabel("R / Shift+wheel / right click: rotate\nM: mirror · [ and ]: shape")
         hint.setStyleSheet("color: #666")
         layout.addWidget(hint)
         layout.addStretch(1)

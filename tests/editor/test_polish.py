@@ -314,3 +314,12 @@ def test_obstacles_over_the_budget_show_negative_and_orange(make_window: Any) ->
     assert row.text(1) == "-2/26"
     assert "2 more than the box holds" in row.toolTip(1)
     assert row.foreground(1).color().name() == "#e65100"
+
+
+def test_palette_has_a_reliable_minimum_height(make_window: Any) -> None:
+    # a word-wrapping label makes the minimum height width-dependent, and a restored dock
+    # split could then squeeze the side row onto the list
+    w = make_window()
+    layout = w.palette_dock.layout()
+    assert not layout.hasHeightForWidth()
+    assert w.palette_dock.minimumSizeHint().height() > w.palette_dock.list.height()
