@@ -31,6 +31,7 @@ def _scene(scenario: Scenario, flipped: bool = False) -> tuple[BoardScene, Docum
     doc = Document(scenario)
     scene = BoardScene(doc, flipped=flipped)
     scene.errors.setVisible(False)  # pictures show the board, not the editor's markings
+    scene.warnings.setVisible(False)
     return scene, doc
 
 

@@ -41,7 +41,7 @@ from editor.pieces import Piece
 from rules.board import Board
 from rules.geometry import Side
 from rules.scenario import Scenario, Unit
-from rules.violations import Severity
+from rules.violations import Severity, Violation
 
 __all__ = ["CELL", "MARGIN", "BoardItem", "BoardScene", "Geometry"]
 
@@ -152,6 +152,14 @@ class BoardScene(QGraphicsScene):
         self.errors = CellsOverlay(
             self.geo, Z_OVERLAY - 0.5, QColor(229, 57, 53, 55), QPen(QColor(198, 40, 40), 2), 3
         )
+        # cells named by warnings: an orange dashed outline only (legal, worth a look)
+        self.warnings = CellsOverlay(
+            self.geo,
+            Z_OVERLAY - 0.6,
+            QColor(0, 0, 0, 0),
+            QPen(QColor(239, 108, 0), 2, Qt.PenStyle.DashLine),
+            5,
+        )
         self.fire = CellsOverlay(
             self.geo, Z_OVERLAY, QColor(255, 111, 0, 70), QPen(QColor(230, 81, 0, 160), 1), 4
         )
@@ -170,6 +178,7 @@ class BoardScene(QGraphicsScene):
             self.preview,
             self.problems,
             self.errors,
+            self.warnings,
             self.fire,
             self.moves,
             self.band,
@@ -250,9 +259,8 @@ class BoardScene(QGraphicsScene):
                 item = self._make_item(key, shared)
                 self.items_by_piece[key] = item
                 self.addItem(item)
-        self.errors.set_cells(
-            sorted({c for v in doc.violations if v.severity is Severity.ERROR for c in v.cells})
-        )
+        self.errors.set_cells(_cells(doc.violations, Severity.ERROR))
+        self.warnings.set_cells(_cells(doc.violations, Severity.WARNING))
         self.sync_selection()
 
     def _shared_cells(self, s: Scenario) -> dict[int, list[PieceKey]]:
@@ -313,3 +321,8 @@ def _keys(pieces: Iterable[Piece]) -> dict[PieceKey, None]:
         seen[p] = n + 1
         keys[(p, n)] = None
     return keys
+
+
+def _cells(violations: Iterable[Violation], severity: Severity) -> list[int]:
+    """Every cell named by a violation of ``severity``, sorted."""
+    return sorted({c for v in violations if v.severity is severity for c in v.cells})

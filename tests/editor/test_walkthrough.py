@@ -291,3 +291,16 @@ def test_hover_label_follows_an_edit_under_the_cursor(make_window: Any) -> None:
     w.doc.select([tank])
     w.run_action("edit.rotate")
     assert "facing E" in w.hover_label.text()
+
+
+def test_warning_cells_are_outlined_on_the_board(make_window: Any) -> None:
+    from rules.geometry import Facing, Side
+    from rules.scenario import Unit
+
+    s = get_ruleset("tank-chess").new_scenario()
+    b = s.board
+    # RULES §2.2: a piece starting outside its own rows 1-3 is only a warning
+    s = s.adding(Unit("light", Side.SOUTH, b.parse_cell("b5"), Facing.N))
+    w = make_window(scenario=s)
+    assert b.parse_cell("b5") in w.ctx.scene.warnings.cells
+    assert not w.ctx.scene.errors.cells
