@@ -5,7 +5,8 @@ unit of a goal-seeking kind (``ruleset.goal_cells(...) is not None``: Final Act 
 Tank Chess command tank) can make a one-cell step from ``u`` to ``v`` in some facing, as the
 ruleset's own ``moves`` say (terrain-only: other live units removed, wrecks kept). Cells
 nothing can enter (swamps, obstacles, minefield cells other than a lane, wrecks) are not in
-it; one-way lanes stay one-way.
+it; one-way lanes stay one-way. (Tank Chess takes those steps from the rules' bitboard
+search, ``rules.tank_chess.unit_reach.turn_steps``, not from movement tables: same graph.)
 
 * **sources** = the side's ``setup_cells`` in the graph; **targets** = goal cells in the graph,
   plus the cells a move can escape from on the board edge holding most of them (Tank
@@ -14,7 +15,8 @@ it; one-way lanes stay one-way.
   the local node connectivity between a super-source and a super-sink), each trimmed to start
   at its last setup cell and end at its first goal cell;
 * **choke** — a minimum vertex cut separating sources from targets (its size = the number of
-  lanes, by Menger's theorem): the narrowest place of the board for that side;
+  lanes, by Menger's theorem): the narrowest place of the board for that side — the cut
+  ``networkx.minimum_st_node_cut`` gives, computed by ``menger_cut`` (faster, same cut);
 * **safest route** — the least exposed path: Dijkstra with the cost of entering a cell
   ``1 + enemy coverage`` there.
 

@@ -10,6 +10,10 @@ Two implementations give identical numbers (tested):
   state (the editor's live path);
 * ``unit_reach_nx`` — networkx shortest paths over ``movement_graph`` (reports, routes).
 
+Tank Chess needs no tables at all: ``turn_search_reach`` takes every unit's reach, turns to
+escape and one shortest route from the rules' bitboard search
+(``rules.tank_chess.unit_reach``), the same numbers in milliseconds (``tankmap analyze``).
+
 A unit's *goal* is the ruleset's ``goal_cells`` (standing there wins) or an escape move
 (``UnitMove.to is None``, one more turn from a state that has it). Units whose ruleset says
 ``goal_cells is None`` have ``turns_to_goal = None``.

@@ -130,7 +130,9 @@ def analyse(
 ) -> ScenarioAnalysis:
     """Analyse ``scenario`` (terrain-only movement; see the ``analysis`` modules). With
     ``routes`` each unit gets one shortest route to its goal; ``use_networkx`` computes reach
-    on the networkx graphs instead of the (equal, faster) array BFS."""
+    on the networkx graphs instead of the (equal, faster) array BFS. Tank Chess reach and
+    routes come from the rules' bitboard search (``reach.turn_search_reach``, no movement
+    tables) unless ``use_networkx``."""
     if scenario.ruleset == "tank-chess" and not use_networkx:
         reach = turn_search_reach(scenario)  # the rules' bitboard search: no tables
         if not routes:

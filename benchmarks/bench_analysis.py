@@ -3,7 +3,10 @@ live-overlay path (target < 10 ms per edit on the full Tank Chess 20×20 sample)
 
 Figures (milliseconds unless named otherwise):
 * ``maps.<file>.analyse_cold_s`` — ``analysis.summary.analyse`` with empty caches (movement
-  tables built from ``ruleset.moves``), seconds; ``analyse_warm_ms`` — the same again.
+  tables built from ``ruleset.moves``; Tank Chess needs none: reach, routes and the lane
+  cell graph come from the rules' bitboard search), seconds; ``analyse_warm_ms`` — the same
+  again. Tank Chess maps also split ``reach_ms`` (``turn_search_reach``: every unit's reach
+  and route) and ``lanes_ms`` (both sides' lanes, choke and safest route).
 * ``live.<file>``: ``unit_edit_ms`` — median ``live_overlays`` after moving one unit to a new
   cell, split into ``check``/``coverage``/``reach``; ``unit_edit_no_check_ms`` — the same
   without ``ruleset.check`` (the analysis part); ``terrain_edit_ms`` — median
@@ -127,7 +130,25 @@ def map_figures(path: str) -> dict[str, Any]:
     cold = time.perf_counter() - t0
     t0 = time.perf_counter()
     analyse(s)
-    return {"analyse_cold_s": round(cold, 2), "analyse_warm_ms": _ms(time.perf_counter() - t0)}
+    out: dict[str, Any] = {
+        "analyse_cold_s": round(cold, 2),
+        "analyse_warm_ms": _ms(time.perf_counter() - t0),
+    }
+    if s.ruleset == "tank-chess":
+        from analysis.coverage import summarize
+        from analysis.lanes import analyse_lanes
+        from analysis.reach import turn_search_reach
+        from rules.geometry import Side
+
+        cov = summarize(s)
+        out["reach_ms"] = _ms(best_of(lambda: turn_search_reach(s), repeat=3))
+        out["lanes_ms"] = _ms(
+            best_of(
+                lambda: [analyse_lanes(s, side, cov.per_side[side.other]) for side in Side],
+                repeat=3,
+            )
+        )
+    return out
 
 
 def run_live() -> dict[str, Any]:
