@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analysis.graphs import MovementTable, movement_table
+from analysis.simplex import min_cost_flow_edges
 from rules.board import Board
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
@@ -369,13 +370,10 @@ def menger_cut(g: nx.DiGraph, s: Hashable, t: Hashable) -> tuple[int, set[Any]]:
     return value, cut - {s, t}
 
 
-def shortest_disjoint_paths(cg: CellGraph, width: int | None = None) -> list[list[int]]:
-    """A maximum set of cell-disjoint source → target paths with the fewest cells in total
-    (min-cost max-flow on the node-split graph: each cell is an arc of capacity 1 and cost
-    10, a diagonal step costs 1 more than a straight one), so lanes run as short and straight
-    as the terrain allows. Their number is the Menger number, ``width`` if the caller knows
-    it (``menger_cut``; else it is computed): the flow is networkx's ``max_flow_min_cost``
-    with that value — the same network simplex on the same graph, the same answer."""
+def lane_flow_graph(cg: CellGraph) -> nx.DiGraph:
+    """The node-split flow graph of ``shortest_disjoint_paths``: arc ``("in", v) → ("out",
+    v)`` per cell (capacity 1, cost 10), ``("out", u) → ("in", v)`` per step (capacity 1,
+    cost 1 if diagonal else 0), ``"source"`` → setup cells, target cells → ``"sink"``."""
     h = nx.DiGraph()
     columns = cg.columns
     for v in cg.graph.nodes:
@@ -387,22 +385,29 @@ def shortest_disjoint_paths(cg: CellGraph, width: int | None = None) -> list[lis
         h.add_edge(_SOURCE, ("in", c), capacity=1, weight=0)
     for c in sorted(cg.targets):
         h.add_edge(("out", c), _SINK, capacity=1, weight=0)
+    return h
+
+
+def shortest_disjoint_paths(cg: CellGraph, width: int | None = None) -> list[list[int]]:
+    """A maximum set of cell-disjoint source → target paths with the fewest cells in total
+    (min-cost max-flow on the node-split graph: each cell is an arc of capacity 1 and cost
+    10, a diagonal step costs 1 more than a straight one), so lanes run as short and straight
+    as the terrain allows. Their number is the Menger number, ``width`` if the caller knows
+    it (``menger_cut``; else it is computed): the flow is networkx's ``max_flow_min_cost``
+    with that value — the same network simplex (``analysis.simplex``, a faster port) on the
+    same graph, the same answer."""
+    h = lane_flow_graph(cg)
     if width is None:
         width = int(nx.maximum_flow_value(h, _SOURCE, _SINK))
-    demands = nx.DiGraph(h)  # as max_flow_min_cost does it, with the known flow value
-    demands.add_node(_SOURCE, demand=-width)
-    demands.add_node(_SINK, demand=width)
-    flow = nx.min_cost_flow(demands)
+    # networkx's network simplex (as max_flow_min_cost runs it with the flow value), ported
+    flow = min_cost_flow_edges(h, {_SOURCE: -width, _SINK: width})
     nxt: dict[int, int] = {}
     starts: list[int] = []
-    for a, targets in flow.items():
-        for b, f in targets.items():
-            if f <= 0:
-                continue
-            if a == _SOURCE:
-                starts.append(b[1])
-            elif b != _SINK and a[0] == "out":
-                nxt[a[1]] = b[1]
+    for a, b, _ in flow:
+        if a == _SOURCE:
+            starts.append(b[1])  # type: ignore[index]
+        elif b != _SINK and a[0] == "out":  # type: ignore[index]
+            nxt[a[1]] = b[1]  # type: ignore[index]
     paths = []
     for c in sorted(starts):
         path = [c]
