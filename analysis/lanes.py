@@ -15,8 +15,8 @@ search, ``rules.tank_chess.unit_reach.turn_steps``, not from movement tables: sa
   the local node connectivity between a super-source and a super-sink), each trimmed to start
   at its last setup cell and end at its first goal cell;
 * **choke** — a minimum vertex cut separating sources from targets (its size = the number of
-  lanes, by Menger's theorem): the narrowest place of the board for that side — the cut
-  ``networkx.minimum_st_node_cut`` gives, computed by ``menger_cut`` (faster, same cut);
+  lanes, by Menger's theorem): the narrowest place of the board for that side
+  (``networkx.minimum_st_node_cut``);
 * **safest route** — the least exposed path: Dijkstra with the cost of entering a cell
   ``1 + enemy coverage`` there.
 
@@ -26,16 +26,16 @@ the sum of the enemy's current coverage (``analysis.coverage``) over all its cel
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 import numpy as np
 import numpy.typing as npt
+from networkx.algorithms.connectivity import minimum_st_node_cut
 
 from analysis.graphs import MovementTable, movement_table
-from analysis.simplex import min_cost_flow_edges
 from rules.board import Board
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
@@ -271,8 +271,8 @@ def analyse_lanes(
     g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
     if not nx.has_path(g, _SOURCE, _SINK):
         return LaneAnalysis(side, True, (), (), None)
-    width, cut_cells = menger_cut(g, _SOURCE, _SINK)
-    paths = shortest_disjoint_paths(cg, width)  # as many as the local node connectivity
+    cut = tuple(sorted(minimum_st_node_cut(g, _SOURCE, _SINK)))
+    paths = shortest_disjoint_paths(cg, len(cut))  # Menger: as many lanes as cut cells
     lanes = sorted(
         (
             Lane(cells, _exposure(cells, enemy_coverage))
@@ -280,94 +280,7 @@ def analyse_lanes(
         ),
         key=lambda lane: (lane.cells[0] % scenario.board.columns, lane.cells),
     )
-    cut = tuple(sorted(cut_cells))
     return LaneAnalysis(side, True, tuple(lanes), cut, safest_route(cg, enemy_coverage))
-
-
-def menger_cut(g: nx.DiGraph, s: Hashable, t: Hashable) -> tuple[int, set[Any]]:
-    """``(number, cut)``: the most internally node-disjoint ``s`` → ``t`` paths of ``g``
-    (Menger) and exactly the node cut ``networkx.minimum_st_node_cut(g, s, t)`` returns —
-    tested equal —, about ten times faster (unit-capacity Dinic on the same auxiliary
-    digraph, plain lists). That cut is determined by the maximum flow's *value* alone:
-    networkx cuts the auxiliary digraph (node ``v`` = arc ``vA → vB``, edge ``u → v`` = arc
-    ``uB → vA``, all capacities 1) between the nodes that can reach ``tA`` in the residual
-    network and the others, a set that is the same for every maximum flow (the sink side of
-    the minimal minimum cut). ``s`` and ``t`` must be nodes of ``g`` and not adjacent."""
-    index = {v: i for i, v in enumerate(g)}
-    nodes = list(index)
-    n2 = 2 * len(nodes)
-    head: list[int] = []
-    cap: list[int] = []
-    adj: list[list[int]] = [[] for _ in range(n2)]
-
-    def arc(a: int, b: int) -> None:
-        adj[a].append(len(head))
-        head.append(b)
-        cap.append(1)
-        adj[b].append(len(head))
-        head.append(a)
-        cap.append(0)
-
-    for i in range(len(nodes)):
-        arc(2 * i, 2 * i + 1)
-    for u, v in g.edges:
-        arc(2 * index[u] + 1, 2 * index[v])
-    src, dst = 2 * index[s] + 1, 2 * index[t]
-    value = 0
-    while True:  # Dinic phases: breadth-first levels, then blocking paths of one unit each
-        level = [-1] * n2
-        level[src] = 0
-        queue = [src]
-        for x in queue:
-            for e in adj[x]:
-                y = head[e]
-                if cap[e] and level[y] < 0:
-                    level[y] = level[x] + 1
-                    queue.append(y)
-        if level[dst] < 0:
-            break
-        nxt = [0] * n2
-        while True:
-            path: list[int] = []
-            x = src
-            while x != dst:
-                edges = adj[x]
-                while nxt[x] < len(edges):
-                    e = edges[nxt[x]]
-                    if cap[e] and level[head[e]] == level[x] + 1:
-                        break
-                    nxt[x] += 1
-                if nxt[x] < len(edges):
-                    path.append(edges[nxt[x]])
-                    x = head[path[-1]]
-                    continue
-                level[x] = -1  # dead end for this phase
-                if not path:
-                    break
-                x = head[path.pop() ^ 1]
-                nxt[x] += 1
-            if x != dst:
-                break
-            for e in path:
-                cap[e] -= 1
-                cap[e ^ 1] += 1
-            value += 1
-    sink_side = [False] * n2
-    sink_side[dst] = True
-    queue = [dst]
-    for y in queue:
-        for e in adj[y]:
-            x = head[e]
-            if cap[e ^ 1] and not sink_side[x]:
-                sink_side[x] = True
-                queue.append(x)
-    cut: set[Any] = set()
-    for e in range(0, len(head), 2):
-        a, b = head[e + 1], head[e]
-        if sink_side[b] and not sink_side[a]:
-            cut.add(nodes[a // 2])
-            cut.add(nodes[b // 2])
-    return value, cut - {s, t}
 
 
 def lane_flow_graph(cg: CellGraph) -> nx.DiGraph:
@@ -390,24 +303,28 @@ def lane_flow_graph(cg: CellGraph) -> nx.DiGraph:
 
 def shortest_disjoint_paths(cg: CellGraph, width: int | None = None) -> list[list[int]]:
     """A maximum set of cell-disjoint source → target paths with the fewest cells in total
-    (min-cost max-flow on the node-split graph: each cell is an arc of capacity 1 and cost
-    10, a diagonal step costs 1 more than a straight one), so lanes run as short and straight
-    as the terrain allows. Their number is the Menger number, ``width`` if the caller knows
-    it (``menger_cut``; else it is computed): the flow is networkx's ``max_flow_min_cost``
-    with that value — the same network simplex (``analysis.simplex``, a faster port) on the
-    same graph, the same answer."""
+    (a networkx minimum-cost flow on ``lane_flow_graph``: each cell is an arc of capacity 1
+    and cost 10, a diagonal step costs 1 more than a straight one), so lanes run as short
+    and straight as the terrain allows. Their number is the Menger number: ``width`` when
+    the caller knows it (the size of the minimum vertex cut), else networkx's maximum flow
+    value. This is ``networkx.max_flow_min_cost`` with its first half skipped: the same
+    network simplex on the same demands, hence the same flow."""
     h = lane_flow_graph(cg)
     if width is None:
         width = int(nx.maximum_flow_value(h, _SOURCE, _SINK))
-    # networkx's network simplex (as max_flow_min_cost runs it with the flow value), ported
-    flow = min_cost_flow_edges(h, {_SOURCE: -width, _SINK: width})
+    h.nodes[_SOURCE]["demand"] = -width
+    h.nodes[_SINK]["demand"] = width
+    flow = nx.min_cost_flow(h)
     nxt: dict[int, int] = {}
     starts: list[int] = []
-    for a, b, _ in flow:
-        if a == _SOURCE:
-            starts.append(b[1])  # type: ignore[index]
-        elif b != _SINK and a[0] == "out":  # type: ignore[index]
-            nxt[a[1]] = b[1]  # type: ignore[index]
+    for a, targets in flow.items():
+        for b, f in targets.items():
+            if f <= 0:
+                continue
+            if a == _SOURCE:
+                starts.append(b[1])
+            elif b != _SINK and a[0] == "out":
+                nxt[a[1]] = b[1]
     paths = []
     for c in sorted(starts):
         path = [c]
