@@ -308,22 +308,18 @@ def _closure(
     return r, hits
 
 
-def _search(
+def _search_setup(
     lay: _Layout,
     free: int,
     strict: bool,
     starts: list[list[int]],
     speeds: list[int],
-    sides: list[int],
     escapes: dict[int, int],
-) -> tuple[npt.NDArray[np.int32], dict[int, int | None]]:
-    """Breadth-first search in turns of every block at once. ``starts[g]`` are block ``g``'s
-    start states (``cell * 8 + facing``), ``speeds[g]`` its speed, ``sides[g]`` the side
-    index it belongs to (the search stops once each side's reach is final, not each block's),
-    ``escapes`` maps the blocks whose turns to escape are wanted to their side index.
-    Returns per-block cell distances ``(blocks, size)`` (-1 = not reached when the search
-    stopped: only their minimum over a side's blocks is exact) and the turns to escape of the
-    ``escapes`` blocks."""
+) -> tuple[list[int | None], list[list[int] | None], list[int], list[int], list[int]]:
+    """What a search in turns of every block needs before its first turn: per step ``k``
+    of a turn the blocks still moving (``None`` = all), per step the escape masks of the
+    ``escapes`` blocks whose last step it is, the forward/backward step masks, and the start
+    frontier (per facing, every block's start states)."""
     vmax = max(speeds)
     active: list[int | None] = []
     for k in range(vmax):
@@ -343,6 +339,28 @@ def _search(
     for g, states in enumerate(starts):
         for s in states:
             frontier[s & 7] |= lay.bit(g, s >> 3)
+    return active, escape_at, fwd_ok, back_ok, frontier
+
+
+def _search(
+    lay: _Layout,
+    free: int,
+    strict: bool,
+    starts: list[list[int]],
+    speeds: list[int],
+    sides: list[int],
+    escapes: dict[int, int],
+) -> tuple[npt.NDArray[np.int32], dict[int, int | None]]:
+    """Breadth-first search in turns of every block at once. ``starts[g]`` are block ``g``'s
+    start states (``cell * 8 + facing``), ``speeds[g]`` its speed, ``sides[g]`` the side
+    index it belongs to (the search stops once each side's reach is final, not each block's),
+    ``escapes`` maps the blocks whose turns to escape are wanted to their side index.
+    Returns per-block cell distances ``(blocks, size)`` (-1 = not reached when the search
+    stopped: only their minimum over a side's blocks is exact) and the turns to escape of the
+    ``escapes`` blocks."""
+    active, escape_at, fwd_ok, back_ok, frontier = _search_setup(
+        lay, free, strict, starts, speeds, escapes
+    )
     visited = list(frontier)
     seen_cells = 0
     for x in frontier:

@@ -32,6 +32,7 @@ from rules.tank_chess.reach import (
     _closure,
     _Layout,
     _layout,
+    _search_setup,
     _sh,
     _step_masks,
     pack_cells,
@@ -80,25 +81,9 @@ def _turns(
     maps the blocks whose turns to escape are wanted to their side index. Returns per-block
     cell distances ``(blocks, size)``, the turns to escape and the levels (level ``t`` = the
     facing sets of the states first reached in ``t`` turns, all blocks)."""
-    vmax = max(speeds)
-    active: list[int | None] = []
-    for k in range(vmax):
-        if all(v > k for v in speeds):
-            active.append(None)
-        else:
-            active.append(sum(lay.block_mask(g) for g, v in enumerate(speeds) if v > k))
-    escape_at: list[list[int] | None] = [None] * vmax
-    for g, side in escapes.items():
-        k = speeds[g] - 1
-        masks = escape_at[k] or [0] * 8
-        escape_at[k] = [
-            m | (e << (g * lay.stride)) for m, e in zip(masks, lay.escape[side], strict=True)
-        ]
-    fwd_ok, back_ok = _step_masks(lay, free, strict)
-    frontier = [0] * 8
-    for g, states in enumerate(starts):
-        for s in states:
-            frontier[s & 7] |= lay.bit(g, s >> 3)
+    active, escape_at, fwd_ok, back_ok, frontier = _search_setup(
+        lay, free, strict, starts, speeds, escapes
+    )
     visited = list(frontier)
     levels = [list(frontier)]
     found: dict[int, int | None] = dict.fromkeys(escapes)
