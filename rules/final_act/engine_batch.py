@@ -84,6 +84,7 @@ class BatchGame:
         self.onehot = np.zeros((self.n_units, 6), dtype=np.int64)
         self.onehot[np.arange(self.n_units), self.side * 3 + self.kind] = 1
         self.onehot_f = self.onehot.astype(np.float32)
+        self.enemies = self.side[:, None] != self.side[None, :]  # [shooter, target]
 
     def initial(self, games: int) -> BatchState:
         """``games`` copies of the scenario's starting position."""
@@ -144,11 +145,18 @@ class BatchGame:
             alive = st.alive & active[:, None]
         # hits, shell by shell (unit slot order; the result does not depend on it)
         rows = np.arange(len(cell))
-        for s in range(self.n_units):
+        # shells that could hit something in some game (units only leave play below, so
+        # the shells skipped here would hit nothing in the loop either)
+        fire_all = (shells >= 0) & active[:, None]  # [g, s]
+        could = (
+            (cell[:, None, :] == shells[:, :, None])
+            & alive[:, None, :]
+            & fire_all[:, :, None]
+            & self.enemies[None, :, :]
+        ).any(axis=(0, 2))
+        for s in np.nonzero(could)[0].tolist():
             target = shells[:, s]
             fire = (target >= 0) & active
-            if not fire.any():
-                continue
             here = alive & (cell == target[:, None]) & (self.side != self.side[s]) & fire[:, None]
             hit_any = here.any(axis=1)
             if not hit_any.any():

@@ -115,9 +115,8 @@ def play_many(
                 )
             )
         history[st.round[active], ids[active]] = st.cell[active]
-        for row in active:
-            if st.over[row]:
-                final[int(ids[row])] = _final(st, int(row))
+        for row in active[st.over[active]].tolist():
+            final[int(ids[row])] = _final(st, row)
     out = []
     for g in range(n_games):
         winner, length, end, k0, k1, cell, alive = final[g]

@@ -28,6 +28,7 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 KINDS = ("tank", "at", "rm")
+_TURNS = np.array([2, 4, 6], dtype=np.int64)
 NOISE_PER_UNIT = 48  # random numbers each game draws per unit and round (+ cells + 1)
 
 
@@ -302,13 +303,14 @@ class BatchPlayers:
         # [g, cell]: enemy units' likely ends, ties between equal values broken at random
         likely: FloatArray = view.likely[:, enemy] * (1.0 + 1e-9 * noise[:, -(n + 1) :])
         # unit order: closest to goal first, ties at random
-        here_d = np.stack([tb.dist[tb.ks[u], view.idx[:, u]] for u in units], axis=1)
-        tie = np.stack([noise[:, u * NOISE_PER_UNIT + 2] for u in units], axis=1)
+        uarr = np.array(units)
+        here_d = tb.dist[tb.ks[uarr][None, :], view.idx[:, uarr]]
+        tie = noise[:, uarr * NOISE_PER_UNIT + 2]
         order = np.argsort(here_d + tie * 1e-3, axis=1)
         claimed = np.zeros((len(rows), n + 1), dtype=bool)
-        for u in units:
-            if b.kind[u] != AT:
-                claimed[rows, st.cell[:, u]] |= view.alive[:, u]
+        movers = uarr[b.kind[uarr] != AT]
+        gi, ui = np.nonzero(view.alive[:, movers])
+        claimed[gi, st.cell[gi, movers[ui]]] = True
         self._move_orders(
             st, view, noise, still, side, units, order, danger, claimed, dest, dest_fac
         )
@@ -429,21 +431,18 @@ class BatchPlayers:
         zone_value = np.where(view.valid[:, u], likely[rows[:, None], view.tgt[:, u]], 0.0).sum(1)
         stay = live & (zone_value > 0.25)
         # face the threat: the other facings' zones (same blockers)
-        best_f = facing.copy()
-        best_v = np.full(len(rows), 0.25)
         words = view.words
-        for turn in (2, 4, 6):
-            f = (facing + turn) % 8
-            idx = here * 8 + f
-            tgt = tb.tgt[AT, idx]
-            acc = tb.bet_words[0][AT, idx] & words[:, 0, None]
-            for w in range(1, tb.words):
-                acc |= tb.bet_words[w][AT, idx] & words[:, w, None]
-            valid = (tgt < n) & (acc == 0)
-            v = np.where(valid, likely[rows[:, None], tgt], 0.0).sum(1)
-            better = v > best_v
-            best_f = np.where(better, f, best_f)
-            best_v = np.where(better, v, best_v)
+        turned = (facing[:, None] + _TURNS[None, :]) % 8  # [g, 3]: the other facings
+        idx = here[:, None] * 8 + turned
+        tgt = tb.tgt[AT, idx]  # [g, 3, t]
+        acc = tb.bet_words[0][AT, idx] & words[:, 0, None, None]
+        for w in range(1, tb.words):
+            acc |= tb.bet_words[w][AT, idx] & words[:, w, None, None]
+        valid = (tgt < n) & (acc == 0)
+        v = np.where(valid, likely[rows[:, None, None], tgt], 0.0).sum(2)  # [g, 3]
+        # the first turn (2, 4, 6 eighths) whose zone beats 0.25 and every earlier one
+        top = v.argmax(axis=1)
+        best_f = np.where(v[rows, top] > 0.25, turned[rows, top], facing)
         turn_in_place = live & ~stay & (best_f != facing)
         # else advance (staying put is the default; in-place turns are not moves)
         d_cell, d_fac, d_rounds, ok = self._options(st, view, u, side)
