@@ -223,29 +223,31 @@ class BatchGame:
         Only games with a shared cell or a possible swap are examined (most have none)."""
         n_units = self.n_units
         spread = np.arange(n_units)
-        while True:
-            if not moving.any():
-                return moving
-            pos = np.where(moving, dest, origin)
-            keyed = np.where(alive, pos, -1 - spread)  # out-of-play units never collide
+        # games still to examine: a game none of whose movers bounced is settled (its
+        # movers, hence its cells, stay as they are)
+        todo = np.nonzero(moving.any(axis=1))[0]
+        moving = moving.copy()
+        while len(todo):
+            mv, og, de = moving[todo], origin[todo], dest[todo]
+            pos = np.where(mv, de, og)
+            keyed = np.where(alive[todo], pos, -1 - spread)  # out-of-play units never collide
             ordered = np.sort(keyed, axis=1)
             shared = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
             # a swap needs a mover whose (dest, origin) is another mover's (origin, dest)
             span = self.size * self.size
             base = (np.arange(len(pos)) * span)[:, None]
-            fwd = np.where(moving, base + origin * self.size + dest, -1 - spread)
-            rev = np.where(moving, base + dest * self.size + origin, -2 - n_units - spread)
+            fwd = np.where(mv, base + og * self.size + de, -1 - spread)
+            rev = np.where(mv, base + de * self.size + og, -2 - n_units - spread)
             flat = np.sort(fwd.ravel())
             at = np.minimum(np.searchsorted(flat, rev.ravel()), len(flat) - 1)
             swaps = (flat[at] == rev.ravel()).reshape(rev.shape).any(axis=1)
-            rows = np.nonzero(shared | swaps)[0]
+            rows = todo[shared | swaps]
             if not len(rows):
-                return moving
+                break
             bounce = self._bounces(alive[rows], origin[rows], dest[rows], moving[rows])
-            if not bounce.any():
-                return moving
-            moving = moving.copy()
             moving[rows] &= ~bounce
+            todo = rows[bounce.any(axis=1)]
+        return moving
 
     def _bounces(
         self, alive: BoolArray, origin: IntArray, dest: IntArray, moving: BoolArray
