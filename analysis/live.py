@@ -60,6 +60,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analysis.coverage import side_coverage
+from rules.final_act.reach import side_terrain_reach as fa_side_terrain_reach
 from rules.geometry import Side
 from rules.registry import get_ruleset
 from rules.scenario import Scenario, Unit
@@ -95,9 +96,19 @@ class LiveOverlays:
 
 def fast_path(scenario: Scenario) -> bool:
     """True when reach comes from the ruleset's own side search (Tank Chess:
-    ``rules.tank_chess.reach.side_terrain_reach``) instead of movement tables: always fast,
+    ``rules.tank_chess.reach.side_terrain_reach``, Final Act:
+    ``rules.final_act.reach.side_terrain_reach``) instead of movement tables: always fast,
     no tables, no lock."""
-    return scenario.ruleset == "tank-chess"
+    return scenario.ruleset in ("tank-chess", "final-act")
+
+
+def _search_reach(scenario: Scenario) -> dict[Side, tuple[IntGrid, int | None]]:
+    """Both sides' reach (flat) and turns to the goal from the ruleset's side search."""
+    if scenario.ruleset == "final-act":
+        return {
+            side: (r.cells, r.turns_to_goal) for side, r in fa_side_terrain_reach(scenario).items()
+        }
+    return {side: (r.cells, r.escape) for side, r in side_terrain_reach(scenario).items()}
 
 
 def reach_ready(scenario: Scenario) -> bool:
@@ -187,9 +198,9 @@ def live_overlays(scenario: Scenario, reach: bool = True, check: bool = True) ->
     t2 = time.perf_counter()
     out = LiveOverlays(violations=violations, coverage=cov, contested=contested)
     if reach and fast_path(scenario):
-        for side, r in side_terrain_reach(scenario).items():
-            out.reach[side] = r.cells.reshape(shape)
-            out.turns_to_goal[side] = r.escape
+        for side, (cells, turns) in _search_reach(scenario).items():
+            out.reach[side] = cells.reshape(shape)
+            out.turns_to_goal[side] = turns
     elif reach:
         with LOCK:
             for side in Side:

@@ -125,6 +125,35 @@ def fire_table(
 
 
 # --- terrain and orders -------------------------------------------------------------------
+def tank_steps(facing: Facing, reverse_turn: bool) -> tuple[tuple[int, int, Facing | None], ...]:
+    """The six one-cell steps of a tank or R/M facing ``facing`` (orthogonal) as ``(dx, dy,
+    turn)`` (RULES §1.5): forward and back keep the facing; each diagonal step may end with
+    the facing kept or turned to ``turn`` (forward-left: left; forward-right: right;
+    back-left / back-right: left / right, swapped by ``reverse_turn``)."""
+    left, right = facing.left, facing.right
+    back_left_turn, back_right_turn = (right, left) if reverse_turn else (left, right)
+    fx, fy = facing.dx, facing.dy
+    lx, ly = left.dx, left.dy
+    return (
+        (fx, fy, None),  # forward
+        (-fx, -fy, None),  # back
+        (fx + lx, fy + ly, left),  # forward-left
+        (fx - lx, fy - ly, right),  # forward-right
+        (-fx + lx, -fy + ly, back_left_turn),  # back-left
+        (-fx - lx, -fy - ly, back_right_turn),  # back-right
+    )
+
+
+@lru_cache(maxsize=64)
+def _on_board_sources(board: Board, direction: Facing) -> int:
+    """Bitmask of the cells whose neighbour in ``direction`` is on the board."""
+    mask = 0
+    for c in range(board.size):
+        if board.offset(c, direction.dx, direction.dy) >= 0:
+            mask |= 1 << c
+    return mask
+
+
 @dataclass(frozen=True)
 class _Key:
     board: Board
@@ -185,6 +214,7 @@ class Tables:
         self.lanes = lanes
         self._cones = dict(key.cones)
         self._orders: dict[tuple[str, Side, int, Facing], tuple[Order, ...]] = {}
+        self._step_sources: dict[tuple[Side, int], tuple[int, ...]] = {}
 
     # --- movement -------------------------------------------------------------------------
     def can_step(self, side: Side, src: int, dx: int, dy: int) -> int:
@@ -207,6 +237,40 @@ class Tables:
             if self.lane_owner_only and owner is not None and owner is not side:
                 return -1
         return dst
+
+    def step_sources(self, side: Side, avoid: int = 0) -> tuple[int, ...]:
+        """Per direction (indexed by ``Facing``), the bitmask of the cells ``src`` from which
+        ``can_step(side, src, dx, dy)`` succeeds onto a cell not in ``avoid`` (a bitmask, the
+        wrecks): the whole-board form of ``can_step`` for bitboard searches
+        (``rules.final_act.reach``). Cached per ``(side, avoid)``."""
+        key = (side, avoid)
+        found = self._step_sources.get(key)
+        if found is None:
+            found = self._step_sources[key] = self._compute_step_sources(side, avoid)
+        return found
+
+    def _compute_step_sources(self, side: Side, avoid: int) -> tuple[int, ...]:
+        board = self.board
+        full = (1 << board.size) - 1
+        lane_mask = 0
+        arrow_lanes = [0] * 8  # lane cells by arrow (any owner): may be left that way
+        enter_lanes = [0] * 8  # ...and entered that way by ``side``
+        for lane, (arrow, owner) in self.lanes.items():
+            lane_mask |= 1 << lane
+            if arrow is None:
+                continue
+            arrow_lanes[arrow] |= 1 << lane
+            if not (self.lane_owner_only and owner is not None and owner is not side):
+                enter_lanes[arrow] |= 1 << lane
+        open_cells = full & ~self.impassable_mask & ~avoid
+        out = []
+        for d in _FACINGS:
+            enterable = open_cells & ((full & ~lane_mask) | enter_lanes[d])
+            k = d.dy * board.columns + d.dx
+            dst_ok = enterable << -k if k < 0 else enterable >> k
+            leavable = (full & ~lane_mask) | arrow_lanes[d]
+            out.append(_on_board_sources(board, d) & leavable & dst_ok)
+        return tuple(out)
 
     def orders(
         self, kind: str, side: Side, cell: int, facing: Facing, avoid: int = 0
@@ -247,19 +311,7 @@ class Tables:
             return tuple(out)
         if not facing.is_orthogonal:
             return ()
-        left, right = facing.left, facing.right
-        back_left_turn, back_right_turn = (right, left) if self.reverse_turn else (left, right)
-        fx, fy = facing.dx, facing.dy
-        lx, ly = left.dx, left.dy
-        steps = (
-            (fx, fy, None),  # forward
-            (-fx, -fy, None),  # back
-            (fx + lx, fy + ly, left),  # forward-left
-            (fx - lx, fy - ly, right),  # forward-right
-            (-fx + lx, -fy + ly, back_left_turn),  # back-left
-            (-fx - lx, -fy - ly, back_right_turn),  # back-right
-        )
-        for dx, dy, turn in steps:
+        for dx, dy, turn in tank_steps(facing, self.reverse_turn):
             dst = self.can_step(side, cell, dx, dy)
             if dst < 0:
                 continue

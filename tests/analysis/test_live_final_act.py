@@ -1,6 +1,8 @@
-"""Final Act (table path) live overlays: a side's reach by one multi-source BFS per shared
-movement table equals the per-unit reach of ``analysis.reach.side_reach`` (what ``tankmap
-analyze --json`` prints), after seeded unit, damage, wreck and terrain edits."""
+"""Final Act live overlays after seeded unit, damage, wreck and terrain edits: the live
+reach (the rules' side search, ``fast_path``) and the table path's one multi-source BFS per
+shared movement table (``_table_side_reach``, the path other rulesets take, with tables
+derived incrementally from the previous edit's) both equal the per-unit reach of
+``analysis.reach.side_reach`` over tables built from scratch (``tankmap analyze --json``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import numpy as np
 import pytest
 
 from analysis.graphs import clear_cache
-from analysis.live import fast_path, live_overlays
+from analysis.live import LOCK, _table_side_reach, fast_path, live_overlays
 from analysis.reach import side_reach
 from rules.fileformat import read_scenario
 from rules.geometry import Side
@@ -43,12 +45,16 @@ def _edit(rng: np.random.Generator, s: Scenario) -> Scenario:
 def test_side_bfs_matches_per_unit_reach_after_edits(path: Path) -> None:
     rng = np.random.default_rng(len(path.name))
     s = read_scenario(path)
-    assert not fast_path(s)
+    assert fast_path(s)
     for _ in range(6):
         s = _edit(rng, s)
-        ov = live_overlays(s, check=False)  # tables derived from the previous edit's
+        ov = live_overlays(s, check=False)
+        with LOCK:
+            tables = {side: _table_side_reach(s, side) for side in Side}  # derived tables
         clear_cache()
         for side in Side:
             ref = side_reach(s, side)  # per-unit BFS over tables built from scratch
             assert (ov.reach[side].ravel() == ref.cells).all(), side
             assert ov.turns_to_goal[side] == ref.turns_to_goal, side
+            assert (tables[side][0] == ref.cells).all(), side
+            assert tables[side][1] == ref.turns_to_goal, side
