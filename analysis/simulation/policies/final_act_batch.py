@@ -198,6 +198,8 @@ class BatchPlayers:
         self.no_berms = no_berms
         b = tb.batch
         self.units_of = [[int(u) for u in np.nonzero(b.side == s)[0]] for s in (0, 1)]
+        # both sides in one pass (final_act_batch_both; the same decisions)
+        self.both = bases == ("heuristic", "heuristic") and _both.stackable(tb, self.units_of)
 
     def decide(
         self, st: BatchState, noise: FloatArray, still: IntArray
@@ -210,6 +212,11 @@ class BatchPlayers:
         dest = st.cell.copy()
         dest_fac = st.facing.copy()
         shells = np.full(st.cell.shape, -1, dtype=np.int64)
+        if self.both:
+            _both.heuristic_both(
+                tb, self.units_of, self.no_berms, st, view, noise, still, dest, dest_fac, shells
+            )
+            return dest, dest_fac, shells
         for side in (0, 1):
             if not self.units_of[side]:
                 continue
@@ -458,3 +465,6 @@ class BatchPlayers:
         move = live & ~stay & ~turn_in_place & (score[r, pick] < stay_score)
         dest[:, u] = np.where(move, d_cell[r, pick], here)
         dest_fac[:, u] = np.where(move, d_fac[r, pick], np.where(turn_in_place, best_f, facing))
+
+
+from analysis.simulation.policies import final_act_batch_both as _both  # noqa: E402
