@@ -19,7 +19,11 @@ one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``)
   own multi-source search in turns over (cell, facing) bitboards, all of a side's pieces of
   one speed at once, command tanks apart for the escape. No movement tables, no networkx,
   no lock; a terrain or wreck edit costs the same as a unit edit.
-* **Other rulesets**: movement tables cached per terrain (``analysis.graphs``) and one
+* **Final Act** (``fast_path``): ``rules.final_act.reach.side_terrain_reach`` — the same
+  idea in rounds: one multi-source search per side and unit kind over (cell, facing)
+  bitboards, the steps taken from ``rules.final_act.tables`` (the rules' own step list and
+  ``can_step`` as whole-board masks), memoised per terrain, wrecks and start states.
+* **Other rulesets** (Tank Wars): movement tables cached per terrain (``analysis.graphs``) and one
   multi-source array BFS (``analysis.reach.sources_reach``) per side and shared table (the
   side's units of one kind and damage), memoised per start set, so an edit recomputes only
   the sides it touched. A terrain edit derives the new tables incrementally (only states
@@ -31,15 +35,15 @@ one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``)
 |---|---|---|---|
 | Tank Chess 20×20 sample | ~4-6 ms | ~4-8 ms (was 1.1-2 s) | ~0.8 ms (was ~1.1 s) |
 | Tank Chess basic 16×16 | ~3 ms | ~3-4 ms (was 0.66 s) | ~0.7 ms |
-| Final Act flanks-vs-centre | ~1.6 ms | ~12 ms (was ~23 ms) | ~11 ms (tables derived) |
+| Final Act flanks-vs-centre | ~1.0 ms | ~1.5 ms (was 13-23 ms) | ~1.0 ms (was ~12.6 ms) |
 
 The rest is ``check`` (~1.5 ms on TC 20×20) and coverage (~1.5-2 ms). The Tank Chess search
 grows with the number of turns needed: ~4-5 ms on a 26×26 maze needing 50 turns.
 
 **How the editor should call it.** After every edit (undo/redo included):
 
-* Tank Chess: ``live_overlays(scenario)`` on the GUI thread, always (``reach_ready`` is
-  always True, ``warm`` does nothing);
+* Tank Chess and Final Act: ``live_overlays(scenario)`` on the GUI thread, always
+  (``reach_ready`` is always True, ``warm`` does nothing);
 * other rulesets: ``live_overlays(scenario, reach=False)`` on the GUI thread (violations +
   coverage, always fast); if ``reach_ready(scenario)`` also call ``live_overlays(scenario)``,
   otherwise ``warm(scenario)`` in a worker thread and then ``live_overlays`` (the table
@@ -71,7 +75,7 @@ if TYPE_CHECKING:
     from analysis.graphs import TableKey
 
 # analysis.graphs and analysis.reach (networkx) are imported only by the table path, so the
-# Tank Chess path loads neither (the editor's first overlay comes ~0.2 s sooner).
+# fast path (Tank Chess, Final Act) loads neither (the editor's first overlay comes ~0.2 s sooner).
 
 IntGrid = npt.NDArray[np.int32]
 BoolGrid = npt.NDArray[np.bool_]
@@ -112,7 +116,7 @@ def _search_reach(scenario: Scenario) -> dict[Side, tuple[IntGrid, int | None]]:
 
 
 def reach_ready(scenario: Scenario) -> bool:
-    """True when reach can be computed fast: always on the Tank Chess path, otherwise when
+    """True when reach can be computed fast: always on the ``fast_path``, otherwise when
     every live unit's movement table is cached with its current state explored. Never
     blocks: while another thread holds the caches (``warm`` running) the answer is False."""
     if fast_path(scenario):
@@ -135,8 +139,8 @@ def reach_ready(scenario: Scenario) -> bool:
 
 def warm(scenario: Scenario) -> None:
     """Build (or derive) the movement tables every live unit needs. Safe on a worker
-    thread (the Final Act tables of a new terrain take tens of milliseconds); nothing to do
-    for Tank Chess (``fast_path``)."""
+    thread (a new terrain's tables take tens of milliseconds); nothing to do on the
+    ``fast_path`` (Tank Chess, Final Act)."""
     if fast_path(scenario):
         return
     from analysis.graphs import movement_table

@@ -13,10 +13,12 @@ Figures (milliseconds unless named otherwise):
   ``live_overlays`` after a terrain or wreck edit (each edit a terrain not seen before: an
   obstacle added on a free cell, or a live unit turned into a wreck), split likewise
   (``terrain_edit_check_ms``...); ``terrain_edit_max_ms`` — the slowest of them.
-  Tank Chess reach comes from ``rules.tank_chess.reach.side_terrain_reach`` (no tables;
-  ``side_search_ms`` = that call alone); other rulesets derive movement tables
-  incrementally (``warm_tables_s`` = building them for the map, ``bfs_ms`` vs
-  ``networkx_ms`` = one unit's reach over a table by array BFS vs networkx).
+  Tank Chess and Final Act reach come from the rules' side searches
+  (``rules.tank_chess.reach`` / ``rules.final_act.reach.side_terrain_reach``: no tables;
+  ``side_search_ms`` = that call alone, Final Act's with its memo cleared); other rulesets
+  derive movement tables incrementally (``warm_tables_s`` = building them for the map).
+  Final Act also gives the table figures ``analyze`` uses: ``states_per_table``, ``bfs_ms``
+  vs ``networkx_ms`` = one unit's reach over a table by array BFS vs networkx.
 """
 
 from __future__ import annotations
@@ -72,9 +74,8 @@ def _terrain_edits(s: Scenario, count: int) -> list[Scenario]:
     free = [c for c in range(b.size) if c not in taken and 2 < b.row_of(c) < b.rows - 3]
     step = max(1, len(free) // count)
     out = [s.adding(Terrain(kind, (c,))) for c in free[::step][: count - 2]]
-    if s.ruleset == "tank-chess":
-        for u in s.live_units()[:2]:
-            out.append(s.replacing(u, dataclasses.replace(u, wreck=True)))
+    for u in s.live_units()[:2]:
+        out.append(s.replacing(u, dataclasses.replace(u, wreck=True)))
     return out
 
 
@@ -111,6 +112,14 @@ def live_figures(path: str) -> dict[str, Any]:
 
         out["side_search_ms"] = _ms(best_of(lambda: side_terrain_reach(s), repeat=5))
         return out
+    if s.ruleset == "final-act":
+        from rules.final_act import reach
+
+        def cold_search() -> None:
+            reach._CACHE.clear()  # every (side, kind) searched again, as after a terrain edit
+            reach.side_terrain_reach(s)
+
+        out["side_search_ms"] = _ms(best_of(cold_search, repeat=5))
     from analysis.graphs import movement_table
 
     unit = s.live_units()[0]

@@ -66,12 +66,15 @@ def test_reach_false_skips_reach_and_warm_makes_it_ready() -> None:
     s = fa(terrain=(Terrain("swamp", (c("a1"), c("b1"), c("a2"), c("b2"))),), units=(tank("f1"),))
     ov = live_overlays(s, reach=False)
     assert ov.reach == {} and ov.turns_to_goal == {}
-    assert not reach_ready(s)
-    worker = threading.Thread(target=warm, args=(s,))
+    assert reach_ready(s)  # Final Act reach is the rules' side search: no tables to warm
+    assert live_overlays(s).turns_to_goal[Side.SOUTH] == 11
+    tw = read_scenario(ROOT / "maps/tank-wars/default.json")  # the movement-table path
+    assert not reach_ready(tw)
+    worker = threading.Thread(target=warm, args=(tw,))
     worker.start()
     worker.join()
-    assert reach_ready(s)
-    assert live_overlays(s).turns_to_goal[Side.SOUTH] == 11
+    assert reach_ready(tw)
+    assert set(live_overlays(tw).reach) == set(Side)
 
 
 def test_violations_come_from_the_ruleset() -> None:

@@ -37,13 +37,18 @@ def _chebyshev(a: str, b: str) -> int:
     return max(abs(B.col_of(ca) - B.col_of(cb)), abs(B.row_of(ca) - B.row_of(cb)))
 
 
-def test_lone_tank_on_an_empty_board() -> None:
+@pytest.mark.parametrize("reverse_turn", [False, True])
+def test_lone_tank_on_an_empty_board(reverse_turn: bool) -> None:
     # Tank a1 facing N. Facing N it has no sideways step, so b1 (one step east) needs two
     # rounds: b2 (diagonal), then back to b1. c1: b2 turning E, then the diagonal c1 (2);
     # d1..f1: b2 (E), forward along row 2, diagonal down at the end: 3, 4, 5. Every cell
     # above row 1 is at its Chebyshev distance from a1 (diagonals and forward steps, a
     # diagonal first turning E when the way is mostly east). Goal row 12: 11 forward steps.
-    s = _empty().adding(Unit("tank", S, C("a1"), Facing.N))
+    # ``reverse_turn`` swaps the turn after a back-diagonal step (left <-> right), which
+    # changes the facing but not its axis (E and W both allow the east-west steps, N and S
+    # the north-south ones), and the steps a facing allows depend on its axis alone: the
+    # same numbers.
+    s = _empty(reverse_turn=reverse_turn).adding(Unit("tank", S, C("a1"), Facing.N))
     got = _grid(s, S)
     row1 = {"a1": 0, "b1": 2, "c1": 2, "d1": 3, "e1": 4, "f1": 5}
     for name, rounds in got.items():
