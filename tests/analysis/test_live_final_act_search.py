@@ -117,3 +117,24 @@ def test_all_lane_arrows_and_owners(options: dict[str, bool]) -> None:
         cell = b.cell(col, b.rows // 2)
         s = s.adding(Terrain("minefield", (cell,), owner, lane=cell, arrow=arrow))
     _assert_same(s)
+
+
+@pytest.mark.parametrize("path", FA_MAPS, ids=lambda p: p.name)
+def test_step_sources_is_can_step_on_every_cell(path: Path) -> None:
+    """``Tables.step_sources`` (the search's whole-board steps) against ``Tables.can_step``
+    cell by cell, every direction and side, after random terrain edits, wrecks avoided."""
+    from rules.final_act.tables import tables_of, wreck_mask
+
+    rng = np.random.default_rng([9, len(path.name)])
+    s = read_scenario(path)
+    for _ in range(8):
+        s = _edit(rng, s)
+        t = tables_of(s)
+        avoid = wreck_mask(s.units)
+        for side in Side:
+            sources = t.step_sources(side, avoid)
+            for d in Facing:
+                for cell in range(s.board.size):
+                    dst = t.can_step(side, cell, d.dx, d.dy)
+                    ok = dst >= 0 and not avoid >> dst & 1
+                    assert bool(sources[d] >> cell & 1) == ok, (side, d, cell)
