@@ -98,22 +98,34 @@ def heuristic_both(
     )
     score = np.where(ok, score, np.inf)
     mover = kind_p != AT
-    for k in range(ur.shape[1]):
-        j = order[:, k]
-        cand = d_cell[rows, j]  # [R, k]
-        sc = score[rows, j]
-        here = cell[rows, j]
-        moving = cand != here[:, None]
-        blocked = moving & claimed[rows[:, None], safe[rows, j]]
-        sc = np.where(blocked, np.inf, sc)
+    # the movers of each row in ``order`` (ATs do not move here), gathered once
+    pm = int(mover.sum())
+    om = order[mover[order]].reshape(-1, pm)  # [R, pm] slots
+    rcol = rows[:, None]
+    o_cand = d_cell[rcol, om]  # [R, pm, k]
+    o_score = score[rcol, om]
+    o_safe = safe[rcol, om]
+    o_here = cell[rcol, om]
+    o_live = alive[rcol, om]
+    o_moving = o_cand != o_here[:, :, None]
+    o_to = np.empty_like(o_here)
+    o_pick = np.empty_like(o_here)
+    o_has = np.empty_like(o_live)
+    for k in range(pm):
+        here = o_here[:, k]
+        sc = np.where(o_moving[:, k] & claimed[rcol, o_safe[:, k]], np.inf, o_score[:, k])
         pick = sc.argmin(axis=1)
-        has = np.isfinite(sc[rows, pick]) & mover[j] & alive[rows, j]
-        to = np.where(has, cand[rows, pick], here)
-        dest_r[rows, j] = np.where(mover[j], to, dest_r[rows, j])
-        fac_r[rows, j] = np.where(has, d_fac[rows, j, pick], fac_r[rows, j])
-        moved = has & (to != here)
-        claimed[rows[moved], here[moved]] = False
-        claimed[rows[moved], to[moved]] = True
+        has = np.isfinite(sc[rows, pick]) & o_live[:, k]
+        to = np.where(has, o_cand[:, k][rows, pick], here)
+        o_to[:, k] = to
+        o_pick[:, k] = pick
+        o_has[:, k] = has
+        moved = np.nonzero(has & (to != here))[0]
+        claimed[moved, here[moved]] = False
+        claimed[moved, to[moved]] = True
+    o_fac = d_fac[rcol, om, o_pick]
+    dest_r[rcol, om] = o_to
+    fac_r[rcol, om] = np.where(o_has, o_fac, facing[rcol, om])
     # --- ATs (_at_order) ---
     at_slots = np.nonzero(kind_p == AT)[0].tolist()
     words = view.words[grow]
