@@ -85,6 +85,9 @@ class BatchGame:
         self.onehot[np.arange(self.n_units), self.side * 3 + self.kind] = 1
         self.onehot_f = self.onehot.astype(np.float32)
         self.enemies = self.side[:, None] != self.side[None, :]  # [shooter, target]
+        self.has_at = bool(self.is_at.any())
+        self.side_onehot = np.stack([self.side == 0, self.side == 1], axis=1).astype(np.int64)
+        self.goal_of = self.goal[self.side]  # [u, cell]: the goal cells of unit u's side
 
     def initial(self, games: int) -> BatchState:
         """``games`` copies of the scenario's starting position."""
@@ -128,21 +131,22 @@ class BatchGame:
         st.facing = np.where(moving, dest_facing, st.facing)
         cell = st.cell
         events: list[Event] = []
-        # enemy tanks that moved onto enemy ATs eliminate them
-        same = cell[:, :, None] == cell[:, None, :]  # [g, u, v]
-        tank_in = moving & self.is_tank
-        run_over = (
-            same
-            & tank_in[:, :, None]
-            & (alive & self.is_at)[:, None, :]
-            & (self.side[:, None] != self.side[None, :])[None, :, :]
-        )
-        victims = run_over.any(axis=1)
-        if victims.any():
-            gv, vv = np.nonzero(victims)
-            by = run_over[gv, :, vv].argmax(axis=1)
-            self._knock_out(st, gv, vv, by, events)
-            alive = st.alive & active[:, None]
+        # enemy tanks that moved onto enemy ATs eliminate them (only maps with ATs)
+        if self.has_at:
+            same = cell[:, :, None] == cell[:, None, :]  # [g, u, v]
+            tank_in = moving & self.is_tank
+            run_over = (
+                same
+                & tank_in[:, :, None]
+                & (alive & self.is_at)[:, None, :]
+                & (self.side[:, None] != self.side[None, :])[None, :, :]
+            )
+            victims = run_over.any(axis=1)
+            if victims.any():
+                gv, vv = np.nonzero(victims)
+                by = run_over[gv, :, vv].argmax(axis=1)
+                self._knock_out(st, gv, vv, by, events)
+                alive = st.alive & active[:, None]
         # hits, shell by shell (unit slot order; the result does not depend on it)
         rows = np.arange(len(cell))
         # shells that could hit something in some game (units only leave play below, so
@@ -288,11 +292,10 @@ class BatchGame:
 
     def _check_end(self, st: BatchState, active: BoolArray) -> None:
         live_tank = st.alive & self.is_tank
-        tanks = np.stack([(live_tank & (self.side == s)).sum(axis=1) for s in (0, 1)], axis=1)
-        on_goal = np.stack(
-            [(live_tank & (self.side == s) & self.goal[s][st.cell]).sum(axis=1) for s in (0, 1)],
-            axis=1,
-        )
+        # per side counts [g, 2] (an integer product with the side one-hot: exact)
+        tanks = live_tank.astype(np.int64) @ self.side_onehot
+        at_goal = live_tank & self.goal_of[np.arange(self.n_units)[None, :], st.cell]
+        on_goal = at_goal.astype(np.int64) @ self.side_onehot
         goal = active & (on_goal[:, 0] != on_goal[:, 1])
         lost = (tanks == 0) & self.had_tanks[None, :]
         annihilation = active & ~goal & (lost[:, 0] | lost[:, 1])

@@ -86,6 +86,7 @@ def play_many(
     for row in np.nonzero(st.over)[0]:
         final[int(row)] = _final(st, int(row))
     noise = np.empty((n_games, width))
+    draw = [rng.random for rng in rngs]
     while True:
         active = np.nonzero(~st.over)[0]
         if not len(active):
@@ -94,8 +95,8 @@ def play_many(
             st = _take(st, active)
             ids, still, best_d, noise = ids[active], still[active], best_d[active], noise[active]
             active = np.arange(len(ids))
-        for row in active:
-            rngs[ids[row]].random(out=noise[row])
+        for row, gid in zip(active.tolist(), ids[active].tolist(), strict=True):
+            draw[gid](out=noise[row])
         d_here = tb.dist[tb.ks[None, :], st.cell * 8 + st.facing]
         better = d_here < best_d
         best_d = np.where(better, d_here, best_d)
