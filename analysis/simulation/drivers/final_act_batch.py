@@ -95,8 +95,8 @@ def play_many(
             st = _take(st, active)
             ids, still, best_d, noise = ids[active], still[active], best_d[active], noise[active]
             active = np.arange(len(ids))
-        for row, gid in zip(active.tolist(), ids[active].tolist(), strict=True):
-            draw[gid](out=noise[row])
+        for slot, gid in zip(active.tolist(), ids[active].tolist(), strict=True):
+            draw[gid](out=noise[slot])
         d_here = tb.dist[tb.ks[None, :], st.cell * 8 + st.facing]
         better = d_here < best_d
         best_d = np.where(better, d_here, best_d)
