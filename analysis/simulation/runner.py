@@ -146,8 +146,9 @@ def simulate(
     until both sides' Wilson 95 % win-rate intervals are narrower than ``W`` (or
     ``max_games`` is reached); the result is still a pure function of the seed.
 
-    ``batch_size`` = games per task (default: the driver's ``batch_size``, else 20); it
-    never changes the results. ``progress(done, total)`` is called as games finish.
+    ``batch_size`` = games per task (default: the driver's ``batch_size``, else 20, cut so
+    that every worker gets at least two tasks); it never changes the results.
+    ``progress(done, total)`` is called as games finish.
     Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
     unknown policies (before any game).
     """
@@ -167,6 +168,8 @@ def simulate(
         warm(prepared, pols)  # built once here; local (forked) workers inherit it
     if batch_size is None:
         batch_size = int(getattr(driver, "batch_size", DEFAULT_BATCH))
+        if workers > 1:  # at least two tasks per worker, so none of them idles
+            batch_size = max(1, min(batch_size, -(-games // (2 * workers))))
     text = dumps_scenario(scenario)
     _PREPARED[text] = (scenario, prepared)
 
