@@ -6,6 +6,7 @@ shows real dialogs; tests pass a scripted prompter so nothing ever blocks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,7 +53,7 @@ class Prompter(Protocol):
         """``"save"``, ``"discard"`` or ``"cancel"`` (asked before ``doing``)."""
         ...
 
-    def open_path(self, start: str) -> str | None: ...
+    def open_path(self, start: str, recent: Sequence[str] = ()) -> str | None: ...
 
     def save_path(
         self, suggested: str, title: str = "Save As", filt: str = FILE_FILTER
@@ -102,8 +103,8 @@ class QtPrompter:
             return "discard"
         return "cancel"
 
-    def open_path(self, start: str) -> str | None:
-        dialog = OpenDialog(start, self.parent)
+    def open_path(self, start: str, recent: Sequence[str] = ()) -> str | None:
+        dialog = OpenDialog(start, self.parent, recent)
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
         self._refocus()
         return dialog.chosen if accepted else None
@@ -358,10 +359,13 @@ class NewDialog(QDialog):
 
 # --- Open ---------------------------------------------------------------------------------
 class OpenDialog(QDialog):
-    """The built-in maps grouped by game (name, title), plus "Browse…" for any file.
-    Double click or Enter opens the selected map."""
+    """The recent files (those that still exist) and the built-in maps grouped by game
+    (name, title), plus "Browse…" for any file. Double click or Enter opens the selected
+    file; the most recent one is selected first."""
 
-    def __init__(self, start: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, start: str, parent: QWidget | None = None, recent: Sequence[str] = ()
+    ) -> None:
         super().__init__(parent)
         from maps import builtin_maps
 
@@ -370,14 +374,21 @@ class OpenDialog(QDialog):
         self.setWindowTitle("Open scenario")
         self.resize(640, 440)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("<b>Built-in maps</b> — or Browse… for a file of your own:"))
+        layout.addWidget(QLabel("<b>Recent files and built-in maps</b> — or Browse… for any file:"))
         self.list = QTreeWidget()
         self.list.setObjectName("open-maps")
         self.list.setHeaderLabels(["Map", "Title"])
         self.list.setRootIsDecorated(False)
         self.list.setAlternatingRowColors(True)
-        groups: dict[str, QTreeWidgetItem] = {}
         first: QTreeWidgetItem | None = None
+        self._recent_group: QTreeWidgetItem | None = None
+        existing = [Path(r) for r in recent if Path(r).is_file()]
+        if existing:
+            self._recent_group = self._heading("Recent files")
+            for path in existing:
+                item = self._add_file(self._recent_group, path)
+                first = first or item
+        groups: dict[str, QTreeWidgetItem] = {}
         for path in builtin_maps():
             ruleset = path.parent.name
             if ruleset not in groups:
@@ -385,20 +396,8 @@ class OpenDialog(QDialog):
                     label = ruleset_title(get_ruleset(ruleset))
                 except Exception:  # noqa: BLE001 - an unknown folder still lists its maps
                     label = ruleset
-                group = QTreeWidgetItem([label, ""])
-                font = group.font(0)
-                font.setBold(True)
-                group.setFont(0, font)
-                group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                group.setFirstColumnSpanned(True)
-                self.list.addTopLevelItem(group)
-                group.setExpanded(True)
-                groups[ruleset] = group
-            item = QTreeWidgetItem([path.stem, _title_of(path).removeprefix(" — ")])
-            item.setData(0, Qt.ItemDataRole.UserRole, str(path))
-            item.setToolTip(0, str(path))
-            item.setToolTip(1, str(path))
-            groups[ruleset].addChild(item)
+                groups[ruleset] = self._heading(label)
+            item = self._add_file(groups[ruleset], path)
             first = first or item
         self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.list.itemDoubleClicked.connect(self._pick_item)
@@ -422,12 +421,40 @@ class OpenDialog(QDialog):
         layout.addLayout(row)
         self.list.setFocus()
 
+    def _heading(self, label: str) -> QTreeWidgetItem:
+        group = QTreeWidgetItem([label, ""])
+        font = group.font(0)
+        font.setBold(True)
+        group.setFont(0, font)
+        group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        group.setFirstColumnSpanned(True)
+        self.list.addTopLevelItem(group)
+        group.setExpanded(True)
+        return group
+
+    def _add_file(self, group: QTreeWidgetItem, path: Path) -> QTreeWidgetItem:
+        item = QTreeWidgetItem([path.stem, _title_of(path).removeprefix(" — ")])
+        item.setData(0, Qt.ItemDataRole.UserRole, str(path))
+        item.setToolTip(0, str(path))
+        item.setToolTip(1, str(path))
+        group.addChild(item)
+        return item
+
+    def recent(self) -> list[str]:
+        """The listed recent files, most recent first."""
+        return self._paths(recent=True)
+
     def maps(self) -> list[str]:
-        """The listed map paths, in order."""
+        """The listed built-in map paths, in order."""
+        return self._paths(recent=False)
+
+    def _paths(self, recent: bool) -> list[str]:
         found = []
         for i in range(self.list.topLevelItemCount()):
             group = self.list.topLevelItem(i)
             assert group is not None
+            if (group is self._recent_group) != recent:
+                continue
             for j in range(group.childCount()):
                 child = group.child(j)
                 if child is not None:

@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save("opening another file"):
             return False
         if path is None:
-            path = self.prompter.open_path(default_dir(self.doc.path))
+            path = self.prompter.open_path(default_dir(self.doc.path), self.recent_files())
             if path is None:
                 return False
         try:

@@ -4,7 +4,7 @@ modal dialog)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +32,9 @@ class FakePrompter:
         self.asked.append(("unsaved-doing", doing))
         return self.unsaved
 
-    def open_path(self, start: str) -> str | None:
+    def open_path(self, start: str, recent: Sequence[str] = ()) -> str | None:
         self.asked.append(("open", start))
+        self.asked.append(("open-recent", list(recent)))
         return self.open
 
     def save_path(self, suggested: str, title: str = "", filt: str = "") -> str | None:

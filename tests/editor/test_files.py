@@ -201,3 +201,33 @@ def test_untitled_autosave_offered_unless_its_editor_still_runs(
     assert [a for a in prompter.asked if a[0] == "recover"] == [("recover", str(dead))]
     assert w.doc.scenario == s and w.doc.modified
     assert live.exists() and not dead.exists()
+
+
+def test_open_dialog_lists_existing_recent_files_first(qtbot: Any, tmp_path: Path) -> None:
+    from editor.dialogs import OpenDialog
+    from maps import builtin_maps
+
+    mine = tmp_path / "mine.json"
+    mine.write_text('{"title": "My board"}', "utf-8")
+    gone = tmp_path / "deleted.json"  # a recent file that no longer exists is not offered
+    dialog = OpenDialog(".", None, [str(mine), str(gone)])
+    qtbot.addWidget(dialog)
+    assert dialog.recent() == [str(mine)]
+    assert dialog.maps() == [str(p) for p in builtin_maps()]
+    heading = dialog.list.topLevelItem(0)
+    assert heading is not None and heading.text(0) == "Recent files"
+    current = dialog.list.currentItem()
+    assert current is not None and current.text(1) == "My board"  # Enter opens it
+    dialog._accept_selected()
+    assert dialog.chosen == str(mine)
+
+
+def test_open_asks_with_the_recent_files(make_window: Any, prompter: Any, tmp_path: Path) -> None:
+    w = make_window()
+    target = tmp_path / "saved.json"
+    prompter.save = str(target)
+    assert w.save_as()
+    prompter.open = None  # cancelled
+    assert not w.open_file()
+    recent = [v for k, v in prompter.asked if k == "open-recent"][-1]
+    assert recent[0] == str(target.resolve())
