@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tankmap.commands.common import add_option_flag
@@ -57,13 +58,21 @@ def run(args: argparse.Namespace) -> int:
                 "fire_zone": [board.cell_name(c) for c in zone],
             }
         )
+    if rs.provisional:
+        # The JSON document is exactly the contract's; the marking goes to stderr there.
+        print(
+            f"{args.file}: {rs.name} [provisional ruleset: reconstructed from a partial manual, "
+            "every number is an option]",
+            file=sys.stderr if args.json else sys.stdout,
+        )
     if args.json:
         print_json({"units": out})
         return 0
     for row in out:
         label = f"{row['side']} {row['kind']}" + (f" {row['name']}" if row["name"] else "")
         print(
-            f"{label} at {row['cell']} facing {row['facing']}"
+            f"{label} at {row['cell']}"
+            + (f" facing {row['facing']}" if row["facing"] else "")
             + (" (wreck)" if row["wreck"] else "")
         )
         moves = ", ".join(f"{m['to']}{m['facing'] or ''}" for m in row["moves"]) or "none"

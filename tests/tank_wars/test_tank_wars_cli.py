@@ -77,6 +77,19 @@ def test_moves_json_lists_command_token_moves(capsys: pytest.CaptureFixture[str]
     assert len(u["fire_zone"]) == 36 and u["fire_zone"][0] == "a7"
 
 
+def test_moves_says_provisional_and_keeps_the_json_contract(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["moves", str(MAPS[0]), "--unit", "b2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "[provisional ruleset" in out[0]
+    assert out[1] == "south heavy at b2"  # no 'facing None' for facing-less vehicles
+    assert main(["moves", str(MAPS[0]), "--unit", "b2", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert list(json.loads(captured.out)) == ["units"]
+    assert "[provisional ruleset" in captured.err
+
+
 def test_new_writes_a_tank_wars_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "tw.json"
     assert main(["new", "tank-wars", "--option", "heavy_armour=4", "-o", str(out)]) == 0
