@@ -27,6 +27,8 @@ from rules.scenario import Terrain, Unit
 from rules.tank_wars.engine import (
     Event,
     artillery_phase,
+    command_end,
+    command_options,
     hit_probability,
     hit_probability_exact,
     initial_state,
@@ -64,6 +66,22 @@ def test_moves_json_matches_the_reference(
             assert sorted(m["to"] for m in u["moves"]) == sorted(want), (seed, u)
             assert all(m["facing"] is None for m in u["moves"])
             assert set(u["fire_zone"]) == {S.name(c) for c in RW.fire_zone(vehicles[i][1])}
+
+
+def test_command_options_match_the_reference() -> None:
+    # The engine's planning menu: the same end fields as the reference's moves of the
+    # vehicle alone on its board (occupancy depends on card order, so it is not checked);
+    # different tokens never share an end field, so one option per field.
+    for seed in MOVE_SEEDS:
+        sc = S.random_position(seed)
+        st = initial_state(sc)
+        rules = RW.Rules.of(sc.options)
+        for i, v in enumerate(S.ref_vehicles(sc)):
+            options = command_options(st, st.vehicles[i])
+            assert options[0] is None and len(set(options)) == len(options)
+            ends = {S.name(S.xy(command_end(S.BOARD, st.vehicles[i].cell, o))) for o in options[1:]}
+            want = {S.name(c) for c in RW.moves([v], 0, rules)}
+            assert ends == want and len(options) - 1 == len(want), (seed, v)
 
 
 # --- (b) set-up checks -----------------------------------------------------------------------
