@@ -308,6 +308,40 @@ def _closure(
     return r, hits
 
 
+def _turn(
+    lay: _Layout,
+    frontier: list[int],
+    free: int,
+    strict: bool,
+    fwd_ok: list[int],
+    back_ok: list[int],
+    active: list[int | None],
+    escape_at: list[list[int] | None],
+    *,
+    every_block: bool,
+) -> tuple[list[int], int]:
+    """``_closure`` of ``frontier``, also for a piece standing on a blocked cell (an illegal
+    set-up being edited): its own cell is empty while it moves, so the states on such a cell
+    are expanded on their own with the cell freed. ``every_block`` frees and expands that cell
+    in all blocks at once (fewer closures when many blocks share it; the same result, since
+    only the states standing on the freed cell use it)."""
+    odd = 0
+    for x in frontier:
+        odd |= x & ~free
+    main = [x & free for x in frontier] if odd else frontier
+    reached, hits = _closure(lay, main, fwd_ok, back_ok, active, escape_at)
+    while odd:
+        here = odd & -odd
+        if every_block:
+            here = lay.rep << ((here.bit_length() - 1) % lay.stride)
+        odd &= ~here
+        f2, b2 = _step_masks(lay, free | here, strict)
+        sub, hits2 = _closure(lay, [x & here for x in frontier], f2, b2, active, escape_at)
+        reached = [a | b for a, b in zip(reached, sub, strict=True)]
+        hits |= hits2
+    return reached, hits
+
+
 def _search_setup(
     lay: _Layout,
     free: int,
@@ -387,22 +421,9 @@ def _search(
     turn = 0
     while True:
         turn += 1
-        odd = 0
-        for x in frontier:
-            odd |= x & ~free
-        main = [x & free for x in frontier] if odd else frontier
-        reached, hits = _closure(lay, main, fwd_ok, back_ok, active, escape_at)
-        while odd:
-            # a piece standing on a blocked cell (an illegal set-up being edited): its own
-            # cell is empty while it moves, so expand the states on that cell on their own
-            low = odd & -odd
-            pos = low.bit_length() - 1
-            here = lay.rep << (pos % lay.stride)
-            odd &= ~here
-            f2, b2 = _step_masks(lay, free | here, strict)
-            sub, hits2 = _closure(lay, [x & here for x in frontier], f2, b2, active, escape_at)
-            reached = [a | b for a, b in zip(reached, sub, strict=True)]
-            hits |= hits2
+        reached, hits = _turn(
+            lay, frontier, free, strict, fwd_ok, back_ok, active, escape_at, every_block=True
+        )
         if hits:
             for g in escapes:
                 if found[g] is None and hits & lay.block_mask(g):

@@ -35,6 +35,7 @@ from rules.tank_chess.reach import (
     _search_setup,
     _sh,
     _step_masks,
+    _turn,
     pack_cells,
     terrain_of,
 )
@@ -90,20 +91,9 @@ def _turns(
     turn = 0
     while True:
         turn += 1
-        odd = 0
-        for x in frontier:
-            odd |= x & ~free
-        main = [x & free for x in frontier] if odd else frontier
-        reached, hits = _closure(lay, main, fwd_ok, back_ok, active, escape_at)
-        while odd:
-            # a piece on a blocked cell: its own cell is empty while it moves (as in
-            # ``reach._search``; the cell is freed in that block only)
-            low = odd & -odd
-            odd &= ~low
-            f2, b2 = _step_masks(lay, free | low, strict)
-            sub, hits2 = _closure(lay, [x & low for x in frontier], f2, b2, active, escape_at)
-            reached = [a | b for a, b in zip(reached, sub, strict=True)]
-            hits |= hits2
+        reached, hits = _turn(
+            lay, frontier, free, strict, fwd_ok, back_ok, active, escape_at, every_block=False
+        )
         if hits:
             for g in escapes:
                 if found[g] is None and hits & lay.block_mask(g):
