@@ -36,6 +36,7 @@ import numpy.typing as npt
 from networkx.algorithms.connectivity import minimum_st_node_cut
 
 from analysis.graphs import MovementTable, movement_table
+from analysis.reach import UNREACHABLE, bfs
 from rules.board import Board
 from rules.geometry import Facing, Side
 from rules.registry import get_ruleset
@@ -170,23 +171,9 @@ def cell_graph(scenario: Scenario, side: Side, use_tables: bool = False) -> Cell
 
 
 def _reachable(table: MovementTable, seeds: list[int]) -> npt.NDArray[np.bool_]:
-    """States reachable from ``seeds`` (numpy frontier expansion over the CSR arrays)."""
-    indptr, indices = table.csr()
-    seen = np.zeros(len(table), dtype=bool)
-    frontier = np.unique(np.asarray(seeds, dtype=np.int32))
-    seen[frontier] = True
-    while frontier.size:
-        starts = indptr[frontier]
-        lens = indptr[frontier + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            break
-        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
-        nb = indices[offsets + np.arange(total, dtype=np.int32)]
-        nb = np.unique(nb[~seen[nb]])
-        seen[nb] = True
-        frontier = nb
-    return seen
+    """States reachable from ``seeds``."""
+    reached: npt.NDArray[np.bool_] = bfs(table, seeds) != UNREACHABLE
+    return reached
 
 
 def _turn_search_steps(

@@ -50,6 +50,17 @@ class UnitReach:
 
 
 # --- fast array implementation ------------------------------------------------------------
+def successors(
+    indptr: IntArray, indices: IntArray, frontier: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Every successor of every state of ``frontier`` in a CSR graph, flat and in frontier
+    order (with repeats), and how many each frontier state has."""
+    starts = indptr[frontier]
+    lens = indptr[frontier + 1] - starts
+    offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
+    return indices[offsets + np.arange(int(lens.sum()), dtype=np.int32)], lens
+
+
 def bfs(table: MovementTable, start: int | Sequence[int]) -> IntArray:
     """Breadth-first distances (in moves) from state ``start`` — or from the nearest of
     several start states — to every state of ``table`` (``UNREACHABLE`` where none). Pure
@@ -62,13 +73,7 @@ def bfs(table: MovementTable, start: int | Sequence[int]) -> IntArray:
     level = 0
     while frontier.size:
         level += 1
-        starts = indptr[frontier]
-        lens = indptr[frontier + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            break
-        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
-        nb = indices[offsets + np.arange(total, dtype=np.int32)]
+        nb, _ = successors(indptr, indices, frontier)
         nb = nb[dist[nb] == UNREACHABLE]
         if nb.size == 0:
             break
@@ -89,14 +94,7 @@ def bfs_tree(table: MovementTable, start: int) -> tuple[IntArray, IntArray]:
     level = 0
     while frontier.size:
         level += 1
-        starts = indptr[frontier]
-        lens = indptr[frontier + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            break
-        # flat positions of every successor of every frontier state
-        offsets = np.repeat(starts - np.cumsum(lens) + lens, lens)
-        nb = indices[offsets + np.arange(total, dtype=np.int32)]
+        nb, lens = successors(indptr, indices, frontier)
         src = np.repeat(frontier, lens)
         fresh = dist[nb] == UNREACHABLE
         nb, src = nb[fresh], src[fresh]
