@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -32,7 +33,14 @@ def register(sub: Any) -> None:
     p.add_argument("--south", metavar="P", help="policy of south (overrides --policy)")
     p.add_argument("--north", metavar="P", help="policy of north (overrides --policy)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"worker processes (default: one per CPU, here {available_cpus()}); the numbers "
+        "do not depend on it",
+    )
     p.add_argument(
         "--scheduler",
         metavar="ADDR",
@@ -58,6 +66,14 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity where the platform tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def run(args: argparse.Namespace) -> int:
     from analysis.simulation.runner import simulate
     from analysis.simulation.stats import summary
@@ -77,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.games < 1:
         raise TankmapError(f"--games must be at least 1, not {args.games}")
+    if args.workers is None:
+        args.workers = available_cpus()
     if args.workers < 1:
         raise TankmapError(f"--workers must be at least 1, not {args.workers}")
     south = args.south or args.policy

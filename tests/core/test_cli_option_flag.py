@@ -28,7 +28,7 @@ def test_check_sees_the_override(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_sees_the_override(capsys: pytest.CaptureFixture[str]) -> None:
     # No tank can reach the enemy's last line or be wiped out in one round, so with
     # max_rounds=1 every game is a draw (RULES §1.7).
-    args = ["simulate", MIRROR, "--games", "20", "--seed", "3", "--json"]
+    args = ["simulate", MIRROR, "--games", "20", "--seed", "3", "--workers", "1", "--json"]
     assert main([*args, "--option", "max_rounds=1"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["draws"] == 20 and doc["wins"] == {"south": 0, "north": 0}

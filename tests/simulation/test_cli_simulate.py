@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ MIRROR = str(ROOT / "maps" / "final-act" / "mirror.json")
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    if "--workers" not in args:
+        args = (*args, "--workers", "1")  # in-process unless a test asks for workers
     assert main(["simulate", *args, "--json"]) == 0
     out = capsys.readouterr().out
     return json.loads(out)  # type: ignore[no-any-return]
@@ -157,7 +160,7 @@ def test_tank_wars_is_marked_provisional(capsys: pytest.CaptureFixture[str]) -> 
     path = str(ROOT / "maps" / "tank-wars" / "default.json")
     doc = run_json(capsys, path, "--games", "5", "--seed", "1")
     assert doc["provisional"] is True
-    assert main(["simulate", path, "--games", "5"]) == 0
+    assert main(["simulate", path, "--games", "5", "--workers", "1"]) == 0
     assert "provisional" in capsys.readouterr().out
 
 
@@ -184,3 +187,13 @@ def test_record_first_game(
         state = FinalActRecord.load(out).replay()
         # the recorded game is game 0 of the run: same length as the table's first row
         assert state.round == data["result"]["rounds"]
+
+
+def test_workers_default_to_one_per_cpu(capsys: pytest.CaptureFixture[str]) -> None:
+    from tankmap.commands.simulate import available_cpus
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"default: one per CPU, here {available_cpus()}" in text
+    assert 1 <= available_cpus() <= (os.cpu_count() or 1)

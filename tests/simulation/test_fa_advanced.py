@@ -53,7 +53,8 @@ def test_simulate_cli_says_so_on_stderr_and_in_json(
 ) -> None:
     path = tmp_path / "adv.json"
     write_scenario(EXTRA.with_options(officer_loss=True, smoke=True), path)
-    assert main(["simulate", str(path), "--games", "6", "--seed", "3", "--json"]) == 0
+    args = ["simulate", str(path), "--games", "6", "--seed", "3", "--workers", "1", "--json"]
+    assert main(args) == 0
     out = capsys.readouterr()
     doc = json.loads(out.out)
     assert "officer_loss" in doc["fallback"] and "smoke" in doc["fallback"]
