@@ -42,6 +42,11 @@ DEFAULT_TERRAIN = {"fc": "#777777", "hatch": "", "label": "terrain"}
 SHORT_KIND = {"tank": "T", "at": "AT", "rm": "RM", "heavy": "H", "medium": "M", "artillery": "A"}
 
 
+def side_label(name: str, side: Side) -> str:
+    """``"White (south)"``, or just ``"South"`` when the display name is the side's name."""
+    return name if name.lower() == side.value else f"{name} ({side.value})"
+
+
 def two_boards(scenario: Scenario) -> bool:
     """Tank Wars keeps one 6 × 6 board per side in a 6 × 12 grid."""
     return scenario.ruleset == "tank-wars"
@@ -325,7 +330,7 @@ def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     handles = [Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[s]) for s in Side]
     ax.legend(
         handles,
-        [names[s] if names[s].lower() == s.value else f"{names[s]} ({s.value})" for s in Side],
+        [side_label(names[s], s) for s in Side],
         loc="upper center",
         bbox_to_anchor=(0.5, -0.04),
         ncol=2,

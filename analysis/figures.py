@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from analysis.board_figure import SIDE_COLOURS, cell_xy, draw_board, figure_size
+from analysis.board_figure import SIDE_COLOURS, cell_xy, draw_board, figure_size, side_label
 from analysis.summary import ScenarioAnalysis
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -48,8 +48,7 @@ def _pair(result: ScenarioAnalysis) -> tuple[Figure, dict[Side, Axes]]:
 
 def _side_title(result: ScenarioAnalysis, side: Side, what: str) -> str:
     name = get_ruleset(result.ruleset).side_names()[side]
-    label = name if name.lower() == side.value else f"{name} ({side.value})"
-    return f"{what}: {label}"
+    return f"{what}: {side_label(name, side)}"
 
 
 def reach_figure(result: ScenarioAnalysis) -> Figure:

@@ -22,7 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.balance import balance_table
-from analysis.board_figure import board_figure
+from analysis.board_figure import board_figure, side_label
 from analysis.figures import (
     artillery_figure,
     balance_figure,
@@ -56,11 +56,6 @@ def _save(fig: Figure | None, path: Path) -> str | None:
         return None
     fig.savefig(path, dpi=100)
     return path.name
-
-
-def side_label(name: str, side: Side) -> str:
-    """``"White (south)"``, or just ``"South"`` when the display name is the side's name."""
-    return name if name.lower() == side.value else f"{name} ({side.value})"
 
 
 def _fmt(v: object) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.board_figure import board_figure, draw_board, figure_size
+from analysis.board_figure import board_figure, draw_board, figure_size, side_label
 from analysis.simulation.stats import death_map, route_map
 from rules.fileformat import atomic_write_text
 from rules.geometry import Side
@@ -26,6 +26,9 @@ from rules.registry import get_ruleset
 from rules.scenario import Scenario
 
 SIDE_COLOURS = {"south": "#1f5fbf", "north": "#c0392b", "draw": "#888888"}
+
+
+SIDES = ("south", "north")
 
 
 def win_rate_figure(summary: dict[str, Any]) -> Figure:
@@ -74,8 +77,15 @@ def length_figure(df: pd.DataFrame, unit: str) -> Figure:
     return fig
 
 
-def heat_figure(scenario: Scenario, grids: dict[str, np.ndarray], title: str, cmap: str) -> Figure:
-    """One board panel per side with per-cell counts (blank = zero)."""
+def heat_figure(
+    scenario: Scenario,
+    grids: dict[str, np.ndarray],
+    title: str,
+    cmap: str,
+    notes: dict[str, str],
+) -> Figure:
+    """One board panel per side with per-cell counts (blank = zero); ``notes[side]`` follows
+    the side's name in its panel title (e.g. "412 losses")."""
     w, h = figure_size(scenario, panels=len(grids))
     fig = Figure(figsize=(w, h + 0.3), layout="constrained")
     axes = fig.subplots(1, len(grids))
@@ -90,7 +100,7 @@ def heat_figure(scenario: Scenario, grids: dict[str, np.ndarray], title: str, cm
             cmap=cmap,
             unit_alpha=0.35,
             fmt="{:.0f}",
-            title=f"{names[Side(side)]} ({side}): {int(np.nansum(values))}",
+            title=f"{side_label(names[Side(side)], Side(side))}: {notes[side]}",
         )
     fig.suptitle(title, fontsize=11)
     return fig
@@ -106,21 +116,26 @@ def write_report(
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     unit = "plies" if scenario.ruleset == "tank-chess" else "rounds"
     board = scenario.board
+    deaths = {s: death_map(df, board, s) for s in SIDES}
     figures = {
         "board.png": board_figure(scenario),
         "win_rates.png": win_rate_figure(summary),
         "lengths.png": length_figure(df, unit),
         "deaths.png": heat_figure(
             scenario,
-            {s: death_map(df, board, s) for s in ("south", "north")},
+            deaths,
             "Where units were knocked out (losses of each side)",
             "Reds",
+            {s: f"{int(grid.sum())} losses" for s, grid in deaths.items()},
         ),
         "routes.png": heat_figure(
             scenario,
-            {s: route_map(df, board, s) for s in ("south", "north")},
-            "Cells the winning unit passed (games won by each side)",
+            {s: route_map(df, board, s) for s in SIDES},
+            "Cells where the winning unit ended its turns (games won by each side)"
+            if scenario.ruleset == "tank-chess"  # multi-step moves: only the end cells
+            else "Cells the winning unit passed (games won by each side)",
             "Greens",
+            {s: f"{int((df['winner'] == s).sum())} games won" for s in SIDES},
         ),
     }
     for name, fig in figures.items():
