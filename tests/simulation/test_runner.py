@@ -127,6 +127,16 @@ def test_heat_maps_count_cells(race: Scenario) -> None:
     assert routes[0, 0] == int((df["winner"] == "south").sum())
 
 
+def test_report_heat_maps_title_each_panel_with_its_side_and_note(race: Scenario) -> None:
+    from analysis.simulation.report import heat_figure
+
+    df = simulate(race, 20, "random", seed=4)
+    grids = {s: death_map(df, race.board, s) for s in ("south", "north")}
+    fig = heat_figure(race, grids, "losses", "Reds", {"south": "3 losses", "north": "5 losses"})
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert titles == ["South: 3 losses", "North: 5 losses"]
+
+
 def test_losses_and_kills_by_kind_hand_table() -> None:
     # Two games: (1) south tank lost on c4 to a north AT, north AT run over by a south tank
     # on d5; (2) a north tank lost on e6 with no single killer ("-").
