@@ -90,6 +90,36 @@ def record_game(
     return result, result.record
 
 
+class IllegalScenarioError(TankmapError):
+    """The set-up breaks a rule, so its games would not be games of the rule book."""
+
+
+def require_legal(scenario: Scenario) -> None:
+    """Raise ``IllegalScenarioError`` naming the first ``error`` violation of the set-up
+    (and how many more there are); ``incomplete`` and ``warning`` ones do not stop a run."""
+    from rules.registry import get_ruleset
+    from rules.violations import Severity
+
+    errors = [
+        v for v in get_ruleset(scenario.ruleset).check(scenario) if v.severity is Severity.ERROR
+    ]
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise IllegalScenarioError(
+            f"cannot simulate an illegal scenario: {errors[0].message}{more}"
+        )
+
+
+def fallback_note(scenario: Scenario, policies: tuple[str, str]) -> str | None:
+    """The driver's note when these policies fall back to a slower reference engine (Final
+    Act advanced options), else ``None`` (also for a ruleset without a driver)."""
+    try:
+        note = getattr(get_driver(scenario.ruleset), "fallback_note", None)
+    except TankmapError:
+        return None  # no driver: ``simulate`` reports that itself
+    return None if note is None else note(scenario, policies)
+
+
 def normalise_policies(policies: str | Sequence[str] | Mapping[Side, str]) -> tuple[str, str]:
     """``"heuristic"`` → both sides; ``("a", "b")`` → south a, north b."""
     if isinstance(policies, str):

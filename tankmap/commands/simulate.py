@@ -75,22 +75,23 @@ def available_cpus() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.simulation.runner import simulate
+    from analysis.simulation.runner import (
+        IllegalScenarioError,
+        fallback_note,
+        require_legal,
+        simulate,
+    )
     from analysis.simulation.stats import summary
     from rules.errors import TankmapError
     from rules.registry import get_ruleset
-    from rules.violations import Severity
     from tankmap.commands.common import load, print_json
 
     scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
-    errors = [v for v in ruleset.check(scenario) if v.severity is Severity.ERROR]
-    if errors:
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise TankmapError(
-            f"{args.file}: cannot simulate an illegal scenario: {errors[0].message}{more};"
-            f" see 'tankmap check {args.file}'"
-        )
+    try:
+        require_legal(scenario)
+    except IllegalScenarioError as exc:
+        raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
     if args.games < 1:
         raise TankmapError(f"--games must be at least 1, not {args.games}")
     if args.workers is None:
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     south = args.south or args.policy
     north = args.north or args.policy
     show = sys.stderr.isatty()
-    fallback = _fallback_note(scenario, (south, north))
+    fallback = fallback_note(scenario, (south, north))
     if fallback:
         sys.stderr.write(f"simulate: {fallback}\n")
 
@@ -160,16 +161,3 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         print(f"  report: {doc['report']}")
     return 0
-
-
-def _fallback_note(scenario: Any, policies: tuple[str, str]) -> str | None:
-    """The driver's note when the chosen policies fall back to a reference engine (Final
-    Act advanced options), else ``None``."""
-    from analysis.simulation.games import get_driver
-    from rules.errors import TankmapError
-
-    try:
-        note = getattr(get_driver(scenario.ruleset), "fallback_note", None)
-    except TankmapError:
-        return None  # no driver: simulate reports that itself
-    return None if note is None else note(scenario, policies)
