@@ -334,12 +334,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
         checkable=True,
     ),
     ActionSpec(
+        "analysis.balance",
+        "Simulate &balance…",
+        "Ctrl+B",
+        "&Analysis",
+        lambda w: w.show_balance(),
+        "Play many seeded games of this board: win rates with 95 % intervals and balance",
+    ),
+    ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
     ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),
 )
 
-MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Help")
+MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Analysis", "&Help")
 
 
 def spec(action_id: str) -> ActionSpec:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidg
 from editor import clipboard, editing
 from editor.actions import build_actions, shortcuts_html
 from editor.autosave import Autosave
+from editor.balance import BalanceDialog
 from editor.commands import ScenarioCommand
 from editor.context import EditorContext
 from editor.dialogs import Prompter, QtPrompter, default_dir
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         else:
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
+        self.balance_dialog: BalanceDialog | None = None
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
@@ -176,6 +178,8 @@ class MainWindow(QMainWindow):
         )
         self.overlays.refresh()
         self._update_title()
+        if self.balance_dialog is not None:
+            self.balance_dialog.refresh_policies()  # another game may have other policies
 
     def _undo_text(self, text: str) -> None:
         self.actions_by_id["edit.undo"].setText(f"&Undo {text}".strip())
@@ -491,6 +495,17 @@ class MainWindow(QMainWindow):
         if isinstance(cells, tuple) and cells:
             self.view.centerOn(self.ctx.scene.geo.centre(cells[0]))
 
+    def show_balance(self) -> BalanceDialog:
+        """Analysis ▸ Simulate balance (one dialog per window, non-modal)."""
+        if self.balance_dialog is None:
+            self.balance_dialog = BalanceDialog(lambda: self.doc.scenario, self)
+        dialog = self.balance_dialog
+        dialog.refresh_policies()
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
     def show_shortcuts(self) -> None:
         self.prompter.info("Keyboard shortcuts", shortcuts_html())
 
@@ -507,6 +522,8 @@ class MainWindow(QMainWindow):
         if not self.maybe_save("quitting"):
             event.ignore()
             return
+        if self.balance_dialog is not None:
+            self.balance_dialog.stop()
         self.autosave.discard()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())

@@ -1,0 +1,345 @@
+"""Analysis ▸ Simulate balance: seeded playouts of the board being edited, off the GUI thread.
+
+``SimulationJob`` runs ``analysis.simulation.simulate`` (one process, in a ``QThread``) on a
+snapshot of the scenario and reports progress; ``cancel`` stops it at the next batch.
+``BalanceDialog`` asks for games, policies and seed, shows a progress bar with Cancel and
+then the win rates with their Wilson 95 % intervals, the balance, game lengths and, on
+request, the full HTML report (the one ``tankmap simulate --out`` writes). The same seed
+gives the same numbers as ``tankmap simulate FILE --seed S``.
+"""
+
+from __future__ import annotations
+
+import html
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PySide6.QtCore import QObject, Qt, QThread, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from analysis.simulation.games import get_driver
+from analysis.simulation.runner import fallback_note, require_legal, simulate
+from analysis.simulation.stats import summary
+from rules.errors import TankmapError
+from rules.geometry import Side
+from rules.registry import get_ruleset
+from rules.scenario import Scenario
+
+PROGRESS_STEPS = 20
+"""A run is cut into about this many batches, so the bar moves and Cancel is prompt."""
+MIN_BATCH = 250
+"""Unless the driver's own batches are smaller (one-game drivers use theirs)."""
+
+
+class Cancelled(Exception):
+    """Raised inside the run when the user pressed Cancel."""
+
+
+class SimulationJob(QObject):
+    """One simulation run in its own thread. Signals: ``progress(done, total)``,
+    ``finished(summary, table)`` on success, ``failed(message)`` on an error, ``cancelled()``."""
+
+    progress = Signal(int, int)
+    finished = Signal(object, object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(
+        self, scenario: Scenario, games: int, policies: tuple[str, str], seed: int
+    ) -> None:
+        super().__init__()
+        self.scenario = scenario
+        self.games = games
+        self.policies = policies
+        self.seed = seed
+        self._stop = threading.Event()
+        self._thread = QThread()
+        self.moveToThread(self._thread)
+        self._thread.started.connect(self._run)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, ms: int = 60_000) -> bool:
+        """Wait for the thread to end (after ``cancel`` it ends at the next batch)."""
+        return bool(self._thread.wait(ms))
+
+    def running(self) -> bool:
+        return bool(self._thread.isRunning())
+
+    def _tick(self, done: int, total: int) -> None:
+        if self._stop.is_set():
+            raise Cancelled
+        self.progress.emit(done, total)
+
+    def _run(self) -> None:
+        try:
+            driver = get_driver(self.scenario.ruleset)
+            most = int(getattr(driver, "batch_size", 20))
+            # about PROGRESS_STEPS batches, but not so small that a vectorised driver slows
+            # down (Final Act: 250-game batches run ~3x faster than 50-game ones)
+            batch = min(most, max(-(-self.games // PROGRESS_STEPS), MIN_BATCH))
+            table = simulate(
+                self.scenario,
+                self.games,
+                self.policies,
+                seed=self.seed,
+                workers=1,
+                batch_size=batch,
+                progress=self._tick,
+            )
+            doc = summary(table, alternating=self.scenario.ruleset == "tank-chess")
+        except Cancelled:
+            self.cancelled.emit()
+        except TankmapError as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug must not kill the editor
+            self.failed.emit(f"simulation failed: {type(exc).__name__}: {exc}")
+        else:
+            self.finished.emit(doc, table)
+        finally:
+            self._thread.quit()
+
+
+def result_html(doc: dict[str, Any], side_names: dict[Side, str], note: str | None) -> str:
+    """The numbers of a finished run as a small HTML table (what the dialog shows)."""
+    rows = []
+    for side in Side:
+        r = doc["win_rate"][side.value]
+        lo, hi = r["ci95"]
+        rows.append(
+            f"<tr><td>{html.escape(side_names[side])} wins</td>"
+            f"<td align=right>{doc['wins'][side.value]}</td>"
+            f"<td align=right>{r['estimate']:.3f}</td><td>[{lo:.3f}, {hi:.3f}]</td></tr>"
+        )
+    d = doc["draw_rate"]
+    rows.append(
+        f"<tr><td>draws</td><td align=right>{doc['draws']}</td>"
+        f"<td align=right>{d['estimate']:.3f}</td>"
+        f"<td>[{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]</td></tr>"
+    )
+    length = doc["length"]
+    lines = [
+        f"<p><b>{doc['games']} games</b>, seed {doc['seed']}, "
+        f"{html.escape(doc['policy']['south'])} vs {html.escape(doc['policy']['north'])}</p>",
+        "<table cellspacing=6><tr><th></th><th>games</th><th>rate</th>"
+        "<th>95 % interval</th></tr>" + "".join(rows) + "</table>",
+        f"<p>Balance <b>{doc['balance']:.3f}</b> (1 = even; 1 − |south − north|). "
+        f"Length: mean {length['mean']}, median {length['median']}.",
+    ]
+    if "first_mover" in doc:
+        fm = doc["first_mover"]
+        lines.append(
+            f"<br>First mover wins {fm['estimate']:.3f} [{fm['ci95'][0]:.3f}, {fm['ci95'][1]:.3f}]."
+        )
+    lines.append(f" {doc['playouts_per_second']:.0f} games/s.</p>")
+    if note:
+        lines.append(f"<p><i>{html.escape(note)}</i></p>")
+    return "".join(lines)
+
+
+class BalanceDialog(QDialog):
+    """Games, policies and seed; Run / Cancel with a progress bar; the results; the report.
+
+    ``scenario`` is called when Run is pressed (the board as it is then is simulated; later
+    edits do not change a running job). ``open_url`` opens the written report (tests pass a
+    recorder instead of the desktop's browser)."""
+
+    def __init__(
+        self,
+        scenario: Callable[[], Scenario],
+        parent: QWidget | None = None,
+        open_url: Callable[[QUrl], object] = QDesktopServices.openUrl,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Simulate balance")
+        self._scenario = scenario
+        self._open_url = open_url
+        self.job: SimulationJob | None = None
+        self.last: tuple[Scenario, dict[str, Any], pd.DataFrame] | None = None
+
+        self.games = QSpinBox()
+        self.games.setRange(1, 200_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(1000)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        self.south = QComboBox()
+        self.north = QComboBox()
+        form = QFormLayout()
+        form.addRow("Games", self.games)
+        form.addRow("South plays", self.south)
+        form.addRow("North plays", self.north)
+        form.addRow("Seed", self.seed)
+
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.results = QTextBrowser()
+        self.results.setMinimumSize(420, 200)
+        self.run_button = QPushButton("&Run")
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("&Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.report_button = QPushButton("Open &report")
+        self.report_button.setEnabled(False)
+        self.report_button.setToolTip("Write the HTML report (charts, heat maps, CSV) and open it")
+        self.report_button.clicked.connect(self.open_report)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        for b in (self.run_button, self.cancel_button, self.report_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+
+        box = QVBoxLayout(self)
+        box.addLayout(form)
+        box.addWidget(self.bar)
+        box.addWidget(self.results, 1)
+        box.addLayout(buttons)
+        self.refresh_policies()
+
+    # --- set-up ---------------------------------------------------------------------------
+    def refresh_policies(self) -> None:
+        """Fill the policy lists with the current game's policies (heuristic first)."""
+        try:
+            names = get_driver(self._scenario().ruleset).policy_names()
+        except TankmapError as exc:
+            names = ()
+            self.results.setHtml(f"<p style='color:#b00'>{html.escape(str(exc))}</p>")
+        ordered = sorted(names, key=lambda n: (n != "heuristic", n.endswith("-ref"), n))
+        for combo in (self.south, self.north):
+            keep = combo.currentText()
+            combo.clear()
+            combo.addItems(ordered)
+            if keep in ordered:
+                combo.setCurrentText(keep)
+        self.run_button.setEnabled(bool(ordered) and not self.busy())
+
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running()
+
+    # --- running --------------------------------------------------------------------------
+    def run(self) -> bool:
+        """Start a run on the board as it is now; ``False`` (with the reason shown) when the
+        set-up breaks a rule or a run is already going."""
+        if self.busy():
+            return False
+        scenario = self._scenario()
+        try:
+            require_legal(scenario)
+        except TankmapError as exc:
+            self.results.setHtml(
+                f"<p style='color:#b00'>{html.escape(str(exc)).capitalize()}.</p>"
+                "<p>The Problems dock lists everything that must be fixed first.</p>"
+            )
+            return False
+        policies = (self.south.currentText(), self.north.currentText())
+        job = SimulationJob(scenario, self.games.value(), policies, self.seed.value())
+        job.progress.connect(self._progress)
+        job.finished.connect(self._finished)
+        job.failed.connect(self._failed)
+        job.cancelled.connect(self._cancelled)
+        self.job = job
+        self.last = None
+        self.bar.setRange(0, self.games.value())
+        self.bar.setValue(0)
+        self.results.setHtml("<p>Playing…</p>")
+        self._set_running(True)
+        job.start()
+        return True
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.report_button.setEnabled(not running and self.last is not None)
+        for w in (self.games, self.seed, self.south, self.north):
+            w.setEnabled(not running)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, total)
+        self.bar.setValue(done)
+
+    def _finished(self, doc: dict[str, Any], table: pd.DataFrame) -> None:
+        assert self.job is not None
+        scenario = self.job.scenario
+        self.job.wait()
+        self.last = (scenario, doc, table)
+        names = get_ruleset(scenario.ruleset).side_names()
+        note = fallback_note(scenario, self.job.policies)
+        if get_ruleset(scenario.ruleset).provisional:
+            note = " ".join(filter(None, [note, "Provisional ruleset: numbers are tentative."]))
+        self.results.setHtml(result_html(doc, names, note))
+        self._set_running(False)
+
+    def _failed(self, message: str) -> None:
+        if self.job is not None:
+            self.job.wait()
+        self.results.setHtml(f"<p style='color:#b00'>{html.escape(message)}</p>")
+        self._set_running(False)
+
+    def _cancelled(self) -> None:
+        if self.job is not None:
+            self.job.wait()
+        self.results.setHtml("<p>Cancelled.</p>")
+        self._set_running(False)
+
+    def stop(self) -> None:
+        """Cancel a running job and wait for its thread (before the dialog goes away)."""
+        if self.job is not None and self.job.running():
+            self.job.cancel()
+            self.job.wait()
+
+    # --- report ---------------------------------------------------------------------------
+    def open_report(self) -> Path | None:
+        """Write the last run's HTML report into a fresh temporary folder and open it."""
+        if self.last is None:
+            return None
+        from analysis.simulation.report import write_report
+
+        scenario, doc, table = self.last
+        out = Path(tempfile.mkdtemp(prefix="tankmap-balance-"))
+        try:
+            path = write_report(table, scenario, doc, out)
+        except OSError as exc:
+            self.results.append(f"<p style='color:#b00'>Cannot write the report: {exc}</p>")
+            return None
+        self._open_url(QUrl.fromLocalFile(str(path)))
+        return path
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self.stop()
+        super().closeEvent(event)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if event.key() == Qt.Key.Key_Escape and self.busy():
+            self.cancel()  # Esc cancels a run first; a second Esc closes
+            return
+        super().keyPressEvent(event)

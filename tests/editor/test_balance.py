@@ -1,0 +1,139 @@
+"""Analysis ▸ Simulate balance: a run off the GUI thread equals ``simulate`` with the same
+seed; progress, cancel, refusal of an illegal board, the report, and the menu action."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QUrl
+
+import maps
+from analysis.simulation.runner import simulate
+from editor.balance import BalanceDialog, SimulationJob
+from editor.mainwindow import MainWindow
+from rules.fileformat import read_scenario
+from rules.geometry import Side
+from rules.scenario import Unit
+
+MIRROR = maps.builtin_maps("final-act")[2]
+BASIC = maps.builtin_maps("tank-chess")[0]
+
+
+def test_builtin_paths() -> None:
+    assert (MIRROR.name, BASIC.name) == ("mirror.json", "basic-16.json")
+
+
+def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> None:
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(60)
+    dialog.seed.setValue(5)
+    assert dialog.south.currentText() == "heuristic"  # the default policy comes first
+    seen: list[tuple[int, int]] = []
+    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=30_000):
+        assert dialog.run()
+        assert dialog.job is not None
+        dialog.job.progress.connect(lambda d, t: seen.append((d, t)))
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    _scenario, doc, table = dialog.last  # type: ignore[misc]
+    expected = simulate(scenario, 60, "heuristic", seed=5)
+    assert list(table["winner"]) == list(expected["winner"])
+    assert doc["wins"]["south"] == int((expected["winner"] == "south").sum())
+    text = dialog.results.toPlainText()
+    assert "60 games" in text and "Balance" in text and "95 % interval" in text
+    assert f"{doc['balance']:.3f}" in text
+    assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
+    assert dialog.report_button.isEnabled()
+    assert dialog.bar.value() == 60  # the last progress step reached the total
+    assert not seen or seen[-1][0] <= 60
+
+
+def test_cancel_stops_the_run(qtbot: Any) -> None:
+    scenario = read_scenario(BASIC)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(5000)  # far more than can finish before the cancel
+    dialog.south.setCurrentText("random")
+    dialog.north.setCurrentText("random")
+    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
+        assert dialog.run()
+    assert dialog.busy() and not dialog.run()  # one run at a time
+    assert dialog.cancel_button.isEnabled()
+    job = dialog.job
+    assert job is not None
+    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+        dialog.cancel_button.click()
+    qtbot.waitUntil(lambda: not dialog.busy(), timeout=10_000)
+    assert "Cancelled" in dialog.results.toPlainText()
+    assert dialog.last is None and not dialog.report_button.isEnabled()
+    assert dialog.run_button.isEnabled()
+
+
+def test_an_illegal_board_is_refused_with_its_reason(qtbot: Any) -> None:
+    scenario = read_scenario(MIRROR)
+    c = next(u for u in scenario.units if u.side is Side.SOUTH and u.name == "C")
+    on_top = Unit("tank", Side.SOUTH, c.cell, c.facing, name="1")  # two tanks on one cell
+    bad = scenario.with_units(tuple(u for u in scenario.units if u.name != "1") + (on_top,))
+    dialog = BalanceDialog(lambda: bad)
+    qtbot.addWidget(dialog)
+    assert not dialog.run()
+    text = dialog.results.toPlainText()
+    assert text.startswith("Cannot simulate an illegal scenario:") and "Problems dock" in text
+    assert dialog.job is None
+
+
+def test_report_is_written_and_opened(qtbot: Any) -> None:
+    scenario = read_scenario(MIRROR)
+    opened: list[QUrl] = []
+    dialog = BalanceDialog(lambda: scenario, open_url=opened.append)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(30)
+    dialog.run()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    path = dialog.open_report()
+    assert path is not None and path.name == "report.html" and path.is_file()
+    assert (path.parent / "games.csv").is_file()
+    assert [Path(u.toLocalFile()) for u in opened] == [path]
+
+
+def test_job_reports_bad_policies_as_failures(qtbot: Any) -> None:
+    job = SimulationJob(read_scenario(MIRROR), 4, ("heuristic", "clever"), 0)
+    with qtbot.waitSignal(job.failed, timeout=30_000) as blocker:
+        job.start()
+    assert "clever" in blocker.args[0]
+    assert job.wait()
+
+
+def test_menu_action_opens_one_dialog_that_follows_the_game(
+    make_window: Callable[..., MainWindow], qtbot: Any
+) -> None:
+    w = make_window(MIRROR)
+    w.run_action("analysis.balance")
+    dialog = w.balance_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert [dialog.south.itemText(i) for i in range(dialog.south.count())][:2] == [
+        "heuristic",
+        "random",
+    ]
+    w.run_action("analysis.balance")
+    assert w.balance_dialog is dialog
+    assert w.open_file(BASIC)
+    names = [dialog.south.itemText(i) for i in range(dialog.south.count())]
+    assert names == ["heuristic", "random", "uct"]  # Tank Chess policies now
+    dialog.close()
+
+
+def test_closing_the_dialog_during_a_run_cancels_and_waits(qtbot: Any) -> None:
+    scenario = read_scenario(BASIC)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.games.setValue(5000)
+    dialog.south.setCurrentText("random")
+    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
+        assert dialog.run()
+    dialog.close()
+    assert not dialog.busy()  # the thread has ended: nothing runs on after the dialog
