@@ -342,6 +342,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Play many seeded games of this board: win rates with 95 % intervals and balance",
     ),
     ActionSpec(
+        "analysis.report",
+        "Open analysis &report",
+        "Ctrl+Shift+B",
+        "&Analysis",
+        lambda w: w.open_analysis_report(),
+        "Reach, fire coverage, lanes and choke points of this board as an HTML report",
+    ),
+    ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
     ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),

@@ -6,11 +6,12 @@ settings=QSettings(ini, IniFormat), autosave=Autosave(tmpdir, interval))``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from editor import clipboard, editing
 from editor.actions import build_actions, shortcuts_html
@@ -26,6 +27,7 @@ from editor.document import Document
 from editor.overlays import OverlayController
 from editor.palette_data import piece_label, ruleset_title
 from editor.pieces import Symmetry, pieces_at
+from editor.reports import write_analysis_report
 from editor.tools.select import describe
 from editor.view import BoardView
 from editor.window_setup import (
@@ -70,6 +72,7 @@ class MainWindow(QMainWindow):
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
         self.balance_dialog: BalanceDialog | None = None
+        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # tests replace it
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
@@ -498,13 +501,30 @@ class MainWindow(QMainWindow):
     def show_balance(self) -> BalanceDialog:
         """Analysis ▸ Simulate balance (one dialog per window, non-modal)."""
         if self.balance_dialog is None:
-            self.balance_dialog = BalanceDialog(lambda: self.doc.scenario, self)
+            self.balance_dialog = BalanceDialog(
+                lambda: self.doc.scenario, self, open_url=lambda url: self.open_url(url)
+            )
         dialog = self.balance_dialog
         dialog.refresh_policies()
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
         return dialog
+
+    def open_analysis_report(self) -> Path | None:
+        """Analysis ▸ Open analysis report: reach, coverage, lanes and chokes of the board as
+        it stands, as the HTML report of ``tankmap analyze`` (opened in the browser)."""
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            path = write_analysis_report(self.doc.scenario, str(self.doc.path or ""))
+        except (TankmapError, OSError) as exc:
+            self.prompter.error(f"Cannot write the analysis report: {exc}")
+            return None
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.open_url(QUrl.fromLocalFile(str(path)))
+        self.ctx.say(f"Analysis report written to {path}")
+        return path
 
     def show_shortcuts(self) -> None:
         self.prompter.info("Keyboard shortcuts", shortcuts_html())

@@ -3,6 +3,7 @@ seed; progress, cancel, refusal of an illegal board, the report, and the menu ac
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ def test_an_illegal_board_is_refused_with_its_reason(qtbot: Any) -> None:
     assert dialog.job is None
 
 
-def test_report_is_written_and_opened(qtbot: Any) -> None:
+def test_report_is_written_and_opened(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # reports go under tmp_path
     scenario = read_scenario(MIRROR)
     opened: list[QUrl] = []
     dialog = BalanceDialog(lambda: scenario, open_url=opened.append)
@@ -137,3 +139,19 @@ def test_closing_the_dialog_during_a_run_cancels_and_waits(qtbot: Any) -> None:
         assert dialog.run()
     dialog.close()
     assert not dialog.busy()  # the thread has ended: nothing runs on after the dialog
+
+
+def test_analysis_report_action_writes_and_opens_the_report(
+    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    w = make_window(MIRROR)
+    opened: list[QUrl] = []
+    w.open_url = opened.append
+    w.run_action("analysis.report")
+    (url,) = opened
+    path = Path(url.toLocalFile())
+    assert path.name == "report.html" and path.is_file()
+    assert {"reach.png", "lanes.png", "units.csv"} <= {p.name for p in path.parent.iterdir()}
+    assert "Mirror" in path.read_text("utf-8")
+    assert str(path) in w.message.text()

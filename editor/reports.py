@@ -1,0 +1,19 @@
+"""Analysis ▸ Open analysis report: the ``tankmap analyze --out`` report of the board being
+edited, written into a fresh temporary folder (nothing next to the user's file) and opened."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from analysis.report import write_report
+from analysis.summary import analyse
+from rules.scenario import Scenario
+
+
+def write_analysis_report(scenario: Scenario, source: str = "") -> Path:
+    """Analyse ``scenario`` and write its report; return the path of ``report.html``.
+    Raises ``OSError`` if the temporary folder cannot be written and ``TankmapError`` if
+    the analysis refuses the scenario."""
+    out = Path(tempfile.mkdtemp(prefix="tankmap-analysis-"))
+    return write_report(analyse(scenario), out, source=source)
