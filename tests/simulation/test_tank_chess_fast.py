@@ -30,12 +30,15 @@ from analysis.simulation.policies.tank_chess import (
     killers,
     reachable,
 )
+from analysis.simulation.policies.tank_chess_defence import DEFEND, HORIZON, W_BLOCK, Threat
 from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
 from analysis.simulation.policies.tank_chess_threats import Threats
 from rules.fileformat import read_scenario
 from rules.scenario import Scenario
 from rules.tank_chess.data import COMMAND, KIND_CODE
+from rules.tank_chess.escape_route import escape_route
 from rules.tank_chess.movegen import cached_end_states, end_states, occupancy, state_occupancy
+from rules.tank_chess.reach import turns_to_escape
 from rules.tank_chess.state import EMPTY, ESCAPE, GameState, Turn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,11 +174,13 @@ def _reference_ranked(
     n = len(turns)
     picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
     sample = [turns[i] for i in dict.fromkeys(picks)]
-    candidates = shots + clt_turns + [t for t in sample if t[3] < 0 and t[0] != clt]
+    others = [t for t in sample if t[3] < 0 and t[0] != clt]
+    candidates = shots + clt_turns + others
     noise = rng.random(len(candidates) + 1).tolist()
+    bonus, blockers, bnoise = _reference_defence(st, turns, clt, shots, others, rng)
     scored: list[tuple[float, Turn]] = []
     cols = st.columns
-    for i, t in enumerate(candidates):
+    for i, t in enumerate(candidates + blockers):
         p, c, f, target = t
         kill = target >= 0 and gun[p] > st.hit_armour(c, target)
         if target >= 0 and not kill:
@@ -190,7 +195,10 @@ def _reference_ranked(
             score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
         if p != clt and killers(st, attacks, p, c, f):
             score -= 0.9 * VALUE[kind[p]]
-        scored.append((score + 0.3 * noise[i], t))
+        if p != clt and t in bonus:
+            score += bonus[t]
+        j = i - len(candidates)
+        scored.append((score + 0.3 * (noise[i] if j < 0 else bnoise[j]), t))
     if not scored:
         return [(0.0, turns[int(noise[-1] * n)])]
     scored.sort(key=lambda x: -x[0])
@@ -208,6 +216,50 @@ def _reference_ranked(
         checked.append((score, t))
         checked.sort(key=lambda x: -x[0])
     return checked[:limit]
+
+
+def _reference_defence(
+    st: GameState,
+    turns: list[Turn],
+    clt: int,
+    shots: list[Turn],
+    others: list[Turn],
+    rng: np.random.Generator,
+) -> tuple[dict[Turn, float], list[Turn], list[float]]:
+    """The defence bonuses written plainly: turns to escape by the rules' 0-1 search
+    (``reach.turns_to_escape``, no terrain shortcut), blockers filtered from the turn list,
+    delays by a fresh search after pushing the move."""
+    me = st.to_move
+    enemy = command_tank(st, 1 - me)
+    e = turns_to_escape(st, enemy, True) if enemy >= 0 else None
+    if e is None or e > HORIZON:
+        return {}, [], []
+    m = turns_to_escape(st, clt, True) if clt >= 0 else None
+    if m is not None and m <= e:
+        return {}, [], []
+    route = escape_route(st, enemy, HORIZON)
+    th = Threat(enemy, e, route.next_states, route.cells)
+    seen = set(others)
+    blockers = [
+        t for t in turns if t[3] < 0 and t[0] != clt and t[1] >= 0 and (t[1] in _cells(route.cells))
+    ]
+    blockers = [t for t in blockers if t not in seen]
+    bonus: dict[Turn, float] = {}
+    bnoise: list[float] = []
+    if blockers:
+        bnoise = rng.random(len(blockers)).tolist()
+        for j in sorted(range(len(blockers)), key=lambda k: bnoise[k])[:DEFEND]:
+            st.push(blockers[j])
+            later = turns_to_escape(st, enemy, True)
+            st.pop()
+            gain = (later if later is not None else e + 3) - e
+            bonus[blockers[j]] = W_BLOCK * min(gain, 2)
+    HeuristicPolicy._cover(st, th, shots, others + blockers, bonus)
+    return bonus, blockers, bnoise
+
+
+def _cells(mask: int) -> set[int]:
+    return {k // 8 for k in range(0, mask.bit_length(), 8) if mask >> k & 1}
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)

@@ -36,9 +36,21 @@ from typing import Protocol
 
 import numpy as np
 
+from analysis.simulation.policies.tank_chess_defence import (
+    COVER,
+    DEFEND,
+    W_BLOCK,
+    W_COVER,
+    Threat,
+    blocking_turns,
+    coverage,
+    delay,
+    find_threat,
+)
 from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
-from analysis.simulation.policies.tank_chess_threats import Threats
+from analysis.simulation.policies.tank_chess_threats import Threats, board_rays
 from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
+from rules.tank_chess.escape_route import terrain_escape_turns
 from rules.tank_chess.movegen import end_states, state_occupancy
 from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
 
@@ -53,7 +65,9 @@ DEPTH = 4
 class Prepared:
     """Per-scenario data: ``escape[side][cell * 8 + facing]`` = fewest single steps (45°
     turns or forward steps, the final step off the enemy edge included) for a piece of
-    ``side`` to escape through obstacles alone (``INF`` if it cannot)."""
+    ``side`` to escape through obstacles alone (``INF`` if it cannot); ``turns[side][s]``
+    = fewest turns for a command tank of ``side`` (``rules.tank_chess.escape_route``, -1
+    if it cannot)."""
 
     def __init__(self, state: GameState) -> None:
         t = state.tables
@@ -82,6 +96,11 @@ class Prepared:
                             nxt.append(r)
                 frontier = nxt
             self.escape.append(dist)
+        speed = [5, 5]
+        for p, k in enumerate(state.kind):
+            if k == COMMAND:
+                speed[state.side[p]] = state.speed[p]
+        self.turns = [terrain_escape_turns(state, side, speed[side]) for side in (0, 1)]
 
 
 class Policy(Protocol):
@@ -271,6 +290,32 @@ class HeuristicPolicy:
         sample = [at(i) for i in dict.fromkeys(picks)]
         others = [t for t in sample if t[3] < 0 and t[0] != clt]
         noise = rng.random(len(shots) + len(clt_turns) + len(others) + 1).tolist()
+        enemy = command_tank(st, 1 - me)
+        th: Threat | None = None
+        if enemy >= 0:
+            if occ < 0:
+                occ = state_occupancy(st)
+            th = find_threat(st, self.prep.turns, me, clt, enemy, occ)
+        bonus: dict[Turn, float] = {}
+        blockers: list[Turn] = []
+        bnoise: list[float] = []
+        if th is not None:
+            if turns is None:
+                blockers = blocking_turns(st, index.pieces, clt, occ, th)
+            else:
+                cells = th.cells
+                blockers = [
+                    t
+                    for t in turns
+                    if t[3] < 0 and t[0] != clt and t[1] >= 0 and cells >> (8 * t[1]) & 1
+                ]
+            if blockers:
+                seen = set(others)
+                blockers = [t for t in blockers if t not in seen]
+                bnoise = rng.random(len(blockers)).tolist()
+                for j in sorted(range(len(blockers)), key=bnoise.__getitem__)[:DEFEND]:
+                    bonus[blockers[j]] = W_BLOCK * delay(st, th, blockers[j], occ)
+            self._cover(st, th, shots, others + blockers, bonus)
         # candidates in order: shots, command-tank moves, sampled other moves (``noise[i]``
         # belongs to candidate ``i``)
         scored: list[tuple[float, Turn]] = []
@@ -292,6 +337,8 @@ class HeuristicPolicy:
                 score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
                 if killers(st, attacks, p, c, f):
                     score -= 0.9 * VALUE[kind[p]]
+                if bonus:
+                    score += bonus.get(t, 0.0)
             append((score + 0.3 * noise[i - 1], t))
         if clt_turns:
             old = esc[cell[clt] * 8 + facing[clt]]
@@ -307,8 +354,16 @@ class HeuristicPolicy:
             score = 0.05 * (sign * (c // cols - cell[p] // cols))
             if c in attacks and killers(st, attacks, p, c, f):
                 score -= 0.9 * VALUE[kind[p]]
+            if bonus:
+                score += bonus.get(t, 0.0)
             append((score + 0.3 * noise[i], t))
             i += 1
+        for j, t in enumerate(blockers):
+            p, c, f, _ = t
+            score = 0.05 * (sign * (c // cols - cell[p] // cols))
+            if c in attacks and killers(st, attacks, p, c, f):
+                score -= 0.9 * VALUE[kind[p]]
+            append((score + bonus.get(t, 0.0) + 0.3 * bnoise[j], t))
         if not scored:
             return [(0.0, at(int(noise[-1] * n)))]
         scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep candidate order
@@ -352,6 +407,33 @@ class HeuristicPolicy:
 
     def choose(self, st: GameState, turns: list[Turn] | None, rng: np.random.Generator) -> Turn:
         return self.ranked(st, turns, rng)[0][1]
+
+    @staticmethod
+    def _cover(
+        st: GameState, th: Threat, shots: list[Turn], moves: list[Turn], bonus: dict[Turn, float]
+    ) -> None:
+        """Add ``W_COVER * coverage`` to ``bonus`` for the first ``COVER`` destroying shots
+        and then moves (in that order) that end on a line through a next route state."""
+        if not th.n_next:
+            return
+        rays = board_rays(st.tables)[4]
+        lines = 0
+        for x in th.nxt:
+            lines |= rays[x] | (1 << (8 * x))
+        gun, kind = st.gun, st.kind
+        left = COVER
+        for t in (*shots, *moves):
+            p, c, _, target = t
+            if target >= 0 and (kind[target] == COMMAND or gun[p] <= st.hit_armour(c, target)):
+                continue
+            if not lines >> (8 * c) & 1:
+                continue
+            share = coverage(st, th, t)
+            if share:
+                bonus[t] = bonus.get(t, 0.0) + W_COVER * share
+            left -= 1
+            if not left:
+                return
 
 
 def evaluate(st: GameState, prep: Prepared, side: int) -> float:
