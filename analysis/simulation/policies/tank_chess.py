@@ -10,7 +10,13 @@ the legal turns (non-empty).
   seeded sample of other moves (a little forward progress) — and subtracts the moved
   piece's value if its end cell and facing are under *kill coverage* (an enemy piece could
   destroy it there from where it stands: gun against the armour side facing that enemy),
-  and a large penalty if the command tank stays under kill coverage.
+  and a large penalty if the command tank stays under kill coverage. *Defence*
+  (``tank_chess_defence``): when the enemy command tank escapes within ``HORIZON`` turns
+  and before ours (turns with every piece blocking, ``rules.tank_chess.escape_route``; we
+  move first, so we race iff ours needs no more turns), moves of our other pieces onto its
+  shortest routes are added as candidates and scored by how many turns they delay it
+  (exact re-search, at most ``DEFEND``), and shots/placements by the share of its next
+  route states they put under the moved piece's fire (at most ``COVER``).
 - ``uct[:N]``: UCT (UCB1 tree search) with a budget of ``N`` playouts per turn (default
   48); each node expands the heuristic's best ``WIDTH`` turns; playouts are ``DEPTH``
   heuristic plies, then a static value (material and the command tanks' escape distances,
