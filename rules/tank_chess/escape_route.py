@@ -45,6 +45,26 @@ def _cell_bits(columns: int, rows: int) -> tuple[int, ...]:
     return tuple(lay.bit(0, c) for c in range(columns * rows))
 
 
+_TERRAIN: dict[int, tuple[object, int]] = {}
+
+
+def _terrain_free(state: GameState) -> int:
+    """Block-0 bits of the cells without an obstacle, per scenario (cached)."""
+    sc = state.scenario
+    entry = _TERRAIN.get(id(sc))
+    if entry is None or entry[0] is not sc:
+        if len(_TERRAIN) > 64:
+            _TERRAIN.clear()
+        bits = _cell_bits(state.columns, state.size // state.columns)
+        blocked = {c for t in sc.terrain for c in t.cells}
+        free = 0
+        for c in range(state.size):
+            if c not in blocked:
+                free |= bits[c]
+        entry = _TERRAIN[id(sc)] = (sc, free)
+    return entry[1]
+
+
 def escape_route(
     state: GameState, p: int, limit: int, occ: int = -1, routes: bool = True
 ) -> EscapeRoute:
@@ -68,11 +88,11 @@ def escape_route(
     columns, rows = state.columns, state.size // state.columns
     lay = _layout(columns, rows, 1)
     bits = _cell_bits(columns, rows)
-    grid = state.grid
-    free = bits[c0]
-    for c, v in enumerate(grid):
-        if v == EMPTY:
-            free |= bits[c]
+    free = _terrain_free(state)
+    for c in state.cell:  # pieces and wrecks (terrain is cached per scenario)
+        if c >= 0:
+            free &= ~bits[c]
+    free |= bits[c0]
     found = _search(lay, free, strict, s0, speed, lay.escape[side], limit, routes)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
