@@ -17,6 +17,7 @@ import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -250,14 +251,13 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
     return path
 
 
-def write_index(entries: Sequence[tuple[str, Path, ScenarioAnalysis]], out: str | Path) -> Path:
+def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | Path) -> Path:
     """Write ``out/index.html`` comparing analysed scenarios; ``entries`` are (source file,
-    report folder, result). Returns the index path."""
+    report folder, its ``analyze --json`` document). Returns the index path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for source, folder, result in entries:
-        doc = result.to_json()
+    for source, folder, doc in entries:
         rel = folder.relative_to(out) if folder.is_relative_to(out) else folder
         cells = [
             f"<td class=l><a href='{rel}/report.html'>{html.escape(source)}</a><br>"

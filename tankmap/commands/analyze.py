@@ -26,6 +26,12 @@ def register(sub: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument("--out", metavar="DIR", help="write report.html, PNGs and CSVs into DIR")
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="K",
+        help="analyse several files on K processes at once (default: one per CPU)",
+    )
     add_option_flag(p)
     p.set_defaults(handler=run)
 
@@ -33,46 +39,56 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from analysis.summary import analyse
+    from analysis.batch import Job, analyse_many
+    from analysis.report import write_index
     from rules.errors import TankmapError
-    from tankmap.commands.common import load, print_json, progress
+    from tankmap.commands.common import available_cpus, load, print_json, progress_bar
 
-    if args.out:
-        from analysis.report import write_index, write_report
     many = len(args.files) > 1
-    results = []
-    written: list[Path] = []
-    slugs: set[str] = set()
-    for path in progress(args.files, len(args.files), "analyze"):
-        result = analyse(load(path, args.option))
-        results.append((path, result))
-        if args.out:
+    scenarios = [load(path, args.option) for path in args.files]  # bad input stops us first
+    folders: list[str | None] = [None] * len(args.files)
+    if args.out:
+        slugs: set[str] = set()
+        for i, path in enumerate(args.files):
             slug, n = _slug(path), 2
             while slug in slugs:  # the same name twice: keep both reports
                 slug, n = f"{_slug(path)}-{n}", n + 1
             slugs.add(slug)
-            folder = Path(args.out) / slug if many else Path(args.out)
-            try:
-                written.append(write_report(result, folder, source=path))
-            except OSError as exc:
-                raise TankmapError(f"cannot write the report into {str(folder)!r}: {exc}") from None
+            folders[i] = str(Path(args.out) / slug if many else Path(args.out))
+    jobs = [
+        Job(s, folder, path)
+        for s, folder, path in zip(scenarios, folders, args.files, strict=True)
+    ]
+    workers = args.workers if args.workers is not None else available_cpus()
+    if workers < 1:
+        raise TankmapError(f"--workers must be at least 1, not {workers}")
+    with progress_bar(len(jobs), "analyze") as tick:
+        outcomes = analyse_many(jobs, workers, tick)
+    failed = next((o.error for o in outcomes if o.error), None)
+    if failed:
+        raise TankmapError(failed)
+    docs = [o.doc for o in outcomes]
     if args.out and many:
-        entries = [(p, w.parent, r) for (p, r), w in zip(results, written, strict=True)]
+        entries = [
+            (p, Path(str(o.report)).parent, o.doc)
+            for p, o in zip(args.files, outcomes, strict=True)
+        ]
         try:
-            written = [write_index(entries, Path(args.out))]
+            index = write_index(entries, Path(args.out))
         except OSError as exc:
             raise TankmapError(f"cannot write the index into {args.out!r}: {exc}") from None
     if args.json:
         if many:
-            print_json({"files": [dict(file=p, **r.to_json()) for p, r in results]})
+            files = [dict(file=p, **d) for p, d in zip(args.files, docs, strict=True)]
+            print_json({"files": files})
         else:
-            print_json(results[0][1].to_json())
+            print_json(docs[0])
         return 0
     if args.out:
-        print(f"wrote {written[-1]}")
+        print(f"wrote {index if many else outcomes[0].report}")
         return 0
-    for path, result in results:
-        _print_text(path, result.to_json())
+    for path, doc in zip(args.files, docs, strict=True):
+        _print_text(path, doc)
     return 0
 
 

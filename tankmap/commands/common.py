@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -60,15 +62,44 @@ def parse_option_args(ruleset: Any, pairs: Iterable[str]) -> dict[str, Any]:
     return options
 
 
+def draw_bar(label: str, done: int, total: int) -> None:
+    """One frame of the one-line progress bar on stderr."""
+    filled = int(30 * done / total)
+    sys.stderr.write(f"\r{label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}")
+    sys.stderr.flush()
+
+
 def progress(items: Iterable[T], total: int, label: str, enabled: bool = True) -> Iterator[T]:
     """Yield ``items`` while drawing a one-line progress bar on stderr (only on a terminal)."""
     show = enabled and sys.stderr.isatty() and total > 1
     for n, item in enumerate(items, 1):
         yield item
         if show:
-            filled = int(30 * n / total)
-            bar = "#" * filled + "-" * (30 - filled)
-            sys.stderr.write(f"\r{label} [{bar}] {n}/{total}")
-            sys.stderr.flush()
+            draw_bar(label, n, total)
     if show:
         sys.stderr.write("\n")
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A ``tick(done)`` callback drawing the progress bar (only on a terminal, only for more
+    than one item); the line is ended when the block ends."""
+    show = sys.stderr.isatty() and total > 1
+
+    def tick(done: int) -> None:
+        if show:
+            draw_bar(label, done, total)
+
+    try:
+        yield tick
+    finally:
+        if show:
+            sys.stderr.write("\n")
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity where the platform tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from tankmap.commands.common import add_option_flag
+from tankmap.commands.common import add_option_flag, available_cpus
 
 
 def register(sub: Any) -> None:
@@ -66,14 +65,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity where the platform tells it)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        return max(1, len(affinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def run(args: argparse.Namespace) -> int:
     from analysis.simulation.runner import (
         IllegalScenarioError,
@@ -84,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from analysis.simulation.stats import summary
     from rules.errors import TankmapError
     from rules.registry import get_ruleset
-    from tankmap.commands.common import load, print_json
+    from tankmap.commands.common import draw_bar, load, print_json
 
     scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
@@ -107,9 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     def bar(done: int, total: int) -> None:
         if show:
-            filled = int(30 * done / total)
-            sys.stderr.write(f"\rsimulate [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}")
-            sys.stderr.flush()
+            draw_bar("simulate", done, total)
 
     df = simulate(
         scenario,

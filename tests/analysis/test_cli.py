@@ -129,3 +129,31 @@ def test_analyze_unwritable_out_exits_2(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["analyze", TW, "--out", str(blocker / "rep")]) == 2
     err = capsys.readouterr().err
     assert "cannot write the report" in err and len(err.strip().splitlines()) == 1
+
+
+def test_analyze_many_files_on_two_workers_equals_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [TW, MIRROR, TW2]
+    one = run_json(capsys, "analyze", *files, "--json", "--workers", "1")
+    two = run_json(capsys, "analyze", *files, "--json", "--workers", "2")
+    assert one == two and [f["file"] for f in two["files"]] == files  # order of the files
+    out = tmp_path / "rep"
+    assert main(["analyze", *files, "--out", str(out), "--workers", "2"]) == 0
+    reports = sorted(p.parent.name for p in out.glob("*/report.html"))
+    assert reports == ["final-act-mirror", "tank-wars-default", "tank-wars-flank-artillery"]
+    written = json.loads((out / "final-act-mirror" / "analysis.json").read_text())
+    assert dict(written, file=MIRROR) == one["files"][1]
+
+
+def test_analyze_checks_every_file_before_writing_any_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tankmap-scenario"')
+    out = tmp_path / "rep"
+    assert main(["analyze", TW, str(bad), "--out", str(out)]) == 2
+    assert "bad.json" in capsys.readouterr().err
+    assert not out.exists()  # nothing half-done
+    assert main(["analyze", TW, "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err

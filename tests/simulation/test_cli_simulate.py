@@ -190,7 +190,7 @@ def test_record_first_game(
 
 
 def test_workers_default_to_one_per_cpu(capsys: pytest.CaptureFixture[str]) -> None:
-    from tankmap.commands.simulate import available_cpus
+    from tankmap.commands.common import available_cpus
 
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
