@@ -60,11 +60,13 @@ def _save(fig: Figure | None, path: Path) -> str | None:
 
 
 def _fmt(v: object) -> str:
+    """A table cell: floats to 4 significant digits, missing values (None, NaN, pandas'
+    ``NA``) as a dash."""
+    if v is None or v is pd.NA or (isinstance(v, float) and v != v):
+        return "–"
     if isinstance(v, float):
-        if v != v:  # NaN
-            return "–"
         return f"{v:.4g}"
-    return "–" if v is None else html.escape(str(v))
+    return html.escape(str(v))
 
 
 def _table(df: pd.DataFrame) -> str:

@@ -72,6 +72,7 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     out = tmp_path / "rep"
     assert main(["analyze", MIRROR, "--out", str(out)]) == 0
     html = (out / "report.html").read_text()
+    assert "&lt;NA&gt;" not in html and "nan" not in html  # missing values show as a dash
     for name in (
         "board.png",
         "reach.png",
