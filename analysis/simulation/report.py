@@ -145,14 +145,22 @@ def write_report(
     return path
 
 
+def _counts(by_kind: dict[str, int]) -> str:
+    """``{"light": 32, "command": 31}`` → ``"32 light, 31 command"`` (most first)."""
+    items = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
+    return html.escape(", ".join(f"{n} {kind}" for kind, n in items)) or "–"
+
+
 def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: str) -> str:
     rs = get_ruleset(scenario.ruleset)
     title = html.escape(scenario.title or "untitled scenario")
+    names = rs.side_names()
+    label = {s.value: html.escape(side_label(names[s], s)) for s in Side}
     rows = []
-    for side in ("south", "north"):
+    for side in SIDES:
         r = summary["win_rate"][side]
         rows.append(
-            f"<tr><td>{side}</td><td>{html.escape(summary['policy'][side])}</td>"
+            f"<tr><td>{label[side]}</td><td>{html.escape(summary['policy'][side])}</td>"
             f"<td>{summary['wins'][side]}</td><td>{r['estimate']:.4f}</td>"
             f"<td>[{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]</td></tr>"
         )
@@ -170,9 +178,9 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
             f"[{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}] (advantage {fm['advantage']:+.4f}).</p>"
         )
     losses = "".join(
-        f"<tr><td>{s}</td><td>{html.escape(json.dumps(summary['losses_by_kind'][s]))}</td>"
-        f"<td>{html.escape(json.dumps(summary['kills_by_kind'][s]))}</td></tr>"
-        for s in ("south", "north")
+        f"<tr><td>{label[s]}</td><td>{_counts(summary['losses_by_kind'][s])}</td>"
+        f"<td>{_counts(summary['kills_by_kind'][s])}</td></tr>"
+        for s in SIDES
     )
     ends = ", ".join(f"{html.escape(k)}: {v}" for k, v in summary["end"].items())
     provisional = " <b>(provisional rules)</b>" if rs.provisional else ""

@@ -81,6 +81,13 @@ def test_south_north_policies_and_report(
         assert (tmp_path / "rep" / name).stat().st_size > 0
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "Wilson" in html and "deaths.png" in html
+    assert "<td>South</td>" in html and "<td>North</td>" in html
+    # losses/kills read as "3 tank, 1 at", not as JSON
+    lost = doc["losses_by_kind"]["south"]
+    if lost:
+        kind, n = max(lost.items(), key=lambda kv: (kv[1], kv[0]))
+        assert f"{n} {kind}" in html
+    assert '{"' not in html.split("<h2>Losses")[1]
     lines = (tmp_path / "rep" / "games.csv").read_text().splitlines()
     assert len(lines) == 21 and lines[0].startswith("game,")
 
