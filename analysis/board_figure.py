@@ -42,6 +42,12 @@ DEFAULT_TERRAIN = {"fc": "#777777", "hatch": "", "label": "terrain"}
 SHORT_KIND = {"tank": "T", "at": "AT", "rm": "RM", "heavy": "H", "medium": "M", "artillery": "A"}
 
 
+def time_unit(scenario: Scenario) -> str:
+    """What a step of movement time is called: ``"turns"`` in Tank Chess (alternating),
+    ``"rounds"`` in the round-based games."""
+    return "turns" if scenario.ruleset == "tank-chess" else "rounds"
+
+
 def side_label(name: str, side: Side) -> str:
     """``"White (south)"``, or just ``"South"`` when the display name is the side's name."""
     return name if name.lower() == side.value else f"{name} ({side.value})"

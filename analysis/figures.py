@@ -19,7 +19,14 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from analysis.board_figure import SIDE_COLOURS, cell_xy, draw_board, figure_size, side_label
+from analysis.board_figure import (
+    SIDE_COLOURS,
+    cell_xy,
+    draw_board,
+    figure_size,
+    side_label,
+    time_unit,
+)
 from analysis.summary import ScenarioAnalysis
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -67,7 +74,10 @@ def reach_figure(result: ScenarioAnalysis) -> Figure:
             unit_alpha=0.55,
             title=_side_title(result, side, f"Reach (goal in {goal})"),
         )
-    fig.suptitle("Rounds/turns to stand on each cell (terrain only)", fontsize=11)
+    fig.suptitle(
+        f"{time_unit(result.scenario).capitalize()} to stand on each cell (terrain only)",
+        fontsize=11,
+    )
     return fig
 
 

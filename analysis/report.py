@@ -23,7 +23,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.balance import balance_table
-from analysis.board_figure import board_figure, side_label
+from analysis.board_figure import board_figure, side_label, time_unit
 from analysis.figures import (
     artillery_figure,
     balance_figure,
@@ -203,7 +203,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         choke = e["choke"]
         parts.append(
             f"<li><b>{html.escape(side_label(names[side], side))}</b>: goal in "
-            f"{_fmt(e['turns_to_goal'])} rounds/turns; {len(e['lanes'])} lanes; choke width "
+            f"{_fmt(e['turns_to_goal'])} {time_unit(s)}; {len(e['lanes'])} lanes; choke width "
             f"{_fmt(choke['width'])} ({html.escape(' '.join(choke['cells'])) or '–'}); "
             f"{e['safe_cells']} safe cells in its half.</li>"
         )
@@ -233,7 +233,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
     captions = {
         "board": "The board",
         "balance": "Balance chart",
-        "reach": "Reach: rounds/turns for any unit of the side to stand on each cell",
+        "reach": f"Reach: {time_unit(s)} for any unit of the side to stand on each cell",
         "coverage": "Fire coverage: how many units of the side can fire at each cell",
         "contested": "Contested and safe cells",
         "lanes": "Lanes, choke point and safest route",

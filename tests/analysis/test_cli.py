@@ -73,6 +73,7 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["analyze", MIRROR, "--out", str(out)]) == 0
     html = (out / "report.html").read_text()
     assert "&lt;NA&gt;" not in html and "nan" not in html  # missing values show as a dash
+    assert "rounds;" in html and "rounds/turns" not in html  # Final Act counts rounds
     for name in (
         "board.png",
         "reach.png",
