@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from editor import clipboard, editing
 from editor.actions import build_actions, shortcuts_html
@@ -27,7 +27,7 @@ from editor.document import Document
 from editor.overlays import OverlayController
 from editor.palette_data import piece_label, ruleset_title
 from editor.pieces import Symmetry, pieces_at
-from editor.reports import write_analysis_report
+from editor.reports import ReportJob
 from editor.tools.select import describe
 from editor.view import BoardView
 from editor.window_setup import (
@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
         self.balance_dialog: BalanceDialog | None = None
+        self.report_job: ReportJob | None = None
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # tests replace it
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
@@ -511,20 +512,31 @@ class MainWindow(QMainWindow):
         dialog.activateWindow()
         return dialog
 
-    def open_analysis_report(self) -> Path | None:
+    def open_analysis_report(self) -> ReportJob | None:
         """Analysis ▸ Open analysis report: reach, coverage, lanes and chokes of the board as
-        it stands, as the HTML report of ``tankmap analyze`` (opened in the browser)."""
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            path = write_analysis_report(self.doc.scenario, str(self.doc.path or ""))
-        except (TankmapError, OSError) as exc:
-            self.prompter.error(f"Cannot write the analysis report: {exc}")
+        it stands, as the HTML report of ``tankmap analyze``, written in the background and
+        opened in the browser when done. ``None`` while a report is still being written."""
+        if self.report_job is not None and self.report_job.running():
+            self.ctx.say("Still writing the analysis report…")
             return None
-        finally:
-            QApplication.restoreOverrideCursor()
-        self.open_url(QUrl.fromLocalFile(str(path)))
+        job = ReportJob(self.doc.scenario, str(self.doc.path or ""))
+        job.finished.connect(self._report_written)
+        job.failed.connect(self._report_failed)
+        self.report_job = job
+        self.ctx.say("Writing the analysis report…")
+        job.start()
+        return job
+
+    def _report_written(self, path: str) -> None:
+        if self.report_job is not None:
+            self.report_job.wait()
+        self.open_url(QUrl.fromLocalFile(path))
         self.ctx.say(f"Analysis report written to {path}")
-        return path
+
+    def _report_failed(self, message: str) -> None:
+        if self.report_job is not None:
+            self.report_job.wait()
+        self.prompter.error(f"Cannot write the analysis report: {message}")
 
     def show_shortcuts(self) -> None:
         self.prompter.info("Keyboard shortcuts", shortcuts_html())
@@ -544,6 +556,8 @@ class MainWindow(QMainWindow):
             return
         if self.balance_dialog is not None:
             self.balance_dialog.stop()
+        if self.report_job is not None:
+            self.report_job.wait()  # a report being written finishes first (a few seconds)
         self.autosave.discard()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QUrl
 
 import maps
@@ -142,16 +143,39 @@ def test_closing_the_dialog_during_a_run_cancels_and_waits(qtbot: Any) -> None:
 
 
 def test_analysis_report_action_writes_and_opens_the_report(
-    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
+    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any, qtbot: Any
 ) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     w = make_window(MIRROR)
     opened: list[QUrl] = []
     w.open_url = opened.append
-    w.run_action("analysis.report")
+    with qtbot.waitSignal(w.ctx.status, timeout=5_000):
+        w.run_action("analysis.report")
+    assert "Writing the analysis report" in w.message.text()  # the GUI stays free meanwhile
+    job = w.report_job
+    assert job is not None
+    assert w.open_analysis_report() is None  # one report at a time
+    qtbot.waitUntil(lambda: bool(opened), timeout=120_000)
+    assert job.wait()
     (url,) = opened
     path = Path(url.toLocalFile())
     assert path.name == "report.html" and path.is_file()
     assert {"reach.png", "lanes.png", "units.csv"} <= {p.name for p in path.parent.iterdir()}
     assert "Mirror" in path.read_text("utf-8")
     assert str(path) in w.message.text()
+
+
+def test_analysis_report_failure_is_reported_not_raised(
+    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any, qtbot: Any,
+    prompter: Any,
+) -> None:  # fmt: skip
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker))  # mkdtemp cannot work here
+    w = make_window(MIRROR)
+    w.open_url = lambda url: pytest.fail("nothing to open")
+    job = w.open_analysis_report()
+    assert job is not None
+    qtbot.waitUntil(lambda: any(k == "error" for k, _ in prompter.asked), timeout=60_000)
+    text = next(t for k, t in prompter.asked if k == "error")
+    assert text.startswith("Cannot write the analysis report:")
