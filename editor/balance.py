@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from analysis.simulation.games import get_driver
 from analysis.simulation.runner import fallback_note, require_legal, simulate
 from analysis.simulation.stats import summary
+from editor.jobs import ThreadJob
 from rules.errors import TankmapError
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -175,6 +176,7 @@ class BalanceDialog(QDialog):
         self._scenario = scenario
         self._open_url = open_url
         self.job: SimulationJob | None = None
+        self.report_job: ThreadJob | None = None
         self.last: tuple[Scenario, dict[str, Any], pd.DataFrame] | None = None
 
         self.games = QSpinBox()
@@ -312,27 +314,52 @@ class BalanceDialog(QDialog):
         self._set_running(False)
 
     def stop(self) -> None:
-        """Cancel a running job and wait for its thread (before the dialog goes away)."""
+        """Cancel a running job and wait for its thread, and for a report being written
+        (before the dialog goes away)."""
         if self.job is not None and self.job.running():
             self.job.cancel()
             self.job.wait()
+        if self.report_job is not None:
+            self.report_job.wait()
 
     # --- report ---------------------------------------------------------------------------
-    def open_report(self) -> Path | None:
-        """Write the last run's HTML report into a fresh temporary folder and open it."""
-        if self.last is None:
+    def open_report(self) -> ThreadJob | None:
+        """Write the last run's HTML report into a fresh temporary folder (in the background)
+        and open it when written; ``None`` without a finished run or while writing."""
+        if self.last is None or (self.report_job is not None and self.report_job.running()):
             return None
-        from analysis.simulation.report import write_report
-
         scenario, doc, table = self.last
-        out = Path(tempfile.mkdtemp(prefix="tankmap-balance-"))
-        try:
-            path = write_report(table, scenario, doc, out)
-        except OSError as exc:
-            self.results.append(f"<p style='color:#b00'>Cannot write the report: {exc}</p>")
-            return None
+
+        def write() -> Path:
+            from analysis.simulation.report import write_report
+
+            out = Path(tempfile.mkdtemp(prefix="tankmap-balance-"))
+            return write_report(table, scenario, doc, out)
+
+        job = ThreadJob(write)
+        job.finished.connect(self._report_written)
+        job.failed.connect(self._report_failed)
+        self.report_job = job
+        self.report_button.setEnabled(False)
+        self.report_button.setText("Writing report…")
+        job.start()
+        return job
+
+    def _report_done(self) -> None:
+        if self.report_job is not None:
+            self.report_job.wait()
+        self.report_button.setText("Open &report")
+        self.report_button.setEnabled(self.last is not None and not self.busy())
+
+    def _report_written(self, path: object) -> None:
+        self._report_done()
         self._open_url(QUrl.fromLocalFile(str(path)))
-        return path
+
+    def _report_failed(self, message: str) -> None:
+        self._report_done()
+        self.results.append(
+            f"<p style='color:#b00'>Cannot write the report: {html.escape(message)}</p>"
+        )
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         self.stop()

@@ -24,10 +24,11 @@ from editor.docks.inspector import InspectorDock
 from editor.docks.palette import PaletteDock
 from editor.docks.problems import ProblemsDock
 from editor.document import Document
+from editor.jobs import ThreadJob
 from editor.overlays import OverlayController
 from editor.palette_data import piece_label, ruleset_title
 from editor.pieces import Symmetry, pieces_at
-from editor.reports import ReportJob
+from editor.reports import report_job
 from editor.tools.select import describe
 from editor.view import BoardView
 from editor.window_setup import (
@@ -72,7 +73,7 @@ class MainWindow(QMainWindow):
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
         self.balance_dialog: BalanceDialog | None = None
-        self.report_job: ReportJob | None = None
+        self.report_job: ThreadJob | None = None
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # tests replace it
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
@@ -512,14 +513,14 @@ class MainWindow(QMainWindow):
         dialog.activateWindow()
         return dialog
 
-    def open_analysis_report(self) -> ReportJob | None:
+    def open_analysis_report(self) -> ThreadJob | None:
         """Analysis ▸ Open analysis report: reach, coverage, lanes and chokes of the board as
         it stands, as the HTML report of ``tankmap analyze``, written in the background and
         opened in the browser when done. ``None`` while a report is still being written."""
         if self.report_job is not None and self.report_job.running():
             self.ctx.say("Still writing the analysis report…")
             return None
-        job = ReportJob(self.doc.scenario, str(self.doc.path or ""))
+        job = report_job(self.doc.scenario, str(self.doc.path or ""))
         job.finished.connect(self._report_written)
         job.failed.connect(self._report_failed)
         self.report_job = job
@@ -527,10 +528,10 @@ class MainWindow(QMainWindow):
         job.start()
         return job
 
-    def _report_written(self, path: str) -> None:
+    def _report_written(self, path: object) -> None:
         if self.report_job is not None:
             self.report_job.wait()
-        self.open_url(QUrl.fromLocalFile(path))
+        self.open_url(QUrl.fromLocalFile(str(path)))
         self.ctx.say(f"Analysis report written to {path}")
 
     def _report_failed(self, message: str) -> None:

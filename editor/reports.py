@@ -7,11 +7,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal
-
 from analysis.report import write_report
 from analysis.summary import analyse
-from rules.errors import TankmapError
+from editor.jobs import ThreadJob
 from rules.scenario import Scenario
 
 
@@ -23,37 +21,6 @@ def write_analysis_report(scenario: Scenario, source: str = "") -> Path:
     return write_report(analyse(scenario), out, source=source)
 
 
-class ReportJob(QObject):
-    """``write_analysis_report`` in its own thread: ``finished(path)`` or ``failed(message)``."""
-
-    finished = Signal(str)
-    failed = Signal(str)
-
-    def __init__(self, scenario: Scenario, source: str = "") -> None:
-        super().__init__()
-        self.scenario = scenario
-        self.source = source
-        self._thread = QThread()
-        self.moveToThread(self._thread)
-        self._thread.started.connect(self._run)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def running(self) -> bool:
-        return bool(self._thread.isRunning())
-
-    def wait(self, ms: int = 120_000) -> bool:
-        return bool(self._thread.wait(ms))
-
-    def _run(self) -> None:
-        try:
-            path = write_analysis_report(self.scenario, self.source)
-        except (TankmapError, OSError) as exc:
-            self.failed.emit(str(exc))
-        except Exception as exc:  # noqa: BLE001 - a bug must not kill the editor
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-        else:
-            self.finished.emit(str(path))
-        finally:
-            self._thread.quit()
+def report_job(scenario: Scenario, source: str = "") -> ThreadJob:
+    """A job writing ``scenario``'s analysis report; ``finished`` carries the path."""
+    return ThreadJob(lambda: write_analysis_report(scenario, source))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.tank_chess.reach import _closure, _Layout, _layout, _sh, _step_masks
+from rules.tank_chess.reach import _Layout, _layout, _sh, _step_masks
 from rules.tank_chess.state import BLOCKED, EMPTY, GameState
 
 
@@ -114,25 +114,7 @@ def _search(
     the shortest routes walked back through the levels."""
     fwd_ok, back_ok = _step_masks(lay, free, strict)
     esc = list(escape)
-    active: list[int | None] = [None] * speed
-    escape_at: list[list[int] | None] = [None] * speed
-    escape_at[-1] = esc
-    frontier = [0] * 8
-    frontier[s0 & 7] = lay.bit(0, s0 >> 3)
-    visited = list(frontier)
-    levels = [frontier]
-    turns = 0
-    for turn in range(1, limit + 1):
-        reached, hits = _closure(lay, frontier, fwd_ok, back_ok, active, escape_at)
-        if hits:
-            turns = turn
-            break
-        new = [a & ~b for a, b in zip(reached, visited, strict=True)]
-        if not any(new):
-            return _NONE
-        visited = [a | b for a, b in zip(visited, new, strict=True)]
-        levels.append(new)
-        frontier = new
+    turns, levels = _forward(lay, fwd_ok, back_ok, s0, speed, esc, limit)
     if not turns:
         return _NONE
     if not routes:
@@ -164,6 +146,73 @@ def _search(
     return EscapeRoute(turns, nxt, occ_cells)
 
 
+def _forward(
+    lay: _Layout,
+    fwd_ok: list[int],
+    back_ok: list[int],
+    s0: int,
+    speed: int,
+    esc: list[int],
+    limit: int,
+) -> tuple[int, list[list[int]]]:
+    """Levels of a search in turns from state ``s0`` (level ``k``: the states first reached
+    after ``k`` turns, per facing) and the turn that escapes (0 if none within ``limit``).
+    ``reach._closure`` of one block at one speed, written out: the shifts of the layout
+    (facings 0, 1, 2, 7 move to higher bits, 3 to 6 to lower ones) as plain operators."""
+    sh = lay.shift
+    u0, u1, u2, d3, d4, d5, d6, u7 = sh[0], sh[1], sh[2], -sh[3], -sh[4], -sh[5], -sh[6], sh[7]
+    assert min(u0, u1, u2, d3, d4, d5, d6, u7) > 0
+    o0, o1, o2, o3, o4, o5, o6, o7 = fwd_ok
+    b0, b1, b2, b3, b4, b5, b6, b7 = back_ok
+    e0, e1, e2, e3, e4, e5, e6, e7 = esc
+    last = speed - 1
+    frontier = [0] * 8
+    frontier[s0 & 7] = lay.bit(0, s0 >> 3)
+    v0, v1, v2, v3, v4, v5, v6, v7 = frontier
+    levels = [frontier]
+    for turn in range(1, limit + 1):
+        f0, f1, f2, f3, f4, f5, f6, f7 = r0, r1, r2, r3, r4, r5, r6, r7 = frontier
+        for k in range(speed):
+            if k == last and (
+                r0 & e0 | r1 & e1 | r2 & e2 | r3 & e3 | r4 & e4 | r5 & e5 | r6 & e6 | r7 & e7
+            ):
+                return turn, levels
+            r0, r1, r2, r3, r4, r5, r6, r7 = (
+                r0 | r7 | r1 | (r0 & o0) << u0,
+                r1 | r0 | r2 | (r1 & o1) << u1,
+                r2 | r1 | r3 | (r2 & o2) << u2,
+                r3 | r2 | r4 | (r3 & o3) >> d3,
+                r4 | r3 | r5 | (r4 & o4) >> d4,
+                r5 | r4 | r6 | (r5 & o5) >> d5,
+                r6 | r5 | r7 | (r6 & o6) >> d6,
+                r7 | r6 | r0 | (r7 & o7) << u7,
+            )
+        # the lone backward step, then what is new
+        n0 = (r0 | (f0 & b0) >> u0) & ~v0
+        n1 = (r1 | (f1 & b1) >> u1) & ~v1
+        n2 = (r2 | (f2 & b2) >> u2) & ~v2
+        n3 = (r3 | (f3 & b3) << d3) & ~v3
+        n4 = (r4 | (f4 & b4) << d4) & ~v4
+        n5 = (r5 | (f5 & b5) << d5) & ~v5
+        n6 = (r6 | (f6 & b6) << d6) & ~v6
+        n7 = (r7 | (f7 & b7) >> u7) & ~v7
+        if not (n0 | n1 | n2 | n3 | n4 | n5 | n6 | n7):
+            return 0, levels
+        v0, v1, v2, v3, v4, v5, v6, v7 = (
+            v0 | n0,
+            v1 | n1,
+            v2 | n2,
+            v3 | n3,
+            v4 | n4,
+            v5 | n5,
+            v6 | n6,
+            v7 | n7,
+        )
+        frontier = [n0, n1, n2, n3, n4, n5, n6, n7]
+        levels.append(frontier)
+    return 0, levels
+
+
 def _cells(lay: _Layout, x: int) -> list[int]:
     """Cell ids of the set bits of a block-0 mask."""
     out = []
@@ -178,7 +227,7 @@ def _cells(lay: _Layout, x: int) -> list[int]:
 
 class _Walk:
     """Single steps forward and back on one block (rotations and forward steps as the
-    masks allow, as in ``reach._closure``)."""
+    masks allow, as in ``reach._closure``; facings 0, 1, 2, 7 step to higher bits)."""
 
     def __init__(self, lay: _Layout, fwd_ok: list[int], back_ok: list[int], speed: int) -> None:
         self.sh = lay.shift
@@ -189,17 +238,36 @@ class _Walk:
     def fwd(self, r: list[int]) -> list[int]:
         """``r`` and every state one step (rotation or forward step) from it."""
         sh, ok = self.sh, self.fwd_ok
-        return [r[f] | r[(f + 1) & 7] | r[(f + 7) & 7] | _sh(r[f] & ok[f], sh[f]) for f in range(8)]
+        r0, r1, r2, r3, r4, r5, r6, r7 = r
+        return [
+            r0 | r7 | r1 | (r0 & ok[0]) << sh[0],
+            r1 | r0 | r2 | (r1 & ok[1]) << sh[1],
+            r2 | r1 | r3 | (r2 & ok[2]) << sh[2],
+            r3 | r2 | r4 | (r3 & ok[3]) >> -sh[3],
+            r4 | r3 | r5 | (r4 & ok[4]) >> -sh[4],
+            r5 | r4 | r6 | (r5 & ok[5]) >> -sh[5],
+            r6 | r5 | r7 | (r6 & ok[6]) >> -sh[6],
+            r7 | r6 | r0 | (r7 & ok[7]) << sh[7],
+        ]
 
     def back(self, r: list[int], steps: int) -> list[int]:
         """Every state from which ``r`` can be reached by up to ``steps`` single steps."""
         sh, ok = self.sh, self.fwd_ok
+        u0, u1, u2, d3, d4, d5, d6, u7 = sh[0], sh[1], sh[2], -sh[3], -sh[4], -sh[5], -sh[6], sh[7]
+        o0, o1, o2, o3, o4, o5, o6, o7 = ok
+        r0, r1, r2, r3, r4, r5, r6, r7 = r
         for _ in range(steps):
-            r = [
-                r[f] | r[(f + 1) & 7] | r[(f + 7) & 7] | (_sh(r[f], -sh[f]) & ok[f])
-                for f in range(8)
-            ]
-        return r
+            r0, r1, r2, r3, r4, r5, r6, r7 = (
+                r0 | r1 | r7 | (r0 >> u0) & o0,
+                r1 | r2 | r0 | (r1 >> u1) & o1,
+                r2 | r3 | r1 | (r2 >> u2) & o2,
+                r3 | r4 | r2 | (r3 << d3) & o3,
+                r4 | r5 | r3 | (r4 << d4) & o4,
+                r5 | r6 | r4 | (r5 << d5) & o5,
+                r6 | r7 | r5 | (r6 << d6) & o6,
+                r7 | r0 | r6 | (r7 >> u7) & o7,
+            )
+        return [r0, r1, r2, r3, r4, r5, r6, r7]
 
     def back_turn(self, r: list[int]) -> list[int]:
         """Every state from which one turn can end in ``r``."""

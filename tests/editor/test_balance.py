@@ -96,8 +96,13 @@ def test_report_is_written_and_opened(qtbot: Any, tmp_path: Path, monkeypatch: A
     dialog.games.setValue(30)
     dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
-    path = dialog.open_report()
-    assert path is not None and path.name == "report.html" and path.is_file()
+    job = dialog.open_report()
+    assert job is not None and not dialog.report_button.isEnabled()  # writing
+    assert dialog.open_report() is None  # one report at a time
+    qtbot.waitUntil(lambda: bool(opened), timeout=60_000)
+    assert job.wait() and dialog.report_button.isEnabled()
+    path = Path(opened[0].toLocalFile())
+    assert path.name == "report.html" and path.is_file()
     assert (path.parent / "games.csv").is_file()
     assert [Path(u.toLocalFile()) for u in opened] == [path]
 

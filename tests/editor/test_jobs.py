@@ -1,0 +1,38 @@
+"""``editor.jobs.ThreadJob``: results and errors come back as signals, never as exceptions
+in the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from editor.jobs import ThreadJob
+from rules.errors import TankmapError
+
+
+def test_result_comes_back_from_another_thread(qtbot: Any) -> None:
+    where: list[int] = []
+
+    def work() -> int:
+        where.append(threading.get_ident())
+        return 42
+
+    job = ThreadJob(work)
+    with qtbot.waitSignal(job.finished, timeout=10_000) as got:
+        job.start()
+    assert got.args == [42] and job.wait()
+    assert where and where[0] != threading.get_ident()
+
+
+def test_errors_become_messages(qtbot: Any) -> None:
+    def user_error() -> None:
+        raise TankmapError("maps/x.json: $.units[0]: bad")
+
+    def bug() -> None:
+        raise KeyError("oops")
+
+    for fn, text in ((user_error, "maps/x.json: $.units[0]: bad"), (bug, "KeyError: 'oops'")):
+        job = ThreadJob(fn)
+        with qtbot.waitSignal(job.failed, timeout=10_000) as got:
+            job.start()
+        assert got.args == [text] and job.wait() and not job.running()
