@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from PySide6.QtCore import QObject, Qt, QThread, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from analysis.simulation.games import get_driver
 from analysis.simulation.runner import fallback_note, require_legal, simulate
 from analysis.simulation.stats import summary
-from editor.jobs import ThreadJob
+from editor.jobs import JobCancelled, ThreadJob
 from rules.errors import TankmapError
 from rules.geometry import Side
 from rules.registry import get_ruleset
@@ -48,77 +48,47 @@ MIN_BATCH = 250
 """Unless the driver's own batches are smaller (one-game drivers use theirs)."""
 
 
-class Cancelled(Exception):
-    """Raised inside the run when the user pressed Cancel."""
-
-
-class SimulationJob(QObject):
-    """One simulation run in its own thread. Signals: ``progress(done, total)``,
-    ``finished(summary, table)`` on success, ``failed(message)`` on an error, ``cancelled()``."""
+class SimulationJob(ThreadJob):
+    """One simulation run in its own thread: ``progress(done, total)`` after each batch,
+    then ``finished((summary, table))``, ``failed(message)`` or, after ``cancel``,
+    ``cancelled()`` (at the end of the batch being played)."""
 
     progress = Signal(int, int)
-    finished = Signal(object, object)
-    failed = Signal(str)
-    cancelled = Signal()
 
     def __init__(
         self, scenario: Scenario, games: int, policies: tuple[str, str], seed: int
     ) -> None:
-        super().__init__()
+        super().__init__(self._simulate)
         self.scenario = scenario
         self.games = games
         self.policies = policies
         self.seed = seed
         self._stop = threading.Event()
-        self._thread = QThread()
-        self.moveToThread(self._thread)
-        self._thread.started.connect(self._run)
-
-    def start(self) -> None:
-        self._thread.start()
 
     def cancel(self) -> None:
         self._stop.set()
 
-    def wait(self, ms: int = 60_000) -> bool:
-        """Wait for the thread to end (after ``cancel`` it ends at the next batch)."""
-        return bool(self._thread.wait(ms))
-
-    def running(self) -> bool:
-        return bool(self._thread.isRunning())
-
     def _tick(self, done: int, total: int) -> None:
         if self._stop.is_set():
-            raise Cancelled
+            raise JobCancelled
         self.progress.emit(done, total)
 
-    def _run(self) -> None:
-        try:
-            driver = get_driver(self.scenario.ruleset)
-            most = int(getattr(driver, "batch_size", 20))
-            # about PROGRESS_STEPS batches, but not so small that a vectorised driver slows
-            # down (Final Act: 250-game batches run ~3x faster than 50-game ones)
-            batch = min(most, max(-(-self.games // PROGRESS_STEPS), MIN_BATCH))
-            table = simulate(
-                self.scenario,
-                self.games,
-                self.policies,
-                seed=self.seed,
-                workers=1,
-                batch_size=batch,
-                progress=self._tick,
-            )
-            doc = summary(table, alternating=self.scenario.ruleset == "tank-chess")
-        except Cancelled:
-            self.cancelled.emit()
-        except TankmapError as exc:
-            self.failed.emit(str(exc))
-        except Exception as exc:  # noqa: BLE001 - a bug must not kill the editor
-            self.failed.emit(f"simulation failed: {type(exc).__name__}: {exc}")
-        else:
-            self.finished.emit(doc, table)
-        finally:
-            self._thread.quit()
+    def _simulate(self) -> tuple[dict[str, Any], pd.DataFrame]:
+        driver = get_driver(self.scenario.ruleset)
+        most = int(getattr(driver, "batch_size", 20))
+        # about PROGRESS_STEPS batches, but not so small that a vectorised driver slows
+        # down (Final Act: 250-game batches run ~3x faster than 50-game ones)
+        batch = min(most, max(-(-self.games // PROGRESS_STEPS), MIN_BATCH))
+        table = simulate(
+            self.scenario,
+            self.games,
+            self.policies,
+            seed=self.seed,
+            workers=1,
+            batch_size=batch,
+            progress=self._tick,
+        )
+        return summary(table, alternating=self.scenario.ruleset == "tank-chess"), table
 
 
 def result_html(doc: dict[str, Any], side_names: dict[Side, str], note: str | None) -> str:
@@ -289,8 +259,9 @@ class BalanceDialog(QDialog):
         self.bar.setRange(0, total)
         self.bar.setValue(done)
 
-    def _finished(self, doc: dict[str, Any], table: pd.DataFrame) -> None:
+    def _finished(self, result: tuple[dict[str, Any], pd.DataFrame]) -> None:
         assert self.job is not None
+        doc, table = result
         scenario = self.job.scenario
         self.job.wait()
         self.last = (scenario, doc, table)

@@ -2,7 +2,8 @@
 
 ``ThreadJob(fn)`` calls ``fn()`` in its own ``QThread`` and signals ``finished(result)`` or
 ``failed(message)`` (a ``TankmapError``/``OSError`` message, or the name of an unexpected
-exception: a bug in a job must not take the editor down). Connect, then ``start()``;
+exception: a bug in a job must not take the editor down), or ``cancelled()`` when ``fn``
+raised ``JobCancelled``. Connect, then ``start()``;
 ``wait()`` before dropping a job that may still run.
 """
 
@@ -16,9 +17,14 @@ from PySide6.QtCore import QObject, QThread, Signal
 from rules.errors import TankmapError
 
 
+class JobCancelled(Exception):
+    """Raised inside a job's function to stop it; the job then signals ``cancelled``."""
+
+
 class ThreadJob(QObject):
     finished = Signal(object)
     failed = Signal(str)
+    cancelled = Signal()
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         super().__init__()
@@ -40,6 +46,8 @@ class ThreadJob(QObject):
     def _run(self) -> None:
         try:
             result = self._fn()
+        except JobCancelled:
+            self.cancelled.emit()
         except (TankmapError, OSError) as exc:
             self.failed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - see the module docstring
