@@ -109,12 +109,14 @@ def result_html(doc: dict[str, Any], side_names: dict[Side, str], note: str | No
         f"<td>[{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]</td></tr>"
     )
     length = doc["length"]
+    sn, nn = side_names[Side.SOUTH], side_names[Side.NORTH]
     lines = [
         f"<p><b>{doc['games']} games</b>, seed {doc['seed']}, "
         f"{html.escape(doc['policy']['south'])} vs {html.escape(doc['policy']['north'])}</p>",
         "<table cellspacing=6><tr><th></th><th>games</th><th>rate</th>"
         "<th>95 % interval</th></tr>" + "".join(rows) + "</table>",
-        f"<p>Balance <b>{doc['balance']:.3f}</b> (1 = even; 1 − |south − north|). "
+        f"<p>Balance <b>{doc['balance']:.3f}</b> (1 = even: 1 − |{html.escape(sn)} rate − "
+        f"{html.escape(nn)} rate|). "
         f"Length: mean {length['mean']}, median {length['median']}.",
     ]
     if "first_mover" in doc:
