@@ -184,3 +184,35 @@ def test_analysis_report_failure_is_reported_not_raised(
     qtbot.waitUntil(lambda: any(k == "error" for k, _ in prompter.asked), timeout=60_000)
     text = next(t for k, t in prompter.asked if k == "error")
     assert text.startswith("Cannot write the analysis report:")
+
+
+def test_editing_while_a_run_plays_changes_neither_the_run_nor_the_board(
+    make_window: Callable[..., MainWindow], qtbot: Any
+) -> None:
+    """The run plays a snapshot; the GUI thread keeps editing (live checks, overlays, unit
+    view) meanwhile, and the numbers are still those of ``simulate`` with the same seed."""
+    w = make_window(BASIC)
+    original = w.doc.scenario
+    dialog = w.show_balance()
+    dialog.games.setValue(120)
+    dialog.seed.setValue(3)
+    w.run_action("view.overlay_reach_south")
+    assert dialog.run()
+    light = next(u for u in original.units if u.kind == "light" and u.side is Side.SOUTH)
+    edits = 0
+    while dialog.busy() or edits < 10:
+        w.doc.select([w.doc.scenario.units[0]])
+        w.run_action("edit.rotate")  # an edit with the unit view and overlays refreshed
+        w.run_action("edit.undo")
+        w.doc.select([light])
+        qtbot.wait(1)
+        edits += 1
+        if edits > 5000:
+            break
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=120_000)
+    _scenario, _doc, table = dialog.last  # type: ignore[misc]
+    expected = simulate(original, 120, "heuristic", seed=3)
+    assert list(table["winner"]) == list(expected["winner"])
+    assert list(table["length"]) == list(expected["length"])
+    assert w.doc.scenario == original and edits >= 10
+    dialog.close()
