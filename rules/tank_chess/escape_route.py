@@ -34,6 +34,8 @@ class EscapeRoute:
 
 
 _NONE = EscapeRoute(None, 0, 0)
+
+
 _MEMO: dict[tuple[int, int, int, int, bool, int], EscapeRoute] = {}
 _MEMO_LIMIT = 1 << 15
 
@@ -87,38 +89,43 @@ def escape_route(
         return found
     columns, rows = state.columns, state.size // state.columns
     lay = _layout(columns, rows, 1)
-    bits = _cell_bits(columns, rows)
-    free = _terrain_free(state)
-    for c in state.cell:  # pieces and wrecks (terrain is cached per scenario)
-        if c >= 0:
-            free &= ~bits[c]
-    free |= bits[c0]
-    found = _search(lay, free, strict, s0, speed, lay.escape[side], limit, routes)
+    esc = list(lay.escape[side])
+    fwd_ok, back_ok = _step_masks(lay, _free(state, c0), strict)
+    turns, levels = _forward(lay, fwd_ok, back_ok, s0, speed, esc, limit)
+    if not turns:
+        found = _NONE
+    elif not routes:
+        found = EscapeRoute(turns, 0, 0)
+    else:
+        found = _routes(lay, fwd_ok, back_ok, levels, s0, speed, esc, turns)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = found
     return found
 
 
-def _search(
+def _free(state: GameState, c0: int) -> int:
+    """Block-0 bits of the cells free for the piece on ``c0`` (its own cell is free)."""
+    bits = _cell_bits(state.columns, state.size // state.columns)
+    free = _terrain_free(state)
+    for c in state.cell:  # pieces and wrecks (terrain is cached per scenario)
+        if c >= 0:
+            free &= ~bits[c]
+    return free | bits[c0]
+
+
+def _routes(
     lay: _Layout,
-    free: int,
-    strict: bool,
+    fwd_ok: list[int],
+    back_ok: list[int],
+    levels: list[list[int]],
     s0: int,
     speed: int,
-    escape: tuple[int, ...],
-    limit: int,
-    routes: bool,
+    esc: list[int],
+    turns: int,
 ) -> EscapeRoute:
-    """Forward search in turns from state ``s0`` until an escape (or ``limit`` turns), then
-    the shortest routes walked back through the levels."""
-    fwd_ok, back_ok = _step_masks(lay, free, strict)
-    esc = list(escape)
-    turns, levels = _forward(lay, fwd_ok, back_ok, s0, speed, esc, limit)
-    if not turns:
-        return _NONE
-    if not routes:
-        return EscapeRoute(turns, 0, 0)
+    """The shortest routes of a search that escapes in ``turns``, walked back through its
+    ``levels`` (``_forward``)."""
     walk = _Walk(lay, fwd_ok, back_ok, speed)
     # on[k]: the states of level k on a shortest route (the last one: one turn escapes)
     on = [[0] * 8 for _ in range(turns)]
