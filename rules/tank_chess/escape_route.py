@@ -36,8 +36,25 @@ class EscapeRoute:
 _NONE = EscapeRoute(None, 0, 0)
 
 
-_MEMO: dict[tuple[int, int, int, int, bool, int], EscapeRoute] = {}
+class _Entry:
+    """What is known of one (occupancy, start state, speed, side, corners) search: the
+    fewest turns (``plain``, routes left out; ``_NONE`` if no escape within ``limit``
+    turns) and, once asked for, the full ``route``. The turns found do not depend on how
+    far the search was allowed to go, so one entry answers every ``limit``."""
+
+    __slots__ = ("limit", "plain", "route")
+
+    def __init__(self, limit: int, plain: EscapeRoute) -> None:
+        self.limit = limit
+        self.plain = plain
+        self.route: EscapeRoute | None = None
+
+
+_Key = tuple[int, int, int, int, bool]
+_MEMO: dict[_Key, _Entry] = {}
 _MEMO_LIMIT = 1 << 15
+# the levels of the last few searches that found an escape, for their routes if asked next
+_LEVELS: dict[_Key, tuple[list[int], list[int], list[list[int]]]] = {}
 
 
 @cache
@@ -83,25 +100,45 @@ def escape_route(
     strict = state.strict_corners
     if occ < 0:
         occ = int.from_bytes(bytes(v != EMPTY for v in state.grid), "little")
-    key = (occ, s0, speed, side * 2 + routes, strict, limit)
-    found = _MEMO.get(key)
-    if found is not None:
-        return found
+    key = (occ, s0, speed, side, strict)
+    entry = _MEMO.get(key)
+    if entry is not None:
+        turns = entry.plain.turns
+        if turns is not None:
+            if turns > limit:
+                return _NONE
+            if not routes:
+                return entry.plain
+            if entry.route is not None:
+                return entry.route
+        elif limit <= entry.limit:
+            return _NONE
     columns, rows = state.columns, state.size // state.columns
     lay = _layout(columns, rows, 1)
     esc = list(lay.escape[side])
+    if entry is not None and entry.plain.turns is not None:  # found: the routes only
+        turns = entry.plain.turns
+        found = _LEVELS.get(key)
+        if found is None:
+            fwd_ok, back_ok = _step_masks(lay, _free(state, c0), strict)
+            found = fwd_ok, back_ok, _forward(lay, fwd_ok, back_ok, s0, speed, esc, turns)[1]
+        entry.route = _routes(lay, *found, s0, speed, esc, turns)
+        return entry.route
     fwd_ok, back_ok = _step_masks(lay, _free(state, c0), strict)
     turns, levels = _forward(lay, fwd_ok, back_ok, s0, speed, esc, limit)
-    if not turns:
-        found = _NONE
-    elif not routes:
-        found = EscapeRoute(turns, 0, 0)
-    else:
-        found = _routes(lay, fwd_ok, back_ok, levels, s0, speed, esc, turns)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
-    _MEMO[key] = found
-    return found
+    if not turns:
+        _MEMO[key] = _Entry(limit, _NONE)
+        return _NONE
+    entry = _MEMO[key] = _Entry(limit, EscapeRoute(turns, 0, 0))
+    if not routes:
+        if len(_LEVELS) >= 4:
+            _LEVELS.clear()
+        _LEVELS[key] = fwd_ok, back_ok, levels
+        return entry.plain
+    entry.route = _routes(lay, fwd_ok, back_ok, levels, s0, speed, esc, turns)
+    return entry.route
 
 
 def _free(state: GameState, c0: int) -> int:
