@@ -64,7 +64,7 @@ def find_threat(
     lo = table[1 - me][st.cell[enemy] * 8 + st.facing[enemy]]
     if lo < 0 or lo > HORIZON:
         return None
-    r = escape_route(st, enemy, HORIZON, occ)
+    r = escape_route(st, enemy, HORIZON, occ, routes=False)
     if r.turns is None:
         return None
     e = r.turns
@@ -72,6 +72,7 @@ def find_threat(
         lm = table[me][st.cell[clt] * 8 + st.facing[clt]]
         if 0 <= lm <= e and escape_route(st, clt, e, occ, routes=False).turns is not None:
             return None  # we escape first
+    r = escape_route(st, enemy, HORIZON, occ)  # the routes of the search just made
     return Threat(enemy, e, r.next_states, r.cells)
 
 
@@ -97,10 +98,11 @@ def delay(st: GameState, th: Threat, t: Turn, occ: int) -> int:
     st.push(t)
     try:
         after = (occ & ~(1 << (8 * old))) | (1 << (8 * c))
-        turns = escape_route(st, th.enemy, th.turns + 2, after, routes=False).turns
+        # beyond ``th.turns + 1`` the answer is 2 whatever the turns
+        turns = escape_route(st, th.enemy, th.turns + 1, after, routes=False).turns
     finally:
         st.pop()
-    return min((turns if turns is not None else th.turns + 3) - th.turns, 2)
+    return min((turns if turns is not None else th.turns + 2) - th.turns, 2)
 
 
 def coverage(st: GameState, th: Threat, t: Turn) -> float:
