@@ -164,30 +164,69 @@ def _routes(
     """The shortest routes of a search that escapes in ``turns``, walked back through its
     ``levels`` (``_forward``)."""
     walk = _Walk(lay, fwd_ok, back_ok, speed)
-    # on[k]: the states of level k on a shortest route (the last one: one turn escapes)
-    on = [[0] * 8 for _ in range(turns)]
-    on[-1] = [a & b for a, b in zip(walk.back(esc, speed - 1), levels[turns - 1], strict=True)]
-    for k in range(turns - 2, -1, -1):
-        on[k] = [a & b for a, b in zip(walk.back_turn(on[k + 1]), levels[k], strict=True)]
+    back_ok_, sh = walk.back_ok, walk.sh
+    # Level by level from the last: ``target`` = the states of level k + 1 on a shortest
+    # route (the escape masks after the last level); chain[i] = the states reaching it in
+    # i single steps; on_k = those of level k from which one turn ends in it.
     cells = 0
-    for k in range(turns):
-        target = on[k + 1] if k + 1 < turns else esc
-        steps = speed if k + 1 < turns else speed - 1
-        for x in walk.between(on[k], target, steps):
-            cells |= x
-        if k + 1 < turns:  # the lone backward step enters only its end cell
-            for x in on[k + 1]:
+    on1: list[int] = []
+    target = esc
+    for k in range(turns - 1, -1, -1):
+        last = k == turns - 1
+        steps = speed - 1 if last else speed
+        chain = [target]
+        for _ in range(steps):
+            chain.append(walk.back(chain[-1], 1))
+        reach = chain[-1]
+        if not last:  # or by the lone backward step
+            reach = [reach[f] | (_sh(target[f], sh[f]) & back_ok_[f]) for f in range(8)]
+            for x in target:  # which enters only its end cell
                 cells |= x
+        on_k = [a & b for a, b in zip(reach, levels[k], strict=True)]
+        # the states on a path of up to ``steps`` single steps from on_k to target
+        fwd = on_k
+        for j in range(steps + 1):
+            r = chain[steps - j]
+            cells |= (
+                fwd[0] & r[0] | fwd[1] & r[1] | fwd[2] & r[2] | fwd[3] & r[3]
+                | fwd[4] & r[4] | fwd[5] & r[5] | fwd[6] & r[6] | fwd[7] & r[7]
+            )  # fmt: skip
+            if j < steps:
+                fwd = walk.fwd(fwd)
+        if k == 1:
+            on1 = on_k
+        target = on_k
     cells &= ~lay.bit(0, s0 >> 3)
     nxt = 0
-    if turns >= 2:
-        for f, x in enumerate(on[1]):
-            for c in _cells(lay, x):
-                nxt |= 1 << (c * 8 + f)
-    occ_cells = 0
-    for c in _cells(lay, cells):
-        occ_cells |= 1 << (8 * c)
-    return EscapeRoute(turns, nxt, occ_cells)
+    for f, x in enumerate(on1):
+        if x:
+            nxt |= _spread(lay, x) << f
+    return EscapeRoute(turns, nxt, _spread(lay, cells))
+
+
+# _BYTES[v]: the 8 bits of v as 8 bytes (0 or 1), lowest first
+_BYTES = tuple(bytes((v >> i) & 1 for i in range(8)) for v in range(256))
+
+
+def _spread(lay: _Layout, x: int) -> int:
+    """A block-0 cell mask in the layout of ``movegen.occupancy`` (bit ``8 * cell``)."""
+    w, cols = lay.width, lay.columns
+    row_mask = (1 << cols) - 1
+    out = bytearray(cols * lay.rows)
+    base = 0
+    while x:
+        bits = x & row_mask
+        i = 0
+        while bits:
+            v = bits & 0xFF
+            if v:
+                n = min(8, cols - i)
+                out[base + i : base + i + n] = _BYTES[v][:n]
+            bits >>= 8
+            i += 8
+        x >>= w
+        base += cols
+    return int.from_bytes(out, "little")
 
 
 def _forward(
@@ -318,19 +357,6 @@ class _Walk:
         out = self.back(r, self.speed)
         sh, ok = self.sh, self.back_ok
         return [out[f] | (_sh(r[f], sh[f]) & ok[f]) for f in range(8)]
-
-    def between(self, a: list[int], b: list[int], steps: int) -> list[int]:
-        """The states on some path of up to ``steps`` single steps from ``a`` to ``b``."""
-        forward = [a]
-        for _ in range(steps):
-            forward.append(self.fwd(forward[-1]))
-        out = [0] * 8
-        r = b
-        for j in range(steps, -1, -1):  # r: states reaching b within steps - j steps
-            out = [o | (x & y) for o, x, y in zip(out, forward[j], r, strict=True)]
-            if j:
-                r = self.back(r, 1)
-        return out
 
 
 def terrain_escape_turns(state: GameState, side: int, speed: int) -> list[int]:
