@@ -327,3 +327,62 @@ class HeatOverlay(QGraphicsItem):
                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
                     text,
                 )
+
+
+LANE_COLOURS = ("#d81b60", "#43a047", "#1e88e5", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41")
+
+
+class LanesOverlay(QGraphicsItem):
+    """A side's cell-disjoint lanes as coloured lines through the cell centres, the choke
+    point's cells outlined in black, and the least exposed route dashed."""
+
+    def __init__(self, geo: Geometry) -> None:
+        super().__init__()
+        self.geo = geo
+        self.lanes: tuple[tuple[int, ...], ...] = ()
+        self.choke: tuple[int, ...] = ()
+        self.safest: tuple[int, ...] = ()
+        self.setZValue(Z_OVERLAY + 0.7)
+
+    def set_lanes(
+        self,
+        lanes: Iterable[Iterable[int]],
+        choke: Iterable[int] = (),
+        safest: Iterable[int] = (),
+    ) -> None:
+        self.prepareGeometryChange()
+        self.lanes = tuple(tuple(lane) for lane in lanes)
+        self.choke, self.safest = tuple(choke), tuple(safest)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        if not (self.lanes or self.choke or self.safest):
+            return QRectF()
+        return self.geo.board_rect().adjusted(-4, -4, 4, 4)
+
+    def _line(self, p: QPainter, cells: tuple[int, ...], pen: QPen) -> None:
+        if len(cells) < 2:
+            return
+        p.setPen(pen)
+        p.drawPolyline(QPolygonF([self.geo.centre(c) for c in cells]))
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for i, lane in enumerate(self.lanes):
+            colour = QColor(LANE_COLOURS[i % len(LANE_COLOURS)])
+            colour.setAlpha(200)
+            pen = QPen(colour, 4)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            self._line(p, lane, pen)
+            if lane:
+                p.setBrush(colour)
+                p.drawEllipse(self.geo.centre(lane[0]), 5, 5)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+        self._line(p, self.safest, QPen(QColor("#212121"), 2, Qt.PenStyle.DashLine))
+        p.setPen(QPen(QColor("#111111"), 3))
+        for c in self.choke:
+            p.drawRect(self.geo.rect(c).adjusted(3, 3, -3, -3))

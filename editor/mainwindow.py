@@ -559,6 +559,7 @@ class MainWindow(QMainWindow):
             self.balance_dialog.stop()
         if self.report_job is not None:
             self.report_job.wait()  # a report being written finishes first (a few seconds)
+        self.overlays.stop()
         self.autosave.discard()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())

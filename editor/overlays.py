@@ -3,7 +3,9 @@
 - **Unit view**: with exactly one unit selected, its legal move destinations (dots) and its
   fire zone (orange cells), from ``ruleset.moves`` and ``ruleset.fire_zone``.
 - **Analysis overlay** (View menu): a side's fire coverage (how many units fire at each cell)
-  or reach (fewest turns to stand there), from ``analysis.live.live_overlays``. Coverage is
+  or reach (fewest turns to stand there), from ``analysis.live.live_overlays``; or its
+  lanes, choke point and safest route (``analysis.lanes``: networkx flows of 0.1-0.4 s,
+  computed by a background ``ThreadJob`` after the edits settle, one job at a time). Coverage is
   computed on the GUI thread (fast); reach tables that are not cached yet are built on a
   worker thread and the overlay appears when they are ready. Without ``analysis.live`` the
   coverage falls back to summing ``ruleset.fire_zone`` and reach is unavailable.
@@ -18,6 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QColor
 
 from editor.context import EditorContext
+from editor.jobs import ThreadJob
 from editor.palette_data import piece_label
 from rules.geometry import Side
 from rules.ruleset import UnitMove
@@ -65,6 +68,8 @@ class OverlayController(QObject):
         self._done = _Done()
         self._done.finished.connect(self._warmed)
         self._warming: Scenario | None = None
+        self.lanes_job: ThreadJob | None = None
+        self.lanes_result: tuple[Scenario, Side, Any] | None = None
 
     # --- unit view --------------------------------------------------------------------------
     def refresh_unit_view(self) -> None:
@@ -94,12 +99,18 @@ class OverlayController(QObject):
         """Recompute everything shown (called after each edit)."""
         self.refresh_unit_view()
         scene = self.ctx.scene
+        if not self.mode.startswith("lanes"):
+            scene.lanes.set_lanes(())
         if not self.mode:
             scene.heat.set_values({}, {}, QColor())
             return
         kind, side_name = self.mode.split("-")
         side = Side(side_name)
         scenario = self.ctx.doc.scenario
+        if kind == "lanes":
+            scene.heat.set_values({}, {}, QColor())
+            self._lanes(scenario, side)
+            return
         if kind == "coverage":
             grid = self._coverage(scenario, side)
             colour = QColor("#e65100" if side is Side.SOUTH else "#6a1b9a")
@@ -152,6 +163,67 @@ class OverlayController(QObject):
             self.ctx.say("Computing reach…")
             return None
         return live_overlays(scenario).reach[side].tolist()
+
+    # --- lanes (networkx flows: 0.1-0.4 s, so off the GUI thread) -------------------------
+    def _lanes(self, scenario: Scenario, side: Side) -> None:
+        """Show ``side``'s lanes, choke and safest route for ``scenario``: from the last
+        result if it is for this board, else computed by a background job (one at a time;
+        edits made meanwhile are picked up when it ends)."""
+        done = self.lanes_result
+        if done is not None and done[0] == scenario and done[1] is side:
+            self._show_lanes(side, done[2])
+            return
+        self.ctx.scene.lanes.set_lanes(())
+        if self.lanes_job is not None and self.lanes_job.running():
+            self.ctx.say(f"Finding the lanes of {side.value}…")
+            return  # _lanes_done starts the next one for the board as it is then
+        from analysis.lanes import analyse_lanes
+        from analysis.live import LOCK, live_overlays
+
+        enemy = live_overlays(scenario, reach=False, check=False).coverage[side.other]
+
+        def work() -> tuple[Scenario, Side, Any]:
+            with LOCK:  # movement-table caches are shared with the other analysis users
+                return scenario, side, analyse_lanes(scenario, side, enemy.ravel())
+
+        job = ThreadJob(work)
+        job.finished.connect(self._lanes_done)
+        job.failed.connect(self._lanes_failed)
+        self.lanes_job = job
+        self.ctx.say(f"Finding the lanes of {side.value}…")
+        job.start()
+
+    def _lanes_done(self, result: object) -> None:
+        if self.lanes_job is not None:
+            self.lanes_job.wait()
+        self.lanes_result = result  # type: ignore[assignment]
+        if self.mode.startswith("lanes"):
+            self.refresh()  # shows it, or starts the job for the board as it is now
+
+    def _lanes_failed(self, message: str) -> None:
+        if self.lanes_job is not None:
+            self.lanes_job.wait()
+        self.ctx.say(f"No lanes: {message}")
+
+    def _show_lanes(self, side: Side, la: Any) -> None:
+        safest = la.safest.cells if la.safest is not None else ()
+        self.ctx.scene.lanes.set_lanes([lane.cells for lane in la.lanes], la.choke, safest)
+        if not la.applicable:
+            self.ctx.say("Lanes: no unit of this game wins by moving")
+        elif not la.lanes:
+            self.ctx.say(f"Lanes of {side.value}: no way through to the goal")
+        else:
+            board = self.ctx.doc.scenario.board
+            cells = " ".join(board.cell_name(c) for c in la.choke)
+            self.ctx.say(
+                f"Lanes of {side.value}: {len(la.lanes)} cell-disjoint lanes (coloured), "
+                f"choke width {len(la.choke)} ({cells}, black), safest route dashed"
+            )
+
+    def stop(self) -> None:
+        """Wait for a lanes job still running (before the window goes away)."""
+        if self.lanes_job is not None:
+            self.lanes_job.wait()
 
     def _warmed(self, scenario: object) -> None:
         self._warming = None

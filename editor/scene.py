@@ -33,6 +33,7 @@ from editor.items import (
     CellsOverlay,
     Geometry,
     HeatOverlay,
+    LanesOverlay,
     TerrainItem,
     UnitItem,
 )
@@ -172,6 +173,7 @@ class BoardScene(QGraphicsScene):
             0,
         )
         self.heat = HeatOverlay(self.geo)
+        self.lanes = LanesOverlay(self.geo)
         self.ghosts: list[QGraphicsItem] = []
         self._ghost_pieces: tuple[Piece, ...] = ()
         for item in (
@@ -183,6 +185,7 @@ class BoardScene(QGraphicsScene):
             self.moves,
             self.band,
             self.heat,
+            self.lanes,
         ):
             self.addItem(item)
         doc.changed.connect(self.sync)
