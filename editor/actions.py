@@ -358,7 +358,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Simulate &balance…",
         "Ctrl+B",
         "&Analysis",
-        lambda w: w.show_balance(),
+        lambda w: w.analysis.show_balance(),
         "Play many seeded games of this board: win rates with 95 % intervals and balance",
     ),
     ActionSpec(
@@ -366,7 +366,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Open analysis &report",
         "Ctrl+Shift+B",
         "&Analysis",
-        lambda w: w.open_analysis_report(),
+        lambda w: w.analysis.open_report(),
         "Reach, fire coverage, lanes and choke points of this board as an HTML report",
     ),
     ActionSpec(

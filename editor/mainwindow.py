@@ -6,17 +6,16 @@ settings=QSettings(ini, IniFormat), autosave=Autosave(tmpdir, interval))``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from editor import clipboard, editing
 from editor.actions import build_actions, shortcuts_html
+from editor.analysis_menu import AnalysisMenu
 from editor.autosave import Autosave
-from editor.balance import BalanceDialog
 from editor.commands import ScenarioCommand
 from editor.context import EditorContext
 from editor.dialogs import Prompter, QtPrompter, default_dir
@@ -24,11 +23,9 @@ from editor.docks.inspector import InspectorDock
 from editor.docks.palette import PaletteDock
 from editor.docks.problems import ProblemsDock
 from editor.document import Document
-from editor.jobs import ThreadJob
 from editor.overlays import OverlayController
 from editor.palette_data import piece_label, ruleset_title
 from editor.pieces import Symmetry, pieces_at
-from editor.reports import report_job
 from editor.tools.select import describe
 from editor.view import BoardView
 from editor.window_setup import (
@@ -72,9 +69,7 @@ class MainWindow(QMainWindow):
         else:
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
-        self.balance_dialog: BalanceDialog | None = None
-        self.report_job: ThreadJob | None = None
-        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # tests replace it
+        self.analysis: AnalysisMenu = AnalysisMenu(self)
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
@@ -183,8 +178,7 @@ class MainWindow(QMainWindow):
         )
         self.overlays.refresh()
         self._update_title()
-        if self.balance_dialog is not None:
-            self.balance_dialog.refresh_policies()  # another game may have other policies
+        self.analysis.document_replaced()
 
     def _undo_text(self, text: str) -> None:
         self.actions_by_id["edit.undo"].setText(f"&Undo {text}".strip())
@@ -500,45 +494,6 @@ class MainWindow(QMainWindow):
         if isinstance(cells, tuple) and cells:
             self.view.centerOn(self.ctx.scene.geo.centre(cells[0]))
 
-    def show_balance(self) -> BalanceDialog:
-        """Analysis ▸ Simulate balance (one dialog per window, non-modal)."""
-        if self.balance_dialog is None:
-            self.balance_dialog = BalanceDialog(
-                lambda: self.doc.scenario, self, open_url=lambda url: self.open_url(url)
-            )
-        dialog = self.balance_dialog
-        dialog.refresh_policies()
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
-
-    def open_analysis_report(self) -> ThreadJob | None:
-        """Analysis ▸ Open analysis report: reach, coverage, lanes and chokes of the board as
-        it stands, as the HTML report of ``tankmap analyze``, written in the background and
-        opened in the browser when done. ``None`` while a report is still being written."""
-        if self.report_job is not None and self.report_job.running():
-            self.ctx.say("Still writing the analysis report…")
-            return None
-        job = report_job(self.doc.scenario, str(self.doc.path or ""))
-        job.finished.connect(self._report_written)
-        job.failed.connect(self._report_failed)
-        self.report_job = job
-        self.ctx.say("Writing the analysis report…")
-        job.start()
-        return job
-
-    def _report_written(self, path: object) -> None:
-        if self.report_job is not None:
-            self.report_job.wait()
-        self.open_url(QUrl.fromLocalFile(str(path)))
-        self.ctx.say(f"Analysis report written to {path}")
-
-    def _report_failed(self, message: str) -> None:
-        if self.report_job is not None:
-            self.report_job.wait()
-        self.prompter.error(f"Cannot write the analysis report: {message}")
-
     def show_shortcuts(self) -> None:
         self.prompter.info("Keyboard shortcuts", shortcuts_html())
 
@@ -555,10 +510,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save("quitting"):
             event.ignore()
             return
-        if self.balance_dialog is not None:
-            self.balance_dialog.stop()
-        if self.report_job is not None:
-            self.report_job.wait()  # a report being written finishes first (a few seconds)
+        self.analysis.stop()
         self.overlays.stop()
         self.autosave.discard()
         self.settings.setValue("window/geometry", self.saveGeometry())

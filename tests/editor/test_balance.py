@@ -120,14 +120,14 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
 ) -> None:
     w = make_window(MIRROR)
     w.run_action("analysis.balance")
-    dialog = w.balance_dialog
+    dialog = w.analysis.balance_dialog
     assert dialog is not None and dialog.isVisible()
     assert [dialog.south.itemText(i) for i in range(dialog.south.count())][:2] == [
         "heuristic",
         "random",
     ]
     w.run_action("analysis.balance")
-    assert w.balance_dialog is dialog
+    assert w.analysis.balance_dialog is dialog
     assert w.open_file(BASIC)
     names = [dialog.south.itemText(i) for i in range(dialog.south.count())]
     assert names == ["heuristic", "random", "uct"]  # Tank Chess policies now
@@ -153,13 +153,13 @@ def test_analysis_report_action_writes_and_opens_the_report(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     w = make_window(MIRROR)
     opened: list[QUrl] = []
-    w.open_url = opened.append
+    w.analysis.open_url = opened.append
     with qtbot.waitSignal(w.ctx.status, timeout=5_000):
         w.run_action("analysis.report")
     assert "Writing the analysis report" in w.message.text()  # the GUI stays free meanwhile
-    job = w.report_job
+    job = w.analysis.report_job
     assert job is not None
-    assert w.open_analysis_report() is None  # one report at a time
+    assert w.analysis.open_report() is None  # one report at a time
     qtbot.waitUntil(lambda: bool(opened), timeout=120_000)
     assert job.wait()
     (url,) = opened
@@ -178,8 +178,8 @@ def test_analysis_report_failure_is_reported_not_raised(
     blocker.write_text("x")
     monkeypatch.setattr(tempfile, "tempdir", str(blocker))  # mkdtemp cannot work here
     w = make_window(MIRROR)
-    w.open_url = lambda url: pytest.fail("nothing to open")
-    job = w.open_analysis_report()
+    w.analysis.open_url = lambda url: pytest.fail("nothing to open")
+    job = w.analysis.open_report()
     assert job is not None
     qtbot.waitUntil(lambda: any(k == "error" for k, _ in prompter.asked), timeout=60_000)
     text = next(t for k, t in prompter.asked if k == "error")
@@ -193,7 +193,7 @@ def test_editing_while_a_run_plays_changes_neither_the_run_nor_the_board(
     view) meanwhile, and the numbers are still those of ``simulate`` with the same seed."""
     w = make_window(BASIC)
     original = w.doc.scenario
-    dialog = w.show_balance()
+    dialog = w.analysis.show_balance()
     dialog.games.setValue(120)
     dialog.seed.setValue(3)
     w.run_action("view.overlay_reach_south")
