@@ -198,13 +198,19 @@ class BalanceDialog(QDialog):
 
     # --- set-up ---------------------------------------------------------------------------
     def refresh_policies(self) -> None:
-        """Fill the policy lists with the current game's policies (heuristic first)."""
+        """Fill the policy lists with the current game's policies (heuristic first), then
+        the heuristic with each restriction (``heuristic+no-berms``: what is a feature
+        worth? Play one side without it and compare the win rates)."""
         try:
-            names = get_driver(self._scenario().ruleset).policy_names()
+            driver = get_driver(self._scenario().ruleset)
+            names: tuple[str, ...] = driver.policy_names()
+            limits: tuple[str, ...] = tuple(getattr(driver, "restrictions", tuple)())
         except TankmapError as exc:
-            names = ()
+            names, limits = (), ()
             self.results.setHtml(f"<p style='color:#b00'>{html.escape(str(exc))}</p>")
         ordered = sorted(names, key=lambda n: (n != "heuristic", n.endswith("-ref"), n))
+        if "heuristic" in names:
+            ordered += [f"heuristic+{r}" for r in limits]
         for combo in (self.south, self.north):
             keep = combo.currentText()
             combo.clear()

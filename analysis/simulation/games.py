@@ -76,6 +76,10 @@ class Driver(Protocol):
         """Base policy names this driver understands (``random``, ``heuristic``, ...)."""
         ...
 
+    def restrictions(self) -> tuple[str, ...]:
+        """Restrictions a policy name may add (``"no-berms"``: ``heuristic+no-berms``)."""
+        ...
+
     def check_policy(self, prepared: Any, spec: str) -> None:
         """Raise ``PolicyError`` if ``spec`` is not a valid policy for this game."""
         ...

@@ -107,6 +107,23 @@ def test_report_is_written_and_opened(qtbot: Any, tmp_path: Path, monkeypatch: A
     assert [Path(u.toLocalFile()) for u in opened] == [path]
 
 
+def test_restricted_policy_runs_like_simulate(qtbot: Any) -> None:
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    items = [dialog.south.itemText(i) for i in range(dialog.south.count())]
+    assert "heuristic+no-berms" in items and "heuristic+no-tank" in items
+    dialog.south.setCurrentText("heuristic+no-berms")
+    dialog.games.setValue(40)
+    assert dialog.run()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    _scenario, doc, table = dialog.last  # type: ignore[misc]
+    expected = simulate(scenario, 40, ("heuristic+no-berms", "heuristic"), seed=1)
+    assert list(table["winner"]) == list(expected["winner"])
+    assert doc["policy"]["south"] == "heuristic+no-berms"
+    assert "heuristic+no-berms vs heuristic" in dialog.results.toPlainText()
+
+
 def test_job_reports_bad_policies_as_failures(qtbot: Any) -> None:
     job = SimulationJob(read_scenario(MIRROR), 4, ("heuristic", "clever"), 0)
     with qtbot.waitSignal(job.failed, timeout=30_000) as blocker:
@@ -130,7 +147,8 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
     assert w.analysis.balance_dialog is dialog
     assert w.open_file(BASIC)
     names = [dialog.south.itemText(i) for i in range(dialog.south.count())]
-    assert names == ["heuristic", "random", "uct"]  # Tank Chess policies now
+    assert names[:3] == ["heuristic", "random", "uct"]  # Tank Chess policies now
+    assert "heuristic+no-mortar" in names  # and the restricted heuristic
     dialog.close()
 
 

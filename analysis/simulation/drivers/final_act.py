@@ -93,15 +93,18 @@ class FinalActDriver:
     def policy_names(self) -> tuple[str, ...]:
         return BASES
 
+    def restrictions(self) -> tuple[str, ...]:
+        return ("no-berms", *(f"no-{kind}" for kind in DATA.units))
+
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         if base not in BASES:
             raise PolicyError(
                 f"unknown Final Act policy {base!r} (known: {', '.join(BASES)}; "
-                "restrictions: +no-berms, +no-tank, +no-at, +no-rm)"
+                f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
         for r in restrictions:
-            if r != "no-berms" and r[3:] not in DATA.units:
+            if r not in self.restrictions():
                 raise PolicyError(f"unknown restriction {r!r} for Final Act")
 
     def play(

@@ -47,6 +47,9 @@ class TankChessDriver:
     def policy_names(self) -> tuple[str, ...]:
         return BASES
 
+    def restrictions(self) -> tuple[str, ...]:
+        return tuple(f"no-{kind}" for kind in KINDS)
+
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         try:
@@ -54,7 +57,7 @@ class TankChessDriver:
         except (KeyError, ValueError):
             raise PolicyError(
                 f"unknown Tank Chess policy {spec!r} (known: random, heuristic, uct, uct:N; "
-                f"restrictions: {', '.join('+no-' + k for k in KINDS)})"
+                f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             ) from None
 
     def play(

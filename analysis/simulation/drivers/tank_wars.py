@@ -54,6 +54,9 @@ class TankWarsDriver:
     def policy_names(self) -> tuple[str, ...]:
         return BASES
 
+    def restrictions(self) -> tuple[str, ...]:
+        return ("no-heavy", "no-medium", "no-artillery")
+
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         kinds = {u.kind for u in prepared.units}
@@ -62,7 +65,7 @@ class TankWarsDriver:
         ):
             raise PolicyError(
                 f"unknown Tank Wars policy {spec!r} (known: random, heuristic; "
-                "restrictions: +no-heavy, +no-medium, +no-artillery)"
+                f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
 
     def play(
