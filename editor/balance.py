@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -160,10 +161,12 @@ class BalanceDialog(QDialog):
         self.seed.setValue(1)
         self.south = QComboBox()
         self.north = QComboBox()
+        self.south_label = QLabel("South plays")
+        self.north_label = QLabel("North plays")
         form = QFormLayout()
         form.addRow("Games", self.games)
-        form.addRow("South plays", self.south)
-        form.addRow("North plays", self.north)
+        form.addRow(self.south_label, self.south)
+        form.addRow(self.north_label, self.north)
         form.addRow("Seed", self.seed)
 
         self.bar = QProgressBar()
@@ -201,8 +204,12 @@ class BalanceDialog(QDialog):
         """Fill the policy lists with the current game's policies (heuristic first), then
         the heuristic with each restriction (``heuristic+no-berms``: what is a feature
         worth? Play one side without it and compare the win rates)."""
+        scenario = self._scenario()
+        names_of = get_ruleset(scenario.ruleset).side_names()
+        self.south_label.setText(f"{names_of[Side.SOUTH]} plays")
+        self.north_label.setText(f"{names_of[Side.NORTH]} plays")
         try:
-            driver = get_driver(self._scenario().ruleset)
+            driver = get_driver(scenario.ruleset)
             names: tuple[str, ...] = driver.policy_names()
             limits: tuple[str, ...] = tuple(getattr(driver, "restrictions", tuple)())
         except TankmapError as exc:

@@ -149,6 +149,7 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
     names = [dialog.south.itemText(i) for i in range(dialog.south.count())]
     assert names[:3] == ["heuristic", "random", "uct"]  # Tank Chess policies now
     assert "heuristic+no-mortar" in names  # and the restricted heuristic
+    assert (dialog.south_label.text(), dialog.north_label.text()) == ("White plays", "Black plays")
     dialog.close()
 
 
