@@ -201,10 +201,17 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
     for side in Side:
         e = doc["sides"][side.value]
         choke = e["choke"]
+        who = f"<li><b>{html.escape(side_label(names[side], side))}</b>: "
+        if choke["width"] is None:  # no unit of this game wins by moving (Tank Wars)
+            parts.append(
+                f"{who}no unit wins by moving (no goal, lanes or choke point); "
+                f"{e['safe_cells']} safe cells in its half.</li>"
+            )
+            continue
         parts.append(
-            f"<li><b>{html.escape(side_label(names[side], side))}</b>: goal in "
-            f"{_fmt(e['turns_to_goal'])} {time_unit(s)}; {len(e['lanes'])} lanes; choke width "
-            f"{_fmt(choke['width'])} ({html.escape(' '.join(choke['cells'])) or '–'}); "
+            f"{who}goal in {_fmt(e['turns_to_goal'])} {time_unit(s)}; {len(e['lanes'])} lanes; "
+            f"choke width {_fmt(choke['width'])} "
+            f"({html.escape(' '.join(choke['cells'])) or '–'}); "
             f"{e['safe_cells']} safe cells in its half.</li>"
         )
     parts.append(f"<li>Contested cells (both sides fire): {doc['contested']}.</li>")
@@ -271,7 +278,8 @@ def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | 
         for side in Side:
             e = doc["sides"][side.value]
             cells.append(
-                f"<td>{_fmt(e['turns_to_goal'])}</td><td>{len(e['lanes'])}</td>"
+                f"<td>{_fmt(e['turns_to_goal'])}</td>"
+                f"<td>{'–' if e['choke']['width'] is None else len(e['lanes'])}</td>"
                 f"<td>{_fmt(e['choke']['width'])}</td><td>{e['safe_cells']}</td>"
             )
         cells.append(f"<td>{doc['contested']}</td>")

@@ -95,6 +95,8 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "tank-wars-default/report.html" in index
     assert "tank-wars-flank-artillery/report.html" in index
     assert "provisional" in (out2 / "tank-wars-default" / "report.html").read_text().lower()
+    tw_html = (out2 / "tank-wars-default" / "report.html").read_text()
+    assert "no unit wins by moving" in tw_html and "0 lanes" not in tw_html
 
 
 def test_analyze_unreadable_file_exits_2(
