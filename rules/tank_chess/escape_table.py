@@ -7,9 +7,9 @@ other pieces and wrecks standing still: what ``escape_route`` answers from one s
 all of them with one search walked back from the escape (the levels of
 ``terrain_escape_turns`` over the cells free of pieces too). The cell ``p`` stands on
 counts as free, so for the end states of ``p``'s own moves this is the exact turns to
-escape after the move. Searches are remembered per (free cells, board width, side, speed, corners). Not used by
-the heuristic yet: racing in these turns did not beat racing in single steps
-(/work/notes/progress-tc-race.md).
+escape after the move. Searches are remembered per (free cells, board width, side,
+speed, corners). Not used by the heuristic: racing in these turns did not beat racing
+in single steps (/work/notes/progress-tc-race.md).
 """
 
 from __future__ import annotations
