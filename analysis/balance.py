@@ -13,8 +13,8 @@ import math
 
 import pandas as pd
 
-from analysis.summary import ScenarioAnalysis
-from rules.geometry import Side
+from tankmap.analysis.summary import ScenarioAnalysis
+from tankmap.rules.geometry import Side
 
 COLUMNS = (
     "turns_to_goal",

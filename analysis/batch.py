@@ -12,10 +12,10 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.report import write_report
-from analysis.summary import analyse
-from rules.fileformat import dumps_scenario, loads_scenario
-from rules.scenario import Scenario
+from tankmap.analysis.report import write_report
+from tankmap.analysis.summary import analyse
+from tankmap.rules.fileformat import dumps_scenario, loads_scenario
+from tankmap.rules.scenario import Scenario
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from matplotlib.colors import Colormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrow, Polygon, Rectangle
 
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 SIDE_COLOURS = {Side.SOUTH: "#1f5fbf", Side.NORTH: "#c0392b"}
 SIDE_LIGHT = {Side.SOUTH: "#a9c4ee", Side.NORTH: "#f1b2aa"}

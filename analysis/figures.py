@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from analysis.board_figure import (
+from tankmap.analysis.board_figure import (
     SIDE_COLOURS,
     cell_xy,
     draw_board,
@@ -27,9 +27,9 @@ from analysis.board_figure import (
     side_label,
     time_unit,
 )
-from analysis.summary import ScenarioAnalysis
-from rules.geometry import Side
-from rules.registry import get_ruleset
+from tankmap.analysis.summary import ScenarioAnalysis
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
 
 LANE_COLOURS = (
     "#e6194b",

@@ -30,10 +30,10 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.ruleset import Ruleset
-from rules.scenario import Scenario, Unit
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.ruleset import Ruleset
+from tankmap.rules.scenario import Scenario, Unit
 
 ESCAPE = "escape"
 """The networkx node every escape move (``UnitMove.to is None``) leads to."""

@@ -35,12 +35,12 @@ import numpy as np
 import numpy.typing as npt
 from networkx.algorithms.connectivity import minimum_st_node_cut
 
-from analysis.graphs import MovementTable, movement_table
-from analysis.reach import UNREACHABLE, bfs
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
+from tankmap.analysis.graphs import MovementTable, movement_table
+from tankmap.analysis.reach import UNREACHABLE, bfs
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
 
 _SOURCE = "source"
 _SINK = "sink"
@@ -184,7 +184,7 @@ def _turn_search_steps(
     the same sets as the table path (tested). There are no longer steps to return: any move
     to a farther cell starts with a step that is a move of its own, so the one-cell pairs
     are never empty when a longer move exists."""
-    from rules.tank_chess.unit_reach import turn_steps
+    from tankmap.rules.tank_chess.unit_reach import turn_steps
 
     size = base.board.size
     states = [(c, int(f) if f is not None else 4 * side.index) for c, f in starts]

@@ -1,6 +1,6 @@
 """The live-overlay API the editor calls after each edit.
 
-    from analysis.live import live_overlays
+    from tankmap.analysis.live import live_overlays
     ov = live_overlays(scenario)          # after every edit (undo/redo included)
     ov.violations                         # ruleset.check(scenario): list[Violation]
     ov.reach[Side.SOUTH]                  # int32 (rows, columns): rounds/turns, -1 = never
@@ -63,16 +63,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from analysis.coverage import side_coverage
-from rules.final_act.reach import side_terrain_reach as fa_side_terrain_reach
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
-from rules.tank_chess.reach import side_terrain_reach
-from rules.violations import Violation
+from tankmap.analysis.coverage import side_coverage
+from tankmap.rules.final_act.reach import side_terrain_reach as fa_side_terrain_reach
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.tank_chess.reach import side_terrain_reach
+from tankmap.rules.violations import Violation
 
 if TYPE_CHECKING:
-    from analysis.graphs import TableKey
+    from tankmap.analysis.graphs import TableKey
 
 # analysis.graphs and analysis.reach (networkx) are imported only by the table path, so the
 # fast path (Tank Chess, Final Act) loads neither (the editor's first overlay comes ~0.2 s sooner).
@@ -121,7 +121,7 @@ def reach_ready(scenario: Scenario) -> bool:
     blocks: while another thread holds the caches (``warm`` running) the answer is False."""
     if fast_path(scenario):
         return True
-    from analysis.graphs import _TABLES, table_key
+    from tankmap.analysis.graphs import _TABLES, table_key
 
     if not LOCK.acquire(blocking=False):
         return False
@@ -143,7 +143,7 @@ def warm(scenario: Scenario) -> None:
     ``fast_path`` (Tank Chess, Final Act)."""
     if fast_path(scenario):
         return
-    from analysis.graphs import movement_table
+    from tankmap.analysis.graphs import movement_table
 
     with LOCK:
         for u in scenario.units:
@@ -160,8 +160,8 @@ def _table_side_reach(scenario: Scenario, side: Side) -> tuple[IntGrid, int | No
     """A side's reach over movement tables: one multi-source BFS per table its live units
     share (same kind, damage...: usually one per side), memoised per table and start set, so
     an edit recomputes only the sides it changed. Callers hold ``LOCK``."""
-    from analysis.graphs import movement_table, table_key
-    from analysis.reach import combine_reach, min_or_none, sources_reach
+    from tankmap.analysis.graphs import movement_table, table_key
+    from tankmap.analysis.reach import combine_reach, min_or_none, sources_reach
 
     groups: dict[TableKey, list[Unit]] = {}
     for u in scenario.units_of(side):

@@ -28,9 +28,16 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
-from analysis.graphs import ESCAPE, IntArray, MovementTable, State, movement_graph, movement_table
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from tankmap.analysis.graphs import (
+    ESCAPE,
+    IntArray,
+    MovementTable,
+    State,
+    movement_graph,
+    movement_table,
+)
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
 
 UNREACHABLE = -1
 """Value of unreachable cells in the reach arrays (``None`` in JSON)."""
@@ -256,7 +263,7 @@ def turn_search_reach(scenario: Scenario) -> dict[Side, SideReach]:
     seconds. Each route is one shortest route (several may exist); a unit whose route the
     search does not walk (one standing on a blocked cell) gets it from its table. Raises
     ``PositionError`` for a scenario of another ruleset or an unknown piece kind."""
-    from rules.tank_chess.unit_reach import unit_terrain_reach
+    from tankmap.rules.tank_chess.unit_reach import unit_terrain_reach
 
     found = unit_terrain_reach(scenario)
     per_side: dict[Side, list[UnitReach]] = {side: [] for side in Side}

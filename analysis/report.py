@@ -22,9 +22,9 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.balance import balance_table
-from analysis.board_figure import board_figure, side_label, time_unit
-from analysis.figures import (
+from tankmap.analysis.balance import balance_table
+from tankmap.analysis.board_figure import board_figure, side_label, time_unit
+from tankmap.analysis.figures import (
     artillery_figure,
     balance_figure,
     contested_figure,
@@ -34,9 +34,9 @@ from analysis.figures import (
     reach_figure,
     routes_figure,
 )
-from analysis.summary import ScenarioAnalysis
-from rules.geometry import Side
-from rules.registry import get_ruleset
+from tankmap.analysis.summary import ScenarioAnalysis
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;

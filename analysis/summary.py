@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analysis.coverage import (
+from tankmap.analysis.coverage import (
     CoverageSummary,
     artillery_hit_map,
     artillery_shells,
@@ -24,12 +24,12 @@ from analysis.coverage import (
     kill_json,
     summarize,
 )
-from analysis.lanes import LaneAnalysis, analyse_lanes
-from analysis.reach import SideReach, UnitReach, reach_grid, side_reach, turn_search_reach
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
-from rules.violations import is_complete, is_legal
+from tankmap.analysis.lanes import LaneAnalysis, analyse_lanes
+from tankmap.analysis.reach import SideReach, UnitReach, reach_grid, side_reach, turn_search_reach
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import is_complete, is_legal
 
 BoolArray = npt.NDArray[np.bool_]
 

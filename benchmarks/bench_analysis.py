@@ -29,13 +29,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from analysis.graphs import clear_cache
-from analysis.live import live_overlays, warm
-from analysis.reach import bfs, unit_reach_nx
-from analysis.summary import analyse
 from benchmarks.timing import best_of
-from rules.fileformat import read_scenario
-from rules.scenario import Scenario, Terrain
+from tankmap.analysis.graphs import clear_cache
+from tankmap.analysis.live import live_overlays, warm
+from tankmap.analysis.reach import bfs, unit_reach_nx
+from tankmap.analysis.summary import analyse
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.scenario import Scenario, Terrain
 
 ROOT = Path(__file__).resolve().parent.parent
 LIVE_MAPS = (
@@ -108,19 +108,19 @@ def live_figures(path: str) -> dict[str, Any]:
     out["terrain_edit_max_ms"] = round(max(p["total"] for p in terrain), 3)
     out["terrain_edits"] = len(terrain)
     if s.ruleset == "tank-chess":
-        from rules.tank_chess.reach import side_terrain_reach
+        from tankmap.rules.tank_chess.reach import side_terrain_reach
 
         out["side_search_ms"] = _ms(best_of(lambda: side_terrain_reach(s), repeat=5))
         return out
     if s.ruleset == "final-act":
-        from rules.final_act import reach
+        from tankmap.rules.final_act import reach
 
         def cold_search() -> None:
             reach._CACHE.clear()  # every (side, kind) searched again, as after a terrain edit
             reach.side_terrain_reach(s)
 
         out["side_search_ms"] = _ms(best_of(cold_search, repeat=5))
-    from analysis.graphs import movement_table
+    from tankmap.analysis.graphs import movement_table
 
     unit = s.live_units()[0]
     table = movement_table(s, unit)
@@ -144,10 +144,10 @@ def map_figures(path: str) -> dict[str, Any]:
         "analyse_warm_ms": _ms(time.perf_counter() - t0),
     }
     if s.ruleset == "tank-chess":
-        from analysis.coverage import summarize
-        from analysis.lanes import analyse_lanes
-        from analysis.reach import turn_search_reach
-        from rules.geometry import Side
+        from tankmap.analysis.coverage import summarize
+        from tankmap.analysis.lanes import analyse_lanes
+        from tankmap.analysis.reach import turn_search_reach
+        from tankmap.rules.geometry import Side
 
         cov = summarize(s)
         out["reach_ms"] = _ms(best_of(lambda: turn_search_reach(s), repeat=3))

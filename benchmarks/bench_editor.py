@@ -37,10 +37,10 @@ def run() -> dict[str, Any]:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from editor import editing
-    from editor.autosave import Autosave
-    from editor.mainwindow import MainWindow
-    from rules.fileformat import read_scenario
+    from tankmap.editor import editing
+    from tankmap.editor.autosave import Autosave
+    from tankmap.editor.mainwindow import MainWindow
+    from tankmap.rules.fileformat import read_scenario
 
     app = QApplication.instance() or QApplication([])
     tmp = Path(tempfile.mkdtemp(prefix="tankmap-bench-"))

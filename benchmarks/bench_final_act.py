@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import maps
 from benchmarks.timing import best_of
-from rules.fileformat import read_scenario
-from rules.final_act import tables as fa_tables
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap import maps
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.final_act import tables as fa_tables
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 
 def run() -> dict[str, Any]:

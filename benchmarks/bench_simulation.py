@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from analysis.simulation.games import get_driver
-from analysis.simulation.runner import game_rng, simulate
-from rules.fileformat import read_scenario
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.runner import game_rng, simulate
+from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,8 +20,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from rules.fileformat import read_scenario
-from rules.tank_chess.state import GameState, initial_state, perft
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.tank_chess.state import GameState, initial_state, perft
 
 MAPS = Path(__file__).resolve().parent.parent / "maps" / "tank-chess"
 PERFT3_STRIDE = 10

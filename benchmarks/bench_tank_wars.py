@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-import maps
 from benchmarks.timing import best_of
-from rules.fileformat import read_scenario
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.tank_wars.engine import (
+from tankmap import maps
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.tank_wars.engine import (
     NO_ORDERS,
     Orders,
     TankWarsState,

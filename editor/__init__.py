@@ -6,6 +6,6 @@ PySide6 bug that otherwise crashes a GUI session after a few thousand Qt calls.
 
 from __future__ import annotations
 
-from editor.qtguard import GUARDED
+from tankmap.editor.qtguard import GUARDED
 
 __all__ = ["GUARDED"]

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-from editor.icons import action_icon
-from editor.pieces import Symmetry
-from rules.geometry import Side
+from tankmap.editor.icons import action_icon
+from tankmap.editor.pieces import Symmetry
+from tankmap.rules.geometry import Side
 
 if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+    from tankmap.editor.mainwindow import MainWindow
 
 Handler = Callable[["MainWindow"], object]
 

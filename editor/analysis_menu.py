@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-from editor.balance import BalanceDialog
-from editor.jobs import ThreadJob
-from editor.reports import report_job
+from tankmap.editor.balance import BalanceDialog
+from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.reports import report_job
 
 if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+    from tankmap.editor.mainwindow import MainWindow
 
 
 class AnalysisMenu:

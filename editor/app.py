@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from rules.errors import TankmapError
+from tankmap.rules.errors import TankmapError
 
 
 def run(path: str | None = None, argv: list[str] | None = None) -> int:
@@ -17,13 +17,13 @@ def run(path: str | None = None, argv: list[str] | None = None) -> int:
     if path is not None and not Path(path).exists():
         raise TankmapError(f"{path}: no such file")
     if path is not None:
-        from rules.fileformat import read_scenario
+        from tankmap.rules.fileformat import read_scenario
 
         read_scenario(path)  # fail early with the file's own error message
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("tankmap")
     app.setOrganizationName("tankmap")
-    from editor.mainwindow import MainWindow
+    from tankmap.editor.mainwindow import MainWindow
 
     window = MainWindow(path, offer_recovery=False)
     window.show()

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
-from editor.document import Document
-from rules.fileformat import atomic_write_text, dumps_scenario
+from tankmap.editor.document import Document
+from tankmap.rules.fileformat import atomic_write_text, dumps_scenario
 
 SUFFIX = ".autosave.json"
 

@@ -34,14 +34,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from analysis.simulation.games import get_driver
-from analysis.simulation.runner import fallback_note, require_legal, simulate
-from analysis.simulation.stats import summary
-from editor.jobs import JobCancelled, ThreadJob
-from rules.errors import TankmapError
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.runner import fallback_note, require_legal, simulate
+from tankmap.analysis.simulation.stats import summary
+from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 PROGRESS_STEPS = 20
 """A run is cut into about this many batches, so the bar moves and Cancel is prompt."""
@@ -317,7 +317,7 @@ class BalanceDialog(QDialog):
         scenario, doc, table = self.last
 
         def write() -> Path:
-            from analysis.simulation.report import write_report
+            from tankmap.analysis.simulation.report import write_report
 
             out = Path(tempfile.mkdtemp(prefix="tankmap-balance-"))
             return write_report(table, scenario, doc, out)

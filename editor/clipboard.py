@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from editor import editing
-from editor.context import Clipboard, EditorContext
-from editor.pieces import Piece, anchor_of, translate
-from rules.scenario import Unit
+from tankmap.editor import editing
+from tankmap.editor.context import Clipboard, EditorContext
+from tankmap.editor.pieces import Piece, anchor_of, translate
+from tankmap.rules.scenario import Unit
 
 
 def copy(ctx: EditorContext) -> int:

@@ -15,11 +15,11 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from editor.document import Document
-from editor.palette_data import piece_label
-from editor.pieces import Piece, copy_side, swap_sides
-from rules.geometry import Side
-from rules.scenario import Scenario
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import piece_label
+from tankmap.editor.pieces import Piece, copy_side, swap_sides
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
 
 
 class ScenarioCommand(QUndoCommand):

@@ -14,15 +14,15 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from editor import editing
-from editor.document import Document
-from editor.palette_data import piece_label
-from editor.pieces import Piece, cells_of
-from editor.scene import BoardScene
-from rules.geometry import Side
+from tankmap.editor import editing
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import piece_label
+from tankmap.editor.pieces import Piece, cells_of
+from tankmap.editor.scene import BoardScene
+from tankmap.rules.geometry import Side
 
 if TYPE_CHECKING:
-    from editor.tools.base import Tool
+    from tankmap.editor.tools.base import Tool
 
 
 @dataclass
@@ -61,7 +61,7 @@ class EditorContext(QObject):
         self.clipboard = Clipboard()
         self.hover: int | None = None
         self.last_status = ""
-        from editor.tools import make_tools
+        from tankmap.editor.tools import make_tools
 
         self.tool_id = ""
         self.unit_view = True

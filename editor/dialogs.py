@@ -37,11 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.palette_data import ruleset_title
-from rules.board import MAX_COLUMNS, MAX_ROWS, Board
-from rules.registry import get_ruleset, ruleset_names
-from rules.ruleset import OptionSpec, Ruleset
-from rules.scenario import OptionValue, Scenario
+from tankmap.editor.palette_data import ruleset_title
+from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
+from tankmap.rules.registry import get_ruleset, ruleset_names
+from tankmap.rules.ruleset import OptionSpec, Ruleset
+from tankmap.rules.scenario import OptionValue, Scenario
 
 FILE_FILTER = "tankmap scenarios (*.json);;All files (*)"
 
@@ -367,7 +367,7 @@ class OpenDialog(QDialog):
         self, start: str, parent: QWidget | None = None, recent: Sequence[str] = ()
     ) -> None:
         super().__init__(parent)
-        from maps import builtin_maps
+        from tankmap.maps import builtin_maps
 
         self.start = start
         self.chosen: str | None = None

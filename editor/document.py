@@ -17,14 +17,14 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from editor import qtguard
-from editor.palette_data import Palette, palette_for
-from editor.pieces import Piece, Symmetry
-from rules.fileformat import read_scenario, write_scenario
-from rules.registry import get_ruleset
-from rules.ruleset import Ruleset
-from rules.scenario import Scenario
-from rules.violations import Violation
+from tankmap.editor import qtguard
+from tankmap.editor.palette_data import Palette, palette_for
+from tankmap.editor.pieces import Piece, Symmetry
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.ruleset import Ruleset
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.violations import Violation
 
 CHECK_CACHE = 16
 assert qtguard.GUARDED in (True, False)  # imported for its side effect

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from editor import commands as cmd
-from editor.document import Document
-from editor.palette_data import piece_label
-from editor.pieces import (
+from tankmap.editor import commands as cmd
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import piece_label
+from tankmap.editor.pieces import (
     Piece,
     Symmetry,
     cells_of,
@@ -25,8 +25,8 @@ from editor.pieces import (
     rotate,
     translate,
 )
-from rules.geometry import Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 
 @dataclass(frozen=True)

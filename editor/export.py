@@ -14,13 +14,13 @@ from PySide6.QtCore import QMarginsF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 
-from editor.document import Document
-from editor.palette_data import palette_for, ruleset_title
-from editor.scene import BoardScene
-from rules.errors import TankmapError
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import palette_for, ruleset_title
+from tankmap.editor.scene import BoardScene
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 
 class ExportError(TankmapError):

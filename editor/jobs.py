@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from rules.errors import TankmapError
+from tankmap.rules.errors import TankmapError
 
 
 class JobCancelled(Exception):

@@ -12,34 +12,34 @@ from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
-from editor import clipboard, editing
-from editor.actions import build_actions, shortcuts_html
-from editor.analysis_menu import AnalysisMenu
-from editor.autosave import Autosave
-from editor.commands import ScenarioCommand
-from editor.context import EditorContext
-from editor.dialogs import Prompter, QtPrompter, default_dir
-from editor.docks.inspector import InspectorDock
-from editor.docks.palette import PaletteDock
-from editor.docks.problems import ProblemsDock
-from editor.document import Document
-from editor.overlays import OverlayController
-from editor.palette_data import piece_label, ruleset_title
-from editor.pieces import Symmetry, pieces_at
-from editor.tools.select import describe
-from editor.view import BoardView
-from editor.window_setup import (
+from tankmap.editor import clipboard, editing
+from tankmap.editor.actions import build_actions, shortcuts_html
+from tankmap.editor.analysis_menu import AnalysisMenu
+from tankmap.editor.autosave import Autosave
+from tankmap.editor.commands import ScenarioCommand
+from tankmap.editor.context import EditorContext
+from tankmap.editor.dialogs import Prompter, QtPrompter, default_dir
+from tankmap.editor.docks.inspector import InspectorDock
+from tankmap.editor.docks.palette import PaletteDock
+from tankmap.editor.docks.problems import ProblemsDock
+from tankmap.editor.document import Document
+from tankmap.editor.overlays import OverlayController
+from tankmap.editor.palette_data import piece_label, ruleset_title
+from tankmap.editor.pieces import Symmetry, pieces_at
+from tankmap.editor.tools.select import describe
+from tankmap.editor.view import BoardView
+from tankmap.editor.window_setup import (
     WELCOME,
     app_icon,
     build_menus,
     file_stem,
     initial_geometry,
 )
-from rules.errors import TankmapError
-from rules.fileformat import read_scenario
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 MAX_RECENT = 8
 
@@ -274,7 +274,7 @@ class MainWindow(QMainWindow):
         return True
 
     def export(self, kind: str) -> bool:
-        from editor import export
+        from tankmap.editor import export
 
         stem = (self.doc.path.stem if self.doc.path else "board") + (
             "-setup" if kind == "pdf" else ""
@@ -389,7 +389,7 @@ class MainWindow(QMainWindow):
         """Choose the next (``step`` 1) or previous (-1) footprint shape of the palette's
         terrain piece and switch to the place tool; returns the shape's label (``None``
         when the chosen piece has a single shape or is a unit)."""
-        from editor.palette_data import shapes_for
+        from tankmap.editor.palette_data import shapes_for
 
         kind = self.ctx.choice.kind
         doc = self.doc

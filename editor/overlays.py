@@ -19,12 +19,12 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QColor
 
-from editor.context import EditorContext
-from editor.jobs import ThreadJob
-from editor.palette_data import piece_label
-from rules.geometry import Side
-from rules.ruleset import UnitMove
-from rules.scenario import Scenario, Unit
+from tankmap.editor.context import EditorContext
+from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.palette_data import piece_label
+from tankmap.rules.geometry import Side
+from tankmap.rules.ruleset import UnitMove
+from tankmap.rules.scenario import Scenario, Unit
 
 
 def unit_view_text(label: str, moves: Sequence[UnitMove], fire_cells: int) -> str:
@@ -51,7 +51,7 @@ class _Warm(QRunnable):
 
     def run(self) -> None:
         try:
-            from analysis.live import warm
+            from tankmap.analysis.live import warm
 
             warm(self.scenario)
         finally:
@@ -138,7 +138,7 @@ class OverlayController(QObject):
 
     def _coverage(self, scenario: Scenario, side: Side) -> Any:
         try:
-            from analysis.live import live_overlays
+            from tankmap.analysis.live import live_overlays
         except ImportError:
             b = scenario.board
             grid = [[0] * b.columns for _ in range(b.rows)]
@@ -152,7 +152,7 @@ class OverlayController(QObject):
 
     def _reach(self, scenario: Scenario, side: Side) -> Any:
         try:
-            from analysis.live import live_overlays, reach_ready
+            from tankmap.analysis.live import live_overlays, reach_ready
         except ImportError:
             self.ctx.say("Reach needs the analysis package")
             return None
@@ -177,8 +177,8 @@ class OverlayController(QObject):
         if self.lanes_job is not None and self.lanes_job.running():
             self.ctx.say(f"Finding the lanes of {side.value}…")
             return  # _lanes_done starts the next one for the board as it is then
-        from analysis.lanes import analyse_lanes
-        from analysis.live import LOCK, live_overlays
+        from tankmap.analysis.lanes import analyse_lanes
+        from tankmap.analysis.live import LOCK, live_overlays
 
         enemy = live_overlays(scenario, reach=False, check=False).coverage[side.other]
 

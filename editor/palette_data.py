@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from rules.errors import TankmapError
-from rules.ruleset import Ruleset, load_ruleset_data
-from rules.scenario import Scenario
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.ruleset import Ruleset, load_ruleset_data
+from tankmap.rules.scenario import Scenario
 
 Offsets = tuple[tuple[int, int], ...]
 

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from enum import StrEnum
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.ruleset import Ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.violations import Severity, Violation
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.ruleset import Ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.violations import Severity, Violation
 
 Piece = Terrain | Unit
 Offsets = tuple[tuple[int, int], ...]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from analysis.report import write_report
-from analysis.summary import analyse
-from editor.jobs import ThreadJob
-from rules.scenario import Scenario
+from tankmap.analysis.report import write_report
+from tankmap.analysis.summary import analyse
+from tankmap.editor.jobs import ThreadJob
+from tankmap.rules.scenario import Scenario
 
 
 def write_analysis_report(scenario: Scenario, source: str = "") -> Path:

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.document import Document
-from editor.items import (
+from tankmap.editor.document import Document
+from tankmap.editor.items import (
     CELL,
     DARK,
     GRID,
@@ -37,12 +37,12 @@ from editor.items import (
     TerrainItem,
     UnitItem,
 )
-from editor.palette_data import Palette
-from editor.pieces import Piece
-from rules.board import Board
-from rules.geometry import Side
-from rules.scenario import Scenario, Unit
-from rules.violations import Severity, Violation
+from tankmap.editor.palette_data import Palette
+from tankmap.editor.pieces import Piece
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import Severity, Violation
 
 __all__ = ["CELL", "MARGIN", "BoardItem", "BoardScene", "Geometry"]
 

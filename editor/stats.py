@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from rules.ruleset import Ruleset
+from tankmap.rules.ruleset import Ruleset
 
 Rows = list[tuple[str, str]]
 

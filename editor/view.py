@@ -7,8 +7,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
-from editor.context import EditorContext
-from editor.tools.base import CellEvent
+from tankmap.editor.context import EditorContext
+from tankmap.editor.tools.base import CellEvent
 
 MIN_ZOOM, MAX_ZOOM = 0.2, 6.0
 _ARROWS = {

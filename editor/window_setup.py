@@ -7,7 +7,7 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QIcon, QPixmap
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar
 
-from editor.actions import ACTIONS, MENUS
+from tankmap.editor.actions import ACTIONS, MENUS
 
 WELCOME = (
     "Pick a piece in the palette, then click the board to place it · Esc: select · "
@@ -20,7 +20,7 @@ def app_icon() -> QIcon:
     from importlib import resources
 
     try:
-        data = resources.files("resources").joinpath("icons", "tankmap.svg").read_bytes()
+        data = resources.files("tankmap.resources").joinpath("icons", "tankmap.svg").read_bytes()
     except (OSError, ModuleNotFoundError):
         return QIcon()
     pix = QPixmap()

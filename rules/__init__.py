@@ -5,17 +5,17 @@ Pure Python + numpy. No Qt, pandas, matplotlib or networkx (checked by import-li
 
 from __future__ import annotations
 
-from rules.board import Board
-from rules.errors import (
+from tankmap.rules.board import Board
+from tankmap.rules.errors import (
     IllegalMoveError,
     ScenarioFormatError,
     TankmapError,
     UnknownRulesetError,
 )
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset, ruleset_names
-from rules.scenario import Scenario, Terrain, Unit
-from rules.violations import Placement, Severity, Violation
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset, ruleset_names
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.violations import Placement, Severity, Violation
 
 __all__ = [
     "Board",

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from rules.geometry import Facing
+from tankmap.rules.geometry import Facing
 
 MAX_COLUMNS = 26
 MAX_ROWS = 26

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rules.board import MAX_COLUMNS, MAX_ROWS, Board
-from rules.errors import ScenarioFormatError, TankmapError
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
+from tankmap.rules.errors import ScenarioFormatError, TankmapError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 FORMAT = "tankmap-scenario"
 VERSION = 1

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib
 
-from rules.errors import UnknownRulesetError
-from rules.ruleset import Ruleset
+from tankmap.rules.errors import UnknownRulesetError
+from tankmap.rules.ruleset import Ruleset
 
 # Built-in rulesets are imported lazily, on first use.
 _BUILTIN_MODULES = {
-    "final-act": "rules.final_act",
-    "tank-chess": "rules.tank_chess",
-    "tank-wars": "rules.tank_wars",
+    "final-act": "tankmap.rules.final_act",
+    "tank-chess": "tankmap.rules.tank_chess",
+    "tank-wars": "tankmap.rules.tank_wars",
 }
 _REGISTRY: dict[str, Ruleset] = {}
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar
 
-from rules.board import Board
-from rules.errors import OptionError
-from rules.geometry import Facing, Side
-from rules.scenario import OptionValue, Scenario, Terrain, Unit
-from rules.violations import Placement, Severity, Violation
+from tankmap.rules.board import Board
+from tankmap.rules.errors import OptionError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
+from tankmap.rules.violations import Placement, Severity, Violation
 
 
 @dataclass(frozen=True)
@@ -203,6 +203,7 @@ class Ruleset(ABC):
 
 def load_ruleset_data(name: str) -> dict[str, Any]:
     """The JSON data file ``resources/rulesets/<name>.json`` as a dict."""
-    text = resources.files("resources").joinpath("rulesets", f"{name}.json").read_text("utf-8")
+    data_file = resources.files("tankmap.resources").joinpath("rulesets", f"{name}.json")
+    text = data_file.read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from rules.board import Board
-from rules.geometry import Facing, Side
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
 
 OptionValue = bool | int | float | str
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rules.board import Board
-from rules.geometry import Side
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Side
 
 
 class Severity(StrEnum):

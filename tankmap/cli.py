@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    from rules.errors import TankmapError
+    from tankmap.rules.errors import TankmapError
 
     parser = build_parser()
     args = parser.parse_args(argv)

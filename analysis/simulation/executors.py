@@ -20,7 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from types import TracebackType
 from typing import Any
 
-from rules.errors import TankmapError
+from tankmap.rules.errors import TankmapError
 
 Task = tuple[Any, ...]
 CONNECT_TIMEOUT = 10.0

@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from rules.errors import TankmapError
-from rules.geometry import Side
-from rules.scenario import Scenario
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
 
 # How a game may end (the ``end`` column of the runner's table).
 END_GOAL = "goal"  # Final Act: a tank on the enemy's last line of defence
@@ -104,9 +104,9 @@ class NoDriverError(TankmapError, ValueError):
 
 
 _BUILTIN_DRIVERS = {
-    "final-act": "analysis.simulation.drivers.final_act",
-    "tank-chess": "analysis.simulation.drivers.tank_chess",
-    "tank-wars": "analysis.simulation.drivers.tank_wars",
+    "final-act": "tankmap.analysis.simulation.drivers.final_act",
+    "tank-chess": "tankmap.analysis.simulation.drivers.tank_chess",
+    "tank-wars": "tankmap.analysis.simulation.drivers.tank_wars",
 }
 _DRIVERS: dict[str, Driver] = {}
 

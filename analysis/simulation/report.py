@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.board_figure import board_figure, draw_board, figure_size, side_label
-from analysis.simulation.stats import death_map, route_map
-from rules.fileformat import atomic_write_text
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap.analysis.board_figure import board_figure, draw_board, figure_size, side_label
+from tankmap.analysis.simulation.stats import death_map, route_map
+from tankmap.rules.fileformat import atomic_write_text
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 SIDE_COLOURS = {"south": "#1f5fbf", "north": "#c0392b", "draw": "#888888"}
 

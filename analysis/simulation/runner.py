@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.simulation.executors import Executor, make_executor
-from analysis.simulation.games import GameResult, PolicyError, get_driver
-from rules.board import Board
-from rules.errors import TankmapError
-from rules.fileformat import dumps_scenario, loads_scenario
-from rules.geometry import Side
-from rules.scenario import Scenario
+from tankmap.analysis.simulation.executors import Executor, make_executor
+from tankmap.analysis.simulation.games import GameResult, PolicyError, get_driver
+from tankmap.rules.board import Board
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import dumps_scenario, loads_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
 
 COLUMNS = (
     "game",
@@ -97,8 +97,8 @@ class IllegalScenarioError(TankmapError):
 def require_legal(scenario: Scenario) -> None:
     """Raise ``IllegalScenarioError`` naming the first ``error`` violation of the set-up
     (and how many more there are); ``incomplete`` and ``warning`` ones do not stop a run."""
-    from rules.registry import get_ruleset
-    from rules.violations import Severity
+    from tankmap.rules.registry import get_ruleset
+    from tankmap.rules.violations import Severity
 
     errors = [
         v for v in get_ruleset(scenario.ruleset).check(scenario) if v.severity is Severity.ERROR
@@ -182,7 +182,7 @@ def simulate(
     Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
     unknown policies (before any game).
     """
-    from analysis.simulation.stats import wilson
+    from tankmap.analysis.simulation.stats import wilson
 
     if games < 1:
         raise TankmapError(f"need at least 1 game, not {games}")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rules.board import Board
+from tankmap.rules.board import Board
 
 Z95 = 1.959963984540054
 

@@ -23,24 +23,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import commands as cmd
-from editor import editing
-from editor.context import EditorContext
-from editor.dialogs import (
+from tankmap.editor import commands as cmd
+from tankmap.editor import editing
+from tankmap.editor.context import EditorContext
+from tankmap.editor.dialogs import (
     ADVANCED_HEADING,
     option_label,
     option_value,
     option_widget,
     ordered_options,
 )
-from editor.document import Document
-from editor.palette_data import ruleset_title
-from editor.pieces import Piece, new_errors, reason_text
-from editor.stats import kind_title, stat_rows, stats_html
-from rules.errors import TankmapError
-from rules.geometry import Facing, Side
-from rules.ruleset import Ruleset
-from rules.scenario import Terrain, Unit
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import ruleset_title
+from tankmap.editor.pieces import Piece, new_errors, reason_text
+from tankmap.editor.stats import kind_title, stat_rows, stats_html
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.ruleset import Ruleset
+from tankmap.rules.scenario import Terrain, Unit
 
 
 def stats_text(ruleset: Ruleset, kind: str) -> str:

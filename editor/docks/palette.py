@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.context import EditorContext
-from editor.document import Document
-from editor.palette_data import Entry, limit, shapes_for, terrain_budget
-from rules.geometry import Side
+from tankmap.editor.context import EditorContext
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import Entry, limit, shapes_for, terrain_budget
+from tankmap.rules.geometry import Side
 
 
 def counts_text(ctx: EditorContext, kind: str) -> str:

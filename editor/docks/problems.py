@@ -13,10 +13,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.context import EditorContext
-from editor.document import Document
-from editor.pieces import all_pieces, cells_of
-from rules.violations import Severity, Violation, is_complete, is_legal
+from tankmap.editor.context import EditorContext
+from tankmap.editor.document import Document
+from tankmap.editor.pieces import all_pieces, cells_of
+from tankmap.rules.violations import Severity, Violation, is_complete, is_legal
 
 EMPTY_TEXT = (
     "Every rule of the game is satisfied: nothing to fix.\n"

@@ -3,10 +3,10 @@ one undoable edit per gesture (a drag is one step)."""
 
 from __future__ import annotations
 
-from editor.tools.base import CellEvent, Tool
-from editor.tools.erase import EraseTool
-from editor.tools.place import PlaceTool
-from editor.tools.select import SelectTool
+from tankmap.editor.tools.base import CellEvent, Tool
+from tankmap.editor.tools.erase import EraseTool
+from tankmap.editor.tools.place import PlaceTool
+from tankmap.editor.tools.select import SelectTool
 
 __all__ = ["CellEvent", "EraseTool", "PlaceTool", "SelectTool", "Tool", "make_tools"]
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, Qt
 
-from editor.context import EditorContext
+from tankmap.editor.context import EditorContext
 
 
 @dataclass(frozen=True)

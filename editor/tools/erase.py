@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor import editing
-from editor.commands import new_stroke
-from editor.palette_data import piece_label
-from editor.pieces import cells_of, pieces_at
-from editor.tools.base import CellEvent, Tool
+from tankmap.editor import editing
+from tankmap.editor.commands import new_stroke
+from tankmap.editor.palette_data import piece_label
+from tankmap.editor.pieces import cells_of, pieces_at
+from tankmap.editor.tools.base import CellEvent, Tool
 
 
 class EraseTool(Tool):

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from editor import editing
-from editor.commands import new_stroke
-from editor.palette_data import piece_label, shapes_for
-from editor.pieces import (
+from tankmap.editor import editing
+from tankmap.editor.commands import new_stroke
+from tankmap.editor.palette_data import piece_label, shapes_for
+from tankmap.editor.pieces import (
     Piece,
     Symmetry,
     cells_of,
@@ -20,9 +20,9 @@ from editor.pieces import (
     rotate_facing,
     rotate_offsets,
 )
-from editor.tools.base import CellEvent, Tool
-from rules.geometry import Side
-from rules.scenario import Unit
+from tankmap.editor.tools.base import CellEvent, Tool
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Unit
 
 
 class PlaceTool(Tool):

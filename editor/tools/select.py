@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu
 
-from editor import editing
-from editor.palette_data import Palette, piece_label
-from editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
-from editor.tools.base import CellEvent, Tool
+from tankmap.editor import editing
+from tankmap.editor.palette_data import Palette, piece_label
+from tankmap.editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
+from tankmap.editor.tools.base import CellEvent, Tool
 
 
 def describe(piece: Piece, palette: Palette | None = None) -> str:

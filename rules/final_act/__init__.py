@@ -6,8 +6,8 @@ core for engines and analysis is ``rules.final_act.tables`` (``tables_of(scenari
 
 from __future__ import annotations
 
-from rules.final_act.ruleset import FinalAct
-from rules.registry import register
+from tankmap.rules.final_act.ruleset import FinalAct
+from tankmap.rules.registry import register
 
 FINAL_ACT = register(FinalAct())
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules.ruleset import OptionSpec, load_ruleset_data
-from rules.scenario import OptionValue
+from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.scenario import OptionValue
 
 Offset = tuple[int, int]
 

@@ -50,13 +50,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.errors import IllegalMoveError
-from rules.final_act.data import DATA
-from rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
-from rules.final_act.tables import FireTable, Order, Tables, tables_of
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
+from tankmap.rules.final_act.tables import FireTable, Order, Tables, tables_of
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
 
 SIDES = (Side.SOUTH, Side.NORTH)
 END_GOAL = "goal"

@@ -54,14 +54,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules.errors import IllegalMoveError
-from rules.final_act.data import DATA
-from rules.final_act.engine_actions import SIDE_NAMES, Actions
-from rules.final_act.engine_redcross import activate_red_cross, check_red_cross, place_red_cross
-from rules.final_act.tables import Order, Tables, tables_for
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.engine_actions import SIDE_NAMES, Actions
+from tankmap.rules.final_act.engine_redcross import (
+    activate_red_cross,
+    check_red_cross,
+    place_red_cross,
+)
+from tankmap.rules.final_act.tables import Order, Tables, tables_for
 
 if TYPE_CHECKING:
-    from rules.final_act.engine import Game, RoundReport, State
+    from tankmap.rules.final_act.engine import Game, RoundReport, State
 
 MODELLED = (
     "rm_repair",

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from rules.final_act.data import DATA
-from rules.final_act.engine import Game
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.engine import Game
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

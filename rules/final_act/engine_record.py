@@ -23,13 +23,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
-from rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
-from rules.final_act.engine import Game, State
-from rules.final_act.engine_advanced import Actions
-from rules.final_act.tables import Order
-from rules.geometry import Facing
-from rules.scenario import Scenario
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from tankmap.rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
+from tankmap.rules.final_act.engine import Game, State
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing
+from tankmap.rules.scenario import Scenario
 
 FORMAT = "tankmap-final-act-game"
 VERSION = 1

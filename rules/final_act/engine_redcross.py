@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.errors import IllegalMoveError
-from rules.final_act.data import DATA
-from rules.final_act.engine_actions import SIDE_NAMES, Actions
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.engine_actions import SIDE_NAMES, Actions
 
 if TYPE_CHECKING:
-    from rules.final_act.engine import RoundReport, State
-    from rules.final_act.engine_advanced import Advanced
+    from tankmap.rules.final_act.engine import RoundReport, State
+    from tankmap.rules.final_act.engine_advanced import Advanced
 
 
 def red_cross_cells(state: State, side: int) -> list[int]:

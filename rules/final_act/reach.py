@@ -29,11 +29,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from rules.final_act.data import DATA
-from rules.final_act.tables import Tables, tables_of, tank_steps, wreck_mask
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Unit
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.tables import Tables, tables_of, tank_steps, wreck_mask
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
 
 IntArray = npt.NDArray[np.int32]
 

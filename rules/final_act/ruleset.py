@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from rules.final_act.data import DATA
-from rules.final_act.setup import check_setup
-from rules.final_act.tables import Tables, tables_of, unit_blockers, wreck_mask
-from rules.geometry import Side
-from rules.ruleset import OptionSpec, Ruleset, UnitMove
-from rules.scenario import Scenario, Unit
-from rules.violations import Violation
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.setup import check_setup
+from tankmap.rules.final_act.tables import Tables, tables_of, unit_blockers, wreck_mask
+from tankmap.rules.geometry import Side
+from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import Violation
 
 
 class _Context(NamedTuple):

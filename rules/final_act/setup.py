@@ -20,11 +20,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rules.board import Board
-from rules.final_act.data import DATA, TerrainKind, shape_variants
-from rules.geometry import Side
-from rules.scenario import OptionValue, Scenario, Terrain, Unit
-from rules.violations import Severity, Violation
+from tankmap.rules.board import Board
+from tankmap.rules.final_act.data import DATA, TerrainKind, shape_variants
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
+from tankmap.rules.violations import Severity, Violation
 
 ERROR, INCOMPLETE = Severity.ERROR, Severity.INCOMPLETE
 

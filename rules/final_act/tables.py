@@ -36,10 +36,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.board import Board
-from rules.final_act.data import DATA, Offset
-from rules.geometry import Facing, Side, between_offsets, relative_offset
-from rules.scenario import OptionValue, Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.final_act.data import DATA, Offset
+from tankmap.rules.geometry import Facing, Side, between_offsets, relative_offset
+from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
 
 Order = tuple[int, Facing]
 """One order's end state: destination cell and facing."""

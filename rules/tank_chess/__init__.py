@@ -8,8 +8,8 @@ saved games in ``rules.tank_chess.record``.
 
 from __future__ import annotations
 
-from rules.registry import register
-from rules.tank_chess.ruleset import TankChess
+from tankmap.rules.registry import register
+from tankmap.rules.tank_chess.ruleset import TankChess
 
 TANK_CHESS = register(TankChess())
 

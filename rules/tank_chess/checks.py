@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from rules.geometry import Side
-from rules.scenario import Scenario
-from rules.tank_chess.data import tank_chess_data
-from rules.tank_chess.shapes import matches_shape
-from rules.violations import Severity, Violation
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.data import tank_chess_data
+from tankmap.rules.tank_chess.shapes import matches_shape
+from tankmap.rules.violations import Severity, Violation
 
 _NAMES = {
     "command": "command tank",
@@ -185,8 +185,8 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
 
 
 def _escape_warnings(scenario: Scenario) -> list[Violation]:
-    from rules.tank_chess.reach import escape_region
-    from rules.tank_chess.state import GameState
+    from tankmap.rules.tank_chess.reach import escape_region
+    from tankmap.rules.tank_chess.state import GameState
 
     commanders = [p for p, u in enumerate(scenario.units) if u.kind == "command" and not u.wreck]
     if not commanders:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
 
 KINDS: tuple[str, ...] = ("command", "light", "medium", "heavy", "destroyer", "mortar")
 KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}

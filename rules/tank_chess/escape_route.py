@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.tank_chess.reach import _Layout, _layout, _sh, _step_masks
-from rules.tank_chess.state import BLOCKED, EMPTY, GameState
+from tankmap.rules.tank_chess.reach import _Layout, _layout, _sh, _step_masks
+from tankmap.rules.tank_chess.state import BLOCKED, EMPTY, GameState
 
 
 @dataclass(frozen=True)

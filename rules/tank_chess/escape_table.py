@@ -14,9 +14,9 @@ in single steps (/work/notes/progress-tc-race.md).
 
 from __future__ import annotations
 
-from rules.tank_chess.escape_route import _cell_bits, _free, _Walk
-from rules.tank_chess.reach import _layout, _step_masks
-from rules.tank_chess.state import GameState
+from tankmap.rules.tank_chess.escape_route import _cell_bits, _free, _Walk
+from tankmap.rules.tank_chess.reach import _layout, _step_masks
+from tankmap.rules.tank_chess.state import GameState
 
 _Key = tuple[int, int, int, int, bool]
 _MEMO: dict[_Key, tuple[int, list[list[int]]]] = {}

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
-from rules.tank_chess.tables import EMPTY, NO_TARGET, Tables
+from tankmap.rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
+from tankmap.rules.tank_chess.tables import EMPTY, NO_TARGET, Tables
 
 if TYPE_CHECKING:
-    from rules.tank_chess.state import GameState, Turn
+    from tankmap.rules.tank_chess.state import GameState, Turn
 
 
 class Tree:

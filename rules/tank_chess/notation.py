@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 
-from rules.errors import IllegalMoveError, TankmapError
-from rules.geometry import Facing
-from rules.tank_chess.data import tank_chess_data
-from rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn
+from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.geometry import Facing
+from tankmap.rules.tank_chess.data import tank_chess_data
+from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn
 
 _TURN_RE = re.compile(
     r"^([a-z])([0-9]{1,2})"

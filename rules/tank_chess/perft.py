@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rules.tank_chess.state import GameState, Turn
+    from tankmap.rules.tank_chess.state import GameState, Turn
 
 
 def perft(state: GameState, depth: int) -> int:

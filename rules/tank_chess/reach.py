@@ -23,10 +23,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario
-from rules.tank_chess.data import COMMAND, OPTION_SPECS, kind_facts
-from rules.tank_chess.state import BLOCKED, EMPTY, GameState, PositionError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.data import COMMAND, OPTION_SPECS, kind_facts
+from tankmap.rules.tank_chess.state import BLOCKED, EMPTY, GameState, PositionError
 
 
 def escape_region(state: GameState, side: int) -> set[int]:

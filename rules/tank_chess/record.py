@@ -19,11 +19,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
-from rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
-from rules.scenario import Scenario
-from rules.tank_chess.notation import format_turn, parse_turn
-from rules.tank_chess.state import GameState, Outcome
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from tankmap.rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.notation import format_turn, parse_turn
+from tankmap.rules.tank_chess.state import GameState, Outcome
 
 FORMAT = "tankmap-game"
 VERSION = 1
@@ -108,7 +108,7 @@ class GameRecord:
         result = None
         raw = data.get("result")
         if raw is not None:
-            from rules.geometry import Side
+            from tankmap.rules.geometry import Side
 
             if not isinstance(raw, dict) or not isinstance(raw.get("reason"), str):
                 fail("$.result", "must be null or {winner, reason}", raw)

@@ -16,13 +16,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from rules.geometry import Facing, Side
-from rules.ruleset import OptionSpec, Ruleset, UnitMove
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_chess.checks import check_scenario
-from rules.tank_chess.data import KINDS, OPTION_SPECS, tank_chess_data
-from rules.tank_chess.shapes import shape_names
-from rules.violations import Violation
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_chess.checks import check_scenario
+from tankmap.rules.tank_chess.data import KINDS, OPTION_SPECS, tank_chess_data
+from tankmap.rules.tank_chess.shapes import shape_names
+from tankmap.rules.violations import Violation
 
 
 @cache
@@ -79,7 +79,7 @@ class TankChess(Ruleset):
 
     # --- movement and fire --------------------------------------------------------------
     def _state_and_piece(self, scenario: Scenario, unit: Unit) -> tuple[Any, int]:
-        from rules.tank_chess.state import GameState
+        from tankmap.rules.tank_chess.state import GameState
 
         units = scenario.units
         for p in range(len(units) - 1, -1, -1):  # callers often append the unit asked about

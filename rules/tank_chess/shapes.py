@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from rules.board import Board
-from rules.tank_chess.data import tank_chess_data
+from tankmap.rules.board import Board
+from tankmap.rules.tank_chess.data import tank_chess_data
 
 Offsets = tuple[tuple[int, int], ...]
 

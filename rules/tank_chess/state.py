@@ -51,10 +51,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.errors import IllegalMoveError, TankmapError
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
-from rules.tank_chess.data import (
+from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.tank_chess.data import (
     COMMAND,
     FIRE_MORTAR,
     FIRE_TURRET,
@@ -62,15 +62,15 @@ from rules.tank_chess.data import (
     OPTION_SPECS,
     kind_facts,
 )
-from rules.tank_chess.movegen import (
+from tankmap.rules.tank_chess.movegen import (
     Sight,
     end_states,
     piece_turn_count,
     piece_turns,
     sight_map,
 )
-from rules.tank_chess.perft import perft, perft_divide
-from rules.tank_chess.tables import (
+from tankmap.rules.tank_chess.perft import perft, perft_divide
+from tankmap.rules.tank_chess.tables import (
     BLOCKED,
     EMPTY,
     ESCAPE,

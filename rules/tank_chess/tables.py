@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.geometry import Facing
-from rules.scenario import Terrain
-from rules.tank_chess.data import tank_chess_data
+from tankmap.rules.geometry import Facing
+from tankmap.rules.scenario import Terrain
+from tankmap.rules.tank_chess.data import tank_chess_data
 
 EMPTY = -1
 """``grid`` value of an empty cell (other values: ``BLOCKED`` or a live piece index)."""

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from rules.scenario import Scenario
-from rules.tank_chess.data import COMMAND, kind_facts
-from rules.tank_chess.reach import (
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.data import COMMAND, kind_facts
+from tankmap.rules.tank_chess.reach import (
     _closure,
     _Layout,
     _layout,
@@ -39,7 +39,7 @@ from rules.tank_chess.reach import (
     pack_cells,
     terrain_of,
 )
-from rules.tank_chess.state import PositionError
+from tankmap.rules.tank_chess.state import PositionError
 
 IntArray = npt.NDArray[np.int32]
 Route = tuple[tuple[int, int], ...]

@@ -7,8 +7,8 @@ supply drops); ``rules.tank_wars.data`` holds the numbers (all options, RULES §
 
 from __future__ import annotations
 
-from rules.registry import register
-from rules.tank_wars.ruleset import TankWars
+from tankmap.rules.registry import register
+from tankmap.rules.tank_wars.ruleset import TankWars
 
 TANK_WARS = register(TankWars())
 

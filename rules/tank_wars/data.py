@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from rules.errors import OptionError
-from rules.geometry import Facing
-from rules.ruleset import OptionSpec, load_ruleset_data
-from rules.scenario import OptionValue
+from tankmap.rules.errors import OptionError
+from tankmap.rules.geometry import Facing
+from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.scenario import OptionValue
 
 DATA: dict[str, Any] = load_ruleset_data("tank-wars")
 

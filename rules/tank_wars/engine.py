@@ -62,10 +62,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rules.errors import IllegalMoveError
-from rules.geometry import Side
-from rules.tank_wars.ruleset import board_cells
-from rules.tank_wars.state import (
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.geometry import Side
+from tankmap.rules.tank_wars.ruleset import board_cells
+from tankmap.rules.tank_wars.state import (
     FIELDS,
     NO_ORDERS,
     Command,

@@ -27,11 +27,11 @@ from collections import defaultdict
 from functools import cache
 from typing import ClassVar
 
-from rules.board import Board
-from rules.geometry import Side
-from rules.ruleset import OptionSpec, Ruleset, UnitMove
-from rules.scenario import Scenario, Unit
-from rules.tank_wars.data import (
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Side
+from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.tank_wars.data import (
     COLUMNS,
     DATA,
     HALF_ROWS,
@@ -41,7 +41,7 @@ from rules.tank_wars.data import (
     UNIT_KINDS,
     TankWarsRules,
 )
-from rules.violations import Severity, Violation
+from tankmap.rules.violations import Severity, Violation
 
 
 def half_of(board: Board, cell: int) -> Side:

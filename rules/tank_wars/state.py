@@ -11,12 +11,12 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from rules.board import Board
-from rules.errors import IllegalMoveError, TankmapError
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_wars.data import CommandKind, TankWarsRules
-from rules.tank_wars.ruleset import TankWars, board_cells
+from tankmap.rules.board import Board
+from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_wars.data import CommandKind, TankWarsRules
+from tankmap.rules.tank_wars.ruleset import TankWars, board_cells
 
 FIELDS = 36
 """Fields of one side's own board (6 letters × 6 numbers on the two dice)."""

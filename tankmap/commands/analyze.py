@@ -39,10 +39,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from analysis.batch import Job, analyse_many
-    from analysis.report import write_index
-    from rules.errors import TankmapError
+    from tankmap.analysis.batch import Job, analyse_many
+    from tankmap.analysis.report import write_index
     from tankmap.commands.common import available_cpus, load, print_json, progress_bar
+    from tankmap.rules.errors import TankmapError
 
     many = len(args.files) > 1
     scenarios = [load(path, args.option) for path in args.files]  # bad input stops us first

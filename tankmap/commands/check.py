@@ -26,10 +26,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from rules.errors import TankmapError
-    from rules.registry import get_ruleset
-    from rules.violations import is_complete, is_legal
     from tankmap.commands.common import load, print_json
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.registry import get_ruleset
+    from tankmap.rules.violations import is_complete, is_legal
 
     results: list[dict[str, Any]] = []
     worst = 0

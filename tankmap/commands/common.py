@@ -15,9 +15,9 @@ T = TypeVar("T")
 def load(path: str, option_pairs: Iterable[str] = ()) -> Any:
     """Read a scenario file (``ScenarioFormatError`` on any problem), then apply the
     ``--option NAME=VALUE`` overrides (``OptionError`` naming the file for a bad one)."""
-    from rules.errors import OptionError
-    from rules.fileformat import read_scenario
-    from rules.registry import get_ruleset
+    from tankmap.rules.errors import OptionError
+    from tankmap.rules.fileformat import read_scenario
+    from tankmap.rules.registry import get_ruleset
 
     scenario = read_scenario(path)
     pairs = list(option_pairs)
@@ -51,7 +51,7 @@ def print_json(data: Any) -> None:
 
 def parse_option_args(ruleset: Any, pairs: Iterable[str]) -> dict[str, Any]:
     """Turn ``["extra_forces=true", "max_rounds=50"]`` into typed ruleset options."""
-    from rules.errors import OptionError
+    from tankmap.rules.errors import OptionError
 
     options: dict[str, Any] = {}
     for pair in pairs:

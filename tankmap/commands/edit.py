@@ -28,6 +28,6 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"tankmap edit: error: {problem}", file=sys.stderr)
         return 2
-    from editor.app import run as run_editor
+    from tankmap.editor.app import run as run_editor
 
     return run_editor(args.file)

@@ -28,9 +28,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rules.errors import TankmapError
-    from rules.registry import get_ruleset
     from tankmap.commands.common import load, print_json
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     rs = get_ruleset(scenario.ruleset)

@@ -32,11 +32,11 @@ def run(args: argparse.Namespace) -> int:
     import os
     from dataclasses import replace
 
-    from rules.board import Board
-    from rules.errors import TankmapError
-    from rules.fileformat import write_scenario
-    from rules.registry import get_ruleset
     from tankmap.commands.common import parse_option_args
+    from tankmap.rules.board import Board
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.fileformat import write_scenario
+    from tankmap.rules.registry import get_ruleset
 
     rs = get_ruleset(args.ruleset)
     board = None

@@ -28,10 +28,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from rules.errors import TankmapError
-    from rules.tank_chess.notation import format_turn
-    from rules.tank_chess.state import initial_state, perft
     from tankmap.commands.common import load, print_json, progress
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.tank_chess.notation import format_turn
+    from tankmap.rules.tank_chess.state import initial_state, perft
 
     if args.depth < 0:
         raise TankmapError(f"--depth must be 0 or more, not {args.depth}")

@@ -33,8 +33,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rules.errors import TankmapError
     from tankmap.commands.common import load
+    from tankmap.rules.errors import TankmapError
 
     out = Path(args.output)
     fmt = FORMATS.get(out.suffix.lower())
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise TankmapError(f"--dpi must be positive, not {args.dpi}")
     scenario = load(args.file, args.option)
 
-    from analysis.board_figure import board_figure
+    from tankmap.analysis.board_figure import board_figure
 
     fig = board_figure(scenario, title=args.title)
     try:

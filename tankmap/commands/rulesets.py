@@ -17,8 +17,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rules.registry import get_ruleset, ruleset_names
     from tankmap.commands.common import print_json
+    from tankmap.rules.registry import get_ruleset, ruleset_names
 
     rows = []
     for name in ruleset_names():

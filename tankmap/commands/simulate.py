@@ -66,16 +66,16 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.simulation.runner import (
+    from tankmap.analysis.simulation.runner import (
         IllegalScenarioError,
         fallback_note,
         require_legal,
         simulate,
     )
-    from analysis.simulation.stats import summary
-    from rules.errors import TankmapError
-    from rules.registry import get_ruleset
+    from tankmap.analysis.simulation.stats import summary
     from tankmap.commands.common import draw_bar, load, print_json
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
@@ -120,13 +120,13 @@ def run(args: argparse.Namespace) -> int:
     if fallback:
         doc["fallback"] = fallback
     if args.record:
-        from analysis.simulation.runner import record_game
+        from tankmap.analysis.simulation.runner import record_game
 
         _result, rec = record_game(scenario, (south, north), seed=args.seed, game=0)
         rec.save(args.record)
         doc["record"] = args.record
     if args.out:
-        from analysis.simulation.report import write_report
+        from tankmap.analysis.simulation.report import write_report
 
         path = write_report(df, scenario, doc, args.out)
         doc["report"] = str(path)

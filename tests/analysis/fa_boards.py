@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 B = Board.of(12, 12)
 

@@ -12,12 +12,12 @@ Rules of "grid-toy" (hand-checkable, so tests can derive answers on paper):
 
 from __future__ import annotations
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import register
-from rules.ruleset import Ruleset, UnitMove
-from rules.scenario import Scenario, Terrain, Unit
-from rules.violations import Severity, Violation
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import register
+from tankmap.rules.ruleset import Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.violations import Severity, Violation
 
 ORTHO = (Facing.N, Facing.E, Facing.S, Facing.W)
 

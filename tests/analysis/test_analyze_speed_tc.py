@@ -10,17 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.graphs import ESCAPE, base_scenario, clear_cache
-from analysis.lanes import cell_graph
-from analysis.reach import UnitReach, side_reach, turn_search_reach
-from analysis.summary import analyse
-from rules.board import Board
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_chess.data import KINDS
-from rules.tank_chess.unit_reach import turn_steps, unit_terrain_reach
+from tankmap.analysis.graphs import ESCAPE, base_scenario, clear_cache
+from tankmap.analysis.lanes import cell_graph
+from tankmap.analysis.reach import UnitReach, side_reach, turn_search_reach
+from tankmap.analysis.summary import analyse
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.unit_reach import turn_steps, unit_terrain_reach
 
 ROOT = Path(__file__).resolve().parents[2]
 S, N = Side.SOUTH, Side.NORTH
@@ -164,8 +164,7 @@ def test_builtin_maps_match_tables(name: str) -> None:
 
 def test_analyse_json_unchanged_but_routes(monkeypatch: pytest.MonkeyPatch) -> None:
     # the whole --json document equals the table path's, routes aside (valid, see above)
-    import analysis.lanes
-    import analysis.summary
+    from tankmap import analysis
 
     s = read_scenario(ROOT / "maps" / "tank-chess" / "basic-16.json")
     clear_cache()

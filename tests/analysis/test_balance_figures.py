@@ -8,9 +8,9 @@ from pathlib import Path
 from fa_boards import SWAMP_WALL, fa, tank
 from matplotlib.figure import Figure
 
-from analysis.balance import COLUMNS, DIFF, balance_table
-from analysis.board_figure import board_figure
-from analysis.figures import (
+from tankmap.analysis.balance import COLUMNS, DIFF, balance_table
+from tankmap.analysis.board_figure import board_figure
+from tankmap.analysis.figures import (
     artillery_figure,
     balance_figure,
     contested_figure,
@@ -20,11 +20,11 @@ from analysis.figures import (
     reach_figure,
     routes_figure,
 )
-from analysis.summary import analyse
-from rules.board import Board
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from tankmap.analysis.summary import analyse
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 

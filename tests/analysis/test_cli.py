@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fa_boards import MINE_WALL, fa, tank
 
-from rules.fileformat import write_scenario
-from rules.geometry import Side
 from tankmap.cli import main
+from tankmap.rules.fileformat import write_scenario
+from tankmap.rules.geometry import Side
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = str(ROOT / "maps/final-act/mirror.json")

@@ -13,16 +13,16 @@ import pytest
 from fa_boards import MINE_WALL, fa, tank
 from grid_toy import scenario as toy_scenario
 
-from analysis.coverage import coverage, hit_probability, kill_coverage
-from analysis.graphs import clear_cache, is_symmetric, movement_table
-from analysis.lanes import analyse_lanes
-from analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
-from analysis.summary import analyse
-from rules.board import Board
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.analysis.coverage import coverage, hit_probability, kill_coverage
+from tankmap.analysis.graphs import clear_cache, is_symmetric, movement_table
+from tankmap.analysis.lanes import analyse_lanes
+from tankmap.analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
+from tankmap.analysis.summary import analyse
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "maps").glob("*/*.json"))

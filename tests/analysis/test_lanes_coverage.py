@@ -6,10 +6,10 @@ import numpy as np
 from fa_boards import MINE_WALL, SWAMP_WALL, B, c, fa, tank
 from networkx.algorithms.connectivity import local_node_connectivity
 
-from analysis.coverage import coverage, summarize
-from analysis.lanes import analyse_lanes, cell_graph
-from rules.geometry import Facing, Side
-from rules.scenario import Unit
+from tankmap.analysis.coverage import coverage, summarize
+from tankmap.analysis.lanes import analyse_lanes, cell_graph
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Unit
 
 
 def names(cells: tuple[int, ...] | list[int]) -> set[str]:
@@ -121,7 +121,7 @@ def test_safest_route_avoids_covered_cells() -> None:
 
 def test_lanes_after_terrain_edits_equal_fresh_lanes() -> None:
     # Tables derived through edits may keep states of the old terrain; lanes must not care.
-    from analysis.graphs import clear_cache
+    from tankmap.analysis.graphs import clear_cache
 
     for terrain in (MINE_WALL, SWAMP_WALL, MINE_WALL[:2] + SWAMP_WALL[:2]):
         s = fa(terrain=terrain)

@@ -9,9 +9,15 @@ import networkx as nx
 import pytest
 from networkx.algorithms.connectivity import minimum_st_node_cut
 
-from analysis.lanes import _SINK, _SOURCE, cell_graph, lane_flow_graph, shortest_disjoint_paths
-from rules.fileformat import read_scenario
-from rules.geometry import Side
+from tankmap.analysis.lanes import (
+    _SINK,
+    _SOURCE,
+    cell_graph,
+    lane_flow_graph,
+    shortest_disjoint_paths,
+)
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 from fa_boards import MINE_WALL, SWAMP_WALL, c, fa, tank
 
-from analysis.graphs import clear_cache
-from analysis.live import live_overlays, reach_ready, warm
-from analysis.summary import analyse
-from rules.fileformat import read_scenario
-from rules.geometry import Side
-from rules.scenario import Terrain
+from tankmap.analysis.graphs import clear_cache
+from tankmap.analysis.live import live_overlays, reach_ready, warm
+from tankmap.analysis.summary import analyse
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Terrain
 
 ROOT = Path(__file__).resolve().parents[2]
 

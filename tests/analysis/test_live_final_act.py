@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.graphs import clear_cache
-from analysis.live import LOCK, _table_side_reach, fast_path, live_overlays
-from analysis.reach import side_reach
-from rules.fileformat import read_scenario
-from rules.geometry import Side
-from rules.scenario import Scenario, Terrain
+from tankmap.analysis.graphs import clear_cache
+from tankmap.analysis.live import LOCK, _table_side_reach, fast_path, live_overlays
+from tankmap.analysis.reach import side_reach
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario, Terrain
 
 ROOT = Path(__file__).resolve().parents[2]
 FA_MAPS = sorted((ROOT / "maps/final-act").glob("*.json"))

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.live import live_overlays
-from rules.board import Board
-from rules.final_act.reach import side_terrain_reach
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.analysis.live import live_overlays
+from tankmap.rules.board import Board
+from tankmap.rules.final_act.reach import side_terrain_reach
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 B = Board.of(6, 12)
 C = B.parse_cell

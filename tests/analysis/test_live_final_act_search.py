@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.graphs import clear_cache
-from analysis.live import fast_path, live_overlays
-from analysis.reach import side_reach
-from rules.fileformat import read_scenario
-from rules.final_act.reach import side_terrain_reach
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.analysis.graphs import clear_cache
+from tankmap.analysis.live import fast_path, live_overlays
+from tankmap.analysis.reach import side_reach
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.final_act.reach import side_terrain_reach
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 FA_MAPS = sorted((ROOT / "maps/final-act").glob("*.json"))
@@ -123,7 +123,7 @@ def test_all_lane_arrows_and_owners(options: dict[str, bool]) -> None:
 def test_step_sources_is_can_step_on_every_cell(path: Path) -> None:
     """``Tables.step_sources`` (the search's whole-board steps) against ``Tables.can_step``
     cell by cell, every direction and side, after random terrain edits, wrecks avoided."""
-    from rules.final_act.tables import tables_of, wreck_mask
+    from tankmap.rules.final_act.tables import tables_of, wreck_mask
 
     rng = np.random.default_rng([9, len(path.name)])
     s = read_scenario(path)

@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.graphs import clear_cache
-from analysis.live import fast_path, live_overlays, reach_ready
-from analysis.reach import side_reach
-from rules.board import Board
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_chess.data import KINDS
-from rules.tank_chess.reach import side_terrain_reach
-from rules.tank_chess.state import PositionError
+from tankmap.analysis.graphs import clear_cache
+from tankmap.analysis.live import fast_path, live_overlays, reach_ready
+from tankmap.analysis.reach import side_reach
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.reach import side_terrain_reach
+from tankmap.rules.tank_chess.state import PositionError
 
 ROOT = Path(__file__).resolve().parents[2]
 B8 = Board.of(8, 8)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 from fa_boards import MINE_WALL, SWAMP_WALL, B, c, fa, tank
 
-from analysis.graphs import movement_graph, movement_table
-from analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
-from analysis.summary import analyse
-from rules.geometry import Facing, Side
-from rules.scenario import Terrain, Unit
+from tankmap.analysis.graphs import movement_graph, movement_table
+from tankmap.analysis.reach import side_reach, unit_reach, unit_reach_nx, unit_reach_route
+from tankmap.analysis.summary import analyse
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Terrain, Unit
 
 
 def test_empty_board_row_1_facing_north_needs_11_rounds() -> None:

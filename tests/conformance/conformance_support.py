@@ -14,10 +14,10 @@ import numpy as np
 import reference_final_act as RF
 import reference_tank_chess as RT
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 TC_KINDS = ("command", "light", "medium", "heavy", "destroyer", "mortar")
 TANK_NAMES = ("C", "1", "1A", "1B", "2", "2A", "2B")
@@ -97,7 +97,7 @@ def tank_chess_mismatches(sc: Scenario) -> list[str]:
 
 
 def project_perft(sc: Scenario, depth: int) -> int:
-    from rules.tank_chess.state import initial_state, perft
+    from tankmap.rules.tank_chess.state import initial_state, perft
 
     n: int = perft(initial_state(sc), depth)
     return n
@@ -275,7 +275,7 @@ def final_act_mismatches(sc: Scenario) -> list[str]:
 
 def describe(sc: Scenario) -> dict[str, Any]:
     """The scenario as its file JSON (for failure messages)."""
-    from rules.fileformat import scenario_to_json
+    from tankmap.rules.fileformat import scenario_to_json
 
     data: dict[str, Any] = scenario_to_json(sc)
     return data

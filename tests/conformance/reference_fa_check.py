@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.scenario import Scenario
+from tankmap.rules.scenario import Scenario
 
 TANK_NAMES = ("C", "1", "1A", "1B", "2", "2A", "2B")
 TERRAIN_COUNT = {"berm-large": 1, "berm-small": 2, "swamp": 1, "minefield": 1}
@@ -94,7 +94,7 @@ def check(sc: Scenario) -> tuple[set[int], bool, bool]:
 
 def well_formed(sc: Scenario, t: object) -> bool:
     """Shape, orientation, lane and arrow of one terrain piece."""
-    from rules.scenario import Terrain
+    from tankmap.rules.scenario import Terrain
 
     assert isinstance(t, Terrain)
     b = sc.board

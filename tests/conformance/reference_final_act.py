@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from rules.scenario import Scenario
+from tankmap.rules.scenario import Scenario
 
 DX = (0, 1, 1, 1, 0, -1, -1, -1)
 DY = (1, 1, 0, -1, -1, -1, 0, 1)

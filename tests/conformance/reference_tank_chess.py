@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from rules.scenario import Scenario
+from tankmap.rules.scenario import Scenario
 
 # RULES §2.1 table, transcribed by hand: speed, gun, armour (front, side, rear), fire mode.
 SPEED = {"command": 5, "light": 5, "medium": 4, "heavy": 3, "destroyer": 4, "mortar": 3}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.scenario import Scenario
+from tankmap.rules.scenario import Scenario
 
 ARMY_16 = {"command": 1, "light": 4, "medium": 3, "heavy": 2, "destroyer": 0, "mortar": 0}
 # RULES §2.2: "20 × 20: the same plus 2 TD and 2 HM"

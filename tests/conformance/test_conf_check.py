@@ -18,12 +18,12 @@ import pytest
 import reference_fa_check as RFC
 import reference_tc_check as RTC
 
-from rules.fileformat import read_scenario, write_scenario
-from rules.geometry import Facing
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.violations import Severity
 from tankmap.cli import main
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.geometry import Facing
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.violations import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 FA_BASES = [

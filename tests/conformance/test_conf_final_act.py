@@ -22,12 +22,12 @@ import numpy as np
 import pytest
 import reference_final_act as RF
 
-from rules.board import Board
-from rules.fileformat import read_scenario, write_scenario
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = sorted((ROOT / "maps" / "final-act").glob("*.json"))
@@ -95,7 +95,7 @@ def test_random_positions_with_other_cones() -> None:
 def test_engine_orders_and_fire_zones_match_too() -> None:
     # the game engine (rules.final_act.engine, used by simulate) has its own entry points:
     # State.orders (staying put first) and State.fire_zone
-    from rules.final_act.engine import Game
+    from tankmap.rules.final_act.engine import Game
 
     bad: list[str] = []
     for seed in range(8000, 8100):
@@ -130,7 +130,7 @@ def test_shelling_rounds_without_moves() -> None:
     # Every unit stays; every tank and AT shells a cell of its fire zone (mostly one holding
     # an enemy). Compared: each unit's status after the round (live with its damage, wreck,
     # or out), per cell and kind, since which of two equal ATs goes is not a rule.
-    from rules.final_act.engine import Game
+    from tankmap.rules.final_act.engine import Game
 
     bad: list[str] = []
     for seed in range(9000, 9150):
@@ -172,7 +172,7 @@ def test_shelling_rounds_without_moves() -> None:
 def test_movement_rounds_with_conflicts() -> None:
     # Units packed into a 6 × 6 area, each given a random legal order (20 % stay): compared
     # every unit's cell and facing after the round and the ATs eliminated by enemy tanks.
-    from rules.final_act.engine import Game
+    from tankmap.rules.final_act.engine import Game
 
     bad: list[str] = []
     for seed in range(9500, 9800):
@@ -208,7 +208,7 @@ def test_random_games_round_by_round() -> None:
     # facing, statuses per (cell, kind, side), winner and game over. Rounds where both sides
     # stand on the enemy's last line (RULES §1.7 leaves the exact moment open) end the
     # comparison, as do positions where a side has no tank (never had one: not a loss).
-    from rules.final_act.engine import Game
+    from tankmap.rules.final_act.engine import Game
 
     bad: list[str] = []
     for seed in range(11000, 11150):
@@ -345,7 +345,7 @@ CONFLICTS = {
 
 @pytest.mark.parametrize("case", sorted(CONFLICTS))
 def test_hand_made_conflicts(case: str) -> None:
-    from rules.final_act.engine import Game
+    from tankmap.rules.final_act.engine import Game
 
     spec, order_text, cells, eliminated = CONFLICTS[case]
     units = [Unit(k, side, c(cell), Facing.parse(f)) for k, side, cell, f in spec]

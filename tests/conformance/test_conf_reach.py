@@ -17,12 +17,12 @@ import reference_final_act as RF
 import reference_reach as RR
 import reference_tank_chess as RT
 
-from analysis.reach import unit_reach
-from rules.board import Board
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from tankmap.analysis.reach import unit_reach
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 import reference_tank_chess as RT
 
-from rules.board import Board
-from rules.fileformat import read_scenario, write_scenario
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = sorted((ROOT / "maps" / "tank-chess").glob("*.json"))
@@ -339,8 +339,8 @@ def test_random_games_turn_by_turn() -> None:
     # (winner and reason) and the position (cells, facings, wrecks) must agree.
     from collections import Counter
 
-    from rules.tank_chess.notation import format_turn, parse_turn
-    from rules.tank_chess.state import initial_state
+    from tankmap.rules.tank_chess.notation import format_turn, parse_turn
+    from tankmap.rules.tank_chess.state import initial_state
 
     bad: list[str] = []
     for seed in range(12000, 12040):
@@ -391,8 +391,8 @@ def test_random_games_turn_by_turn() -> None:
 def test_no_legal_move_is_a_draw() -> None:
     # RULES §2.5: a side with no legal move draws. South's walled CLT on d8 rotates to NE;
     # north has only a wreck, hence no legal turn: the game is a draw.
-    from rules.tank_chess.notation import parse_turn
-    from rules.tank_chess.state import initial_state
+    from tankmap.rules.tank_chess.notation import parse_turn
+    from tankmap.rules.tank_chess.state import initial_state
 
     b = Board.of(8, 8)
     walls = tuple(b.parse_cell(n) for n in ("c8", "e8", "c7", "d7", "e7"))

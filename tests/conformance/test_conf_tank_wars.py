@@ -21,10 +21,11 @@ import pytest
 import reference_tank_wars as RW
 import tw_conformance_support as S
 
-from rules.fileformat import dumps_scenario
-from rules.geometry import Side
-from rules.scenario import Terrain, Unit
-from rules.tank_wars.engine import (
+from tankmap.cli import main
+from tankmap.rules.fileformat import dumps_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Terrain, Unit
+from tankmap.rules.tank_wars.engine import (
     Event,
     artillery_phase,
     command_end,
@@ -35,7 +36,6 @@ from rules.tank_wars.engine import (
     play_round,
     resolve_orders,
 )
-from tankmap.cli import main
 
 MOVE_SEEDS = range(250)
 SETUP_SEEDS = range(400)

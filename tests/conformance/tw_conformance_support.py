@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import reference_tank_wars as RW
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_wars.data import CommandKind
-from rules.tank_wars.engine import Command, Orders, outcome
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_wars.data import CommandKind
+from tankmap.rules.tank_wars.engine import Command, Orders, outcome
 
 TW = get_ruleset("tank-wars")
 BOARD = Board.of(6, 12)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.registry import register
-from rules.ruleset import OptionSpec, Ruleset, UnitMove
-from rules.scenario import Scenario, Unit
-from rules.violations import Severity, Violation
+from tankmap.rules.registry import register
+from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import Severity, Violation
 
 
 class ToyRuleset(Ruleset):

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.board import Board
-from rules.geometry import Facing
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing
 
 
 @pytest.mark.parametrize(

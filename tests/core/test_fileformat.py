@@ -11,17 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.board import Board
-from rules.errors import ScenarioFormatError, TankmapError
-from rules.fileformat import (
+from tankmap.rules.board import Board
+from tankmap.rules.errors import ScenarioFormatError, TankmapError
+from tankmap.rules.fileformat import (
     dumps_scenario,
     loads_scenario,
     read_scenario,
     scenario_from_json,
     write_scenario,
 )
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 
 def toy_doc(**changes: Any) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def test_round_trip_is_byte_stable(toy: Any, tmp_path: Path) -> None:
 
 
 def test_scenario_repr_rebuilds_it(toy: Any) -> None:
-    from rules.scenario import Scenario as S  # noqa: F401  (names used by eval)
+    from tankmap.rules.scenario import Scenario as S  # noqa: F401  (names used by eval)
 
     s = scenario_from_json(toy_doc())
     env = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.geometry import Facing, Side, between_offsets, relative_offset
+from tankmap.rules.geometry import Facing, Side, between_offsets, relative_offset
 
 
 @pytest.mark.parametrize(

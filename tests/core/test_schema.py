@@ -8,10 +8,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-import maps
-import resources
-from rules.fileformat import read_scenario, scenario_to_json
-from rules.registry import get_ruleset, ruleset_names
+from tankmap import maps, resources
+from tankmap.rules.fileformat import read_scenario, scenario_to_json
+from tankmap.rules.registry import get_ruleset, ruleset_names
 
 SCHEMA = json.loads(resources.path("scenario.schema.json").read_text("utf-8"))
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from editor.autosave import Autosave
-from editor.mainwindow import MainWindow
-from rules.scenario import Scenario
+from tankmap.editor.autosave import Autosave
+from tankmap.editor.mainwindow import MainWindow
+from tankmap.rules.scenario import Scenario
 
 
 class FakePrompter:

@@ -8,7 +8,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from editor.mainwindow import MainWindow
+from tankmap.editor.mainwindow import MainWindow
 
 
 def move_mouse(

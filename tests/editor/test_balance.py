@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QUrl
 
-import maps
-from analysis.simulation.runner import simulate
-from editor.balance import BalanceDialog, SimulationJob
-from editor.mainwindow import MainWindow
-from rules.fileformat import read_scenario
-from rules.geometry import Side
-from rules.scenario import Unit
+from tankmap import maps
+from tankmap.analysis.simulation.runner import simulate
+from tankmap.editor.balance import BalanceDialog, SimulationJob
+from tankmap.editor.mainwindow import MainWindow
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Unit
 
 MIRROR = maps.builtin_maps("final-act")[2]
 BASIC = maps.builtin_maps("tank-chess")[0]

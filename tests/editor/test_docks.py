@@ -12,12 +12,12 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from editor import editing
-from editor.docks.palette import counts_text
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Terrain, Unit
-from rules.violations import Severity
+from tankmap.editor import editing
+from tankmap.editor.docks.palette import counts_text
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Terrain, Unit
+from tankmap.rules.violations import Severity
 
 
 def test_problems_dock_lists_and_shows_cells(make_window: Any) -> None:
@@ -138,9 +138,9 @@ def test_unit_view_reports_a_command_tank_escape(make_window: Any) -> None:
 
 
 def test_any_registered_ruleset_gets_a_generic_palette(make_window: Any) -> None:
-    from rules.registry import register
-    from rules.ruleset import Ruleset, UnitMove
-    from rules.scenario import Scenario
+    from tankmap.rules.registry import register
+    from tankmap.rules.ruleset import Ruleset, UnitMove
+    from tankmap.rules.scenario import Scenario
 
     class Sketch(Ruleset):
         """Units may not share a cell (the only rule)."""
@@ -152,7 +152,7 @@ def test_any_registered_ruleset_gets_a_generic_palette(make_window: Any) -> None
         default_board = (6, 6)
 
         def check(self, scenario: Scenario) -> list[Any]:
-            from rules.violations import Violation
+            from tankmap.rules.violations import Violation
 
             seen: set[int] = set()
             out = []

@@ -14,15 +14,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-import maps
-from editor import editing
-from editor.document import Document
-from editor.palette_data import shapes_for
-from editor.pieces import Symmetry, all_pieces, footprint_cells, mirror_offsets, rotate_offsets
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
-from rules.violations import Severity
+from tankmap import maps
+from tankmap.editor import editing
+from tankmap.editor.document import Document
+from tankmap.editor.palette_data import shapes_for
+from tankmap.editor.pieces import (
+    Symmetry,
+    all_pieces,
+    footprint_cells,
+    mirror_offsets,
+    rotate_offsets,
+)
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import Severity
 
 STEPS = 120
 OPS = ("place", "place", "place", "erase", "move", "rotate", "mirror", "facing", "swap",

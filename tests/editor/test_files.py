@@ -8,15 +8,15 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from editor import editing
-from editor.autosave import Autosave, autosave_path
-from editor.dialogs import NewDialog
-from editor.mainwindow import MainWindow
-from rules.board import Board
-from rules.fileformat import read_scenario, write_scenario
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Unit
+from tankmap.editor import editing
+from tankmap.editor.autosave import Autosave, autosave_path
+from tankmap.editor.dialogs import NewDialog
+from tankmap.editor.mainwindow import MainWindow
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Unit
 
 
 def add_tank(w: MainWindow, cell: str = "b1", name: str = "C") -> None:
@@ -152,8 +152,8 @@ def test_window_state_and_recent_files_are_remembered(make_window: Any, tmp_path
 
 
 def test_open_dialog_lists_the_builtin_maps(qtbot: Any) -> None:
-    from editor.dialogs import OpenDialog
-    from maps import builtin_maps
+    from tankmap.editor.dialogs import OpenDialog
+    from tankmap.maps import builtin_maps
 
     dialog = OpenDialog(".")
     qtbot.addWidget(dialog)
@@ -204,8 +204,8 @@ def test_untitled_autosave_offered_unless_its_editor_still_runs(
 
 
 def test_open_dialog_lists_existing_recent_files_first(qtbot: Any, tmp_path: Path) -> None:
-    from editor.dialogs import OpenDialog
-    from maps import builtin_maps
+    from tankmap.editor.dialogs import OpenDialog
+    from tankmap.maps import builtin_maps
 
     mine = tmp_path / "mine.json"
     mine.write_text('{"title": "My board"}', "utf-8")

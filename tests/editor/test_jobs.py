@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from editor.jobs import ThreadJob
-from rules.errors import TankmapError
+from tankmap.editor.jobs import ThreadJob
+from tankmap.rules.errors import TankmapError
 
 
 def test_result_comes_back_from_another_thread(qtbot: Any) -> None:

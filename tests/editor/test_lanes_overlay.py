@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import maps
-from analysis.lanes import analyse_lanes
-from analysis.live import live_overlays
-from editor.mainwindow import MainWindow
-from rules.geometry import Side
-from rules.scenario import Scenario
+from tankmap import maps
+from tankmap.analysis.lanes import analyse_lanes
+from tankmap.analysis.live import live_overlays
+from tankmap.editor.mainwindow import MainWindow
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
 
 FLANKS = maps.builtin_maps("final-act")[1]
 BASIC = maps.builtin_maps("tank-chess")[0]

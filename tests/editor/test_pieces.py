@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from editor.pieces import (
+from tankmap.editor.pieces import (
     Symmetry,
     copy_side,
     mirror_shape,
@@ -15,9 +15,9 @@ from editor.pieces import (
     swap_sides,
     translate,
 )
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 B = Board.of(12, 12)
 c = B.parse_cell

@@ -15,11 +15,11 @@ from typing import Any
 
 from PySide6.QtCore import QRect, QSettings
 
-from editor.autosave import Autosave
-from editor.dialogs import recovery_message
-from editor.mainwindow import MainWindow, initial_geometry
-from editor.stats import stat_rows
-from rules.registry import get_ruleset
+from tankmap.editor.autosave import Autosave
+from tankmap.editor.dialogs import recovery_message
+from tankmap.editor.mainwindow import MainWindow, initial_geometry
+from tankmap.editor.stats import stat_rows
+from tankmap.rules.registry import get_ruleset
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
@@ -122,7 +122,7 @@ def test_untitled_recovery_names_ruleset_and_title(
 ) -> None:
     from dataclasses import replace
 
-    from rules.fileformat import write_scenario
+    from tankmap.rules.fileformat import write_scenario
 
     auto = tmp_path / "autosave"
     auto.mkdir()
@@ -139,9 +139,9 @@ def test_untitled_recovery_names_ruleset_and_title(
 
 
 def test_flipped_geometry_is_the_north_players_view() -> None:
-    from editor.scene import CELL, Geometry
-    from rules.board import Board
-    from rules.geometry import Facing
+    from tankmap.editor.scene import CELL, Geometry
+    from tankmap.rules.board import Board
+    from tankmap.rules.geometry import Facing
 
     b = Board.of(12, 12)
     geo = Geometry(b, flipped=True)
@@ -154,8 +154,8 @@ def test_flipped_geometry_is_the_north_players_view() -> None:
 
 
 def test_north_sheet_shows_north_setup_at_the_bottom(repo_root: Path) -> None:
-    from editor.export import _scene, side_only
-    from rules.geometry import Side
+    from tankmap.editor.export import _scene, side_only
+    from tankmap.rules.geometry import Side
 
     s = read_map("final-act", "mirror.json")
     north = side_only(s, Side.NORTH)
@@ -168,7 +168,7 @@ def test_north_sheet_shows_north_setup_at_the_bottom(repo_root: Path) -> None:
 
 
 def read_map(ruleset: str, name: str) -> Any:
-    from rules.fileformat import read_scenario
+    from tankmap.rules.fileformat import read_scenario
 
     return read_scenario(MAPS / ruleset / name)
 
@@ -191,7 +191,7 @@ def test_toolbar_actions_have_icons_and_text(make_window: Any) -> None:
 
 
 def test_problems_headline_and_empty_state(make_window: Any) -> None:
-    from editor.docks.problems import summary
+    from tankmap.editor.docks.problems import summary
 
     w = make_window()  # an empty Final Act board: legal, nothing placed yet
     dock = w.problems_dock
@@ -200,7 +200,7 @@ def test_problems_headline_and_empty_state(make_window: Any) -> None:
     assert dock.tree.count() == len(w.doc.violations)
     w2 = make_window(MAPS / "tank-chess" / "basic-16.json")  # the printed setup: complete
     assert w2.problems_dock.summary.text() == "Legal and complete"
-    from editor.docks.problems import EMPTY_TEXT
+    from tankmap.editor.docks.problems import EMPTY_TEXT
 
     tree = w2.problems_dock.tree
     assert tree.count() == 1 and tree.item(0).text() == EMPTY_TEXT
@@ -245,8 +245,8 @@ def test_inspector_never_scrolls_sideways(make_window: Any) -> None:
 
 
 def test_shortcuts_dialog_fits_the_screen(qtbot: Any) -> None:
-    from editor.actions import shortcuts_html
-    from editor.dialogs import InfoDialog
+    from tankmap.editor.actions import shortcuts_html
+    from tankmap.editor.dialogs import InfoDialog
 
     dialog = InfoDialog("Keyboard shortcuts", shortcuts_html())
     qtbot.addWidget(dialog)
@@ -256,7 +256,7 @@ def test_shortcuts_dialog_fits_the_screen(qtbot: Any) -> None:
 
 
 def test_advanced_final_act_options_come_last_under_a_heading(qtbot: Any) -> None:
-    from editor.dialogs import NewDialog, is_advanced, ordered_options
+    from tankmap.editor.dialogs import NewDialog, is_advanced, ordered_options
 
     specs = get_ruleset("final-act").option_specs
     ordered = ordered_options(specs)
@@ -289,7 +289,7 @@ def test_palette_list_is_as_tall_as_its_rows(make_window: Any) -> None:
 
 
 def test_info_dialog_wraps_long_text(qtbot: Any) -> None:
-    from editor.dialogs import InfoDialog
+    from tankmap.editor.dialogs import InfoDialog
 
     dialog = InfoDialog("About", "word " * 400)
     qtbot.addWidget(dialog)
@@ -297,7 +297,7 @@ def test_info_dialog_wraps_long_text(qtbot: Any) -> None:
 
 
 def test_obstacles_over_the_budget_show_negative_and_orange(make_window: Any) -> None:
-    from rules.scenario import Terrain
+    from tankmap.rules.scenario import Terrain
 
     s = get_ruleset("tank-chess").new_scenario()
     b = s.board

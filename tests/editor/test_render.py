@@ -7,10 +7,16 @@ from typing import Any
 
 import pytest
 
-from editor.export import export_png, export_setup_sheets, export_svg, setup_lines, side_only
-from maps import builtin_maps
-from rules.fileformat import read_scenario
-from rules.geometry import Side
+from tankmap.editor.export import (
+    export_png,
+    export_setup_sheets,
+    export_svg,
+    setup_lines,
+    side_only,
+)
+from tankmap.maps import builtin_maps
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
 
 MAPS = builtin_maps()
 
@@ -72,7 +78,7 @@ def test_cli_edit_missing_file_is_one_line_error(capsys: Any, tmp_path: Path) ->
 
 
 def test_sheet_image_renders(make_window: Any, repo_root: Path) -> None:
-    from editor.export import sheet_image
+    from tankmap.editor.export import sheet_image
 
     make_window()
     s = read_scenario(repo_root / "maps" / "tank-wars" / "default.json")

@@ -8,11 +8,11 @@ from typing import Any
 
 from editor_helpers import click, drag
 
-from editor import editing
-from editor.pieces import Symmetry
-from rules.geometry import Facing, Side
-from rules.scenario import Unit
-from rules.violations import is_legal
+from tankmap.editor import editing
+from tankmap.editor.pieces import Symmetry
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Unit
+from tankmap.rules.violations import is_legal
 
 
 def names(w: Any) -> set[tuple[str, str, str | None, Facing | None]]:

@@ -15,9 +15,9 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from editor import editing
-from rules.geometry import Facing, Side
-from rules.scenario import Terrain, Unit
+from tankmap.editor import editing
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Terrain, Unit
 
 
 def test_place_tank_with_the_mouse(make_window: Any) -> None:
@@ -203,7 +203,7 @@ def test_arrow_keys_nudge_the_selection_when_the_board_has_focus(
 
 
 def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
-    from editor.actions import ACTIONS, shortcuts_html
+    from tankmap.editor.actions import ACTIONS, shortcuts_html
 
     w = make_window()
     w.run_action("help.shortcuts")
@@ -217,7 +217,7 @@ def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
 
 def test_two_identical_units_in_one_cell_are_both_drawn(make_window: Any) -> None:
     # RULES §1.3 (Extra Forces): two ATs may share a cell; equal values, two pieces.
-    from rules.registry import get_ruleset
+    from tankmap.rules.registry import get_ruleset
 
     s = get_ruleset("final-act").new_scenario(options={"extra_forces": True})
     at = Unit("at", Side.SOUTH, s.board.parse_cell("c2"), Facing.N)
@@ -231,7 +231,7 @@ def test_two_identical_units_in_one_cell_are_both_drawn(make_window: Any) -> Non
 
 
 def test_mirror_shape_with_m_and_redo(make_window: Any) -> None:
-    from rules.registry import get_ruleset
+    from tankmap.rules.registry import get_ruleset
 
     w = make_window(scenario=get_ruleset("tank-chess").new_scenario())
     b = w.doc.scenario.board
@@ -257,7 +257,7 @@ def test_drag_painting_and_erasing_obstacle_cells_is_one_step_each(make_window: 
     from editor_helpers import move_mouse
     from PySide6.QtCore import QPoint
 
-    from rules.registry import get_ruleset
+    from tankmap.rules.registry import get_ruleset
 
     w = make_window(scenario=get_ruleset("tank-chess").new_scenario())
     b = w.doc.scenario.board

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.registry import get_ruleset
+from tankmap.rules.registry import get_ruleset
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
@@ -21,7 +21,7 @@ MAPS = Path(__file__).resolve().parents[2] / "maps"
 def test_place_preview_shows_the_mirror_image_in_symmetry_mode(make_window: Any) -> None:
     from editor_helpers import hover
 
-    from editor.pieces import Symmetry
+    from tankmap.editor.pieces import Symmetry
 
     w = make_window()
     b = w.doc.scenario.board
@@ -36,11 +36,11 @@ def test_place_preview_shows_the_mirror_image_in_symmetry_mode(make_window: Any)
 
 
 def test_history_and_status_use_readable_names(make_window: Any) -> None:
-    from editor import editing
-    from editor.pieces import Symmetry
-    from editor.tools.select import describe
-    from rules.geometry import Facing, Side
-    from rules.scenario import Terrain, Unit
+    from tankmap.editor import editing
+    from tankmap.editor.pieces import Symmetry
+    from tankmap.editor.tools.select import describe
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Terrain, Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -63,7 +63,7 @@ def test_save_as_suggests_the_title_and_writes_a_readable_file(
     import stat
     from dataclasses import replace
 
-    from editor.mainwindow import file_stem
+    from tankmap.editor.mainwindow import file_stem
 
     assert file_stem("Ring of Fire!") == "ring-of-fire"
     assert file_stem("  ") == "scenario"
@@ -82,9 +82,9 @@ def test_save_as_suggests_the_title_and_writes_a_readable_file(
 
 
 def test_unit_view_status_names_the_unit_and_counts_cells(make_window: Any) -> None:
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -99,7 +99,7 @@ def test_unit_view_status_names_the_unit_and_counts_cells(make_window: Any) -> N
 
 
 def test_bracket_keys_cycle_the_footprint_shape(make_window: Any) -> None:
-    from editor.palette_data import shapes_for
+    from tankmap.editor.palette_data import shapes_for
 
     w = make_window(MAPS / "tank-chess" / "blank-16.json")
     doc = w.doc
@@ -140,8 +140,8 @@ def test_status_bar_greets_with_a_hint(make_window: Any) -> None:
 def _broken_final_act() -> Any:
     # RULES §1.2: tanks set up in own rows 1-3 (e5 is outside), facings are orthogonal
     # (NE is an error on that unit's cell); a minefield's arrow must cross the strip.
-    from rules.geometry import Facing, Side
-    from rules.scenario import Terrain, Unit
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Terrain, Unit
 
     s = get_ruleset("final-act").new_scenario()
     c = s.board.parse_cell
@@ -153,7 +153,7 @@ def _broken_final_act() -> Any:
 
 
 def test_error_cells_are_marked_on_the_board_but_not_in_exports(make_window: Any) -> None:
-    from editor.export import _scene
+    from tankmap.editor.export import _scene
 
     s = _broken_final_act()
     w = make_window(scenario=s)
@@ -180,9 +180,9 @@ def test_f8_walks_through_the_problems(make_window: Any) -> None:
 
 
 def test_delete_says_what_was_erased(make_window: Any) -> None:
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     w.run_action("edit.delete")
@@ -198,9 +198,9 @@ def test_delete_says_what_was_erased(make_window: Any) -> None:
 def test_hovering_keeps_the_message_line(make_window: Any) -> None:
     from editor_helpers import hover
 
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -227,9 +227,9 @@ def test_problem_lines_start_with_a_capital(make_window: Any) -> None:
 def test_drop_says_what_moved_where(make_window: Any) -> None:
     from editor_helpers import drag
 
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -242,9 +242,9 @@ def test_drop_says_what_moved_where(make_window: Any) -> None:
 def test_erase_tool_names_what_it_erased(make_window: Any) -> None:
     from editor_helpers import click
 
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -256,9 +256,9 @@ def test_erase_tool_names_what_it_erased(make_window: Any) -> None:
 
 
 def test_rotating_a_selected_unit_says_its_new_facing(make_window: Any) -> None:
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -277,9 +277,9 @@ def test_rotating_a_selected_unit_says_its_new_facing(make_window: Any) -> None:
 def test_hover_label_follows_an_edit_under_the_cursor(make_window: Any) -> None:
     from editor_helpers import hover
 
-    from editor import editing
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.editor import editing
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     w = make_window()
     b = w.doc.scenario.board
@@ -294,8 +294,8 @@ def test_hover_label_follows_an_edit_under_the_cursor(make_window: Any) -> None:
 
 
 def test_warning_cells_are_outlined_on_the_board(make_window: Any) -> None:
-    from rules.geometry import Facing, Side
-    from rules.scenario import Unit
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
 
     s = get_ruleset("tank-chess").new_scenario()
     b = s.board

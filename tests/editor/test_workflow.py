@@ -16,9 +16,9 @@ from typing import Any
 
 from editor_helpers import click
 
-from rules.fileformat import read_scenario
-from rules.geometry import Facing, Side
-from rules.violations import is_complete, is_legal
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.violations import is_complete, is_legal
 
 
 def test_build_a_complete_final_act_setup(make_window: Any, prompter: Any, tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_build_a_complete_final_act_setup(make_window: Any, prompter: Any, tmp_p
 
 
 def test_many_qt_calls_do_not_exhaust_none(make_window: Any) -> None:
-    from editor import qtguard
+    from tankmap.editor import qtguard
 
     w = make_window()
     for _ in range(30_000):  # each void call used to drop a reference to None

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from rules.board import Board
-from rules.final_act.engine import Game, State
-from rules.final_act.engine_advanced import Actions
-from rules.final_act.tables import Order
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.final_act.engine import Game, State
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 B = Board.of(12, 12)
 S, N = Side.SOUTH, Side.NORTH

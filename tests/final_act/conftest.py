@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.ruleset import Ruleset
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.ruleset import Ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 B = Board.of(12, 12)
 

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from rules.board import Board
-from rules.fileformat import write_scenario
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.violations import is_complete, is_legal
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import write_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.violations import is_complete, is_legal
 
 B = Board.of(12, 12)
 P = B.parse_cell

@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 from advanced_support import FAR, N, S, c, game, play, rm, tank
 
-from rules.errors import IllegalMoveError
-from rules.final_act.engine import Game
-from rules.final_act.engine_advanced import Actions
-from rules.geometry import Facing
-from rules.scenario import Terrain, Unit
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.geometry import Facing
+from tankmap.rules.scenario import Terrain, Unit
 
 
 # --- R/M repair (seed 001) ----------------------------------------------------------------

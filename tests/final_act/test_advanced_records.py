@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from rules.board import Board
-from rules.errors import IllegalMoveError, ScenarioFormatError
-from rules.final_act.engine import Game
-from rules.final_act.engine_actions import Actions
-from rules.final_act.engine_record import FinalActRecord
-from rules.final_act.tables import Order
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError
+from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_actions import Actions
+from tankmap.rules.final_act.engine_record import FinalActRecord
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
 
 B = Board.of(12, 12)
 c = B.parse_cell

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from advanced_support import FAR, N, S, at, c, game, play, tank
 
-from rules.errors import IllegalMoveError
-from rules.final_act.engine import Game
-from rules.final_act.engine_advanced import Actions
-from rules.geometry import Facing
-from rules.scenario import Terrain
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.geometry import Facing
+from tankmap.rules.scenario import Terrain
 
 
 # --- full throttle ------------------------------------------------------------------------

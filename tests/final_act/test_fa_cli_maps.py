@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-import maps
-from rules.board import Board
-from rules.fileformat import dumps_scenario, read_scenario
-from rules.final_act.tables import tables_of, unit_blockers
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.violations import is_complete, is_legal
+from tankmap import maps
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import dumps_scenario, read_scenario
+from tankmap.rules.final_act.tables import tables_of, unit_blockers
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.violations import is_complete, is_legal
 
 FA_MAPS = maps.builtin_maps("final-act")
 
@@ -181,7 +181,7 @@ def test_setup_and_goal_cells() -> None:
     assert len(south) == 36 and b.parse_cell("l3") in south and b.parse_cell("a4") not in south
     north = rs.setup_cells(sc, Side.NORTH)
     assert b.parse_cell("a10") in north and b.parse_cell("a9") not in north
-    from rules.scenario import Unit
+    from tankmap.rules.scenario import Unit
 
     t = Unit("tank", Side.SOUTH, 5, Facing.N, "C")
     goal = rs.goal_cells(sc, t)
@@ -235,7 +235,7 @@ def test_advanced_rule_options_exist_off_and_warn_when_on(
     assert rs.check(sc.with_options(**{name: True for name in ADVANCED})) == []
     import dataclasses
 
-    from rules.final_act import setup
+    from tankmap.rules.final_act import setup
 
     monkeypatch.setattr(setup, "DATA", dataclasses.replace(setup.DATA, unmodelled=("red_cross",)))
     violations = rs.check(sc.with_options(red_cross=True))

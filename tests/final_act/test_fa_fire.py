@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules.geometry import Side
+from tankmap.rules.geometry import Side
 
 # Tank on f1 facing N: rows 2..7 with widths 3,5,7,5,3,1 centred on column f.
 TANK_F1 = set("e2 f2 g2 d3 e3 f3 g3 h3 c4 d4 e4 f4 g4 h4 i4 d5 e5 f5 g5 h5 e6 f6 g6 f7".split())

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules.geometry import Facing, Side
+from tankmap.rules.geometry import Facing, Side
 
 # Tank on f6 facing N, open board: f7 N; f5 N; e7 N/W; g7 N/E; e5 N/W; g5 N/E.
 F6_N = {
@@ -200,7 +200,7 @@ def test_moves_are_unique_and_sorted(fa: Any) -> None:
 def test_eleven_rounds_to_the_far_row_on_an_empty_board(fa: Any, side: Side) -> None:
     # RULES §4: every order advances at most one row, so row 1 -> row 12 takes 11 rounds;
     # straight forward moves achieve it.
-    from rules.final_act.tables import tables_of
+    from tankmap.rules.final_act.tables import tables_of
 
     tables = tables_of(fa.scenario())
     start = (fa.c(fa.flip("f1", side)), Facing.N if side is Side.SOUTH else Facing.S)

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from rules.geometry import Side
-from rules.violations import Severity, is_complete, is_legal
+from tankmap.rules.geometry import Side
+from tankmap.rules.violations import Severity, is_complete, is_legal
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analysis.simulation.games import (
+from tankmap.analysis.simulation.games import (
     END_GOAL,
     END_LIMIT,
     Death,
@@ -22,12 +22,12 @@ from analysis.simulation.games import (
     parse_policy,
     register_driver,
 )
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import register
-from rules.ruleset import Ruleset, UnitMove
-from rules.scenario import Scenario, Unit
-from rules.violations import Violation
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import register
+from tankmap.rules.ruleset import Ruleset, UnitMove
+from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.violations import Violation
 
 
 class RaceRuleset(Ruleset):

@@ -140,7 +140,7 @@ def test_unreachable_scheduler_is_a_user_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr("analysis.simulation.executors.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("tankmap.analysis.simulation.executors.CONNECT_TIMEOUT", 1.0)
     code = main(["simulate", MIRROR, "--games", "2", "--scheduler", "tcp://127.0.0.1:9"])
     assert code == 2
     assert "cannot reach Dask scheduler" in capsys.readouterr().err
@@ -150,7 +150,7 @@ def test_illegal_scenario_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
     # Two south tanks on one cell break RULES §1.2 ("one tank per cell"): refused, exit 2.
     from dataclasses import replace
 
-    from rules.fileformat import read_scenario, write_scenario
+    from tankmap.rules.fileformat import read_scenario, write_scenario
 
     sc = read_scenario(MIRROR)
     tanks = [u for u in sc.units if u.side.value == "south"]
@@ -189,7 +189,7 @@ def test_record_first_game(
     data = json.loads(out.read_text())
     assert data["format"] == fmt and doc["record"] == str(out)
     if fmt == "tankmap-final-act-game":
-        from rules.final_act.engine_record import FinalActRecord
+        from tankmap.rules.final_act.engine_record import FinalActRecord
 
         state = FinalActRecord.load(out).replay()
         # the recorded game is game 0 of the run: same length as the table's first row

@@ -7,8 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.simulation.runner import simulate
-from rules.fileformat import read_scenario
+from tankmap.analysis.simulation.runner import simulate
+from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FLANKS = read_scenario(ROOT / "maps" / "final-act" / "flanks-vs-centre.json")

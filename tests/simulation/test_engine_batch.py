@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.simulation.policies.final_act import Prepared, RandomPolicy, RoundView
-from analysis.simulation.runner import game_rng
-from rules.fileformat import read_scenario
-from rules.final_act.engine import Game
-from rules.final_act.engine_batch import END_CODES, BatchGame
-from rules.scenario import Scenario
+from tankmap.analysis.simulation.policies.final_act import Prepared, RandomPolicy, RoundView
+from tankmap.analysis.simulation.runner import game_rng
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_batch import END_CODES, BatchGame
+from tankmap.rules.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ["mirror", "flanks-vs-centre", "extra-forces"]
@@ -83,8 +83,8 @@ def test_vectorised_playouts_edge_positions() -> None:
     # A wreck and a damaged tank at the start, and a side without tanks, still play.
     from dataclasses import replace
 
-    from analysis.simulation.runner import simulate
-    from rules.geometry import Side
+    from tankmap.analysis.simulation.runner import simulate
+    from tankmap.rules.geometry import Side
 
     sc = read_scenario(ROOT / "maps" / "final-act" / "mirror.json")
     south = sc.with_units([u for u in sc.units if u.side is Side.SOUTH])

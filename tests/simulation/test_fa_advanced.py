@@ -11,22 +11,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.simulation.drivers.final_act import DRIVER as FA
-from analysis.simulation.policies.final_act import (
+from tankmap.analysis.simulation.drivers.final_act import DRIVER as FA
+from tankmap.analysis.simulation.policies.final_act import (
     HeuristicPolicy,
     Prepared,
     RandomPolicy,
     RoundView,
 )
-from analysis.simulation.runner import game_rng, simulate
-from rules.board import Board
-from rules.fileformat import read_scenario, write_scenario
-from rules.final_act.engine import Game
-from rules.final_act.engine_advanced import MODELLED
-from rules.final_act.engine_record import FinalActRecord
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.analysis.simulation.runner import game_rng, simulate
 from tankmap.cli import main
+from tankmap.rules.board import Board
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_advanced import MODELLED
+from tankmap.rules.final_act.engine_record import FinalActRecord
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA = read_scenario(ROOT / "maps" / "final-act" / "extra-forces.json")
@@ -104,7 +104,7 @@ def test_tampered_record_is_refused_naming_the_round() -> None:
     shooter = next(iter(first["shells"]), None)
     assert shooter is not None
     first.setdefault("actions", {})["double_shot"] = {shooter: first["shells"][shooter]}
-    from rules.errors import IllegalMoveError
+    from tankmap.rules.errors import IllegalMoveError
 
     with pytest.raises(IllegalMoveError, match="round 1"):
         FinalActRecord.from_json(doc).replay()

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.simulation.drivers.final_act_batch import tables_of
-from analysis.simulation.games import get_driver
-from analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT, BatchPlayers
-from rules.fileformat import read_scenario
+from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT, BatchPlayers
+from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ["mirror", "flanks-vs-centre", "extra-forces"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules.board import Board
-from rules.errors import IllegalMoveError
-from rules.final_act.engine import END_ANNIHILATION, END_GOAL, END_LIMIT, Game
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Unit
+from tankmap.rules.board import Board
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.final_act.engine import END_ANNIHILATION, END_GOAL, END_LIMIT, Game
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Unit
 
 B = Board.of(12, 12)
 S, N = Side.SOUTH, Side.NORTH

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from analysis.simulation.drivers.final_act import DRIVER as FA
-from analysis.simulation.drivers.tank_chess import DRIVER as TC
-from analysis.simulation.games import PolicyError
-from analysis.simulation.runner import game_rng, simulate
-from analysis.simulation.stats import wilson
-from rules.board import Board
-from rules.errors import IllegalMoveError
-from rules.fileformat import read_scenario
-from rules.final_act.engine_record import FinalActRecord
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
+from tankmap.analysis.simulation.drivers.final_act import DRIVER as FA
+from tankmap.analysis.simulation.drivers.tank_chess import DRIVER as TC
+from tankmap.analysis.simulation.games import PolicyError
+from tankmap.analysis.simulation.runner import game_rng, simulate
+from tankmap.analysis.simulation.stats import wilson
+from tankmap.rules.board import Board
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.final_act.engine_record import FinalActRecord
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = read_scenario(ROOT / "maps" / "final-act" / "mirror.json")
@@ -45,7 +45,7 @@ def test_final_act_record_round_trip_and_replay(tmp_path: Path) -> None:
 
 
 def test_mirror_map_is_point_symmetric() -> None:
-    from rules.registry import get_ruleset
+    from tankmap.rules.registry import get_ruleset
 
     assert not get_ruleset("final-act").check(mirrored_extra_forces())  # legal, complete
     b = MIRROR.board
@@ -207,8 +207,8 @@ def test_tank_chess_uct_is_stronger_than_heuristic() -> None:
 
 
 def test_tank_wars_record_replays_exactly() -> None:
-    from analysis.simulation.drivers.tank_wars import DRIVER as TW
-    from rules.tank_wars.engine import outcome
+    from tankmap.analysis.simulation.drivers.tank_wars import DRIVER as TW
+    from tankmap.rules.tank_wars.engine import outcome
 
     sc = read_scenario(ROOT / "maps" / "tank-wars" / "default.json")
     for g in range(3):
@@ -221,7 +221,7 @@ def test_tank_wars_record_replays_exactly() -> None:
 
 
 def test_record_game_is_the_same_game_simulate_plays() -> None:
-    from analysis.simulation.runner import record_game
+    from tankmap.analysis.simulation.runner import record_game
 
     df = simulate(FLANKS, 3, ("heuristic", "random"), seed=12)
     for g in range(3):

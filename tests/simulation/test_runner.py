@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from analysis.simulation.games import NoDriverError, PolicyError, parse_policy
-from analysis.simulation.runner import COLUMNS, simulate
-from analysis.simulation.stats import balance, death_map, route_map, summary, wilson
-from rules.scenario import Scenario
+from tankmap.analysis.simulation.games import NoDriverError, PolicyError, parse_policy
+from tankmap.analysis.simulation.runner import COLUMNS, simulate
+from tankmap.analysis.simulation.stats import balance, death_map, route_map, summary, wilson
+from tankmap.rules.scenario import Scenario
 
 
 def test_table_shape_and_columns(race: Scenario) -> None:
@@ -128,7 +128,7 @@ def test_heat_maps_count_cells(race: Scenario) -> None:
 
 
 def test_report_heat_maps_title_each_panel_with_its_side_and_note(race: Scenario) -> None:
-    from analysis.simulation.report import heat_figure
+    from tankmap.analysis.simulation.report import heat_figure
 
     df = simulate(race, 20, "random", seed=4)
     grids = {s: death_map(df, race.board, s) for s in ("south", "north")}
@@ -140,7 +140,7 @@ def test_report_heat_maps_title_each_panel_with_its_side_and_note(race: Scenario
 def test_losses_and_kills_by_kind_hand_table() -> None:
     # Two games: (1) south tank lost on c4 to a north AT, north AT run over by a south tank
     # on d5; (2) a north tank lost on e6 with no single killer ("-").
-    from analysis.simulation.stats import kills_by_kind, losses_by_kind
+    from tankmap.analysis.simulation.stats import kills_by_kind, losses_by_kind
 
     df = pd.DataFrame({"deaths": ["south:tank:c4:at north:at:d5:tank", "north:tank:e6:-"]})
     assert losses_by_kind(df) == {"south": {"tank": 1}, "north": {"at": 1, "tank": 1}}

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.simulation.policies.tank_chess import HeuristicPolicy, Prepared
-from rules.tank_chess.state import GameState
+from tankmap.analysis.simulation.policies.tank_chess import HeuristicPolicy, Prepared
+from tankmap.rules.tank_chess.state import GameState
 from tests.tank_chess.tc_support import make
 
 # 5 × 12 board, strict corners. Column b is a corridor (walls on a and c), with a one-cell

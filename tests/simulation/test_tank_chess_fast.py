@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.simulation.policies.tank_chess import (
+from tankmap.analysis.simulation.policies.tank_chess import (
     CHECK,
     INF,
     SAMPLE,
@@ -30,16 +30,21 @@ from analysis.simulation.policies.tank_chess import (
     killers,
     reachable,
 )
-from analysis.simulation.policies.tank_chess_defence import DEFEND, HORIZON, W_BLOCK, Threat
-from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
-from analysis.simulation.policies.tank_chess_threats import Threats
-from rules.fileformat import read_scenario
-from rules.scenario import Scenario
-from rules.tank_chess.data import COMMAND, KIND_CODE
-from rules.tank_chess.escape_route import escape_route
-from rules.tank_chess.movegen import cached_end_states, end_states, occupancy, state_occupancy
-from rules.tank_chess.reach import turns_to_escape
-from rules.tank_chess.state import EMPTY, ESCAPE, GameState, Turn
+from tankmap.analysis.simulation.policies.tank_chess_defence import DEFEND, HORIZON, W_BLOCK, Threat
+from tankmap.analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
+from tankmap.analysis.simulation.policies.tank_chess_threats import Threats
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.data import COMMAND, KIND_CODE
+from tankmap.rules.tank_chess.escape_route import escape_route
+from tankmap.rules.tank_chess.movegen import (
+    cached_end_states,
+    end_states,
+    occupancy,
+    state_occupancy,
+)
+from tankmap.rules.tank_chess.reach import turns_to_escape
+from tankmap.rules.tank_chess.state import EMPTY, ESCAPE, GameState, Turn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -277,7 +282,7 @@ def test_fast_heuristic_ranks_as_the_reference(name: str, options: dict[str, obj
 
 
 def test_end_state_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rules.tank_chess import movegen
+    from tankmap.rules.tank_chess import movegen
 
     monkeypatch.setattr(movegen, "_MEMO_LIMIT", 16)
     sc = _map("basic-16.json")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_chess.state import GameState, Turn
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_chess.state import GameState, Turn
 
 RS = get_ruleset("tank-chess")
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,14 +10,14 @@ from dataclasses import replace
 import pytest
 from tc_support import MAPS, ROOT, RS, make
 
-import maps
-from rules.board import Board
-from rules.errors import ScenarioFormatError
-from rules.fileformat import loads_scenario, read_scenario
-from rules.geometry import Facing, Side
-from rules.scenario import Terrain, Unit
-from rules.tank_chess.shapes import identify_shape, shape_variants
-from rules.violations import Severity, is_complete, is_legal
+from tankmap import maps
+from tankmap.rules.board import Board
+from tankmap.rules.errors import ScenarioFormatError
+from tankmap.rules.fileformat import loads_scenario, read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Terrain, Unit
+from tankmap.rules.tank_chess.shapes import identify_shape, shape_variants
+from tankmap.rules.violations import Severity, is_complete, is_legal
 
 BASIC = str(MAPS / "basic-16.json")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.fileformat import read_scenario
-from rules.tank_chess.escape_route import escape_route, terrain_escape_turns
-from rules.tank_chess.reach import turns_to_escape
-from rules.tank_chess.state import GameState
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.tank_chess.escape_route import escape_route, terrain_escape_turns
+from tankmap.rules.tank_chess.reach import turns_to_escape
+from tankmap.rules.tank_chess.state import GameState
 from tests.tank_chess.tc_support import MAPS, make
 
 # A 3 × 12 board whose columns a and c are obstacles: a one-cell corridor up column b.

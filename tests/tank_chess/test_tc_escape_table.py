@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.fileformat import read_scenario
-from rules.tank_chess.data import COMMAND
-from rules.tank_chess.escape_route import terrain_escape_turns
-from rules.tank_chess.escape_table import escape_turns_from
-from rules.tank_chess.reach import turns_to_escape
-from rules.tank_chess.state import GameState
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.tank_chess.data import COMMAND
+from tankmap.rules.tank_chess.escape_route import terrain_escape_turns
+from tankmap.rules.tank_chess.escape_table import escape_turns_from
+from tankmap.rules.tank_chess.reach import turns_to_escape
+from tankmap.rules.tank_chess.state import GameState
 from tests.tank_chess.tc_support import MAPS, make
 
 # 5 × 12 board, strict corners. Column b is a corridor (walls on columns a and c from row 2

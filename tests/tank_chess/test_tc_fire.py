@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tc_support import RS, make, turns_of
 
-from rules.tank_chess.state import NO_TARGET, initial_state
+from tankmap.rules.tank_chess.state import NO_TARGET, initial_state
 
 
 def targets(units: list[str], obstacles: str = "", piece: int = 0) -> set[tuple[str, str, str]]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from tc_support import MAPS, RS, make, move_names
 
-from rules.fileformat import read_scenario
-from rules.tank_chess.reach import turns_to_escape
-from rules.tank_chess.state import initial_state
-from rules.tank_chess.tables import tables_for
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.tank_chess.reach import turns_to_escape
+from tankmap.rules.tank_chess.state import initial_state
+from tankmap.rules.tank_chess.tables import tables_for
 
 
 # RULES §4: "empty 16 × 16 board, piece on h8 facing N: heavy 28, medium 64, light 131".

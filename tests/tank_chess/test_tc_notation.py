@@ -7,11 +7,11 @@ import json
 import pytest
 from tc_support import MAPS, make
 
-from rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
-from rules.fileformat import read_scenario
-from rules.tank_chess.notation import NotationError, format_turn, parse_turn
-from rules.tank_chess.record import GameRecord
-from rules.tank_chess.state import ESCAPE, NO_TARGET, initial_state
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.tank_chess.notation import NotationError, format_turn, parse_turn
+from tankmap.rules.tank_chess.record import GameRecord
+from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, initial_state
 
 
 def basic():  # type: ignore[no-untyped-def]

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from tc_support import MAPS, ROOT, make
 
-from rules.fileformat import read_scenario, write_scenario
-from rules.tank_chess.notation import format_turn, parse_turn
-from rules.tank_chess.state import initial_state, perft, perft_divide
+from tankmap.rules.fileformat import read_scenario, write_scenario
+from tankmap.rules.tank_chess.notation import format_turn, parse_turn
+from tankmap.rules.tank_chess.state import initial_state, perft, perft_divide
 
 # Boxed position on 8 × 8: White mortar a1 facing E, boxed by obstacles a2 b2 b1; Black
 # command tank a5 facing E, boxed by a4 a6 b4 b5 b6. Neither can move off its cell.

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.board import Board
-from rules.geometry import Facing, Side
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_chess.state import ESCAPE, initial_state
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_chess.state import ESCAPE, initial_state
 
 SPEED = {"command": 5, "light": 5, "medium": 4, "heavy": 3, "destroyer": 4, "mortar": 3}
 DX = [0, 1, 1, 1, 0, -1, -1, -1]
@@ -184,7 +184,7 @@ def _turns_by_search(s: Scenario) -> int | None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_escape_distance_matches_a_turn_by_turn_search(strict: bool) -> None:
-    from rules.tank_chess.reach import escape_region, turns_to_escape
+    from tankmap.rules.tank_chess.reach import escape_region, turns_to_escape
 
     rng = np.random.default_rng(99 + strict)
     for _ in range(25):

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from tw_support import TW
 
-import maps
-from rules.fileformat import dumps_scenario, loads_scenario, read_scenario
-from rules.violations import is_complete, is_legal
+from tankmap import maps
 from tankmap.cli import main
+from tankmap.rules.fileformat import dumps_scenario, loads_scenario, read_scenario
+from tankmap.rules.violations import is_complete, is_legal
 
 MAPS = maps.builtin_maps("tank-wars")
 

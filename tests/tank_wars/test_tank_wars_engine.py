@@ -27,10 +27,10 @@ from tw_support import (
     whats,
 )
 
-from rules.errors import IllegalMoveError, TankmapError
-from rules.geometry import Facing, Side
-from rules.tank_wars.data import CommandKind
-from rules.tank_wars.engine import (
+from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.tank_wars.data import CommandKind
+from tankmap.rules.tank_wars.engine import (
     NO_ORDERS,
     Command,
     Event,

@@ -21,9 +21,9 @@ from tw_support import (
     whats,
 )
 
-from rules.errors import IllegalMoveError
-from rules.geometry import Side
-from rules.tank_wars.engine import (
+from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.geometry import Side
+from tankmap.rules.tank_wars.engine import (
     NO_ORDERS,
     Event,
     Orders,

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from tw_support import BOARD, TW, cell, names, scenario, unit
 
-from rules.errors import OptionError
-from rules.geometry import Facing, Side
-from rules.scenario import Terrain
-from rules.tank_wars.data import CommandKind, TankWarsRules
-from rules.violations import Severity, is_complete, is_legal
+from tankmap.rules.errors import OptionError
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Terrain
+from tankmap.rules.tank_wars.data import CommandKind, TankWarsRules
+from tankmap.rules.violations import Severity, is_complete, is_legal
 
 # A complete legal setup (3 vehicles per side on own rows 1-2) used as a base.
 FULL = [

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.board import Board
-from rules.geometry import Side
-from rules.registry import get_ruleset
-from rules.scenario import Scenario, Terrain, Unit
-from rules.tank_wars.data import CommandKind
-from rules.tank_wars.engine import Command, Event, TankWarsState, initial_state
-from rules.tank_wars.ruleset import TankWars
+from tankmap.rules.board import Board
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.tank_wars.data import CommandKind
+from tankmap.rules.tank_wars.engine import Command, Event, TankWarsState, initial_state
+from tankmap.rules.tank_wars.ruleset import TankWars
 
 BOARD = Board.of(6, 12)
 TW: TankWars = get_ruleset("tank-wars")  # type: ignore[assignment]
@@ -50,7 +50,7 @@ def planning(s: Scenario) -> TankWarsState:
 def cmd(text: str) -> Command:
     """``cmd("straight2 N")``."""
     kind, direction = text.split()
-    from rules.geometry import Facing
+    from tankmap.rules.geometry import Facing
 
     return Command(CommandKind(kind), Facing[direction])
 

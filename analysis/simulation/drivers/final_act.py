@@ -20,20 +20,20 @@ from typing import Any
 
 import numpy as np
 
-from analysis.simulation.games import (
+from tankmap.analysis.simulation.games import (
     Death,
     GameResult,
     PolicyError,
     parse_policy,
 )
-from analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
-from rules.final_act.data import DATA
-from rules.final_act.engine import END_GOAL, SIDES, Game, State
-from rules.final_act.engine_advanced import MODELLED, Actions
-from rules.final_act.engine_record import FinalActRecord, Round
-from rules.final_act.tables import Order
-from rules.registry import get_ruleset
-from rules.scenario import Scenario
+from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
+from tankmap.rules.final_act.data import DATA
+from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, State
+from tankmap.rules.final_act.engine_advanced import MODELLED, Actions
+from tankmap.rules.final_act.engine_record import FinalActRecord, Round
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 
 BASES = ("random", "heuristic", "random-ref", "heuristic-ref")
 BATCHED = ("random", "heuristic")
@@ -69,7 +69,7 @@ class FinalActDriver:
         """Build the vectorised tables now (before worker processes fork, so they share
         them) when ``policies`` will use them."""
         if self.batched(policies, prepared):
-            from analysis.simulation.drivers.final_act_batch import tables_of
+            from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 
             tables_of(prepared)
 
@@ -82,7 +82,7 @@ class FinalActDriver:
     ) -> list[GameResult]:
         """One game per Generator; vectorised when both policies allow it."""
         if self.batched(policies, prepared):
-            from analysis.simulation.drivers.final_act_batch import play_many
+            from tankmap.analysis.simulation.drivers.final_act_batch import play_many
 
             return play_many(prepared, policies, rngs, record)
         return [self.play(prepared, policies, rng, record) for rng in rngs]

@@ -12,14 +12,18 @@ from typing import Any
 
 import numpy as np
 
-from analysis.simulation.games import Death, GameResult, parse_policy
-from analysis.simulation.policies.final_act import Prepared
-from analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT, BatchPlayers, BatchTables
-from rules.final_act.engine import SIDES
-from rules.final_act.engine_batch import END_CODES, BatchState
-from rules.final_act.engine_record import FinalActRecord, Round
-from rules.final_act.tables import Order
-from rules.geometry import Facing
+from tankmap.analysis.simulation.games import Death, GameResult, parse_policy
+from tankmap.analysis.simulation.policies.final_act import Prepared
+from tankmap.analysis.simulation.policies.final_act_batch import (
+    NOISE_PER_UNIT,
+    BatchPlayers,
+    BatchTables,
+)
+from tankmap.rules.final_act.engine import SIDES
+from tankmap.rules.final_act.engine_batch import END_CODES, BatchState
+from tankmap.rules.final_act.engine_record import FinalActRecord, Round
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing
 
 _TABLES: dict[int, BatchTables] = {}
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.simulation.games import (
+from tankmap.analysis.simulation.games import (
     END_COMMAND_KILLED,
     END_ESCAPE,
     END_LIMIT,
@@ -17,11 +17,11 @@ from analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from analysis.simulation.policies.tank_chess import Prepared, make_policy
-from rules.scenario import Scenario
-from rules.tank_chess.data import KINDS
-from rules.tank_chess.record import GameRecord
-from rules.tank_chess.state import SIDES, GameState
+from tankmap.analysis.simulation.policies.tank_chess import Prepared, make_policy
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.record import GameRecord
+from tankmap.rules.tank_chess.state import SIDES, GameState
 
 BASES = ("random", "heuristic", "uct")
 _ENDS = {

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.simulation.games import (
+from tankmap.analysis.simulation.games import (
     END_ANNIHILATION,
     END_LIMIT,
     Death,
@@ -22,11 +22,11 @@ from analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from analysis.simulation.policies.tank_wars import Policy, make_policy
-from rules.fileformat import atomic_write_text, scenario_to_json
-from rules.geometry import Side
-from rules.scenario import Scenario
-from rules.tank_wars.engine import (
+from tankmap.analysis.simulation.policies.tank_wars import Policy, make_policy
+from tankmap.rules.fileformat import atomic_write_text, scenario_to_json
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_wars.engine import (
     NO_ORDERS,
     Event,
     Orders,

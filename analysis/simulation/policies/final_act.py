@@ -26,16 +26,16 @@ from typing import Protocol
 
 import numpy as np
 
-from analysis.simulation.policies.final_act_advanced import (
+from tankmap.analysis.simulation.policies.final_act_advanced import (
     heuristic_act,
     heuristic_pre_round,
     random_act,
     random_pre_round,
 )
-from rules.final_act.engine import SIDES, Game, State
-from rules.final_act.engine_advanced import Actions
-from rules.final_act.tables import Order
-from rules.geometry import Facing
+from tankmap.rules.final_act.engine import SIDES, Game, State
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing
 
 INF = 1_000_000
 # Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.

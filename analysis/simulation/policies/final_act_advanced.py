@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rules.final_act.engine import State
-from rules.final_act.engine_advanced import Actions
-from rules.final_act.engine_redcross import red_cross_cells
-from rules.final_act.tables import Order
+from tankmap.rules.final_act.engine import State
+from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.final_act.engine_redcross import red_cross_cells
+from tankmap.rules.final_act.tables import Order
 
 if TYPE_CHECKING:
-    from analysis.simulation.policies.final_act import Prepared, RoundView
+    from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView
 
 EXTRA_SHOTS = ("double_shot", "quick_shot")
 

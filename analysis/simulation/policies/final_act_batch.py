@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from analysis.simulation.policies.final_act import _VALUE, INF, Prepared
-from rules.final_act.engine_batch import AT, TANK, BatchGame, BatchState
-from rules.geometry import Facing
+from tankmap.analysis.simulation.policies.final_act import _VALUE, INF, Prepared
+from tankmap.rules.final_act.engine_batch import AT, TANK, BatchGame, BatchState
+from tankmap.rules.geometry import Facing
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -467,4 +467,4 @@ class BatchPlayers:
         dest_fac[:, u] = np.where(move, d_fac[r, pick], np.where(turn_in_place, best_f, facing))
 
 
-from analysis.simulation.policies import final_act_batch_both as _both  # noqa: E402
+from tankmap.analysis.simulation.policies import final_act_batch_both as _both  # noqa: E402

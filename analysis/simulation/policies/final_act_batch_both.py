@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from analysis.simulation.policies.final_act_batch import (
+from tankmap.analysis.simulation.policies.final_act_batch import (
     _TURNS,
     NOISE_PER_UNIT,
     BatchTables,
     View,
 )
-from rules.final_act.engine_batch import AT, TANK, BatchState
+from tankmap.rules.final_act.engine_batch import AT, TANK, BatchState
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

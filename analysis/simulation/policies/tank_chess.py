@@ -38,7 +38,7 @@ from typing import Protocol
 
 import numpy as np
 
-from analysis.simulation.policies.tank_chess_defence import (
+from tankmap.analysis.simulation.policies.tank_chess_defence import (
     COVER,
     DEFEND,
     W_BLOCK,
@@ -49,12 +49,12 @@ from analysis.simulation.policies.tank_chess_defence import (
     delay,
     find_threat,
 )
-from analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
-from analysis.simulation.policies.tank_chess_threats import Threats, board_rays
-from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
-from rules.tank_chess.escape_route import terrain_escape_turns
-from rules.tank_chess.movegen import end_states, state_occupancy
-from rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
+from tankmap.analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
+from tankmap.analysis.simulation.policies.tank_chess_threats import Threats, board_rays
+from tankmap.rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
+from tankmap.rules.tank_chess.escape_route import terrain_escape_turns
+from tankmap.rules.tank_chess.movegen import end_states, state_occupancy
+from tankmap.rules.tank_chess.state import BLOCKED, EMPTY, ESCAPE, GameState, Turn
 
 INF = 1 << 30
 VALUE = (50.0, 3.0, 5.0, 8.0, 6.0, 6.0)  # by kind code: command light medium heavy TD HM
@@ -445,7 +445,7 @@ def make_policy(name: str, restrictions: tuple[str, ...], prep: Prepared, side: 
     if name == "heuristic":
         return HeuristicPolicy(prep, side, banned)
     if name == "uct" or name.startswith("uct:"):
-        from analysis.simulation.policies.tank_chess_uct import UctPolicy  # (it imports us)
+        from tankmap.analysis.simulation.policies.tank_chess_uct import UctPolicy  # (it imports us)
 
         budget = int(name[4:]) if name.startswith("uct:") else 48
         if budget < 1:

@@ -18,10 +18,10 @@ cannot matter. Against a threat the heuristic adds to candidate turns
 
 from __future__ import annotations
 
-from rules.tank_chess.data import FIRE_MORTAR, FIRE_TURRET
-from rules.tank_chess.escape_route import escape_route
-from rules.tank_chess.movegen import cached_end_states
-from rules.tank_chess.state import EMPTY, GameState, Turn
+from tankmap.rules.tank_chess.data import FIRE_MORTAR, FIRE_TURRET
+from tankmap.rules.tank_chess.escape_route import escape_route
+from tankmap.rules.tank_chess.movegen import cached_end_states
+from tankmap.rules.tank_chess.state import EMPTY, GameState, Turn
 
 HORIZON = 3
 DEFEND = 6

@@ -19,11 +19,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
-from analysis.simulation.policies.tank_chess_threats import board_rays
-from rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
-from rules.tank_chess.movegen import Ends, cached_end_states, state_occupancy
-from rules.tank_chess.state import EMPTY, GameState, Turn
-from rules.tank_chess.tables import Tables
+from tankmap.analysis.simulation.policies.tank_chess_threats import board_rays
+from tankmap.rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
+from tankmap.rules.tank_chess.movegen import Ends, cached_end_states, state_occupancy
+from tankmap.rules.tank_chess.state import EMPTY, GameState, Turn
+from tankmap.rules.tank_chess.tables import Tables
 
 
 class TurnIndex:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from rules.tank_chess.data import FIRE_MORTAR, FIRE_TURRET
-from rules.tank_chess.movegen import cached_end_states, state_occupancy
-from rules.tank_chess.state import EMPTY, GameState
-from rules.tank_chess.tables import Tables
+from tankmap.rules.tank_chess.data import FIRE_MORTAR, FIRE_TURRET
+from tankmap.rules.tank_chess.movegen import cached_end_states, state_occupancy
+from tankmap.rules.tank_chess.state import EMPTY, GameState
+from tankmap.rules.tank_chess.tables import Tables
 
 __all__ = ["Threats", "board_rays"]
 

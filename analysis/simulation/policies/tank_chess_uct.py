@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from analysis.simulation.policies.tank_chess import VALUE, HeuristicPolicy, Prepared
-from rules.tank_chess.data import COMMAND
-from rules.tank_chess.state import GameState, Turn
+from tankmap.analysis.simulation.policies.tank_chess import VALUE, HeuristicPolicy, Prepared
+from tankmap.rules.tank_chess.data import COMMAND
+from tankmap.rules.tank_chess.state import GameState, Turn
 
 WIDTH = 8
 DEPTH = 4

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rules.geometry import Side
-from rules.tank_wars.engine import (
+from tankmap.rules.geometry import Side
+from tankmap.rules.tank_wars.engine import (
     Command,
     Orders,
     TankWarsState,
