@@ -238,7 +238,12 @@ def write_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
+    """Write ``text`` (UTF-8, ``\\n`` line ends) atomically; see ``atomic_write_bytes``."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
 
     Raises ``TankmapError`` naming the file if it cannot be written; the old file (if any)
     is left as it was. The file keeps the old file's permissions, or gets the usual ones for
@@ -251,8 +256,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     except OSError as exc:
         raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, _new_file_mode(target))

@@ -23,6 +23,8 @@ COMMANDS = (
     "analyze",
     "simulate",
     "render",
+    "export",
+    "import_map",
     "edit",
 )
 

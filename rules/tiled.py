@@ -1,0 +1,764 @@
+"""Tiled maps (``.tmx`` XML and ``.tmj`` JSON) to and from tankmap scenarios.
+
+A scenario is written as an orthogonal Tiled map, north at the top (Tiled's row 0 is the
+board's last row), with
+
+- one or more **tile layers** ``terrain`` (``terrain 2``... only where terrain pieces
+  overlap) drawing every terrain cell with a tile of the shipped tileset
+  (``resources/tiled/tankmap-tiles.png``; each tile carries the properties ``role``,
+  ``kind`` and ``side``);
+- an **object layer** ``units``: one tile object per unit, its cell from its position and
+  the custom properties ``kind``, ``side``, ``name``, ``facing``, ``damage``, ``armour`` and
+  ``wreck``; minefield lanes are point objects of class ``lane`` with the property
+  ``arrow``;
+- a hidden, locked object layer ``tankmap pieces``: one rectangle per terrain piece with its
+  ``kind``, ``side``, ``cells`` and ``shape``, so pieces that touch keep their grouping;
+- map properties: ``ruleset``, ``title``, ``author``, ``notes``, ``to_move`` and one
+  ``option:NAME`` property per scenario option.
+
+Reading goes the other way. The tile layers are the truth for terrain cells: a piece of
+the hidden layer whose cells still carry its tiles keeps its grouping, and every other
+terrain tile (moved or drawn in Tiled) joins a new piece with the touching tiles of the
+same kind and side. A unit object's properties win over its tile. The result goes
+through the scenario reader (``scenario_from_json``), so a map edited into an illegal
+position reads fine and ``check`` reports it like any scenario; a map that cannot become a
+scenario at all raises ``ScenarioFormatError`` naming the file and the element.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+import stat
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from tankmap.rules.errors import ScenarioFormatError, TankmapError
+from tankmap.rules.fileformat import (
+    MAX_FILE_BYTES,
+    atomic_write_bytes,
+    atomic_write_text,
+    scenario_from_json,
+    scenario_to_json,
+)
+from tankmap.rules.registry import get_ruleset, ruleset_names
+from tankmap.rules.scenario import Scenario
+
+TILE = 32  # pixels per tile in the exported map and the tileset
+TILESET_IMAGE = "tankmap-tiles.png"
+TILESET_COLUMNS = 8
+TILED_VERSION = "1.10.2"
+JSON_FORMAT_VERSION = "1.10"
+_GID_FLAGS = 0xF0000000  # Tiled's flip/rotation bits in a global tile id
+_SIDES = ("south", "north")
+
+
+@dataclass(frozen=True)
+class TileKind:
+    """One tile of the tileset: a terrain kind or a unit kind, of one side or none."""
+
+    role: str  # "terrain" or "unit"
+    kind: str
+    side: str | None
+
+
+def tile_catalogue() -> tuple[TileKind, ...]:
+    """Every tile of the shipped tileset, in tile-id order.
+
+    Terrain kinds get a tile without a side and one per side; unit kinds one per side.
+    The order follows the rulesets (by name) and their kind lists, so it changes only when
+    a ruleset gains a kind (then ``scripts/make_tiled_tileset.py`` redraws the image).
+    """
+    seen: dict[TileKind, None] = {}
+    for name in sorted(ruleset_names()):
+        rs = get_ruleset(name)
+        for kind in rs.terrain_kinds:
+            for side in (None, *_SIDES):
+                seen.setdefault(TileKind("terrain", kind, side))
+        for kind in rs.unit_kinds:
+            for side in _SIDES:
+                seen.setdefault(TileKind("unit", kind, side))
+    return tuple(seen)
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as a Tiled JSON map document (the ``.tmj`` structure)."""
+    doc = scenario_to_json(scenario)
+    cols, rows = doc["board"]["columns"], doc["board"]["rows"]
+    tiles = tile_catalogue()
+    gid = {t: n + 1 for n, t in enumerate(tiles)}
+    board = scenario.board
+
+    def xy(name: str) -> tuple[int, int]:
+        c = board.parse_cell(name)
+        return board.col_of(c), rows - 1 - board.row_of(c)
+
+    layers: list[dict[str, Any]] = []
+    grids: list[list[int]] = []
+    piece_objects: list[dict[str, Any]] = []
+    next_id = 1
+    for piece in doc["terrain"]:
+        cells = [xy(c) for c in piece["cells"]]
+        k = next(
+            (i for i, g in enumerate(grids) if all(g[y * cols + x] == 0 for x, y in cells)),
+            None,
+        )
+        if k is None:
+            grids.append([0] * (cols * rows))
+            k = len(grids) - 1
+        tile = gid[TileKind("terrain", piece["kind"], piece.get("side"))]
+        for x, y in cells:
+            grids[k][y * cols + x] = tile
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        props = [_prop("kind", piece["kind"]), _prop("cells", " ".join(piece["cells"]))]
+        if "side" in piece:
+            props.append(_prop("side", piece["side"]))
+        if "shape" in piece:
+            props.append(_prop("shape", piece["shape"]))
+        piece_objects.append(
+            _object(next_id, "", "terrain", min(xs), min(ys), max(xs) - min(xs) + 1,
+                    max(ys) - min(ys) + 1, props)
+        )
+        next_id += 1
+    for k, grid in enumerate(grids or [[0] * (cols * rows)]):
+        layers.append(
+            {"type": "tilelayer", "id": len(layers) + 1,
+             "name": "terrain" if k == 0 else f"terrain {k + 1}",
+             "width": cols, "height": rows, "x": 0, "y": 0, "data": grid,
+             "opacity": 1, "visible": True}
+        )
+    unit_objects: list[dict[str, Any]] = []
+    for u in doc["units"]:
+        x, y = xy(u["cell"])
+        props = [_prop("kind", u["kind"]), _prop("side", u["side"])]
+        if "facing" in u:
+            props.append(_prop("facing", u["facing"]))
+        props.append(_prop("damage", u.get("damage", 0)))
+        if "armour" in u:
+            props.append(_prop("armour", u["armour"]))
+        props.append(_prop("wreck", bool(u.get("wreck", False))))
+        obj = _object(next_id, u.get("name", ""), "unit", x, y + 1, 1, 1, props)
+        obj["gid"] = gid[TileKind("unit", u["kind"], u["side"])]
+        unit_objects.append(obj)
+        next_id += 1
+    for piece in doc["terrain"]:
+        if "lane" in piece:
+            x, y = xy(piece["lane"])
+            props = [_prop("arrow", piece["arrow"])] if "arrow" in piece else []
+            obj = _object(next_id, piece["lane"], "lane", x, y, 0, 0, props)
+            obj["x"], obj["y"], obj["point"] = (x + 0.5) * TILE, (y + 0.5) * TILE, True
+            unit_objects.append(obj)
+            next_id += 1
+    layers.append(_object_layer(len(layers) + 1, "units", unit_objects, visible=True))
+    pieces_layer = _object_layer(len(layers) + 1, "tankmap pieces", piece_objects, visible=False)
+    pieces_layer["locked"] = True
+    layers.append(pieces_layer)
+    properties = [
+        _prop("tankmap_format", f"{doc['format']} {doc['version']}"),
+        _prop("ruleset", doc["ruleset"]),
+        _prop("title", doc["title"]),
+        _prop("author", doc["author"]),
+        _prop("notes", doc["notes"]),
+        _prop("to_move", doc.get("to_move", "south")),
+    ]
+    properties += [_prop(f"option:{k}", v) for k, v in doc["options"].items()]
+    return {
+        "type": "map", "version": JSON_FORMAT_VERSION, "tiledversion": TILED_VERSION,
+        "orientation": "orthogonal", "renderorder": "right-down",
+        "width": cols, "height": rows, "tilewidth": TILE, "tileheight": TILE,
+        "infinite": False, "compressionlevel": -1,
+        "nextlayerid": len(layers) + 1, "nextobjectid": next_id,
+        "properties": properties, "layers": layers, "tilesets": [_tileset_json(tiles)],
+    }
+
+
+def dumps_tmj(scenario: Scenario) -> str:
+    """The scenario as the text of a Tiled JSON map (``.tmj``)."""
+    return json.dumps(scenario_to_tiled(scenario), indent=1, ensure_ascii=False) + "\n"
+
+
+def dumps_tmx(scenario: Scenario) -> str:
+    """The scenario as the text of a Tiled XML map (``.tmx``, CSV layer data).
+
+    Raises ``TankmapError`` if a text (title, notes, a name...) holds a control character
+    that XML 1.0 cannot carry (the ``.tmj`` format can).
+    """
+    doc = scenario_to_tiled(scenario)
+    for text in _texts(doc):
+        bad = next((ch for ch in text if ch in _XML_FORBIDDEN), None)
+        if bad is not None:
+            raise TankmapError(
+                f"{text[:40]!r} holds the control character {bad!r}, which a .tmx file cannot "
+                "carry; export as .tmj instead"
+            )
+    root = ET.Element("map", {
+        "version": JSON_FORMAT_VERSION, "tiledversion": TILED_VERSION,
+        "orientation": "orthogonal", "renderorder": "right-down",
+        "width": str(doc["width"]), "height": str(doc["height"]),
+        "tilewidth": str(TILE), "tileheight": str(TILE), "infinite": "0",
+        "nextlayerid": str(doc["nextlayerid"]), "nextobjectid": str(doc["nextobjectid"]),
+    })
+    _xml_properties(root, doc["properties"])
+    ts = doc["tilesets"][0]
+    tileset = ET.SubElement(root, "tileset", {
+        "firstgid": "1", "name": ts["name"], "tilewidth": str(TILE), "tileheight": str(TILE),
+        "tilecount": str(ts["tilecount"]), "columns": str(ts["columns"]),
+    })
+    ET.SubElement(tileset, "image", {
+        "source": ts["image"], "width": str(ts["imagewidth"]), "height": str(ts["imageheight"]),
+    })
+    for tile in ts["tiles"]:
+        el = ET.SubElement(tileset, "tile", {"id": str(tile["id"])})
+        _xml_properties(el, tile["properties"])
+    for layer in doc["layers"]:
+        if layer["type"] == "tilelayer":
+            el = ET.SubElement(root, "layer", {
+                "id": str(layer["id"]), "name": layer["name"],
+                "width": str(layer["width"]), "height": str(layer["height"]),
+            })
+            data = ET.SubElement(el, "data", {"encoding": "csv"})
+            w = layer["width"]
+            rows = [layer["data"][i:i + w] for i in range(0, len(layer["data"]), w)]
+            data.text = "\n" + ",\n".join(",".join(map(str, r)) for r in rows) + "\n"
+            continue
+        attrs = {"id": str(layer["id"]), "name": layer["name"]}
+        if not layer["visible"]:
+            attrs["visible"] = "0"
+        if layer.get("locked"):
+            attrs["locked"] = "1"
+        el = ET.SubElement(root, "objectgroup", attrs)
+        for obj in layer["objects"]:
+            o_attrs = {"id": str(obj["id"])}
+            if obj["name"]:
+                o_attrs["name"] = obj["name"]
+            o_attrs["type"] = obj["type"]
+            if "gid" in obj:
+                o_attrs["gid"] = str(obj["gid"])
+            o_attrs["x"], o_attrs["y"] = _num(obj["x"]), _num(obj["y"])
+            if not obj.get("point"):
+                o_attrs["width"], o_attrs["height"] = _num(obj["width"]), _num(obj["height"])
+            o = ET.SubElement(el, "object", o_attrs)
+            _xml_properties(o, obj["properties"])
+            if obj.get("point"):
+                ET.SubElement(o, "point")
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+_XML_FORBIDDEN = frozenset(chr(c) for c in range(32) if chr(c) not in "\t\n\r") | {
+    "\ufffe", "\uffff"
+}
+
+
+def _texts(doc: Any) -> Iterator[str]:
+    if isinstance(doc, str):
+        yield doc
+    elif isinstance(doc, dict):
+        for v in doc.values():
+            yield from _texts(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _texts(v)
+
+
+def _prop(name: str, value: Any) -> dict[str, Any]:
+    kind = (
+        "bool" if isinstance(value, bool)
+        else "int" if isinstance(value, int)
+        else "float" if isinstance(value, float)
+        else "string"
+    )
+    return {"name": name, "type": kind, "value": value}
+
+
+def _object(
+    oid: int, name: str, cls: str, x: int, y: int, w: int, h: int, props: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "id": oid, "name": name, "type": cls, "x": x * TILE, "y": y * TILE,
+        "width": w * TILE, "height": h * TILE, "rotation": 0, "visible": True,
+        "properties": props,
+    }
+
+
+def _object_layer(
+    lid: int, name: str, objects: list[dict[str, Any]], visible: bool
+) -> dict[str, Any]:
+    return {
+        "type": "objectgroup", "id": lid, "name": name, "draworder": "topdown",
+        "objects": objects, "opacity": 1, "visible": visible, "x": 0, "y": 0,
+    }
+
+
+def _tileset_json(tiles: tuple[TileKind, ...]) -> dict[str, Any]:
+    rows = -(-len(tiles) // TILESET_COLUMNS)
+    return {
+        "firstgid": 1, "name": "tankmap", "tilewidth": TILE, "tileheight": TILE,
+        "tilecount": len(tiles), "columns": TILESET_COLUMNS, "margin": 0, "spacing": 0,
+        "image": TILESET_IMAGE, "imagewidth": TILESET_COLUMNS * TILE,
+        "imageheight": rows * TILE,
+        "tiles": [
+            {"id": n, "properties": [
+                _prop("role", t.role), _prop("kind", t.kind), _prop("side", t.side or "")
+            ]}
+            for n, t in enumerate(tiles)
+        ],
+    }
+
+
+def _xml_properties(parent: ET.Element, props: list[dict[str, Any]]) -> None:
+    if not props:
+        return
+    el = ET.SubElement(parent, "properties")
+    for p in props:
+        attrs = {"name": p["name"]}
+        if p["type"] != "string":
+            attrs["type"] = p["type"]
+        value = p["value"]
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        if p["type"] == "string" and "\n" in text:
+            ET.SubElement(el, "property", attrs).text = text
+        else:
+            attrs["value"] = text
+            ET.SubElement(el, "property", attrs)
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+class _Fail:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __call__(self, where: str, message: str) -> ScenarioFormatError:
+        return ScenarioFormatError(message, source=self.source, path=where)
+
+
+def read_tiled(path: str | os.PathLike[str]) -> Scenario:
+    """Read a ``.tmx`` or ``.tmj`` file as a scenario (format by extension).
+
+    Only regular files are read, at most ``MAX_FILE_BYTES`` of them. Raises
+    ``ScenarioFormatError`` naming the file on any problem.
+    """
+    source = str(path)
+    fmt = tiled_format(source)
+    if fmt is None:
+        raise ScenarioFormatError("a Tiled map's name ends in .tmx or .tmj", source=source)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ScenarioFormatError("not a regular file", source=source)
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioFormatError(f"cannot read file: {exc.strerror or exc}", source=source) \
+            from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ScenarioFormatError(f"more than {MAX_FILE_BYTES} bytes", source=source)
+    return loads_tmx(data, source) if fmt == "tmx" else loads_tmj(data, source)
+
+
+def write_tiled(scenario: Scenario, path: str | os.PathLike[str]) -> Path:
+    """Write the scenario as a Tiled map (format by extension) and put the tileset image
+    beside it; returns the image's path. Both files are written atomically."""
+    fmt = tiled_format(str(path))
+    if fmt is None:
+        raise TankmapError(f"{path}: a Tiled map's name ends in .tmx or .tmj")
+    text = dumps_tmx(scenario) if fmt == "tmx" else dumps_tmj(scenario)
+    image = Path(path).parent / TILESET_IMAGE
+    shipped = resources.files("tankmap.resources").joinpath("tiled", TILESET_IMAGE).read_bytes()
+    if not image.exists() or image.read_bytes() != shipped:
+        atomic_write_bytes(image, shipped)
+    atomic_write_text(path, text)
+    return image
+
+
+def loads_tmj(text: str | bytes, source: str = "<tmj>") -> Scenario:
+    """Read a Tiled JSON map written by tankmap (or edited in Tiled) as a scenario.
+
+    Raises ``ScenarioFormatError`` naming ``source`` and the element when the text is not
+    a Tiled map that can become a scenario.
+    """
+    fail = _Fail(source)
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise fail("$", f"not valid JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise fail("$", "a Tiled map must be a JSON object")
+    return _read_map(_JsonMap(doc, fail), fail)
+
+
+def loads_tmx(text: str | bytes, source: str = "<tmx>") -> Scenario:
+    """Read a Tiled XML map written by tankmap (or edited in Tiled) as a scenario.
+
+    Layer data may be CSV or base64 (uncompressed, zlib or gzip). Raises
+    ``ScenarioFormatError`` naming ``source`` and the element on any problem.
+    """
+    fail = _Fail(source)
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise fail("<map>", f"not valid XML ({exc})") from None
+    if root.tag != "map":
+        raise fail(f"<{root.tag}>", "the root element of a TMX file is <map>")
+    return _read_map(_xml_to_json(root, fail), fail)
+
+
+@dataclass
+class _JsonMap:
+    doc: dict[str, Any]
+    fail: _Fail
+
+    def int_field(self, key: str) -> int:
+        v = self.doc.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 10_000:
+            raise self.fail(key, f"expected a whole number from 1 to 10000, got {v!r:.60}")
+        return v
+
+
+def _read_map(m: _JsonMap, fail: _Fail) -> Scenario:
+    doc = m.doc
+    if doc.get("orientation", "orthogonal") != "orthogonal":
+        raise fail("orientation", f"only orthogonal maps are boards ({doc['orientation']!r})")
+    cols, rows = m.int_field("width"), m.int_field("height")
+    tw, th = m.int_field("tilewidth"), m.int_field("tileheight")
+    props = _props(doc.get("properties"), "properties", fail)
+    if "ruleset" not in props:
+        raise fail("properties", "no 'ruleset' map property: not a map written by tankmap")
+    tiles = _tile_table(doc.get("tilesets"), fail)
+    layers = doc.get("layers")
+    if not isinstance(layers, list):
+        raise fail("layers", "expected a list of layers")
+
+    def cell(x: int, y: int, where: str) -> str:
+        if not (0 <= x < cols and 0 <= y < rows):
+            raise fail(where, f"position ({x}, {y}) is off the {cols}x{rows} board")
+        return f"{_column_name(x)}{rows - y}"
+
+    grid_cells: dict[tuple[str, str | None], list[str]] = {}
+    units: list[dict[str, Any]] = []
+    lanes: list[tuple[str, str | None]] = []
+    hints: list[dict[str, Any]] = []
+    for n, layer in enumerate(layers):
+        where = f"layers[{n}]"
+        if not isinstance(layer, dict):
+            raise fail(where, "expected a layer object")
+        if layer.get("type") == "tilelayer":
+            data = _layer_data(layer, cols * rows, f"{where}.data", fail)
+            for i, raw in enumerate(data):
+                g = raw & ~_GID_FLAGS
+                if g == 0:
+                    continue
+                t = tiles.get(g)
+                if t is None or t.role != "terrain":
+                    raise fail(f"{where}.data[{i}]", f"tile {g} is not a tankmap terrain tile")
+                grid_cells.setdefault((t.kind, t.side), []).append(
+                    cell(i % cols, i // cols, f"{where}.data[{i}]")
+                )
+        elif layer.get("type") == "objectgroup":
+            objects = layer.get("objects")
+            if not isinstance(objects, list):
+                raise fail(f"{where}.objects", "expected a list of objects")
+            for k, obj in enumerate(objects):
+                ow = f"{where}.objects[{k}]"
+                if not isinstance(obj, dict):
+                    raise fail(ow, "expected an object")
+                cls = obj.get("type", obj.get("class", ""))
+                p = _props(obj.get("properties"), f"{ow}.properties", fail)
+                x, y = _number(obj, "x", ow, fail), _number(obj, "y", ow, fail)
+                if cls == "terrain":
+                    hints.append(p)
+                elif cls == "lane":
+                    lanes.append((cell(int(x // tw), int(y // th), ow), p.get("arrow")))
+                elif cls == "unit" or "gid" in obj:
+                    obj_gid = obj.get("gid")
+                    t = tiles.get(obj_gid & ~_GID_FLAGS) if isinstance(obj_gid, int) else None
+                    w, h = _number(obj, "width", ow, fail), _number(obj, "height", ow, fail)
+                    # tile objects are anchored at their bottom-left corner, others top-left
+                    cy = (y - h / 2) // th if "gid" in obj else (y + h / 2) // th
+                    cx = (x + w / 2) // tw
+                    name = obj.get("name")
+                    if isinstance(name, str) and name:
+                        p.setdefault("name", name)
+                    units.append(_unit(p, t, cell(int(cx), int(cy), ow), ow, fail))
+    terrain = _group_terrain(grid_cells, hints)
+    for lane, arrow in lanes:
+        holders = [t for t in terrain if lane in t["cells"]]
+        piece = next((t for t in holders if "lane" not in t), holders[0] if holders else None)
+        if piece is None:
+            raise fail("lane", f"the lane {lane} is not on a terrain piece")
+        piece["lane"] = lane
+        if arrow:
+            piece["arrow"] = arrow
+    document: dict[str, Any] = {
+        "format": "tankmap-scenario",
+        "version": 1,
+        "ruleset": props["ruleset"],
+        "options": {k[7:]: v for k, v in props.items() if k.startswith("option:")},
+        "board": {"columns": cols, "rows": rows},
+        "title": props.get("title", ""),
+        "author": props.get("author", ""),
+        "notes": props.get("notes", ""),
+    }
+    if props.get("to_move", "south") != "south":
+        document["to_move"] = props["to_move"]
+    document["terrain"] = terrain
+    document["units"] = units
+    return scenario_from_json(document, fail.source)
+
+
+def _group_terrain(
+    grid: dict[tuple[str, str | None], list[str]], hints: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Terrain pieces from the drawn tiles: hinted pieces whose tiles are all still there
+    keep their grouping (in the hints' order), other tiles of one kind and side that touch
+    become one piece each. A cell drawn on two layers counts twice."""
+    free = {key: Counter(cells) for key, cells in grid.items()}
+    pieces: list[dict[str, Any]] = []
+    for h in hints:
+        key = (str(h.get("kind", "")), h.get("side") or None)
+        cells = str(h.get("cells", "")).split()
+        if cells and key in free and not Counter(cells) - free[key]:
+            free[key].subtract(cells)
+            piece: dict[str, Any] = {"kind": key[0]}
+            if key[1]:
+                piece["side"] = key[1]
+            piece["cells"] = cells
+            if h.get("shape"):
+                piece["shape"] = h["shape"]
+            pieces.append(piece)
+    for (kind, side), cells in grid.items():
+        left = free[(kind, side)]
+        while +left:
+            order = [c for c in dict.fromkeys(cells) if left[c] > 0]  # row-major tile order
+            for group in _touching_groups(order):
+                piece = {"kind": kind}
+                if side:
+                    piece["side"] = side
+                piece["cells"] = group
+                pieces.append(piece)
+                left.subtract(group)
+    return pieces
+
+
+def _touching_groups(cells: list[str]) -> Iterator[list[str]]:
+    pos = {c: _cell_xy(c) for c in cells}
+    at = {xy: c for c, xy in pos.items()}
+    seen: set[str] = set()
+    for start in cells:
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            c = todo.pop()
+            group.append(c)
+            x, y = pos[c]
+            for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                n = at.get(nxt)
+                if n is not None and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        yield sorted(group, key=lambda c: (pos[c][1], pos[c][0]))
+
+
+def _cell_xy(name: str) -> tuple[int, int]:
+    letters = name.rstrip("0123456789")
+    col = 0
+    for ch in letters:
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return col - 1, int(name[len(letters):])
+
+
+def _column_name(x: int) -> str:
+    name = ""
+    x += 1
+    while x:
+        x, r = divmod(x - 1, 26)
+        name = chr(ord("a") + r) + name
+    return name
+
+
+def _unit(
+    p: dict[str, Any], tile: TileKind | None, cell: str, where: str, fail: _Fail
+) -> dict[str, Any]:
+    kind = p.get("kind") or (tile.kind if tile else None)
+    side = p.get("side") or (tile.side if tile else None)
+    if not kind or not side:
+        raise fail(where, "a unit object needs 'kind' and 'side' (properties or its tile)")
+    out: dict[str, Any] = {"kind": kind}
+    if p.get("name"):
+        out["name"] = p["name"]
+    out["side"] = side
+    out["cell"] = cell
+    if p.get("facing"):
+        out["facing"] = p["facing"]
+    if p.get("damage"):
+        out["damage"] = p["damage"]
+    if "armour" in p and p["armour"] != "":
+        out["armour"] = p["armour"]
+    if p.get("wreck"):
+        out["wreck"] = True
+    return out
+
+
+def _props(raw: Any, where: str, fail: _Fail) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if isinstance(raw, dict):  # the old JSON format: {"name": value}
+        return dict(raw)
+    if not isinstance(raw, list):
+        raise fail(where, "expected a list of properties")
+    out: dict[str, Any] = {}
+    for n, p in enumerate(raw):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise fail(f"{where}[{n}]", "expected a property with a name")
+        out[p["name"]] = p.get("value")
+    return out
+
+
+def _number(obj: dict[str, Any], key: str, where: str, fail: _Fail) -> float:
+    v = obj.get(key, 0)
+    if not isinstance(v, int | float) or isinstance(v, bool) or not -1e7 < v < 1e7:
+        raise fail(f"{where}.{key}", f"expected a number, got {v!r:.60}")
+    return float(v)
+
+
+def _tile_table(raw: Any, fail: _Fail) -> dict[int, TileKind]:
+    if not isinstance(raw, list):
+        raise fail("tilesets", "expected a list of tilesets")
+    table: dict[int, TileKind] = {}
+    for n, ts in enumerate(raw):
+        if not isinstance(ts, dict) or not isinstance(ts.get("firstgid"), int):
+            raise fail(f"tilesets[{n}]", "expected a tileset with a firstgid")
+        for k, tile in enumerate(ts.get("tiles") or []):
+            p = _props(tile.get("properties"), f"tilesets[{n}].tiles[{k}]", fail)
+            if p.get("role") in ("terrain", "unit") and p.get("kind"):
+                table[ts["firstgid"] + int(tile["id"])] = TileKind(
+                    str(p["role"]), str(p["kind"]), str(p.get("side") or "") or None
+                )
+    return table
+
+
+def _layer_data(layer: dict[str, Any], size: int, where: str, fail: _Fail) -> list[int]:
+    data = layer.get("data")
+    if isinstance(data, str):
+        data = _decode_base64(data, layer.get("compression", ""), where, fail)
+    if not isinstance(data, list) or len(data) != size:
+        raise fail(where, f"expected {size} tile ids (the map's width x height)")
+    if not all(isinstance(g, int) and 0 <= g < 2**32 for g in data):
+        raise fail(where, "tile ids must be whole numbers from 0 to 2^32-1")
+    return data
+
+
+def _decode_base64(text: str, compression: str, where: str, fail: _Fail) -> list[int]:
+    try:
+        raw = base64.b64decode(text.strip(), validate=False)
+        if compression == "zlib":
+            raw = zlib.decompress(raw)
+        elif compression == "gzip":
+            raw = gzip.decompress(raw)
+        elif compression:
+            raise fail(where, f"unsupported compression {compression!r} (use CSV, zlib or gzip)")
+    except (ValueError, zlib.error, OSError) as exc:
+        raise fail(where, f"cannot decode the layer data ({exc})") from None
+    if len(raw) % 4:
+        raise fail(where, "base64 layer data is not a whole number of tile ids")
+    return [int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4)]
+
+
+def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
+    """The parts of a TMX document tankmap reads, in the shape of the JSON format."""
+
+    def num(el: ET.Element, key: str, default: str = "0") -> float:
+        try:
+            return float(el.get(key, default))
+        except ValueError:
+            raise fail(f"<{el.tag}>", f"attribute {key}={el.get(key)!r} is not a number") from None
+
+    def props(el: ET.Element) -> list[dict[str, Any]]:
+        out = []
+        for p in el.findall("./properties/property"):
+            kind = p.get("type", "string")
+            text = p.get("value", p.text or "")
+            value: Any = text
+            if kind == "bool":
+                value = text == "true"
+            elif kind in ("int", "float"):
+                try:
+                    value = int(text) if kind == "int" else float(text)
+                except ValueError:
+                    raise fail("<property>", f"{p.get('name')}={text!r:.60} is not a {kind}") \
+                        from None
+            out.append({"name": p.get("name", ""), "type": kind, "value": value})
+        return out
+
+    doc: dict[str, Any] = {k: root.get(k) for k in ("orientation",) if root.get(k)}
+    for key in ("width", "height", "tilewidth", "tileheight"):
+        doc[key] = int(num(root, key))
+    doc["properties"] = props(root)
+    doc["tilesets"] = [
+        {"firstgid": int(num(ts, "firstgid", "1")),
+         "tiles": [{"id": int(num(t, "id")), "properties": props(t)} for t in ts.findall("tile")]}
+        for ts in root.findall("tileset")
+    ]
+    layers: list[dict[str, Any]] = []
+    for el in root:
+        if el.tag == "layer":
+            data_el = el.find("data")
+            if data_el is None:
+                raise fail("<layer>", "a tile layer without <data>")
+            encoding = data_el.get("encoding", "")
+            text = data_el.text or ""
+            if encoding == "csv":
+                try:
+                    data: Any = [int(v) for v in text.replace("\n", "").split(",") if v.strip()]
+                except ValueError:
+                    raise fail("<data>", "CSV layer data must be whole numbers") from None
+            elif encoding == "base64":
+                data = text
+            else:
+                data = [int(num(t, "gid")) for t in data_el.findall("tile")]
+            layers.append({"type": "tilelayer", "data": data,
+                           "compression": data_el.get("compression", "")})
+        elif el.tag == "objectgroup":
+            objects = []
+            for o in el.findall("object"):
+                obj: dict[str, Any] = {
+                    "name": o.get("name", ""),
+                    "type": o.get("type", o.get("class", "")),
+                    "x": num(o, "x"), "y": num(o, "y"),
+                    "width": num(o, "width"), "height": num(o, "height"),
+                    "properties": props(o),
+                }
+                if o.get("gid") is not None:
+                    obj["gid"] = int(num(o, "gid"))
+                objects.append(obj)
+            layers.append({"type": "objectgroup", "objects": objects})
+    doc["layers"] = layers
+    return _JsonMap(doc, fail)
+
+
+def tiled_format(path: str) -> str | None:
+    """``"tmx"`` or ``"tmj"`` from a file name's extension (``.json`` is not Tiled's)."""
+    lower = path.lower()
+    for ext in ("tmx", "tmj"):
+        if lower.endswith("." + ext):
+            return ext
+    return None
+
