@@ -40,7 +40,7 @@ def ensure_env() -> None:
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
     print("installing tankmap and its dependencies into .venv ...", flush=True)
     run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,openspiel]"])
     STAMP.write_text(wanted)
 
 

@@ -127,16 +127,32 @@ def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
         if "shape" in piece:
             props.append(_prop("shape", piece["shape"]))
         piece_objects.append(
-            _object(next_id, "", "terrain", min(xs), min(ys), max(xs) - min(xs) + 1,
-                    max(ys) - min(ys) + 1, props)
+            _object(
+                next_id,
+                "",
+                "terrain",
+                min(xs),
+                min(ys),
+                max(xs) - min(xs) + 1,
+                max(ys) - min(ys) + 1,
+                props,
+            )
         )
         next_id += 1
     for k, grid in enumerate(grids or [[0] * (cols * rows)]):
         layers.append(
-            {"type": "tilelayer", "id": len(layers) + 1,
-             "name": "terrain" if k == 0 else f"terrain {k + 1}",
-             "width": cols, "height": rows, "x": 0, "y": 0, "data": grid,
-             "opacity": 1, "visible": True}
+            {
+                "type": "tilelayer",
+                "id": len(layers) + 1,
+                "name": "terrain" if k == 0 else f"terrain {k + 1}",
+                "width": cols,
+                "height": rows,
+                "x": 0,
+                "y": 0,
+                "data": grid,
+                "opacity": 1,
+                "visible": True,
+            }
         )
     unit_objects: list[dict[str, Any]] = []
     for u in doc["units"]:
@@ -174,12 +190,22 @@ def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
     ]
     properties += [_prop(f"option:{k}", v) for k, v in doc["options"].items()]
     return {
-        "type": "map", "version": JSON_FORMAT_VERSION, "tiledversion": TILED_VERSION,
-        "orientation": "orthogonal", "renderorder": "right-down",
-        "width": cols, "height": rows, "tilewidth": TILE, "tileheight": TILE,
-        "infinite": False, "compressionlevel": -1,
-        "nextlayerid": len(layers) + 1, "nextobjectid": next_id,
-        "properties": properties, "layers": layers, "tilesets": [_tileset_json(tiles)],
+        "type": "map",
+        "version": JSON_FORMAT_VERSION,
+        "tiledversion": TILED_VERSION,
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "width": cols,
+        "height": rows,
+        "tilewidth": TILE,
+        "tileheight": TILE,
+        "infinite": False,
+        "compressionlevel": -1,
+        "nextlayerid": len(layers) + 1,
+        "nextobjectid": next_id,
+        "properties": properties,
+        "layers": layers,
+        "tilesets": [_tileset_json(tiles)],
     }
 
 
@@ -202,34 +228,63 @@ def dumps_tmx(scenario: Scenario) -> str:
                 f"{text[:40]!r} holds the control character {bad!r}, which a .tmx file cannot "
                 "carry; export as .tmj instead"
             )
-    root = ET.Element("map", {
-        "version": JSON_FORMAT_VERSION, "tiledversion": TILED_VERSION,
-        "orientation": "orthogonal", "renderorder": "right-down",
-        "width": str(doc["width"]), "height": str(doc["height"]),
-        "tilewidth": str(TILE), "tileheight": str(TILE), "infinite": "0",
-        "nextlayerid": str(doc["nextlayerid"]), "nextobjectid": str(doc["nextobjectid"]),
-    })
+    root = ET.Element(
+        "map",
+        {
+            "version": JSON_FORMAT_VERSION,
+            "tiledversion": TILED_VERSION,
+            "orientation": "orthogonal",
+            "renderorder": "right-down",
+            "width": str(doc["width"]),
+            "height": str(doc["height"]),
+            "tilewidth": str(TILE),
+            "tileheight": str(TILE),
+            "infinite": "0",
+            "nextlayerid": str(doc["nextlayerid"]),
+            "nextobjectid": str(doc["nextobjectid"]),
+        },
+    )
     _xml_properties(root, doc["properties"])
     ts = doc["tilesets"][0]
-    tileset = ET.SubElement(root, "tileset", {
-        "firstgid": "1", "name": ts["name"], "tilewidth": str(TILE), "tileheight": str(TILE),
-        "tilecount": str(ts["tilecount"]), "columns": str(ts["columns"]),
-    })
-    ET.SubElement(tileset, "image", {
-        "source": ts["image"], "width": str(ts["imagewidth"]), "height": str(ts["imageheight"]),
-    })
+    tileset = ET.SubElement(
+        root,
+        "tileset",
+        {
+            "firstgid": "1",
+            "name": ts["name"],
+            "tilewidth": str(TILE),
+            "tileheight": str(TILE),
+            "tilecount": str(ts["tilecount"]),
+            "columns": str(ts["columns"]),
+        },
+    )
+    ET.SubElement(
+        tileset,
+        "image",
+        {
+            "source": ts["image"],
+            "width": str(ts["imagewidth"]),
+            "height": str(ts["imageheight"]),
+        },
+    )
     for tile in ts["tiles"]:
         el = ET.SubElement(tileset, "tile", {"id": str(tile["id"])})
         _xml_properties(el, tile["properties"])
     for layer in doc["layers"]:
         if layer["type"] == "tilelayer":
-            el = ET.SubElement(root, "layer", {
-                "id": str(layer["id"]), "name": layer["name"],
-                "width": str(layer["width"]), "height": str(layer["height"]),
-            })
+            el = ET.SubElement(
+                root,
+                "layer",
+                {
+                    "id": str(layer["id"]),
+                    "name": layer["name"],
+                    "width": str(layer["width"]),
+                    "height": str(layer["height"]),
+                },
+            )
             data = ET.SubElement(el, "data", {"encoding": "csv"})
             w = layer["width"]
-            rows = [layer["data"][i:i + w] for i in range(0, len(layer["data"]), w)]
+            rows = [layer["data"][i : i + w] for i in range(0, len(layer["data"]), w)]
             data.text = "\n" + ",\n".join(",".join(map(str, r)) for r in rows) + "\n"
             continue
         attrs = {"id": str(layer["id"]), "name": layer["name"]}
@@ -257,7 +312,8 @@ def dumps_tmx(scenario: Scenario) -> str:
 
 
 _XML_FORBIDDEN = frozenset(chr(c) for c in range(32) if chr(c) not in "\t\n\r") | {
-    "\ufffe", "\uffff"
+    "\ufffe",
+    "\uffff",
 }
 
 
@@ -274,9 +330,12 @@ def _texts(doc: Any) -> Iterator[str]:
 
 def _prop(name: str, value: Any) -> dict[str, Any]:
     kind = (
-        "bool" if isinstance(value, bool)
-        else "int" if isinstance(value, int)
-        else "float" if isinstance(value, float)
+        "bool"
+        if isinstance(value, bool)
+        else "int"
+        if isinstance(value, int)
+        else "float"
+        if isinstance(value, float)
         else "string"
     )
     return {"name": name, "type": kind, "value": value}
@@ -286,8 +345,15 @@ def _object(
     oid: int, name: str, cls: str, x: int, y: int, w: int, h: int, props: list[dict[str, Any]]
 ) -> dict[str, Any]:
     return {
-        "id": oid, "name": name, "type": cls, "x": x * TILE, "y": y * TILE,
-        "width": w * TILE, "height": h * TILE, "rotation": 0, "visible": True,
+        "id": oid,
+        "name": name,
+        "type": cls,
+        "x": x * TILE,
+        "y": y * TILE,
+        "width": w * TILE,
+        "height": h * TILE,
+        "rotation": 0,
+        "visible": True,
         "properties": props,
     }
 
@@ -296,22 +362,41 @@ def _object_layer(
     lid: int, name: str, objects: list[dict[str, Any]], visible: bool
 ) -> dict[str, Any]:
     return {
-        "type": "objectgroup", "id": lid, "name": name, "draworder": "topdown",
-        "objects": objects, "opacity": 1, "visible": visible, "x": 0, "y": 0,
+        "type": "objectgroup",
+        "id": lid,
+        "name": name,
+        "draworder": "topdown",
+        "objects": objects,
+        "opacity": 1,
+        "visible": visible,
+        "x": 0,
+        "y": 0,
     }
 
 
 def _tileset_json(tiles: tuple[TileKind, ...]) -> dict[str, Any]:
     rows = -(-len(tiles) // TILESET_COLUMNS)
     return {
-        "firstgid": 1, "name": "tankmap", "tilewidth": TILE, "tileheight": TILE,
-        "tilecount": len(tiles), "columns": TILESET_COLUMNS, "margin": 0, "spacing": 0,
-        "image": TILESET_IMAGE, "imagewidth": TILESET_COLUMNS * TILE,
+        "firstgid": 1,
+        "name": "tankmap",
+        "tilewidth": TILE,
+        "tileheight": TILE,
+        "tilecount": len(tiles),
+        "columns": TILESET_COLUMNS,
+        "margin": 0,
+        "spacing": 0,
+        "image": TILESET_IMAGE,
+        "imagewidth": TILESET_COLUMNS * TILE,
         "imageheight": rows * TILE,
         "tiles": [
-            {"id": n, "properties": [
-                _prop("role", t.role), _prop("kind", t.kind), _prop("side", t.side or "")
-            ]}
+            {
+                "id": n,
+                "properties": [
+                    _prop("role", t.role),
+                    _prop("kind", t.kind),
+                    _prop("side", t.side or ""),
+                ],
+            }
             for n, t in enumerate(tiles)
         ],
     }
@@ -365,8 +450,9 @@ def read_tiled(path: str | os.PathLike[str]) -> Scenario:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise ScenarioFormatError(f"cannot read file: {exc.strerror or exc}", source=source) \
-            from None
+        raise ScenarioFormatError(
+            f"cannot read file: {exc.strerror or exc}", source=source
+        ) from None
     if len(data) > MAX_FILE_BYTES:
         raise ScenarioFormatError(f"more than {MAX_FILE_BYTES} bytes", source=source)
     return loads_tmx(data, source) if fmt == "tmx" else loads_tmj(data, source)
@@ -582,7 +668,7 @@ def _cell_xy(name: str) -> tuple[int, int]:
     col = 0
     for ch in letters:
         col = col * 26 + (ord(ch) - ord("a") + 1)
-    return col - 1, int(name[len(letters):])
+    return col - 1, int(name[len(letters) :])
 
 
 def _column_name(x: int) -> str:
@@ -679,7 +765,7 @@ def _decode_base64(text: str, compression: str, where: str, fail: _Fail) -> list
         raise fail(where, f"cannot decode the layer data ({exc})") from None
     if len(raw) % 4:
         raise fail(where, "base64 layer data is not a whole number of tile ids")
-    return [int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4)]
+    return [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
 
 
 def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
@@ -703,8 +789,9 @@ def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
                 try:
                     value = int(text) if kind == "int" else float(text)
                 except ValueError:
-                    raise fail("<property>", f"{p.get('name')}={text!r:.60} is not a {kind}") \
-                        from None
+                    raise fail(
+                        "<property>", f"{p.get('name')}={text!r:.60} is not a {kind}"
+                    ) from None
             out.append({"name": p.get("name", ""), "type": kind, "value": value})
         return out
 
@@ -713,8 +800,12 @@ def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
         doc[key] = int(num(root, key))
     doc["properties"] = props(root)
     doc["tilesets"] = [
-        {"firstgid": int(num(ts, "firstgid", "1")),
-         "tiles": [{"id": int(num(t, "id")), "properties": props(t)} for t in ts.findall("tile")]}
+        {
+            "firstgid": int(num(ts, "firstgid", "1")),
+            "tiles": [
+                {"id": int(num(t, "id")), "properties": props(t)} for t in ts.findall("tile")
+            ],
+        }
         for ts in root.findall("tileset")
     ]
     layers: list[dict[str, Any]] = []
@@ -734,16 +825,19 @@ def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
                 data = text
             else:
                 data = [int(num(t, "gid")) for t in data_el.findall("tile")]
-            layers.append({"type": "tilelayer", "data": data,
-                           "compression": data_el.get("compression", "")})
+            layers.append(
+                {"type": "tilelayer", "data": data, "compression": data_el.get("compression", "")}
+            )
         elif el.tag == "objectgroup":
             objects = []
             for o in el.findall("object"):
                 obj: dict[str, Any] = {
                     "name": o.get("name", ""),
                     "type": o.get("type", o.get("class", "")),
-                    "x": num(o, "x"), "y": num(o, "y"),
-                    "width": num(o, "width"), "height": num(o, "height"),
+                    "x": num(o, "x"),
+                    "y": num(o, "y"),
+                    "width": num(o, "width"),
+                    "height": num(o, "height"),
                     "properties": props(o),
                 }
                 if o.get("gid") is not None:
@@ -761,4 +855,3 @@ def tiled_format(path: str) -> str | None:
         if lower.endswith("." + ext):
             return ext
     return None
-

@@ -17,13 +17,25 @@ from tankmap.rules.tiled import TILE, TILESET_COLUMNS, TILESET_IMAGE, tile_catal
 OUT = Path(__file__).resolve().parent.parent / "resources" / "tiled" / TILESET_IMAGE
 SIDE_COLOURS = {"south": (60, 110, 200), "north": (200, 60, 60), None: (120, 120, 120)}
 TERRAIN_COLOURS = {
-    "berm-large": (150, 110, 60), "berm-small": (175, 135, 80), "swamp": (80, 140, 110),
-    "minefield": (210, 190, 90), "obstacle": (90, 90, 90), "crater": (110, 85, 70),
+    "berm-large": (150, 110, 60),
+    "berm-small": (175, 135, 80),
+    "swamp": (80, 140, 110),
+    "minefield": (210, 190, 90),
+    "obstacle": (90, 90, 90),
+    "crater": (110, 85, 70),
     "support": (120, 170, 210),
 }
 UNIT_LETTERS = {
-    "tank": "T", "at": "A", "rm": "R", "command": "K", "light": "L", "medium": "M",
-    "heavy": "H", "destroyer": "D", "mortar": "O", "artillery": "Y",
+    "tank": "T",
+    "at": "A",
+    "rm": "R",
+    "command": "K",
+    "light": "L",
+    "medium": "M",
+    "heavy": "H",
+    "destroyer": "D",
+    "mortar": "O",
+    "artillery": "Y",
 }
 
 
@@ -43,8 +55,12 @@ def main() -> None:
             draw.rectangle(box, outline=side, width=3)
         else:
             pad = 4
-            draw.ellipse((x0 + pad, y0 + pad, x0 + TILE - pad, y0 + TILE - pad),
-                         fill=side, outline=(20, 20, 20), width=2)
+            draw.ellipse(
+                (x0 + pad, y0 + pad, x0 + TILE - pad, y0 + TILE - pad),
+                fill=side,
+                outline=(20, 20, 20),
+                width=2,
+            )
             letter = UNIT_LETTERS.get(t.kind, t.kind[:1].upper())
             draw.text((x0 + TILE // 2, y0 + TILE // 2), letter, fill="white", anchor="mm")
     OUT.parent.mkdir(parents=True, exist_ok=True)

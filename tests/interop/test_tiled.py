@@ -73,8 +73,9 @@ def test_pytmx_loads_every_exported_tmx(path: Path, tmp_path: Path) -> None:
             assert obj.properties["facing"] == unit.facing.name
     lanes = [o for o in units if o.type == "lane"]
     assert len(lanes) == sum(1 for t in s.terrain if t.lane is not None)
-    drawn = sum(1 for layer in tmx.visible_tile_layers for _x, _y, g in
-                tmx.layers[layer].iter_data() if g)
+    drawn = sum(
+        1 for layer in tmx.visible_tile_layers for _x, _y, g in tmx.layers[layer].iter_data() if g
+    )
     assert drawn == sum(len(t.cells) for t in s.terrain)
 
 
@@ -138,8 +139,13 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     options = {"max_rounds": draw(st.integers(1, 99))} if ruleset == "final-act" else {}
     xml_text = st.characters(blacklist_categories=("Cs", "Cc"))
     s = Scenario(
-        ruleset=ruleset, board=board, options=options, terrain=tuple(terrain),
-        units=tuple(units), title=draw(st.text(xml_text, max_size=12)), notes="a\nb",
+        ruleset=ruleset,
+        board=board,
+        options=options,
+        terrain=tuple(terrain),
+        units=tuple(units),
+        title=draw(st.text(xml_text, max_size=12)),
+        notes="a\nb",
         to_move=draw(st.sampled_from(list(Side))),
     )
     try:  # only scenarios the reader accepts (e.g. Tank Chess pieces carry no armour)
@@ -164,7 +170,9 @@ def test_overlapping_pieces_go_on_a_second_layer_and_come_back() -> None:
     both = s.with_terrain((*s.terrain, swamp))
     doc = json.loads(dumps_tmj(both))
     assert [la["name"] for la in doc["layers"] if la["type"] == "tilelayer"] == [
-        "terrain", "terrain 2"]
+        "terrain",
+        "terrain 2",
+    ]
     assert dumps_scenario(loads_tmj(dumps_tmj(both))) == dumps_scenario(both)
 
 
@@ -189,8 +197,11 @@ def test_a_berm_moved_in_tiled_imports_moved_and_check_sees_it() -> None:
     for x, r in moved:
         terrain[(rows - 1 - r) * cols + x] = tile
     back = loads_tmj(json.dumps(doc))
-    new_berm = [t for t in back.terrain if t.kind == "berm-small" and t.side is Side.SOUTH
-                and t not in s.terrain]
+    new_berm = [
+        t
+        for t in back.terrain
+        if t.kind == "berm-small" and t.side is Side.SOUTH and t not in s.terrain
+    ]
     assert len(new_berm) == 1
     assert sorted(new_berm[0].cells) == sorted(b.cell(x, r) for x, r in moved)
     violations = get_ruleset("final-act").check(back)
@@ -233,8 +244,12 @@ def test_base64_zlib_layer_data_as_tiled_writes_it() -> None:
     text = dumps_tmx(s)
     start = text.index('<data encoding="csv">')
     end = text.index("</data>", start)
-    tmx = (text[:start] + '<data encoding="base64" compression="zlib">'
-           + base64.b64encode(zlib.compress(raw)).decode() + text[end:])
+    tmx = (
+        text[:start]
+        + '<data encoding="base64" compression="zlib">'
+        + base64.b64encode(zlib.compress(raw)).decode()
+        + text[end:]
+    )
     assert loads_tmx(tmx) == s
 
 
@@ -246,8 +261,11 @@ def test_base64_zlib_layer_data_as_tiled_writes_it() -> None:
     [
         ("{", "$"),
         ("[]", "$"),
-        ('{"width": 12, "height": 12, "tilewidth": 32, "tileheight": 32, "tilesets": [], '
-         '"layers": []}', "properties"),
+        (
+            '{"width": 12, "height": 12, "tilewidth": 32, "tileheight": 32, "tilesets": [], '
+            '"layers": []}',
+            "properties",
+        ),
         ('{"width": 0, "height": 12}', "width"),
     ],
 )
