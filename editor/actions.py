@@ -109,6 +109,22 @@ ACTIONS: tuple[ActionSpec, ...] = (
         lambda w: w.export("pdf"),
         "One printable page per side, other side hidden",
     ),
+    ActionSpec(
+        "file.export_tiled",
+        "Export to &Tiled map…",
+        "",
+        "&File",
+        lambda w: w.export("tmx"),
+        "Write the board as a Tiled map (.tmx, or .tmj by its name) with its tileset",
+    ),
+    ActionSpec(
+        "file.import_tiled",
+        "&Import from Tiled…",
+        "",
+        "&File",
+        lambda w: w.import_tiled(),
+        "Open a Tiled map (.tmx/.tmj) written by tankmap, perhaps edited in Tiled",
+    ),
     ActionSpec("file.quit", "&Quit", "Ctrl+Q", "&File", lambda w: w.close()),
     ActionSpec("edit.undo", "&Undo", "Ctrl+Z", "&Edit", lambda w: w.doc.undo_stack.undo()),
     ActionSpec(

@@ -55,6 +55,10 @@ class Prompter(Protocol):
 
     def open_path(self, start: str, recent: Sequence[str] = ()) -> str | None: ...
 
+    def open_file(self, start: str, title: str, filt: str) -> str | None:
+        """A plain file-open dialog (e.g. a Tiled map to import)."""
+        ...
+
     def save_path(
         self, suggested: str, title: str = "Save As", filt: str = FILE_FILTER
     ) -> str | None: ...
@@ -102,6 +106,11 @@ class QtPrompter:
         if answer == QMessageBox.StandardButton.Discard:
             return "discard"
         return "cancel"
+
+    def open_file(self, start: str, title: str, filt: str) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self.parent, title, start, filt)
+        self._refocus()
+        return path or None
 
     def open_path(self, start: str, recent: Sequence[str] = ()) -> str | None:
         dialog = OpenDialog(start, self.parent, recent)

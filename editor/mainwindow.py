@@ -283,16 +283,23 @@ class MainWindow(QMainWindow):
             "png": "PNG image (*.png)",
             "svg": "SVG drawing (*.svg)",
             "pdf": "PDF document (*.pdf)",
+            "tmx": "Tiled map (*.tmx);;Tiled JSON map (*.tmj)",
         }[kind]
         path = self.prompter.save_path(
             str(Path(default_dir(self.doc.path)) / f"{stem}.{kind}"), "Export", filt
         )
         if path is None:
             return False
+        if kind == "tmx" and path.lower().endswith(".tmj"):
+            kind = "tmj"
         if not path.lower().endswith(f".{kind}"):
             path += f".{kind}"
         try:
-            if kind == "png":
+            if kind in ("tmx", "tmj"):
+                from tankmap.rules.tiled import write_tiled
+
+                write_tiled(self.doc.scenario, path)
+            elif kind == "png":
                 export.export_png(self.doc.scenario, path)
             elif kind == "svg":
                 export.export_svg(self.doc.scenario, path)
@@ -302,6 +309,27 @@ class MainWindow(QMainWindow):
             self.prompter.error(str(exc))
             return False
         self.ctx.say(f"Exported {path}")
+        return True
+
+    def import_tiled(self) -> bool:
+        """Read a Tiled map into a new, untitled document (saving asks for a .json name)."""
+        from tankmap.rules.tiled import read_tiled
+
+        if not self.maybe_save("importing a Tiled map"):
+            return False
+        path = self.prompter.open_file(
+            default_dir(self.doc.path), "Import from Tiled", "Tiled maps (*.tmx *.tmj)"
+        )
+        if path is None:
+            return False
+        try:
+            scenario = read_tiled(path)
+        except TankmapError as exc:
+            self.prompter.error(str(exc))
+            return False
+        self.autosave.discard()
+        self.replace_document(Document(scenario))
+        self.ctx.say(f"Imported {path}: save it as a scenario (.json) to keep it")
         return True
 
     # --- recovery ---------------------------------------------------------------------------

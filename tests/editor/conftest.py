@@ -37,6 +37,10 @@ class FakePrompter:
         self.asked.append(("open-recent", list(recent)))
         return self.open
 
+    def open_file(self, start: str, title: str, filt: str) -> str | None:
+        self.asked.append(("open-file", filt))
+        return self.open
+
     def save_path(self, suggested: str, title: str = "", filt: str = "") -> str | None:
         self.asked.append(("save", suggested))
         return self.save
