@@ -25,7 +25,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".tankmap-installed"
-DEFAULT_MAP = ROOT / "maps" / "final-act" / "flanks-vs-centre.json"
+DEFAULT_MAP = "final-act/flanks-vs-centre"  # a built-in map name (tankmap maps lists them)
 
 
 def ensure_env() -> None:
@@ -67,7 +67,7 @@ def test(args: list[str]) -> None:
 
 
 def edit(args: list[str]) -> None:
-    target = args or ([str(DEFAULT_MAP)] if DEFAULT_MAP.exists() else [])
+    target = args or [DEFAULT_MAP]
     os.execv(str(BIN / "tankmap"), [str(BIN / "tankmap"), "edit", *target])
 
 

@@ -16,6 +16,7 @@ from tankmap import __version__
 
 COMMANDS = (
     "rulesets",
+    "maps",
     "new",
     "check",
     "moves",

@@ -13,13 +13,21 @@ T = TypeVar("T")
 
 
 def load(path: str, option_pairs: Iterable[str] = ()) -> Any:
-    """Read a scenario file (``ScenarioFormatError`` on any problem), then apply the
-    ``--option NAME=VALUE`` overrides (``OptionError`` naming the file for a bad one)."""
-    from tankmap.rules.errors import OptionError
+    """Read a scenario file or built-in map (``final-act/mirror``; a real file of that name
+    wins) — ``ScenarioFormatError`` on any problem —, then apply the ``--option NAME=VALUE``
+    overrides (``OptionError`` naming the file for a bad one)."""
+    from tankmap.maps import resolve
+    from tankmap.rules.errors import OptionError, ScenarioFormatError
     from tankmap.rules.fileformat import read_scenario
     from tankmap.rules.registry import get_ruleset
 
-    scenario = read_scenario(path)
+    target = resolve(path)
+    if not os.path.lexists(target):
+        raise ScenarioFormatError(
+            "no such file, and no built-in map of that name ('tankmap maps' lists them)",
+            source=path,
+        )
+    scenario = read_scenario(target)
     pairs = list(option_pairs)
     if pairs:
         try:

@@ -15,7 +15,9 @@ def register(sub: Any) -> None:
             "checked against the rules; the Problems dock lists what is still wrong."
         ),
     )
-    p.add_argument("file", nargs="?", help="scenario file to open")
+    p.add_argument(
+        "file", nargs="?", help="scenario file or built-in map name (final-act/mirror) to open"
+    )
     p.set_defaults(handler=run)
 
 
@@ -29,5 +31,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"tankmap edit: error: {problem}", file=sys.stderr)
         return 2
     from tankmap.editor.app import run as run_editor
+    from tankmap.maps import resolve
 
-    return run_editor(args.file)
+    return run_editor(resolve(args.file) if args.file else None)
