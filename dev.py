@@ -29,7 +29,8 @@ DEFAULT_MAP = "final-act/flanks-vs-centre"  # a built-in map name (tankmap maps 
 
 
 def ensure_env() -> None:
-    """Create .venv and install tankmap with its test extra, unless already up to date."""
+    """Create .venv and install tankmap with every extra (tests, editor, Dask, OpenSpiel),
+    unless already up to date."""
     if sys.version_info < (3, 11):  # noqa: UP036  (dev.py may be run by an older python)
         sys.exit(f"tankmap needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -40,7 +41,7 @@ def ensure_env() -> None:
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
     print("installing tankmap and its dependencies into .venv ...", flush=True)
     run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,openspiel]"])
+    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,gui,dask,openspiel]"])
     STAMP.write_text(wanted)
 
 

@@ -4,7 +4,7 @@ Uses networkx, numpy, pandas and matplotlib; never Qt. Every game rule comes fro
 ruleset's own API (``moves``, ``fire_zone``, ``setup_cells``, ``goal_cells``, ``unit_stats``,
 options); nothing here repeats a rule.
 
-Spatial analysis (terrain-only movement, CONTRACTS.md ``analyze``):
+Spatial analysis (terrain-only movement, docs/cli-json.md ``analyze``):
 
 * ``analysis.graphs``   movement tables / networkx graphs over (cell, facing), cached per terrain
 * ``analysis.reach``    turns to goal, reach maps, shortest routes (numpy BFS and networkx)

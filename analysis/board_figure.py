@@ -3,7 +3,7 @@
 ``draw_board(ax, scenario, values=...)`` draws into an existing ``Axes``; ``board_figure``
 returns a new ``Figure`` (Agg-safe; never shows a window). Board coordinates: cell (col, row)
 is the unit square centred on ``(col, row)`` (0-based), row 1 at the bottom, so south sits
-at the bottom as in RULES §0. Tank Wars' two 6 × 6 boards are drawn apart with a gap.
+at the bottom as in docs/rules.md §0. Tank Wars' two 6 × 6 boards are drawn apart with a gap.
 
 Game-specific looks (Final Act range colours, Tank Chess piece codes, Tank Wars' two boards
 and "provisional" label) come from the small style table below, not from rule code.
@@ -27,7 +27,7 @@ from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 SIDE_COLOURS = {Side.SOUTH: "#1f5fbf", Side.NORTH: "#c0392b"}
 SIDE_LIGHT = {Side.SOUTH: "#a9c4ee", Side.NORTH: "#f1b2aa"}
-# Final Act range markers: rows r and r + 6 share a colour (RULES §1.1)
+# Final Act range markers: rows r and r + 6 share a colour (docs/rules.md §1.1)
 RANGE_COLOURS = ("#fde2e2", "#fdf0d5", "#fdfbd4", "#e3f6dc", "#dcefff", "#ece3fb")
 TERRAIN_STYLE: dict[str, dict[str, Any]] = {
     "berm-large": {"fc": "#b08d57", "hatch": "///", "label": "berm"},

@@ -85,7 +85,7 @@ def grid(values: npt.NDArray[Any], board: Board) -> list[list[Any]]:
 
 # --- Tank Chess: kill coverage ------------------------------------------------------------
 def armour_facing(target_facing: Facing, shooter_dir: Facing) -> str:
-    """Which armour a shot from direction ``shooter_dir`` (target → shooter) meets (RULES
+    """Which armour a shot from direction ``shooter_dir`` (target → shooter) meets (docs/rules.md
     §2.3): ``front`` if it equals the target's facing, ``rear`` if opposite, else ``side``."""
     if shooter_dir is target_facing:
         return "front"
@@ -117,7 +117,7 @@ def kill_coverage(scenario: Scenario, target_side: Side) -> dict[str, dict[Facin
     """Tank Chess: ``out[kind][facing][c]`` is True when some live enemy piece (of
     ``target_side.other``) could destroy a ``target_side`` piece of ``kind`` standing on ``c``
     with ``facing``: ``c`` is in the shooter's fire zone and the shooter's gun exceeds the armour
-    facing it (the direction from target to shooter decides front/side/rear, RULES §2.3).
+    facing it (the direction from target to shooter decides front/side/rear, docs/rules.md §2.3).
 
     Uses the ruleset's ``fire_zone`` and ``unit_stats`` (keys ``gun`` and ``armour`` as a
     front/side/rear mapping or triple). Raises ``KeyError`` if the stats lack them.
@@ -167,7 +167,7 @@ def hit_probability(shells: int, fields: int = 36) -> float:
 
 
 def artillery_shells(scenario: Scenario, side: Side) -> int:
-    """Shells ``side`` fires this round (RULES §3): the sum over its live vehicles of the
+    """Shells ``side`` fires this round (docs/rules.md §3): the sum over its live vehicles of the
     ruleset option ``<kind>_shells`` (else ``unit_stats(kind)["shells"]``, else 0); a side
     with live vehicles but no shells gets ``long_range_shots`` (default 1)."""
     rs = get_ruleset(scenario.ruleset)

@@ -2,7 +2,7 @@
 legal movement between them, built from the ruleset's own ``moves`` (no second copy of any
 game's rules).
 
-The terrain-only convention of CONTRACTS.md ``analyze`` applies: the graph is explored on the
+The terrain-only convention of docs/cli-json.md ``analyze`` applies: the graph is explored on the
 scenario with *only* the explored unit and the wrecks (other live units are removed, so they
 neither block nor conflict). Wrecks, terrain, edges and options all come from the scenario.
 
@@ -360,7 +360,7 @@ def movement_table(scenario: Scenario, unit: Unit, explore: bool = True) -> Move
     return table
 
 
-# --- 180° symmetry (RULES §0 mirror) --------------------------------------------------------
+# --- 180° symmetry (rules §0 mirror) --------------------------------------------------------
 def _piece_key(scenario: Scenario, piece: Any, mirror: bool) -> tuple[Any, ...]:
     """A comparable form of a terrain piece or wreck, optionally turned 180° (cells and
     lanes mirrored, facings/arrows reversed, owner side swapped)."""
@@ -398,7 +398,7 @@ def _piece_key(scenario: Scenario, piece: Any, mirror: bool) -> tuple[Any, ...]:
 
 
 def is_symmetric(scenario: Scenario) -> bool:
-    """Whether terrain and wrecks are unchanged by the 180° mirror (RULES §0)."""
+    """Whether terrain and wrecks are unchanged by the 180° mirror (docs/rules.md §0)."""
     pieces = list(scenario.terrain) + [u for u in scenario.units if u.wreck]
     plain = sorted(repr(_piece_key(scenario, p, False)) for p in pieces)
     turned = sorted(repr(_piece_key(scenario, p, True)) for p in pieces)
@@ -414,7 +414,7 @@ def _mirrored(
     twin: MovementTable, key: TableKey, base: Scenario, probe: Unit, goal: frozenset[int] | None
 ) -> MovementTable | None:
     """The other side's table turned 180° — valid when the board is symmetric and the rules
-    treat both sides alike (every game of RULES.md). Checked, not assumed: the goal must be
+    treat both sides alike (every game of docs/rules.md). Checked, not assumed: the goal must be
     the mirrored goal and a sample of states must have exactly the ruleset's own moves;
     otherwise ``None`` (the caller builds the table the ordinary way)."""
     size = base.board.size

@@ -12,7 +12,7 @@ Arrays are indexed ``[row][column]`` with ``[0]`` = row 1 (the JSON 2-D map layo
 ``ov.reach[side][board.row_of(c), board.col_of(c)]`` is the value of cell ``c``. They are fresh
 arrays the caller may keep or modify.
 
-Numbers are exactly those of ``tankmap analyze`` (terrain-only movement, CONTRACTS.md), from
+Numbers are exactly those of ``tankmap analyze`` (terrain-only movement, docs/cli-json.md), from
 one of two paths (identical numbers, tested in ``tests/analysis/test_live*.py``):
 
 * **Tank Chess** (``fast_path``): ``rules.tank_chess.reach.side_terrain_reach`` — the rules'

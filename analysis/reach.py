@@ -1,6 +1,6 @@
 """Reachability: rounds/turns to the goal per unit and side, reach maps, shortest routes.
 
-Terrain-only movement (CONTRACTS.md ``analyze``): each unit is explored alone on the terrain
+Terrain-only movement (docs/cli-json.md ``analyze``): each unit is explored alone on the terrain
 with the wrecks (``analysis.graphs``). Distances count rounds (Final Act, Tank Wars) or own
 turns (Tank Chess): one edge of the movement graph each.
 

@@ -35,6 +35,7 @@ from tankmap.analysis.figures import (
     routes_figure,
 )
 from tankmap.analysis.summary import ScenarioAnalysis
+from tankmap.rules.board import Board
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 
@@ -140,8 +141,10 @@ def lanes_frame(result: ScenarioAnalysis) -> pd.DataFrame:
     return frame.astype({"length": "Int64", "exposure": "Int64"})
 
 
-def _grid_frame(values: object, result: ScenarioAnalysis) -> pd.DataFrame:
-    b = result.scenario.board
+def grid_frame(values: object, b: Board) -> pd.DataFrame:
+    """A board-shaped list of rows (``[0]`` = row 1, as in ``analyze --json``) as a
+    DataFrame labelled like the board: index ``"R"``..``"1"`` (north at the top, named
+    ``row``), columns ``"a"``..; missing values (cells nobody reaches) are ``<NA>``."""
     grid: pd.DataFrame = pd.DataFrame(values).iloc[::-1].astype("Int64")  # type: ignore[call-overload]
     grid.index = [str(r) for r in range(b.rows, 0, -1)]
     grid.columns = [chr(97 + c) for c in range(b.columns)]
@@ -176,8 +179,9 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
     lanes.to_csv(out / "lanes.csv", index=False)
     for side in Side:
         entry = doc["sides"][side.value]
-        _grid_frame(entry["reach"], result).to_csv(out / f"reach_{side.value}.csv")
-        _grid_frame(entry["coverage"], result).to_csv(out / f"coverage_{side.value}.csv")
+        board = result.scenario.board
+        grid_frame(entry["reach"], board).to_csv(out / f"reach_{side.value}.csv")
+        grid_frame(entry["coverage"], board).to_csv(out / f"coverage_{side.value}.csv")
     (out / "analysis.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
 
     title = s.title or Path(source).stem or "scenario"

@@ -1,5 +1,5 @@
 """One call that analyses a scenario: reach, coverage, lanes and the game-specific extras,
-with the ``tankmap analyze --json`` document (CONTRACTS.md ``analyze``).
+with the ``tankmap analyze --json`` document (docs/cli-json.md ``analyze``).
 
 >>> from rules.fileformat import read_scenario                        # doctest: +SKIP
 >>> result = analyse(read_scenario("maps/final-act/mirror.json"))      # doctest: +SKIP
@@ -56,7 +56,7 @@ class ScenarioAnalysis:
         return [(u, by_id.get(id(u))) for u in self.scenario.units]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``analyze --json`` document (CONTRACTS.md keys + lanes/choke/safest_route,
+        """The ``analyze --json`` document (docs/cli-json.md keys + lanes/choke/safest_route,
         contested/safe counts, and ``kill_coverage`` / ``artillery_hit_probability`` where
         the game has them)."""
         s = self.scenario

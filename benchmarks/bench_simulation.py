@@ -48,7 +48,7 @@ ADVANCED_OPTIONS = (
     "officer_loss", "double_shot", "berm_repair", "rm_repair", "air_strike", "full_throttle",
     "quick_shot", "mine_clearing", "smoke", "quick_sand", "red_cross",
 )  # fmt: skip
-"""RULES §1.8 (Final Act advanced rules and tokens): only the reference engine models them."""
+"""rules §1.8 (Final Act advanced rules and tokens): only the reference engine models them."""
 
 
 def playouts_per_second(
@@ -114,7 +114,7 @@ def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
     for path, policy, games in CASES:
         figures[f"{path.removesuffix('.json')} {policy}"] = playouts_per_second(path, policy, games)
-    figures["final-act/extra-forces heuristic-ref, all RULES 1.8 options on"] = playouts_per_second(
+    figures["final-act/extra-forces heuristic-ref, all §1.8 options on"] = playouts_per_second(
         "final-act/extra-forces.json",
         "heuristic-ref",
         60,

@@ -112,7 +112,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "file.export_tiled",
         "Export to &Tiled map…",
-        "",
+        "Ctrl+Alt+T",
         "&File",
         lambda w: w.export("tmx"),
         "Write the board as a Tiled map (.tmx, or .tmj by its name) with its tileset",
@@ -120,7 +120,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "file.import_tiled",
         "&Import from Tiled…",
-        "",
+        "Ctrl+Alt+I",
         "&File",
         lambda w: w.import_tiled(),
         "Open a Tiled map (.tmx/.tmj) written by tankmap, perhaps edited in Tiled",

@@ -1,4 +1,4 @@
-"""Work that takes seconds (reports, playouts) runs off the GUI thread (DESIGN §5).
+"""Work that takes seconds (reports, playouts) runs off the GUI thread (docs/architecture.md §5).
 
 ``ThreadJob(fn)`` calls ``fn()`` in its own ``QThread`` and signals ``finished(result)`` or
 ``failed(message)`` (a ``TankmapError``/``OSError`` message, or the name of an unexpected

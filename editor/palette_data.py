@@ -1,10 +1,10 @@
 """What the palette offers per ruleset: piece footprints, names, counts and colours.
 
-This is the only game-specific table in the editor (DESIGN §5): it says how a piece *looks*
+This is the only game-specific table in the editor (architecture.md §5): it says how a piece *looks*
 and how many a side has, never whether a placement is legal (that is always
 ``ruleset.check``). Counts and footprints are read from ``resources/rulesets/<name>.json``
 when the ruleset ships them there (see ``limit`` and ``shapes_for``); the table below is
-the fallback and matches RULES.md. A ruleset the table does not know gets one single-cell
+the fallback and matches docs/rules.md. A ruleset the table does not know gets one single-cell
 entry per terrain and unit kind, so the editor works for any registered ruleset.
 """
 

@@ -2,7 +2,7 @@
 (never a raw ``unit_stats`` dict dump).
 
 ``stat_rows(ruleset, kind)`` → ``[("Hits to knock out", "2"), ("Fires", "yes"), ...]``.
-Final Act (RULES §1.2–1.6): hits, fires / blocks fire, movement, Extra Forces.
+Final Act (docs/rules.md §1.2–1.6): hits, fires / blocks fire, movement, Extra Forces.
 Tank Chess (§2.1): speed, gun, armour front / side / rear, how it fires.
 Tank Wars (§3): armour points, moves, shells, gunfire (provisional).
 Any other ruleset: its stats with readable keys and values.

@@ -103,7 +103,7 @@ class Board:
         return row + 1 if side_index == 0 else self.rows - row
 
     def mirror(self, cell: int) -> int:
-        """180° point rotation of the board (RULES §0)."""
+        """180° point rotation of the board (docs/rules.md §0)."""
         return self.size - 1 - cell
 
     def mirror_lr(self, cell: int) -> int:

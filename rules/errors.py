@@ -6,6 +6,8 @@ the offending value where there is one.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import Any
 
 
@@ -46,3 +48,26 @@ class OptionError(TankmapError, ValueError):
 def _short(value: Any, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class MissingExtraError(TankmapError, ImportError):
+    """A feature needs an optional part of tankmap that is not installed."""
+
+
+def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
+    """Import ``module`` of the optional extra ``extra``; if it is missing, raise
+    ``MissingExtraError`` with one line naming what needs it and how to install it.
+
+    >>> try:
+    ...     import_extra("no_such_module_xyz", "gui", "the editor")
+    ... except MissingExtraError as exc:
+    ...     print(exc)
+    the editor is an optional part of tankmap; install it with pip install 'tankmap[gui]'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(
+            f"{purpose} is an optional part of tankmap; install it with "
+            f"pip install 'tankmap[{extra}]'"
+        ) from None

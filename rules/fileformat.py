@@ -1,4 +1,4 @@
-"""Read and write scenario files (DESIGN §3).
+"""Read and write scenario files (docs/architecture.md §3).
 
 Reading validates everything and raises ``ScenarioFormatError`` naming the file, the JSON
 path and the value; it never raises anything else on bad input. Writing is canonical (same

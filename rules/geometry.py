@@ -130,7 +130,7 @@ def between_offsets(dx: int, dy: int, strict: bool = False) -> tuple[tuple[int, 
     """Cells crossed by the segment from the centre of ``(0, 0)`` to the centre of ``(dx, dy)``.
 
     Returns offsets of every cell other than the two end cells whose **open interior** the
-    segment passes through (``strict=False``, RULES §1.6), or whose closed square it touches at
+    segment passes through (``strict=False``, rules §1.6), or whose closed square it touches at
     all, corners included (``strict=True``, option ``strict_line_of_fire``). Exact rational
     arithmetic: a segment running along an edge or through a corner point never counts as
     passing through a cell's interior.

@@ -177,11 +177,11 @@ class Ruleset(ABC):
     # --- movement and fire --------------------------------------------------------------
     @abstractmethod
     def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
-        """Every distinct end state of a legal move of ``unit`` now (CONTRACTS ``moves``)."""
+        """Every distinct end state of a legal move of ``unit`` now (docs/cli-json.md ``moves``)."""
 
     @abstractmethod
     def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
-        """Cells ``unit`` may fire at now, sorted (CONTRACTS ``moves``)."""
+        """Cells ``unit`` may fire at now, sorted (docs/cli-json.md ``moves``)."""
 
     # --- zones and goals (used by analysis) ---------------------------------------------
     def setup_cells(self, scenario: Scenario, side: Side) -> frozenset[int]:

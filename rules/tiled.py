@@ -49,7 +49,7 @@ from tankmap.rules.fileformat import (
     scenario_from_json,
     scenario_to_json,
 )
-from tankmap.rules.registry import get_ruleset, ruleset_names
+from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 TILE = 32  # pixels per tile in the exported map and the tileset
@@ -59,6 +59,7 @@ TILED_VERSION = "1.10.2"
 JSON_FORMAT_VERSION = "1.10"
 _GID_FLAGS = 0xF0000000  # Tiled's flip/rotation bits in a global tile id
 _SIDES = ("south", "north")
+BUILTIN_RULESETS = ("final-act", "tank-chess", "tank-wars")  # the tileset image draws these
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,11 @@ def tile_catalogue() -> tuple[TileKind, ...]:
     """Every tile of the shipped tileset, in tile-id order.
 
     Terrain kinds get a tile without a side and one per side; unit kinds one per side.
-    The order follows the rulesets (by name) and their kind lists, so it changes only when
-    a ruleset gains a kind (then ``scripts/make_tiled_tileset.py`` redraws the image).
+    The order follows the built-in rulesets and their kind lists, so it changes only when
+    one gains a kind (then ``scripts/make_tiled_tileset.py`` redraws the image).
     """
     seen: dict[TileKind, None] = {}
-    for name in sorted(ruleset_names()):
+    for name in BUILTIN_RULESETS:
         rs = get_ruleset(name)
         for kind in rs.terrain_kinds:
             for side in (None, *_SIDES):
@@ -97,7 +98,7 @@ def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
     doc = scenario_to_json(scenario)
     cols, rows = doc["board"]["columns"], doc["board"]["rows"]
     tiles = tile_catalogue()
-    gid = {t: n + 1 for n, t in enumerate(tiles)}
+    gid = _GidTable({t: n + 1 for n, t in enumerate(tiles)})
     board = scenario.board
 
     def xy(name: str) -> tuple[int, int]:
@@ -207,6 +208,14 @@ def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
         "layers": layers,
         "tilesets": [_tileset_json(tiles)],
     }
+
+
+class _GidTable(dict[TileKind, int]):
+    def __missing__(self, key: TileKind) -> int:
+        raise TankmapError(
+            f"the Tiled tileset has no tile for the {key.role} kind {key.kind!r} "
+            f"(only the kinds of {', '.join(BUILTIN_RULESETS)})"
+        )
 
 
 def dumps_tmj(scenario: Scenario) -> str:

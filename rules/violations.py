@@ -24,7 +24,7 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule. ``cells`` lists exactly the offending cells (CONTRACTS.md)."""
+    """One broken rule. ``cells`` lists exactly the offending cells (docs/cli-json.md)."""
 
     code: str
     severity: Severity

@@ -7,26 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tankmap.rules.errors import TankmapError
+from tankmap.rules.errors import MissingExtraError, TankmapError, import_extra
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
 
-EXTRA_HINT = "pip install 'tankmap[openspiel]'"
-
-
-class OpenSpielMissingError(TankmapError, ImportError):
-    """``open_spiel`` is not installed."""
+OpenSpielMissingError = MissingExtraError
 
 
 def require_pyspiel() -> Any:
-    """The ``pyspiel`` module; ``OpenSpielMissingError`` naming the extra if it is missing."""
-    try:
-        import pyspiel
-    except ImportError:
-        raise OpenSpielMissingError(
-            f"the OpenSpiel games need the open_spiel package: {EXTRA_HINT}"
-        ) from None
-    return pyspiel
+    """The ``pyspiel`` module; ``MissingExtraError`` naming the extra if it is missing."""
+    return import_extra("pyspiel", "openspiel", "OpenSpiel support")
 
 
 def load_scenario_param(value: str, default: str) -> Scenario:

@@ -9,7 +9,7 @@ After step ``K`` the round resolves through the rules engine (``Game.play_round`
 
 Orders stay secret until the round resolves: a player's observation and information state
 show the board, the rounds played and its *own* orders of the current round, never the
-other side's pending ones. RULES §1.8 action tokens are not offered (with such options on,
+other side's pending ones. docs/rules.md §1.8 action tokens are not offered (with such options on,
 the game is played with no token declared). Returns: +1 / -1 / 0 (draw).
 """
 

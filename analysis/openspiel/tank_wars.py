@@ -1,6 +1,6 @@
 """Tank Wars as the OpenSpiel game ``tankmap_tank_wars`` (simultaneous moves, chance).
 
-A round (the rules engine's phases, RULES §3 as the repository's rules document states it):
+A round (the rules engine's phases, docs/rules.md §3 as the repository's rules document states it):
 
 1. **Artillery** — one chance node per shot (36 equally likely outcomes: the two dice),
    south's shots first; then the engine's ``artillery_phase`` with those rolls.

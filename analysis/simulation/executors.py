@@ -5,8 +5,9 @@ order**, calling ``on_done(i, result)`` as each finishes (for progress bars). Th
 completion never changes the results: every task carries its own seeds.
 
 - ``workers <= 1`` and no scheduler: in the calling process (no pickling at all).
-- ``workers > 1``: a ``concurrent.futures.ProcessPoolExecutor`` (``fork`` where the platform
-  has it, so plug-ins registered at run time are visible in the workers; else ``spawn``).
+- ``workers > 1``: a ``concurrent.futures.ProcessPoolExecutor``: ``fork`` on Linux (the
+  workers inherit the prepared tables and plug-ins registered at run time), ``spawn``
+  elsewhere (``fork`` is unsafe on macOS); the numbers are the same either way.
 - ``scheduler="local"``: a ``dask.distributed.LocalCluster`` with ``workers`` processes,
   started and closed here. ``scheduler="tcp://host:port"``: an existing Dask scheduler.
 """
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from types import TracebackType
 from typing import Any
 
-from tankmap.rules.errors import TankmapError
+from tankmap.rules.errors import TankmapError, import_extra
 
 Task = tuple[Any, ...]
 CONNECT_TIMEOUT = 10.0
@@ -63,13 +65,18 @@ class Executor:
         self.close()
 
 
+def default_start_method() -> str:
+    """``fork`` where it is safe and available (Linux), else ``spawn``."""
+    safe_fork = sys.platform.startswith("linux")
+    return "fork" if safe_fork and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
 class ProcessExecutor(Executor):
     """Local worker processes (``concurrent.futures``)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, start_method: str | None = None) -> None:
         self.workers = workers
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        context = multiprocessing.get_context(start_method or default_start_method())
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
     def map(
@@ -94,7 +101,7 @@ class DaskExecutor(Executor):
     """Tasks on a Dask distributed cluster: ``"local"`` starts a ``LocalCluster``."""
 
     def __init__(self, scheduler: str, workers: int) -> None:
-        dist: Any = importlib.import_module("distributed")  # untyped package: keep it Any
+        dist: Any = import_extra("distributed", "dask", "--scheduler (running on a Dask cluster)")
         Client, LocalCluster = dist.Client, dist.LocalCluster
         self._cluster: Any = None
         if scheduler == "local":

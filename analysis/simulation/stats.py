@@ -1,7 +1,7 @@
 """Balance statistics over the runner's per-game table.
 
 - ``wilson(k, n)``: Wilson score 95 % interval of a proportion.
-- ``summary(df, ...)``: the ``tankmap simulate --json`` document (CONTRACTS.md) plus extra
+- ``summary(df, ...)``: the ``tankmap simulate --json`` document (docs/cli-json.md) plus extra
   keys (draw rate, end reasons, length distribution, kills by unit kind, first mover).
 - ``death_map`` / ``route_map``: counts per cell as ``rows × columns`` arrays (``[0]`` = row 1).
 
@@ -146,7 +146,7 @@ def summary(
     playouts_per_second: float | None = None,
     alternating: bool = False,
 ) -> dict[str, Any]:
-    """The ``simulate --json`` document for the table ``df`` (CONTRACTS.md keys first)."""
+    """The ``simulate --json`` document for the table ``df`` (docs/cli-json.md keys first)."""
     n = len(df)
     ws = int((df["winner"] == "south").sum())
     wn = int((df["winner"] == "north").sum())

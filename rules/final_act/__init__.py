@@ -1,4 +1,4 @@
-"""Final Act (Tyto Games) with the Extra Forces expansion (RULES §1).
+"""Final Act (Tyto Games) with the Extra Forces expansion (docs/rules.md §1).
 
 Importing this package registers ``FinalAct()`` as ``"final-act"``. The fast movement/fire
 core for engines and analysis is ``rules.final_act.tables`` (``tables_of(scenario)``).

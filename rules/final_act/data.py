@@ -58,7 +58,7 @@ class TerrainKind:
 
 @dataclass(frozen=True)
 class CellSharing:
-    """Which units may share one cell (RULES §1.3)."""
+    """Which units may share one cell (docs/rules.md §1.3)."""
 
     max_units: int
     max_per_kind: tuple[tuple[str, int], ...]

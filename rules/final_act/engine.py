@@ -1,4 +1,4 @@
-"""Final Act game engine: simultaneous rounds (RULES §1.4–1.7).
+"""Final Act game engine: simultaneous rounds (docs/rules.md §1.4–1.7).
 
 Movement orders and fire zones come from ``rules.final_act.tables`` (the ruleset's own
 tables); this module adds what happens when orders execute.
@@ -22,7 +22,7 @@ Round resolution, in order:
 
 1. **Conflicts**, repeated until stable: two movers trading cells both stay; then for every
    cell the units that would end there (movers into it and units staying on it) must form
-   an allowed group — one side, and the sharing limits of the data file (RULES §1.3: tank +
+   an allowed group — one side, and the sharing limits of the data file (docs/rules.md §1.3: tank +
    AT, AT + AT, AT + R/M) — after removing enemy ATs that a *moving* tank enters onto; if
    the group is not allowed every mover into that cell stays instead. A bounced unit keeps
    its facing (its order is not executed); an AT that turns in place does turn.
@@ -37,7 +37,7 @@ Round resolution, in order:
    there than the other side (equal counts — both reached in the same round — play on);
    otherwise a side with no tanks left loses (both: draw); after ``max_rounds`` a draw.
 
-Advanced rules and action tokens (RULES §1.8, options off by default) live in
+Advanced rules and action tokens (docs/rules.md §1.8, options off by default) live in
 ``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
 ``play_round`` and ``apply_round`` take an optional ``engine_actions.Actions`` (what the
 sides declare that round). Start-of-round tokens (quick sand, smoke, mine clearing, Red
@@ -118,7 +118,7 @@ class State:
         self.end: str | None = None
         self.kills = [0, 0]
         self.wreck_mask = 0
-        self.adv = AdvancedState()  # RULES §1.8 counters (engine_advanced)
+        self.adv = AdvancedState()  # docs/rules.md §1.8 counters (engine_advanced)
         self.smoke = 0  # cells whose smoke blocks fire this round
         self.no_entry = 0  # quick-sand cells no tank or R/M may enter
 
@@ -170,7 +170,7 @@ class State:
         cell, facing = self.cell[u], self.facing[u]
         kind = self.kind[u]
         avoid = self.wreck_mask | (self.no_entry if kind != "at" else 0)
-        tables = self.adv.tables[self.side[u]] or g.tables  # mine clearing (RULES §1.8)
+        tables = self.adv.tables[self.side[u]] or g.tables  # mine clearing (docs/rules.md §1.8)
         moves = tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
         return ((cell, facing), *moves)
 
@@ -189,7 +189,7 @@ class State:
         return table.zone(cell, self.facing[u], (blockers & ~(1 << cell)) | g.berm_mask, elevated)
 
     def can_fire(self, u: int, order: Order | None) -> bool:
-        """Whether unit ``u`` places a shell this round given its ``order`` (RULES §1.6)."""
+        """Whether unit ``u`` places a shell this round given its ``order`` (docs/rules.md §1.6)."""
         if not self.alive[u] or self.game.fire_tables[self.kind[u]] is None:
             return False
         if self.kind[u] == "at":
@@ -255,7 +255,7 @@ class Game:
             goal = rs.goal_cells(scenario, probe) or frozenset()
             for c in goal:
                 self.goal_mask[side.index] |= 1 << c
-        self.adv = Advanced(self, opts)  # the RULES §1.8 options that are on
+        self.adv = Advanced(self, opts)  # the docs/rules.md §1.8 options that are on
         for u in scenario.units:
             if u.facing is None and not u.wreck:
                 raise IllegalMoveError(f"{u.label} at {self.board.cell_name(u.cell)} has no facing")
@@ -279,7 +279,7 @@ class Game:
         return s
 
     def group_allowed(self, kinds: list[str]) -> bool:
-        """May these units (one side) end the round on one cell (RULES §1.3)?"""
+        """May these units (one side) end the round on one cell (docs/rules.md §1.3)?"""
         if len(kinds) <= 1:
             return True
         if len(kinds) > self._max_units:
@@ -332,7 +332,7 @@ class Game:
         names = self.scenario.units
         if actions is not None and not actions.empty():
             if not self.adv:
-                raise IllegalMoveError("no advanced rule (RULES 1.8) is on in this game")
+                raise IllegalMoveError("no advanced rule (docs/rules.md §1.8) is on in this game")
             self.adv.begin(state, actions, check=True)
         throttle = set(actions.full_throttle) if actions is not None else set()
         for u, order in enumerate(orders):

@@ -1,4 +1,4 @@
-"""What the sides declare in one round under the advanced rules (RULES §1.8), and its JSON
+"""What the sides declare in one round under the advanced rules (docs/rules.md §1.8), and its JSON
 form in game records. The rules themselves are in ``engine_advanced``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ SIDE_NAMES = ("south", "north")
 
 @dataclass
 class Actions:
-    """What sides declare in one round (RULES §1.8). Units are indices into the scenario's
+    """What sides declare in one round (docs/rules.md §1.8). Units are indices into the scenario's
     units; ``quick_sand``/``smoke``/``mine_clearing`` map a side index (0 south, 1 north) to a cell,
     ``air_strike`` a side index to ``(token cell, [target cells])``; ``red_cross`` a side
     index to the cell where its token goes (start of the round) and ``red_cross_repair``

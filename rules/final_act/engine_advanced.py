@@ -1,4 +1,4 @@
-"""Final Act advanced rules and action tokens (RULES §1.8) for the reference engine.
+"""Final Act advanced rules and action tokens (docs/rules.md §1.8) for the reference engine.
 
 Rule texts: seed 000 "Advanced Rules (optional)" 2–4 and "Expansion Rules", seed 001
 "Repairing a damaged tank". Every rule is a ruleset option (off by default); ``Advanced``

@@ -7,7 +7,7 @@ File format (``*.fagame.json`` by convention)::
      "rounds": [{"orders": ["f2N", null, "e3W", ...],      one entry per unit (null = stay)
                  "shells": {"0": "f7", "3": "c9"},         shooter unit index -> cell
                  "actions": {"rm_repair": [5], "double_shot": {"3": "f8"},
-                             "quick_sand": {"north": "e6"}}}, ...],   optional (RULES 1.8)
+                             "quick_sand": {"north": "e6"}}}, ...],   optional (docs/rules.md §1.8)
      "result": {"winner": "south", "end": "goal", "rounds": 11}}      (or null)
 
 ``replay`` plays every round through ``Game.play_round`` (so every order and shell is

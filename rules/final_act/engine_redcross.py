@@ -1,4 +1,4 @@
-"""The Red Cross action token (RULES §1.8; seed 000 "Red Cross") for the reference engine.
+"""The Red Cross action token (docs/rules.md §1.8; seed 000 "Red Cross") for the reference engine.
 
 Reading chosen (also in ``engine_advanced`` and /work/notes/discrepancies.md): once per game
 per side the token is laid at the start of a round (= "at the end of" the previous turn,

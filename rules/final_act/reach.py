@@ -2,7 +2,7 @@
 
 ``side_terrain_reach(scenario)`` gives, per side, the fewest rounds for any of its live units
 to stand on each cell and the fewest rounds for one of its tanks to stand on the enemy's last
-line of defence — the numbers of ``tankmap analyze`` (CONTRACTS.md: terrain only, each unit
+line of defence — the numbers of ``tankmap analyze`` (docs/cli-json.md: terrain only, each unit
 moving alone; terrain, wrecks, edges, lanes and options as ``FinalAct.moves`` applies them).
 
 It is a multi-source breadth-first search in rounds on bitboards (Python ints, bit ``c`` =

@@ -4,7 +4,7 @@ Numbers and options come from ``resources/rulesets/final-act.json`` (``rules.fin
 setup legality is ``rules.final_act.setup``; movement and fire use the cached tables of
 ``rules.final_act.tables`` (shared with the simulation engine and analysis).
 
-Choices where RULES.md is silent (RULES wins over this list):
+Choices where docs/rules.md is silent (docs/rules.md wins over this list):
 
 * Boards: 12 × 12 by default; any board with at least 6 columns and an even number of rows
   of at least 12 is accepted (each half keeps its own rows 1–6).
@@ -40,7 +40,7 @@ class _Context(NamedTuple):
 
 
 class FinalAct(Ruleset):
-    """Final Act + Extra Forces (RULES §1). Stateless apart from a one-entry cache of the
+    """Final Act + Extra Forces (docs/rules.md §1). Stateless apart from a one-entry cache of the
     last scenario's tables and masks (scenarios are immutable, so it never goes stale)."""
 
     def __init__(self) -> None:
@@ -78,7 +78,7 @@ class FinalAct(Ruleset):
 
     # --- legality -------------------------------------------------------------------------
     def check(self, scenario: Scenario) -> list[Violation]:
-        """Every setup rule of RULES §1.2–1.3 the scenario breaks (``error``) or still
+        """Every setup rule of docs/rules.md §1.2–1.3 the scenario breaks (``error``) or still
         misses (``incomplete``); see ``rules.final_act.setup`` for the codes."""
         return check_setup(scenario, self.options(scenario))
 
@@ -101,7 +101,7 @@ class FinalAct(Ruleset):
 
     def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
         """Every distinct (to, facing) one round's order of ``unit`` can end in, except
-        staying unchanged, from terrain, wrecks, edges and lanes alone (RULES §1.5); sorted
+        staying unchanged, from terrain, wrecks, edges and lanes alone (docs/rules.md §1.5); sorted
         by cell then facing. A wreck has none."""
         if unit.wreck:
             return []
@@ -111,7 +111,7 @@ class FinalAct(Ruleset):
         return [UnitMove(to, f) for to, f in sorted(orders)]
 
     def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
-        """Sorted cells where ``unit`` may place a shell now (RULES §1.6): its cone cells with
+        """Sorted cells where ``unit`` may place a shell now (rules §1.6): its cone cells with
         a clear line of fire past tanks, wrecks, R/M and berms (all of the cone, plus the
         elevated extra cell, for a tank on a berm). R/M and wrecks have none."""
         if unit.wreck:

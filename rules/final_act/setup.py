@@ -1,4 +1,4 @@
-"""Final Act setup legality (RULES §1.2–1.3): ``check_setup(scenario) -> list[Violation]``.
+"""Final Act setup legality (docs/rules.md §1.2–1.3): ``check_setup(scenario) -> list[Violation]``.
 
 Codes (stable): ``missing-side``, ``bad-shape``, ``bad-lane``, ``bad-arrow``,
 ``<family>-outside-zone`` (``berm-``, ``swamp-``, ``minefield-``), ``overlap``, ``too-many``,
@@ -8,7 +8,7 @@ Codes (stable): ``missing-side``, ``bad-shape``, ``bad-lane``, ``bad-arrow``,
 advanced-rule option that is on although nothing implements it yet (data: ``"modelled":
 false`` in the ruleset file).
 
-``cells`` follow CONTRACTS.md: only the cells outside the zone; every cell of a malformed
+``cells`` follow docs/cli-json.md: only the cells outside the zone; every cell of a malformed
 piece; every cell of that side's pieces of that kind for ``too-many`` (of that name for
 ``duplicate-name``); the shared cells for ``overlap`` and ``cell-shared``; none for
 ``missing``. Violations come out in a stable order (terrain, then units, sides south first).

@@ -1,4 +1,4 @@
-"""The fast, reusable core of Final Act movement and fire (RULES §1.5–1.6).
+"""The fast, reusable core of Final Act movement and fire (docs/rules.md §1.5–1.6).
 
 Two cached table families, built once and shared by the ruleset, the simulation engine and
 the analysis:
@@ -127,7 +127,7 @@ def fire_table(
 # --- terrain and orders -------------------------------------------------------------------
 def tank_steps(facing: Facing, reverse_turn: bool) -> tuple[tuple[int, int, Facing | None], ...]:
     """The six one-cell steps of a tank or R/M facing ``facing`` (orthogonal) as ``(dx, dy,
-    turn)`` (RULES §1.5): forward and back keep the facing; each diagonal step may end with
+    turn)`` (docs/rules.md §1.5): forward and back keep the facing; each diagonal step may end with
     the facing kept or turned to ``turn`` (forward-left: left; forward-right: right;
     back-left / back-right: left / right, swapped by ``reverse_turn``)."""
     left, right = facing.left, facing.right
@@ -219,7 +219,7 @@ class Tables:
     # --- movement -------------------------------------------------------------------------
     def can_step(self, side: Side, src: int, dx: int, dy: int) -> int:
         """Destination of a one-cell step ``(dx, dy)`` from ``src`` by a unit of ``side``, or
-        -1 if terrain or the edge forbids it (RULES §1.5: swamps and non-lane minefield cells
+        -1 if terrain or the edge forbids it (rules §1.5: swamps and non-lane minefield cells
         are impassable; a lane is entered and left only by a straight step in its arrow's
         direction, by anyone unless ``lane_owner_only``). Wrecks are not considered."""
         dst = self.board.offset(src, dx, dy)
@@ -349,7 +349,7 @@ class Tables:
 
 
 def unit_blockers(units: Iterable[Unit], shooter: Unit | None = None, wrecks: bool = True) -> int:
-    """Bitmask of the cells whose units block a line of fire (RULES §1.6): tanks and R/M
+    """Bitmask of the cells whose units block a line of fire (docs/rules.md §1.6): tanks and R/M
     (``blocks_fire`` in the data), live or — if ``wrecks`` — wrecked, never ATs, never the
     ``shooter`` itself (compared by identity, so an equal twin still blocks)."""
     mask = 0

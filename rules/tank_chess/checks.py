@@ -1,6 +1,6 @@
-"""Setup legality and custom-scheme checks for Tank Chess (RULES §2.2).
+"""Setup legality and custom-scheme checks for Tank Chess (docs/rules.md §2.2).
 
-Codes and severities (``cells`` as CONTRACTS.md asks):
+Codes and severities (``cells`` as docs/cli-json.md asks):
 
 | code | severity | cells |
 |---|---|---|
@@ -47,7 +47,7 @@ _SIDE = {Side.SOUTH: "White", Side.NORTH: "Black"}
 
 
 def check_scenario(scenario: Scenario) -> list[Violation]:
-    """Every violation of RULES §2.2 in ``scenario`` (see the module table)."""
+    """Every violation of docs/rules.md §2.2 in ``scenario`` (see the module table)."""
     data = tank_chess_data()
     board = scenario.board
     name = board.cell_name

@@ -30,7 +30,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "strict_corners",
         False,
-        "a diagonal step is forbidden when both cells beside it are blocked (RULES 2.3)",
+        "a diagonal step is forbidden when both cells beside it are blocked (docs/rules.md §2.3)",
     ),
     OptionSpec(
         "max_turns",
@@ -42,7 +42,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 @dataclass(frozen=True)
 class PieceStats:
-    """One piece kind's numbers (RULES §2.1). ``armour`` is (front, side, rear)."""
+    """One piece kind's numbers (docs/rules.md §2.1). ``armour`` is (front, side, rear)."""
 
     kind: str
     code: str

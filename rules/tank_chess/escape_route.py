@@ -5,7 +5,7 @@ many turns; ``escape_route`` answers the same on the bitboards of ``reach`` (its
 step, layout and escape masks; about a tenth of a millisecond a turn searched) and also
 *where* the shortest routes go: the states the piece can end its next turn in while
 staying on one, and every cell such a route enters. A route is a sequence of turns
-(RULES §2.3: up to ``speed`` rotations or forward steps into empty cells, or the lone
+(docs/rules.md §2.3: up to ``speed`` rotations or forward steps into empty cells, or the lone
 backward step) ending with the forward step off the enemy edge (§2.5), the other pieces
 standing still. Answers are remembered per (start state, occupancy) up to a bound.
 """

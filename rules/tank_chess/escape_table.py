@@ -1,7 +1,7 @@
 """Turns to escape of one piece from many states at once, every other piece blocking.
 
 ``escape_turns_from(state, p, states, limit)`` answers, for each state id ``cell * 8 +
-facing`` of ``states``, the fewest turns piece ``p`` would need to escape (RULES §2.3
+facing`` of ``states``, the fewest turns piece ``p`` would need to escape (docs/rules.md §2.3
 turns, §2.5 the step off the enemy edge; the escaping turn counts) if it stood there, the
 other pieces and wrecks standing still: what ``escape_route`` answers from one start, for
 all of them with one search walked back from the escape (the levels of

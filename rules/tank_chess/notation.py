@@ -1,4 +1,4 @@
-"""Tank Chess turn notation (RULES §2.4): parse and format.
+"""Tank Chess turn notation (docs/rules.md §2.4): parse and format.
 
 A turn is ``<from><to><facing>`` plus ``x<target>`` for a shot: ``h1h3N``, ``c3c5NExd7``,
 a rotation in place ``h1h1NE``. Cells are case-insensitive on input, lower case on output;

@@ -1,4 +1,4 @@
-"""perft: count Tank Chess turn sequences (the move generator's proof, CONTRACTS ``perft``)."""
+"""perft: count Tank Chess turn sequences (the move generator's proof, cli-json.md ``perft``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 def perft(state: GameState, depth: int) -> int:
-    """Count the distinct turn sequences of length ``depth`` (CONTRACTS ``perft``): every
+    """Count the distinct turn sequences of length ``depth`` (docs/cli-json.md ``perft``): every
     legal shot target counts, a game-ending turn is a leaf, a side with no turn at an
     inner node gives 0, ``max_turns`` is ignored. ``depth`` 0 gives 1."""
     if depth <= 0:

@@ -2,14 +2,14 @@
 
 A turn is up to ``speed`` steps (45° rotation, forward step into an empty cell — under
 ``strict_corners`` not diagonally between two blocked cells —, or the escape step off the
-enemy edge, not through its corner point) or one backward step on its own (RULES §2.3, §2.5).
+enemy edge, not through its corner point) or one backward step on its own (rules §2.3, §2.5).
 
 - ``escape_region`` / ``turns_to_escape``: one side's escape cells and one piece's turns to
   escape (the ``command-cannot-escape`` check): a 0-1 BFS over ``(state, steps left in this
   turn)``: a step inside a turn costs 0, starting a turn costs 1.
 - ``side_terrain_reach``: every side's reach (fewest turns for any of its live pieces to
   stand on each cell) and turns to escape, terrain only — the numbers of ``tankmap analyze``
-  (CONTRACTS.md), for the editor's live overlay (``analysis.live``). A multi-source
+  (docs/cli-json.md), for the editor's live overlay (``analysis.live``). A multi-source
   breadth-first search in turns on bitboards (Python ints, see the layout note below): about
   1 ms for a full 20 × 20 set-up, whatever was edited.
 """
@@ -64,7 +64,7 @@ def escape_region(state: GameState, side: int) -> set[int]:
 
 
 def turns_to_escape(state: GameState, p: int, pieces_block: bool = False) -> int | None:
-    """Fewest turns for piece ``p`` to step off its enemy edge (RULES §2.5), moving alone
+    """Fewest turns for piece ``p`` to step off its enemy edge (docs/rules.md §2.5), moving alone
     (the other side never moves), or ``None`` if it cannot. With ``pieces_block`` False
     only obstacles and wrecks block; otherwise every other live piece blocks too. The
     escape rule itself (forward, not through a corner point) applies to any piece kind
@@ -222,7 +222,7 @@ def _sh(x: int, k: int) -> int:
 def _step_masks(lay: _Layout, free: int, strict: bool) -> tuple[list[int], list[int]]:
     """Per facing, the cells from which a forward step (resp. the backward step) is legal:
     the cell entered is free and, under ``strict_corners``, a diagonal step is not squeezed
-    between two blocked cells (RULES §2.3; off-board cells never block a corner)."""
+    between two blocked cells (docs/rules.md §2.3; off-board cells never block a corner)."""
     blocked = lay.board & ~free
     fwd: list[int] = []
     back: list[int] = []
@@ -473,7 +473,7 @@ def pack_cells(lay: _Layout, cells: npt.NDArray[np.bool_]) -> int:
 def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     """``TerrainReach`` of both sides of a Tank Chess ``scenario``: every live piece moves
     alone over the terrain (obstacles and wrecks block, other pieces are ignored), as
-    ``ruleset.moves`` would move it one turn at a time (RULES §2.3, §2.5, ``strict_corners``;
+    ``ruleset.moves`` would move it one turn at a time (rules §2.3, §2.5, ``strict_corners``;
     a missing facing is "toward the enemy"). All of a side's pieces of one speed are searched
     together (the per-cell minimum over them is what a side's reach asks), command tanks on
     their own (for the escape). Raises ``PositionError`` for an unknown piece kind or a

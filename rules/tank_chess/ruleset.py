@@ -1,4 +1,4 @@
-"""The ``tank-chess`` ruleset (Forsage Games' Tank Chess, RULES.md §2).
+"""The ``tank-chess`` ruleset (Forsage Games' Tank Chess, docs/rules.md §2).
 
 Terrain kind ``obstacle`` (any cells; optional ``shape`` naming a catalogue piece, whose
 cells must then form that shape). Unit kinds ``command light medium heavy destroyer
@@ -7,7 +7,7 @@ directions (a missing facing means "toward the enemy"); ``wreck: true`` marks a 
 piece. Boards 8 × 8 … 26 × 26 (default 16 × 16). Options: ``strict_corners`` (False),
 ``max_turns`` (300 plies). Sides are White (south, moves first) and Black (north).
 
-Choices where RULES.md is silent are listed in ``rules.tank_chess.state`` and
+Choices where docs/rules.md is silent are listed in ``rules.tank_chess.state`` and
 ``rules.tank_chess.checks``; notation in ``rules.tank_chess.notation``.
 """
 
@@ -94,7 +94,7 @@ class TankChess(Ruleset):
         return GameState(scenario, lenient=True), p
 
     def moves(self, scenario: Scenario, unit: Unit) -> list[UnitMove]:
-        """Distinct end states of a move of ``unit`` now, pieces blocking (CONTRACTS);
+        """Distinct end states of a move of ``unit`` now, pieces blocking (docs/cli-json.md);
         the escape is ``UnitMove(None, None)`` and comes last. Wrecks have none."""
         if unit.wreck:
             return []
@@ -107,7 +107,7 @@ class TankChess(Ruleset):
         return out
 
     def fire_zone(self, scenario: Scenario, unit: Unit) -> list[int]:
-        """Cells ``unit`` could hit from where it stands (CONTRACTS ``fire_zone``)."""
+        """Cells ``unit`` could hit from where it stands (docs/cli-json.md ``fire_zone``)."""
         if unit.wreck:
             return []
         state, p = self._state_and_piece(scenario, unit)

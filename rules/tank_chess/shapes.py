@@ -1,4 +1,4 @@
-"""The obstacle-piece catalogue (RULES §2.2): the physical shapes with rotations and mirrors.
+"""The obstacle-piece catalogue (rules §2.2): the physical shapes with rotations and mirrors.
 
 Shapes come from the data file (``obstacle_pieces``): monomino, domino, I-tromino,
 L-tromino, N-pentomino, P-pentomino and the 7-cell ``heptomino`` (a bar of 5 with a 2-cell

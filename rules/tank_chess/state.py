@@ -1,4 +1,4 @@
-"""The fast Tank Chess game state: move generation, apply/undo, outcome (RULES §2.3-2.5).
+"""The fast Tank Chess game state: move generation, apply/undo, outcome (docs/rules.md §2.3-2.5).
 
 This is the engine the simulation and perft build on. It is plain Python tuned for speed:
 flat ``list`` arrays, precomputed per-board tables (``rules.tank_chess.tables``), cached
@@ -17,7 +17,7 @@ Turns
     A turn is a plain tuple ``(piece, cell, facing, target)``: the piece moved, its end cell
     and facing — or ``cell == ESCAPE`` (-1) and ``facing == -1`` for a command tank's
     escape — and the shot piece index or ``NO_TARGET`` (-1). Distinct tuples are distinct
-    turns (CONTRACTS ``perft``): a shot at a target that survives is still its own turn.
+    turns (docs/cli-json.md ``perft``): a shot at a target that survives is still its own turn.
 
 Use
     >>> from rules.tank_chess.state import initial_state, legal_turns, apply, undo, outcome
@@ -35,7 +35,7 @@ Use
     the played turns are ``st.history`` entries ``(turn, old_cell, old_facing, ...)`` and
     ``st.turns()`` lists them.
 
-Choices where RULES.md is silent (documented here, see also the ruleset docstring):
+Choices where docs/rules.md is silent (documented here, see also the ruleset docstring):
     - The moving piece's start cell counts as empty while it moves and when it shoots (a
       piece that backs up may fire through the cell it left).
     - ``strict_corners``: the board edge never blocks, so a diagonal escape is never
@@ -321,7 +321,7 @@ class GameState:
         return sorted((s >> 3, s & 7) for s in states), escaped
 
     def fire_zone(self, p: int) -> list[int]:
-        """CONTRACTS ``fire_zone`` of piece ``p`` where it stands, sorted: direct fire — ray
+        """docs/cli-json.md ``fire_zone`` of piece ``p`` where it stands, sorted: direct fire — ray
         cells at distance ≥ 2 with every cell between empty, not an obstacle or wreck (so
         the first piece on a ray, own or enemy, is in and nothing beyond); mortar — the
         on-board cells 3-5 straight ahead that are not an obstacle or wreck."""
@@ -349,7 +349,7 @@ class GameState:
 
     # --- playing ------------------------------------------------------------------------
     def hit_armour(self, shooter_cell: int, target: int) -> int:
-        """The armour value of ``target`` facing a shot from ``shooter_cell`` (RULES §2.3:
+        """The armour value of ``target`` facing a shot from ``shooter_cell`` (docs/rules.md §2.3:
         front if the direction target→shooter is its facing, rear if opposite, else side)."""
         tc = self.cell[target]
         cols = self.columns
@@ -429,7 +429,7 @@ class GameState:
         return [h[0] for h in self.history]
 
     def outcome(self) -> Outcome | None:
-        """``None`` while the game goes on, else how it ended (RULES §2.5)."""
+        """``None`` while the game goes on, else how it ended (docs/rules.md §2.5)."""
         if self.winner >= 0:
             return Outcome(SIDES[self.winner], self.reason)
         if 0 < self.max_turns <= self.ply:

@@ -6,7 +6,7 @@ Same turn logic and bitboard layout as ``rules.tank_chess.reach`` (see its layou
 turn is up to ``speed`` steps (45° rotation or a forward step into a free cell, under
 ``strict_corners`` not squeezed diagonally between two blocked cells) or the lone backward
 step; a command tank escapes by a forward step off the enemy edge (not through its corner
-point), which counts as a turn (RULES §2.3, §2.5). Terrain only: obstacles and wrecks block,
+point), which counts as a turn (docs/rules.md §2.3, §2.5). Terrain only: obstacles and wrecks block,
 live pieces do not; a piece standing on a blocked cell has its own cell empty while it moves.
 
 - ``unit_terrain_reach``: per live piece, the fewest turns to stand on each cell, its turns

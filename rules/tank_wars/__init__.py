@@ -2,7 +2,7 @@
 
 ``rules.tank_wars.ruleset.TankWars`` is the registered ruleset (setup legality, command-token
 moves, fire zones); ``rules.tank_wars.engine`` plays rounds (artillery, movement, gunfire,
-supply drops); ``rules.tank_wars.data`` holds the numbers (all options, RULES §3 defaults).
+supply drops); ``rules.tank_wars.data`` holds the numbers (all options, docs/rules.md §3 defaults).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tank Wars numbers: command tokens, option specs and the per-scenario ``TankWarsRules``.
 
-Every number of RULES §3 is a ruleset option whose default comes from
+Every number of docs/rules.md §3 is a ruleset option whose default comes from
 ``resources/rulesets/tank-wars.json``: per vehicle kind ``<kind>_count``, ``<kind>_armour``,
 ``<kind>_moves`` (movement pattern), ``<kind>_shells`` and ``<kind>_gunfire``; and per game
 ``gunfire_tokens``, ``long_range_shots``, ``supply_drops``, ``support_armour``, ``setup_rows``,
@@ -191,5 +191,5 @@ class TankWarsRules:
 
     @staticmethod
     def defaults() -> TankWarsRules:
-        """The RULES §3 defaults."""
+        """The docs/rules.md §3 defaults."""
         return TankWarsRules.of({s.name: s.default for s in OPTION_SPECS})

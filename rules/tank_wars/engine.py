@@ -1,4 +1,4 @@
-"""The Tank Wars round engine (PROVISIONAL ruleset, RULES §3).
+"""The Tank Wars round engine (PROVISIONAL ruleset, docs/rules.md §3).
 
 API (all values immutable; randomness only through a ``numpy.random.Generator``)::
 
@@ -23,7 +23,7 @@ the only randomness it uses: give it a Generator of its own (not the policies') 
 of (seed, orders per round) replays exactly (a round that ended in its artillery phase
 called no policy: record it as ``(NO_ORDERS, NO_ORDERS)``).
 
-A round (RULES §3; one player acts, then the other — the two boards never interact, so
+A round (docs/rules.md §3; one player acts, then the other — the two boards never interact, so
 the order only fixes the order of dice rolls):
 
 1. **Artillery**: each side fires one shot per shell of its live vehicles, or

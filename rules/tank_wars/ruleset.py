@@ -1,7 +1,7 @@
 """The Tank Wars (COBI-22104) ruleset: setup legality, command-token moves and fire zones.
 
-PROVISIONAL (RULES §3): only the middle pages of the manual survive, so every number is a
-default and an option (see ``rules.tank_wars.data``). Choices made where RULES is silent:
+PROVISIONAL (docs/rules.md §3): only the middle pages of the manual survive, so every number is a
+default and an option (see ``rules.tank_wars.data``). Choices made where docs/rules.md is silent:
 
 - The scenario is one 6 × 12 grid: south's own board is rows 1–6, north's rows 7–12 (north's
   own row k is row 13 − k). A vehicle belongs on its own board; one on the other board is an
@@ -69,7 +69,7 @@ class TankWars(Ruleset):
 
     # --- numbers --------------------------------------------------------------------------
     def rules(self, scenario: Scenario) -> TankWarsRules:
-        """The scenario's numbers (its options over the RULES §3 defaults)."""
+        """The scenario's numbers (its options over the docs/rules.md §3 defaults)."""
         return TankWarsRules.of(self.options(scenario))
 
     def board_problem(self, columns: int, rows: int) -> str | None:
@@ -99,7 +99,7 @@ class TankWars(Ruleset):
 
     # --- legality -------------------------------------------------------------------------
     def check(self, scenario: Scenario) -> list[Violation]:
-        """Setup rules (RULES §3): vehicles on own rows 1..``setup_rows`` of their own board,
+        """Setup rules (rules §3): vehicles on own rows 1..``setup_rows`` of their own board,
         one per field, per-kind counts (too many: error, fewer: incomplete), AP within
         1..starting AP, no wrecks, tokens one per field and never under a vehicle.
 

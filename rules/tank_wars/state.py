@@ -1,6 +1,6 @@
 """Tank Wars game state, orders and events (the values ``rules.tank_wars.engine`` plays on).
 
-PROVISIONAL ruleset (RULES §3). All values here are immutable; the engine returns new states.
+PROVISIONAL ruleset (rules §3). All values here are immutable; the engine returns new states.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
             "Analyse scenarios with terrain-only movement (other units ignored): rounds/turns "
             "to the goal per unit and side, reach and fire-coverage maps, contested and safe "
             "cells, cell-disjoint lanes, the choke point and the least exposed route. "
-            "--json prints the CONTRACTS.md document (one file: the document itself; several "
+            "--json prints the docs/cli-json.md document (one file: the document itself; several "
             'files: {"files": [...]} with a "file" key in each); --out DIR writes '
             "report.html with PNG charts and CSV tables (several files: one sub-folder each "
             "plus an index.html comparing them)."

@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="print one JSON document (CONTRACTS.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON document (docs/cli-json.md)")
     add_option_flag(p)
     p.set_defaults(handler=run)
 

@@ -24,7 +24,8 @@ def load(path: str, option_pairs: Iterable[str] = ()) -> Any:
     target = resolve(path)
     if not os.path.lexists(target):
         raise ScenarioFormatError(
-            "no such file, and no built-in map of that name ('tankmap maps' lists them)",
+            "cannot read file: no such file, nor a built-in map of that name "
+            "('tankmap maps' lists them)",
             source=path,
         )
     scenario = read_scenario(target)

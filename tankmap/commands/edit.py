@@ -25,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from tankmap.qtcheck import display_problem
+    from tankmap.rules.errors import import_extra
 
+    import_extra("PySide6", "gui", "the editor")
     problem = display_problem()
     if problem is not None:
         print(f"tankmap edit: error: {problem}", file=sys.stderr)

@@ -15,7 +15,7 @@ def register(sub: Any) -> None:
         help="list each unit's legal moves and fire zone",
         description=(
             "List every distinct (cell, facing) each unit can end a legal move in, and the "
-            "cells it may fire at now (CONTRACTS.md 'moves')."
+            "cells it may fire at now (docs/cli-json.md 'moves')."
         ),
     )
     p.add_argument("file", metavar="FILE")

@@ -1,4 +1,4 @@
-"""``tankmap perft``: count Tank Chess turn sequences (move-generator proof, CONTRACTS.md)."""
+"""``tankmap perft``: count Tank Chess turn sequences (move-generator proof, docs/cli-json.md)."""
 
 from __future__ import annotations
 

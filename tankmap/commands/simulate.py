@@ -1,4 +1,4 @@
-"""``tankmap simulate``: seeded playouts and balance statistics (CONTRACTS ``simulate``)."""
+"""``tankmap simulate``: seeded playouts and balance statistics (docs/cli-json.md ``simulate``)."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def test_balance_table_rows_and_difference() -> None:
     assert df.loc[DIFF, "turns_to_goal"] == 1
     assert df.loc["south", "lanes"] == 2 and df.loc[DIFF, "lanes"] == 0
     assert df.loc["south", "choke_width"] == 2
-    assert df.loc["south", "coverage_total"] == 24  # RULES §4: 24 cone cells, nothing blocks
+    assert df.loc["south", "coverage_total"] == 24  # rules §4: 24 cone cells, nothing blocks
     assert df.loc["south", "contested_cells"] == df.loc["north", "contested_cells"]
 
 

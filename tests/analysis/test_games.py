@@ -66,7 +66,7 @@ def tc(units: tuple[Unit, ...], cols: int = 16) -> Scenario:
 
 
 def test_tank_chess_lone_command_tank_escapes_in_4_turns() -> None:
-    # RULES §4: h1 facing N, 15 steps to h16 (5 + 5 + 5) then one step off the edge: 4.
+    # docs/rules.md §4: h1 facing N, 15 steps to h16 (5 + 5 + 5) then one step off the edge: 4.
     b = Board.of(16, 16)
     s = tc((Unit("command", Side.SOUTH, b.parse_cell("h1"), Facing.N),))
     r = side_reach(s, Side.SOUTH)

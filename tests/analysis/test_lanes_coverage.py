@@ -80,7 +80,7 @@ def test_minefield_lane_is_a_one_cell_choke() -> None:
 
 
 def test_single_tank_coverage_contested_and_safe_cells() -> None:
-    # RULES §4: a tank on f1 facing N covers 24 cells (rows 2-7, widths 3,5,7,5,3,1).
+    # docs/rules.md §4: a tank on f1 facing N covers 24 cells (rows 2-7, widths 3,5,7,5,3,1).
     # A north tank on f12 facing S covers rows 11..6 with the same widths: row 7 = e7 f7 g7,
     # row 6 = f6. South covers row 6 = e6 f6 g6 and row 7 = f7, so contested = {f6, f7}.
     # Safe: south's half (rows 1-6) minus north's f6 = 71; north's half minus f7 = 71.

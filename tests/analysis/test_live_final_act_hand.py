@@ -1,5 +1,5 @@
 """Final Act side search (``rules.final_act.reach``, the live overlay's reach) on small
-hand-made boards, with answers derived by hand from RULES §1.5 (derivations in comments).
+hand-made boards, with answers derived by hand from docs/rules.md §1.5 (derivations in comments).
 
 Board 6 × 12 (columns a–f, rows 1–12); ``C("c7")`` is a cell. One round = one order: a tank
 or R/M steps one cell forward, back or diagonally (never sideways), keeping its facing or,

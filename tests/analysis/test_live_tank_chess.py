@@ -90,7 +90,7 @@ def test_black_command_tank_escapes_south_in_two_turns() -> None:
 def test_escape_not_through_the_corner_point() -> None:
     # White command tank on d4 facing NE. To escape in one turn it needs 4 steps up to row 8
     # plus the escape step = all 5 substeps forward, so no rotation: d4-e5-f6-g7-h8 and then
-    # NE off h8 — through the board's corner point, forbidden (RULES §2.5). So 2 turns
+    # NE off h8 — through the board's corner point, forbidden (docs/rules.md §2.5). So 2 turns
     # (e.g. turn N, d5..d8; then step off).
     s = tc8((piece("command", "d4", S, Facing.NE),))
     assert side_terrain_reach(s)[S].escape == 2

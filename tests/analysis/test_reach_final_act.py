@@ -1,6 +1,6 @@
 """Reach and turns-to-goal on Final Act boards built so the answer can be derived by hand.
 
-Facts used (RULES §1.5): a tank moves one cell per round to forward, back, or the four
+Facts used (docs/rules.md §1.5): a tank moves one cell per round to forward, back, or the four
 diagonals relative to its facing (never sideways), may turn 90° only with a diagonal move
 toward the side moved, and swamps are impassable; a minefield is passable only on its lane
 cell, entered and left by a straight step in the arrow direction. Analysis scenarios need not
@@ -21,7 +21,7 @@ from tankmap.rules.scenario import Terrain, Unit
 
 def test_empty_board_row_1_facing_north_needs_11_rounds() -> None:
     # Every move changes the row by at most 1, so row 12 needs >= 11 moves; 11 forward
-    # moves reach f12. RULES §4 says the same.
+    # moves reach f12. docs/rules.md §4 says the same.
     s = fa(units=(tank("f1"),))
     r = side_reach(s, Side.SOUTH)
     assert r.turns_to_goal == 11

@@ -207,7 +207,7 @@ def random_cones(seed: int) -> Scenario:
 
 
 def random_final_act_melee(seed: int) -> Scenario:
-    """Units packed into a 6 × 6 area with only the cell sharing RULES §1.3 allows (tank +
+    """Units packed into a 6 × 6 area with only the cell sharing docs/rules.md §1.3 allows (tank +
     own AT, two own ATs), damaged tanks and wrecks: for shelling rounds."""
     rng = np.random.default_rng(seed)
     base = random_final_act(seed)

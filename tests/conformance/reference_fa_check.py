@@ -1,7 +1,7 @@
-"""Reference Final Act set-up check (RULES §1.1-1.3, CONTRACTS ``check``), from the text only.
+"""Reference Final Act set-up check (rules §1.1-1.3, cli-json.md ``check``), from the text only.
 
 ``check(scenario)`` returns ``(error_cells, has_error, incomplete)``: the union of the cells
-that error violations must name (CONTRACTS: only a piece's cells outside its zone; all cells
+that error violations must name (docs/cli-json.md: only a piece's cells outside its zone; all cells
 of a malformed piece; all that side's pieces of a kind (or name) when there are too many;
 the shared cells of an overlap or a forbidden sharing; the unit's cell for a wreck, a
 diagonal facing or a unit on a swamp or minefield), whether any error exists, and whether

@@ -1,4 +1,4 @@
-"""A deliberately plain reference for Final Act orders and fire zones (RULES §1.5-1.6).
+"""A deliberately plain reference for Final Act orders and fire zones (docs/rules.md §1.5-1.6).
 
 Written from the rule text only (never from ``rules/final_act``). Cells are ``(column, row)``
 tuples; facings are numbered clockwise from north (0 N, 2 E, 4 S, 6 W; Final Act uses only
@@ -103,7 +103,7 @@ def from_scenario(sc: Scenario) -> FPos:
     )
 
 
-# --- movement (RULES §1.5) ------------------------------------------------------------------
+# --- movement (rules §1.5) ------------------------------------------------------------------
 def can_step(pos: FPos, u: FUnit, src: Cell, dx: int, dy: int, wrecks: set[Cell]) -> bool:
     """May unit ``u`` make the one-cell step (dx, dy) from ``src``? Other live units ignored;
     ``wrecks`` = the cells holding wrecks."""
@@ -167,7 +167,7 @@ def orders(pos: FPos, index: int) -> set[tuple[Cell, int]]:
     return out
 
 
-# --- fire (RULES §1.6) ----------------------------------------------------------------------
+# --- fire (rules §1.6) ----------------------------------------------------------------------
 @cache
 def crossed_cells(dx: int, dy: int, strict: bool) -> frozenset[Cell]:
     """Offsets of cells (other than the two ends) the segment (0,0)-(dx,dy) passes through.
@@ -219,7 +219,7 @@ def diamond(centre: int, radius: int) -> list[tuple[int, int]]:
 def cone(pos: FPos, kind: str, on_berm: bool) -> list[tuple[int, int]]:
     """(forward, sideways) cells of a unit's cone; empty for the R/M.
 
-    A tank on a berm also gets (f = 7, s = 0) (RULES §1.6, written for the default cone).
+    A tank on a berm also gets (f = 7, s = 0) (docs/rules.md §1.6, written for the default cone).
     """
     if kind == "tank":
         cells = diamond(*pos.tank_cone)
@@ -267,7 +267,7 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
     return out
 
 
-# --- hits (RULES §1.6 damage), for rounds in which no unit moves -----------------------------
+# --- hits (rules §1.6 damage), for rounds in which no unit moves -----------------------------
 def resolve_hits(
     pos: FPos,
     damage: list[int],
@@ -310,9 +310,9 @@ def resolve_hits(
     return status
 
 
-# --- executing orders (RULES §1.5 conflicts) ---------------------------------------------------
+# --- executing orders (rules §1.5 conflicts) ---------------------------------------------------
 def sharing_allowed(pos: FPos, group: list[int]) -> bool:
-    """May these units end a round on one cell (RULES §1.3)? One side; a tank with one own
+    """May these units end a round on one cell (docs/rules.md §1.3)? One side; a tank with one own
     AT; two ATs; the R/M with one own AT; never a tank with the R/M."""
     if len(group) <= 1:
         return True
@@ -402,7 +402,7 @@ def play_round(
     shells: list[tuple[int, Cell]],
     wrecks: bool,
 ) -> tuple[list[tuple[Cell, int]], list[str], int | None, bool]:
-    """One whole round (RULES §1.4-1.7): orders execute, then every shell hits what ends the
+    """One whole round (docs/rules.md §1.4-1.7): orders execute, then every shell hits what ends the
     round on its cell. Returns every unit's (cell, facing), status (as ``resolve_hits``),
     the winner (0, 1, None) and whether the game is over. ``over`` with winner None is a
     draw (no tanks left on either side). When both sides have a tank on the enemy's last

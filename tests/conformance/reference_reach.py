@@ -1,4 +1,4 @@
-"""Reference reach (CONTRACTS ``analyze``): plain breadth-first search over whole turns.
+"""Reference reach (docs/cli-json.md ``analyze``): plain breadth-first search over whole turns.
 
 Terrain-only movement: the unit moves alone (other live units ignored; obstacles, swamps,
 minefield lanes, wrecks and edges as in the rules), one edge per round (Final Act) or per own
@@ -19,7 +19,7 @@ Cell = tuple[int, int]
 def final_act(pos: RF.FPos, index: int) -> tuple[dict[Cell, int], int | None]:
     """(fewest rounds to stand on each reachable cell, rounds to the enemy last line or None).
 
-    Only tanks have a goal: standing on the enemy's own row 1 (RULES §1.7)."""
+    Only tanks have a goal: standing on the enemy's own row 1 (docs/rules.md §1.7)."""
     u = pos.units[index]
     start = ((u.col, u.row), u.facing)
     dist = {start: 0}
@@ -48,7 +48,7 @@ def tank_chess(pos: RT.Pos, index: int) -> tuple[dict[Cell, int], int | None]:
     """(fewest own turns to stand on each reachable cell, turns to escape or None).
 
     Only the command tank has a goal: the escape, one turn more than the state it leaves
-    from (RULES §2.5)."""
+    from (docs/rules.md §2.5)."""
     p = pos.pieces[index]
     alone = (p,) + tuple(q for q in pos.pieces if q.wreck)
     base = replace(pos, pieces=alone)

@@ -1,4 +1,4 @@
-"""A deliberately slow, plain reference for Tank Chess (RULES §2.3-2.5, CONTRACTS moves/perft).
+"""A deliberately slow, plain reference for Tank Chess (rules §2.3-2.5, cli-json.md moves/perft).
 
 Written from the rule text only (never from ``rules/tank_chess``): positions are plain
 ``(column, row)`` tuples, moves are a breadth-first search over ``(column, row, facing)``,
@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from tankmap.rules.scenario import Scenario
 
-# RULES §2.1 table, transcribed by hand: speed, gun, armour (front, side, rear), fire mode.
+# docs/rules.md §2.1 table, transcribed by hand: speed, gun, armour (front, side, rear), fire mode.
 SPEED = {"command": 5, "light": 5, "medium": 4, "heavy": 3, "destroyer": 4, "mortar": 3}
 GUN = {"command": 1, "light": 1, "medium": 2, "heavy": 3, "destroyer": 4, "mortar": 5}
 ARMOUR = {
@@ -118,7 +118,7 @@ def _escapes(pos: Pos, p: Piece, col: int, row: int, f: int) -> bool:
 
 
 def end_states(pos: Pos, index: int) -> set[End]:
-    """Every distinct end of a move of piece ``index`` (RULES §2.3, §2.5)."""
+    """Every distinct end of a move of piece ``index`` (docs/rules.md §2.3, §2.5)."""
     p = pos.pieces[index]
     if p.wreck:
         return set()
@@ -241,7 +241,7 @@ def _dir_of(dx: int, dy: int) -> int:
 
 
 def perft(pos: Pos, depth: int) -> int:
-    """CONTRACTS perft: distinct turn sequences; game-ending turns are leaves."""
+    """docs/cli-json.md perft: distinct turn sequences; game-ending turns are leaves."""
     if depth == 0:
         return 1
     turns = legal_turns(pos)
@@ -255,7 +255,7 @@ def perft(pos: Pos, depth: int) -> int:
 
 
 def fire_zone(pos: Pos, index: int) -> set[Cell]:
-    """CONTRACTS fire_zone for Tank Chess, from where the piece stands."""
+    """docs/cli-json.md fire_zone for Tank Chess, from where the piece stands."""
     p = pos.pieces[index]
     if p.wreck:
         return set()
@@ -291,7 +291,7 @@ def fire_zone(pos: Pos, index: int) -> set[Cell]:
 def moves_json(
     pos: Pos, index: int, cell_name: Callable[[int, int], str]
 ) -> set[tuple[str, str | None]]:
-    """The end states as CONTRACTS ``moves`` pairs ``(to, facing)``."""
+    """The end states as docs/cli-json.md ``moves`` pairs ``(to, facing)``."""
     out: set[tuple[str, str | None]] = set()
     for e in end_states(pos, index):
         if e == ESCAPE:

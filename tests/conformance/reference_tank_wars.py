@@ -1,10 +1,10 @@
-"""A deliberately plain reference for Tank Wars (RULES §3, provisional; CONTRACTS ``moves``).
+"""A deliberately plain reference for Tank Wars (rules §3, provisional; cli-json.md ``moves``).
 
-Written from the rule text and CONTRACTS only (never from ``rules/tank_wars``). Cells are
+Written from the rule text and docs/cli-json.md only (never from ``rules/tank_wars``). Cells are
 ``(column, row)`` tuples, 0-based, on the 6 × 12 grid: south's own board is rows 0–5, north's
 rows 6–11 (north's own row k is grid row 12 − k, 1-based). Sides: 0 south, 1 north.
 
-Where RULES §3 is silent the reference follows the project's documented choice (the public
+Where docs/rules.md §3 is silent the reference follows the project's documented choice (the public
 docstrings of ``rules.tank_wars``), each marked ``[choice]`` below and listed in
 /work/notes/discrepancies.md: support tokens give ``support_armour`` AP (never above the
 starting AP); movement runs in card order, south's vehicles first; a vehicle destroyed by a
@@ -23,18 +23,18 @@ COLS, ROWS, HALF = 6, 12, 6
 Cell = tuple[int, int]
 KINDS = ("heavy", "medium", "artillery")
 
-# RULES §3 defaults, transcribed by hand: count, armour points, pattern, shells, gunfire symbols.
+# rules §3 defaults, transcribed by hand: count, armour points, pattern, shells, gunfire symbols.
 KIND_DEFAULTS: dict[str, dict[str, Any]] = {
     "heavy": {"count": 1, "armour": 3, "moves": "straight1,straight2", "shells": 0, "gunfire": 1},
     "medium": {"count": 1, "armour": 2, "moves": "straight1,diagonal1", "shells": 0, "gunfire": 1},
     "artillery": {"count": 1, "armour": 2, "moves": "straight1", "shells": 4, "gunfire": 1},
 }
 GAME_DEFAULTS: dict[str, Any] = {
-    "gunfire_tokens": 3,  # RULES: a side starts with 3 gunfire tokens
-    "long_range_shots": 1,  # RULES: one long-range shot
-    "supply_drops": 1,  # RULES: one per side per round
-    "setup_rows": 2,  # RULES: own rows 1-2
-    "support_armour": 1,  # [choice] RULES does not say what a support token gives
+    "gunfire_tokens": 3,  # docs/rules.md: a side starts with 3 gunfire tokens
+    "long_range_shots": 1,  # docs/rules.md: one long-range shot
+    "supply_drops": 1,  # docs/rules.md: one per side per round
+    "setup_rows": 2,  # docs/rules.md: own rows 1-2
+    "support_armour": 1,  # [choice] docs/rules.md does not say what a support token gives
     "gunfire_hits_stationary": True,  # [choice] "ends movement" read as "after movement"
     "max_rounds": 100,  # [choice] simulation limit (as Final Act)
 }
@@ -134,7 +134,7 @@ class SetupToken:
 def check(
     units: list[SetupUnit], tokens: list[SetupToken], rules: Rules
 ) -> tuple[bool, bool, set[Cell]]:
-    """(legal, complete, fields named by errors). RULES §3: vehicles on own rows 1..setup_rows
+    """(legal, complete, fields named by errors). rules §3: vehicles on own rows 1..setup_rows
     of their own board, one per field, at most ``count`` per kind and side (fewer is only
     incomplete). [choice] also errors: AP outside 1..starting AP, a wreck, a vehicle on a
     token, two tokens on one field, a token marked for a side lying on the other board."""
@@ -167,7 +167,7 @@ def check(
     return not bad, complete, bad
 
 
-# --- moves (CONTRACTS) ------------------------------------------------------------------------
+# --- moves (cli-json.md) ------------------------------------------------------------------------
 def moves(vehicles: list[tuple[str, int, Cell, int]], i: int, rules: Rules) -> set[Cell]:
     """End fields of vehicle ``i``'s command tokens: its pattern, absolute directions; a
     2-field token needs more than 1 AP; ending off its own board or on a field held by any

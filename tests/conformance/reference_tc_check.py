@@ -1,4 +1,4 @@
-"""Reference Tank Chess set-up check, errors only (RULES §2.2 custom scheme checks).
+"""Reference Tank Chess set-up check, errors only (docs/rules.md §2.2 custom scheme checks).
 
 ``check(scenario)`` on a 16 × 16 or 20 × 20 board returns ``(error_cells, has_error,
 incomplete)``: more pieces of a kind than the army (16 × 16: 1 CLT, 4 LT, 3 MT, 2 HT; 20 × 20
@@ -16,9 +16,9 @@ from collections import Counter
 from tankmap.rules.scenario import Scenario
 
 ARMY_16 = {"command": 1, "light": 4, "medium": 3, "heavy": 2, "destroyer": 0, "mortar": 0}
-# RULES §2.2: "20 × 20: the same plus 2 TD and 2 HM"
+# docs/rules.md §2.2: "20 × 20: the same plus 2 TD and 2 HM"
 ARMY_20 = {**ARMY_16, "destroyer": 2, "mortar": 2}
-# RULES §2.2 basic 16 × 16 setup: the pieces' cells
+# docs/rules.md §2.2 basic 16 × 16 setup: the pieces' cells
 START_16 = ("c1 f1 h1 j1 m1 c3 f3 h3 j3 m3 d16 g16 i16 k16 n16 d14 g14 i14 k14 n14").split()
 
 
@@ -44,7 +44,7 @@ def check(sc: Scenario) -> tuple[set[int], bool, bool]:
         if k > 1 or c in obstacles:
             error = True
             cells.add(c)
-    # two physical obstacle pieces cannot lie on one cell (RULES is silent; as on the table)
+    # two physical obstacle pieces cannot lie on one cell (docs/rules.md is silent; as on the table)
     use = Counter(c for t in sc.terrain for c in t.cells)
     for c, k in use.items():
         if k > 1:

@@ -1,6 +1,6 @@
-"""``check`` conformance: legality, completeness and the cells errors name (CONTRACTS check).
+"""``check`` conformance: legality, completeness and the cells errors name (docs/cli-json.md check).
 
-Compared with ``reference_fa_check`` / ``reference_tc_check`` (written from RULES §1.1-1.3
+Compared with ``reference_fa_check`` / ``reference_tc_check`` (written from docs/rules.md §1.1-1.3
 and §2.2): the built-in maps, 800 Final Act and 600 Tank Chess (16 × 16 and 20 × 20) set-ups
 made by up to three random edits of a built-in map (API), 40 of them end to end through
 ``tankmap check --json``, and hand-made set-ups whose offending cells are derived in the

@@ -1,4 +1,4 @@
-"""Final Act conformance: the project against the independent reference (RULES §1.5-1.6).
+"""Final Act conformance: the project against the independent reference (docs/rules.md §1.5-1.6).
 
 Compared: ``tankmap moves --json`` (orders and fire zone of every unit) on every built-in map
 (with its own options and with every combination of reverse_turn / lane_owner_only /
@@ -84,7 +84,7 @@ def test_random_positions(chunk: int) -> None:
 
 
 def test_random_positions_with_other_cones() -> None:
-    # the cone options (RULES §1.6 "per-unit-kind masks [option]"): diamond-2, -3, wide-4
+    # the cone options (docs/rules.md §1.6 "per-unit-kind masks [option]"): diamond-2, -3, wide-4
     bad: list[str] = []
     for seed in range(5000, 5200):
         sc = S.random_cones(seed)
@@ -206,7 +206,7 @@ def test_random_games_round_by_round() -> None:
     # from every unit allowed to fire (tanks; ATs that keep their cell) at a random cell of
     # its zone (mostly one holding an enemy). After each round: every unit's cell and
     # facing, statuses per (cell, kind, side), winner and game over. Rounds where both sides
-    # stand on the enemy's last line (RULES §1.7 leaves the exact moment open) end the
+    # stand on the enemy's last line (docs/rules.md §1.7 leaves the exact moment open) end the
     # comparison, as do positions where a side has no tank (never had one: not a loss).
     from tankmap.rules.final_act.engine import Game
 
@@ -278,7 +278,7 @@ def test_random_games_round_by_round() -> None:
 
 
 # (units as (kind, side, cell, facing), orders as "cell+facing" or None, expected cells,
-#  expected eliminated unit indices) -- each derived by hand from RULES §1.5
+#  expected eliminated unit indices) -- each derived by hand from docs/rules.md §1.5
 N_, S_ = Side.NORTH, Side.SOUTH
 CONFLICTS = {
     # two units trading cells both stay
@@ -402,11 +402,11 @@ def tank(cell: str, facing: Facing = Facing.N, side: Side = Side.SOUTH, **kw: bo
     return Unit("tank", side, c(cell), facing, **kw)
 
 
-SHADOW_F2 = {"e2", "f2", "g2", "d3", "h3", "c4", "i4"}  # RULES §4: blocker on f2, 7 cells
+SHADOW_F2 = {"e2", "f2", "g2", "d3", "h3", "c4", "i4"}  # docs/rules.md §4: blocker on f2, 7 cells
 
 
 def test_rules_section_4_fire_zone_examples() -> None:
-    # RULES §4: 24 cells at f1, 15 at a1, 25 on a berm, AT 12; blocker on f2: 7 cells,
+    # docs/rules.md §4: 24 cells at f1, 15 at a1, 25 on a berm, AT 12; blocker on f2: 7 cells,
     # strict: 1 (f2 itself).
     f1 = tank("f1")
     assert len(zone_names(scen([f1]), f1)) == 24
@@ -477,7 +477,7 @@ def test_tank_on_a_berm_ignores_blockers_and_an_at_on_a_berm_does_not() -> None:
 
 
 def test_rules_section_4_minefield_orders() -> None:
-    # RULES §4: minefield f5 g5 h5, lane g5, arrow N.
+    # docs/rules.md §4: minefield f5 g5 h5, lane g5, arrow N.
     mine = Terrain("minefield", (c("f5"), c("g5"), c("h5")), Side.SOUTH, c("g5"), Facing.N)
     g4 = tank("g4")
     assert move_names(scen([g4], [mine]), g4) == {"g5N", "g3N", "f3N", "f3W", "h3N", "h3E"}

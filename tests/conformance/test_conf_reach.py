@@ -3,7 +3,7 @@
 Compared: ``tankmap analyze --json`` on the Final Act mirror map (units' turns_to_goal, each
 side's reach map, turns_to_goal and coverage map), ``analysis.reach.unit_reach`` on the other
 built-in maps' goal units and on 12 random Final Act and 8 random Tank Chess positions, and
-RULES §4's two worked examples.
+docs/rules.md §4's two worked examples.
 """
 
 from __future__ import annotations

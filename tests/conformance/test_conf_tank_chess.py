@@ -1,4 +1,4 @@
-"""Tank Chess conformance: the project against the independent reference (RULES §2.3-2.5).
+"""Tank Chess conformance: the project against the independent reference (docs/rules.md §2.3-2.5).
 
 Compared: ``tankmap moves --json`` (moves and fire zone of every unit) on every built-in map,
 ``tankmap perft --json`` on basic-16 (depth 1, 2) and sample-20 (depth 1, 2), moves and fire
@@ -73,7 +73,7 @@ def test_builtin_map_perft(name: str, depth: int, capsys: pytest.CaptureFixture[
 
 
 def test_basic_16_reference_matches_rules_examples() -> None:
-    # RULES §4: in the basic setup the heavy on c1 has 21 distinct moves; basic-16 has
+    # docs/rules.md §4: in the basic setup the heavy on c1 has 21 distinct moves; basic-16 has
     # 549 first turns by the reference (no shot is possible from the start lines: every
     # ray from rows 1-3 meets an own piece, an obstacle or an empty board far side).
     sc = read_scenario(ROOT / "maps" / "tank-chess" / "basic-16.json")
@@ -305,7 +305,7 @@ def test_mortar_and_destroyer_fire_zones_by_hand() -> None:
 def test_side_without_a_legal_turn_contributes_zero(north_pieces: str) -> None:
     # South CLT walled on d8 (as above): 8 turns, one of them the escape. North has no live
     # piece, hence no legal turn: perft(2) = 1 (the escape is a leaf) + 7 * 0 = 1, and
-    # perft(3) = 1 too (CONTRACTS perft).
+    # perft(3) = 1 too (docs/cli-json.md perft).
     b = Board.of(8, 8)
     walls = tuple(b.parse_cell(n) for n in ("c8", "e8", "c7", "d7", "e7"))
     units = [Unit("command", Side.SOUTH, b.parse_cell("d8"), Facing.N)]
@@ -320,7 +320,7 @@ def test_side_without_a_legal_turn_contributes_zero(north_pieces: str) -> None:
 
 
 def turn_text(pos: RT.Pos, t: RT.Turn, b: Board) -> str:
-    """RULES §2.4 notation of a reference turn (escape written ``<from>esc``)."""
+    """docs/rules.md §2.4 notation of a reference turn (escape written ``<from>esc``)."""
     p = pos.pieces[t.piece]
     out = b.cell_name(b.cell(p.col, p.row))
     if t.end == RT.ESCAPE:
@@ -389,7 +389,7 @@ def test_random_games_turn_by_turn() -> None:
 
 
 def test_no_legal_move_is_a_draw() -> None:
-    # RULES §2.5: a side with no legal move draws. South's walled CLT on d8 rotates to NE;
+    # docs/rules.md §2.5: a side with no legal move draws. South's walled CLT on d8 rotates to NE;
     # north has only a wreck, hence no legal turn: the game is a draw.
     from tankmap.rules.tank_chess.notation import parse_turn
     from tankmap.rules.tank_chess.state import initial_state

@@ -1,10 +1,10 @@
-"""Tank Wars (RULES §3, provisional) against the independent reference.
+"""Tank Wars (docs/rules.md §3, provisional) against the independent reference.
 
 (a) moves / fire zone of every vehicle in seeded random positions (ruleset and
 ``tankmap moves --json``); (b) ``check`` verdicts and named fields of seeded random set-ups
 (ruleset and ``tankmap check --json``); (c) seeded games with scripted dice and random
 orders, state compared after every phase; (d) hand-made cases, answers worked out in the
-comments from RULES §3.
+comments from docs/rules.md §3.
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ def test_rounds_match_the_reference() -> None:
 # --- (d) hand-made cases -------------------------------------------------------------------------
 @pytest.mark.parametrize("k", range(13))
 def test_hit_probability(k: int) -> None:
-    # RULES §3: a field is missed by one uniform roll of the letter and number dice with
+    # docs/rules.md §3: a field is missed by one uniform roll of the letter and number dice with
     # probability 35/36, by k independent shots with (35/36)^k.
     assert hit_probability_exact(k) == RW.hit_probability(k) == 1 - Fraction(35, 36) ** k
     assert hit_probability(k) == pytest.approx(float(RW.hit_probability(k)), rel=1e-12)

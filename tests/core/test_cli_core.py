@@ -1,4 +1,4 @@
-"""The command line frame and the game-independent commands (DESIGN §4, CONTRACTS.md)."""
+"""The command line frame and the game-independent commands (architecture.md §4, cli-json.md)."""
 
 from __future__ import annotations
 

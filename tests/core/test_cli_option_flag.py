@@ -17,7 +17,7 @@ MIRROR = str(ROOT / "maps" / "final-act" / "mirror.json")
 def test_check_sees_the_override(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", MIRROR, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["files"][0]["complete"] is True
-    # Extra Forces adds 2 AT and 1 R/M per side (RULES §1.3) that the base map lacks:
+    # Extra Forces adds 2 AT and 1 R/M per side (docs/rules.md §1.3) that the base map lacks:
     # still legal, no longer complete.
     assert main(["check", MIRROR, "--json", "--option", "extra_forces=true"]) == 0
     entry = json.loads(capsys.readouterr().out)["files"][0]
@@ -27,7 +27,7 @@ def test_check_sees_the_override(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_simulate_sees_the_override(capsys: pytest.CaptureFixture[str]) -> None:
     # No tank can reach the enemy's last line or be wiped out in one round, so with
-    # max_rounds=1 every game is a draw (RULES §1.7).
+    # max_rounds=1 every game is a draw (docs/rules.md §1.7).
     args = ["simulate", MIRROR, "--games", "20", "--seed", "3", "--workers", "1", "--json"]
     assert main([*args, "--option", "max_rounds=1"]) == 0
     doc = json.loads(capsys.readouterr().out)

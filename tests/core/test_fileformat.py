@@ -1,4 +1,4 @@
-"""The scenario file format (DESIGN §3): validation, canonical text, atomic writes."""
+"""The scenario file format (docs/architecture.md §3): validation, canonical text, atomic writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Line-of-fire geometry (RULES §1.6): exact, edges and corner points never block."""
+"""Line-of-fire geometry (docs/rules.md §1.6): exact, edges and corner points never block."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_between_offsets_strict_touches_corners(
 
 
 def test_worked_example_blocker_in_front_hides_exactly_the_cells_with_s_less_than_f() -> None:
-    # RULES §4: tank facing N, blocker straight ahead at (0, 1); a target (s, f) is hidden
+    # docs/rules.md §4: tank facing N, blocker straight ahead at (0, 1); a target (s, f) is hidden
     # exactly when |s| < f (f >= 2), by the open-interior rule.
     for f in range(2, 7):
         for s in range(-(6 - abs(f - 3)), 7):

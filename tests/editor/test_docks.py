@@ -1,6 +1,6 @@
 """Problems, inspector and palette docks, and the unit view.
 
-Rule facts (RULES §1): tanks set up in own rows 1-3 and are named C 1 1A 1B 2 2A 2B (a name
+Rule facts (docs/rules.md §1): tanks set up in own rows 1-3 and are named C 1 1A 1B 2 2A 2B (a name
 used twice is an error); a minefield's arrow must cross the strip; Extra Forces adds 2 AT
 per side. §4: a tank on f1 facing N on an empty 12x12 board has a 24-cell fire zone.
 """
@@ -128,7 +128,7 @@ def test_tank_chess_scheme_with_shapes(make_window: Any) -> None:
 
 
 def test_unit_view_reports_a_command_tank_escape(make_window: Any) -> None:
-    # RULES §2.5: a command tank stepping forward off the enemy's edge escapes; on h16
+    # docs/rules.md §2.5: a command tank stepping forward off the enemy's edge escapes; on h16
     # facing N (south's command tank) one forward step does it.
     s = get_ruleset("tank-chess").new_scenario()
     clt = Unit("command", Side.SOUTH, s.board.parse_cell("h16"), Facing.N)

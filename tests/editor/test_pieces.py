@@ -1,4 +1,4 @@
-"""Pure piece geometry (no Qt): answers derived by hand from RULES §0 (mirror = 180° point
+"""Pure piece geometry (no Qt): answers derived by hand from docs/rules.md §0 (mirror = 180° point
 rotation (c, r, d) -> (C+1-c, R+1-r, opposite d)) and the board's coordinate system."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Session-3 polish: full palette names, readable unit stats, the first window size,
 the recovery prompt's wording, the north setup sheet drawn from north's seat, toolbar icons.
 
-Rule facts used (RULES.md): §1.2/1.6 a Final Act tank takes 2 hits, fires, blocks fire and
+Rule facts used (docs/rules.md): §1.2/1.6 a Final Act tank takes 2 hits, fires, blocks fire and
 moves forward/back/diagonally (never sideways); §1.3 the AT does not block fire;
 §2.1 Tank Chess heavy tank: speed 3, gun 3, armour 3/2/1; §3 Tank Wars heavy tank: 3 armour
 points, moves straight 1 or 2 (provisional).
@@ -39,7 +39,7 @@ def test_palette_shows_full_tank_chess_names(make_window: Any) -> None:
     assert header.sectionSize(0) >= widest + 22
     row = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())][-1]
     assert row.text(0) == "Obstacle"
-    # sample-20 has 16 obstacle pieces of the box's 26 (RULES §2.2): 10 left, shared
+    # sample-20 has 16 obstacle pieces of the box's 26 (docs/rules.md §2.2): 10 left, shared
     assert (row.text(1), row.text(2)) == ("10/26", "shared")
     assert "16 placed" in row.toolTip(1)
 
@@ -224,7 +224,7 @@ def test_palette_uses_the_games_side_names(make_window: Any) -> None:
     w = make_window(MAPS / "tank-chess" / "basic-16.json")
     tree = w.palette_dock.list
     header = [tree.headerItem().text(i) for i in range(3)]
-    assert header == ["Piece", "White", "Black"]  # RULES §2.3: White (south) moves first
+    assert header == ["Piece", "White", "Black"]  # docs/rules.md §2.3: White (south) moves first
     assert w.palette_dock.side_group.button(1).text() == "White"
     w.new_file(get_ruleset("final-act").new_scenario())
     assert [tree.headerItem().text(i) for i in range(1, 3)] == ["South", "North"]
@@ -263,7 +263,7 @@ def test_advanced_final_act_options_come_last_under_a_heading(qtbot: Any) -> Non
     assert len(ordered) == len(specs)
     flags = [is_advanced(s) for s, _ in ordered]
     assert flags == sorted(flags)  # setup options first, then the advanced ones
-    # RULES §1.3/§1.8: Extra Forces is a setup option, officer loss an advanced rule
+    # docs/rules.md §1.3/§1.8: Extra Forces is a setup option, officer loss an advanced rule
     assert not is_advanced(next(s for s in specs if s.name == "extra_forces"))
     assert is_advanced(next(s for s in specs if s.name == "officer_loss"))
     assert sum(first for _, first in ordered) == 1
@@ -301,7 +301,7 @@ def test_obstacles_over_the_budget_show_negative_and_orange(make_window: Any) ->
 
     s = get_ruleset("tank-chess").new_scenario()
     b = s.board
-    # RULES §2.2: the box holds 26 obstacle pieces; 28 single cells on rows 7-8 go over it
+    # docs/rules.md §2.2: the box holds 26 obstacle pieces; 28 single cells on rows 7-8 go over it
     for i in range(28):
         s = s.adding(Terrain("obstacle", (b.cell(i % 16, 6 + i // 16),), None, shape="monomino"))
     w = make_window(scenario=s)

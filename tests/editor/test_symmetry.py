@@ -1,4 +1,4 @@
-"""Symmetry mode, "copy south setup to north" and "swap sides" (RULES §0: the mirror is the
+"""Symmetry mode, "copy south setup to north" and "swap sides" (docs/rules.md §0: the mirror is the
 180° point rotation (c, r, d) -> (C+1-c, R+1-r, opposite d); a 12x12 board maps column b (2)
 to k (11) and row 2 to row 11)."""
 

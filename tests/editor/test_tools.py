@@ -1,6 +1,6 @@
 """Each tool through the actions and through simulated mouse events on the view.
 
-Legality facts come from RULES §1.2 (Final Act): tanks set up in own rows 1-3, seven per
+Legality facts come from docs/rules.md §1.2 (Final Act): tanks set up in own rows 1-3, seven per
 side named C 1 1A 1B 2 2A 2B, default facing forward (N for south); terrain never overlaps;
 a unit never stands on a swamp.
 """
@@ -216,7 +216,7 @@ def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
 
 
 def test_two_identical_units_in_one_cell_are_both_drawn(make_window: Any) -> None:
-    # RULES §1.3 (Extra Forces): two ATs may share a cell; equal values, two pieces.
+    # docs/rules.md §1.3 (Extra Forces): two ATs may share a cell; equal values, two pieces.
     from tankmap.rules.registry import get_ruleset
 
     s = get_ruleset("final-act").new_scenario(options={"extra_forces": True})

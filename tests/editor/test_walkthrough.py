@@ -2,7 +2,7 @@
 symmetric previews, readable history and status lines, the unit view's counts, shape keys,
 error cells on the board, F8 through the problems, Save As names and file permissions.
 
-Rule facts used (RULES.md): §1.2 Final Act tanks set up in own rows 1-3 with orthogonal
+Rule facts used (docs/rules.md): §1.2 Final Act tanks set up in own rows 1-3 with orthogonal
 facings, a minefield's arrow must cross the strip; §1.5 a tank moves forward, back or
 diagonally (never sideways); §4 a tank on f1 facing N has a 24-cell fire zone; §2.2 Tank
 Chess obstacle pieces come in several shapes.
@@ -91,7 +91,7 @@ def test_unit_view_status_names_the_unit_and_counts_cells(make_window: Any) -> N
     tank = Unit("tank", Side.SOUTH, b.parse_cell("f1"), Facing.N, "C")
     editing.place(w.doc, tank)
     w.doc.select([tank])
-    # RULES §1.5: on row 1 facing N only forward, forward-left, forward-right stay on the
+    # docs/rules.md §1.5: on row 1 facing N only forward, forward-left, forward-right stay on the
     # board (3 cells, turning allowed on the diagonals); §4: 24 cells in its fire zone.
     text = w.message.text()
     assert text.startswith("Tank C: ")
@@ -104,7 +104,7 @@ def test_bracket_keys_cycle_the_footprint_shape(make_window: Any) -> None:
     w = make_window(MAPS / "tank-chess" / "blank-16.json")
     doc = w.doc
     shapes = shapes_for(doc.palette, "obstacle", doc.ruleset, doc.scenario)
-    assert len(shapes) > 2  # RULES §2.2: several obstacle pieces plus single cells
+    assert len(shapes) > 2  # docs/rules.md §2.2: several obstacle pieces plus single cells
     w.ctx.set_choice(kind="obstacle", shape=0)
     w.run_action("tools.next_shape")
     assert w.ctx.choice.shape == 1 and w.ctx.tool_id == "place"
@@ -125,7 +125,7 @@ def test_no_red_preview_over_a_piece_just_placed(make_window: Any) -> None:
     click(w, "c2")
     assert len(w.doc.scenario.units) == 1
     assert w.ctx.scene.preview.cells == () or not w.ctx.scene.preview.cells
-    assert w.message.text() == "Placed Tank C at c2"  # the first tank gets C (RULES §1.2)
+    assert w.message.text() == "Placed Tank C at c2"  # the first tank gets C (docs/rules.md §1.2)
     hover(w, "d2")
     assert list(w.ctx.scene.preview.cells) == [w.doc.scenario.board.parse_cell("d2")]
     hover(w, "c2")  # coming back: now it is an occupied cell, refused in red
@@ -138,7 +138,7 @@ def test_status_bar_greets_with_a_hint(make_window: Any) -> None:
 
 
 def _broken_final_act() -> Any:
-    # RULES §1.2: tanks set up in own rows 1-3 (e5 is outside), facings are orthogonal
+    # docs/rules.md §1.2: tanks set up in own rows 1-3 (e5 is outside), facings are orthogonal
     # (NE is an error on that unit's cell); a minefield's arrow must cross the strip.
     from tankmap.rules.geometry import Facing, Side
     from tankmap.rules.scenario import Terrain, Unit
@@ -235,7 +235,7 @@ def test_drop_says_what_moved_where(make_window: Any) -> None:
     b = w.doc.scenario.board
     editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C"))
     w.run_action("tools.select")
-    drag(w, "b1", "d3")  # rows 1-3 are south's setup rows (RULES §1.2): legal
+    drag(w, "b1", "d3")  # rows 1-3 are south's setup rows (docs/rules.md §1.2): legal
     assert w.message.text() == "Moved Tank C to d3 (Ctrl+Z to undo)"
 
 
@@ -266,7 +266,7 @@ def test_rotating_a_selected_unit_says_its_new_facing(make_window: Any) -> None:
     editing.place(w.doc, tank)
     w.run_action("tools.select")
     w.doc.select([tank])
-    w.run_action("edit.rotate")  # RULES §1.2: any orthogonal facing is legal at setup
+    w.run_action("edit.rotate")  # docs/rules.md §1.2: any orthogonal facing is legal at setup
     assert w.doc.scenario.units[0].facing is Facing.E
     assert w.message.text() == "Rotated Tank C: facing E at c2"
     w.run_action("edit.escape")
@@ -299,7 +299,7 @@ def test_warning_cells_are_outlined_on_the_board(make_window: Any) -> None:
 
     s = get_ruleset("tank-chess").new_scenario()
     b = s.board
-    # RULES §2.2: a piece starting outside its own rows 1-3 is only a warning
+    # docs/rules.md §2.2: a piece starting outside its own rows 1-3 is only a warning
     s = s.adding(Unit("light", Side.SOUTH, b.parse_cell("b5"), Facing.N))
     w = make_window(scenario=s)
     assert b.parse_cell("b5") in w.ctx.scene.warnings.cells

@@ -1,7 +1,7 @@
 """The issue's "done when": build a complete legal Final Act setup for both sides with the
 tools, save it, reopen it. Also the PySide6 reference-count guard.
 
-Setup (RULES §1.2, base game, per side): 7 tanks in own rows 1-3, a 1x3 large berm and two
+Setup (docs/rules.md §1.2, base game, per side): 7 tanks in own rows 1-3, a 1x3 large berm and two
 1x2 small berms in rows 1-3, a 2x2 swamp and a 1x3 minefield (lane + arrow across the strip)
 in rows 1-6, no overlaps, no tank on a swamp or minefield. Chosen by hand for south: tanks
 a1..g1; large berm c3-e3; small berms h3-i3 and j2-k2; swamp f5 g5 f6 g6; minefield a5-c5

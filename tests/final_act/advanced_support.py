@@ -1,4 +1,4 @@
-"""Helpers of the RULES §1.8 round tests (test_advanced.py, test_advanced_tokens.py): a
+"""Helpers of the docs/rules.md §1.8 round tests (test_advanced.py, test_advanced_tokens.py): a
 12 x 12 Final Act game with Extra Forces, units facing the enemy, and one round played from
 ``{unit index: (cell, facing)}`` moves and ``{unit index: cell}`` shells."""
 

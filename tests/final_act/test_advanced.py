@@ -1,7 +1,7 @@
-"""RULES §1.8 advanced rules in the reference engine: hand-made rounds from the rule texts
+"""docs/rules.md §1.8 advanced rules in the reference engine: hand-made rounds from the rule texts
 (seed 000 "Advanced Rules" 2–4 and "Expansion Rules", seed 001 "Repairing a damaged tank";
 readings where the texts are silent: ``rules/final_act/engine_advanced.py``). Every expected
-answer is derived in a comment from the text and the geometry of RULES §1.5–1.6.
+answer is derived in a comment from the text and the geometry of docs/rules.md §1.5–1.6.
 
 Geometry used throughout (12 × 12, tank cone ``|s| + |f - 3| <= 3``, 1 <= f <= 6): a tank
 facing S on x8 covers x3 (f = 5, s = 0: 0 + 2 <= 3) and x2 (f = 6: 0 + 3 <= 3) with the
@@ -25,7 +25,7 @@ def test_rm_may_join_a_damaged_tank_only_with_rm_repair() -> None:
     # "R/M units are not allowed to share a square with a tank, with the exception of when
     # exercising the repair act": R/M on f2 facing N moves forward to f3 where the damaged
     # tank stays. With rm_repair the pair may end the round together; without it the R/M
-    # bounces (RULES §1.3 forbids tank + R/M); an undamaged tank needs no repair: bounce.
+    # bounces (docs/rules.md §1.3 forbids tank + R/M); an undamaged tank needs no repair: bounce.
     for opts, damage, joined in (({"rm_repair": True}, 1, True), ({}, 1, False)):
         g = game(*FAR, tank(S, "f3", "C", damage), rm(S, "f2"), **opts)
         st = g.initial_state()
@@ -91,7 +91,7 @@ def test_hit_during_repair_eliminates_tank_and_rm() -> None:
 
 def test_rm_repairs_at_most_two_tanks() -> None:
     # "Your R/M unit can repair up to 2 tanks during a game": repair, get hit again (the
-    # tank takes the hit, not the R/M: RULES §1.6), repair, get hit, third repair refused.
+    # tank takes the hit, not the R/M: docs/rules.md §1.6), repair, get hit, third repair refused.
     g = game(*FAR, tank(S, "f3", "C", 1), rm(S, "f3"), tank(N, "f8", "1"), rm_repair=True)
     st = g.initial_state()
     play(g, st, actions=Actions(rm_repair=[2]))

@@ -1,4 +1,4 @@
-"""Game records with RULES §1.8 actions: JSON round trip, checked replay, bad input."""
+"""Game records with docs/rules.md §1.8 actions: JSON round trip, checked replay, bad input."""
 
 from __future__ import annotations
 

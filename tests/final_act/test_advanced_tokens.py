@@ -1,4 +1,4 @@
-"""RULES §1.8 expansion tokens in the reference engine (seed 000 "Expansion Rules"): full
+"""docs/rules.md §1.8 expansion tokens in the reference engine (seed 000 "Expansion Rules"): full
 throttle, quick sand, smoke, air strike, mine clearing, Red Cross. Hand-made rounds; every
 expected answer is derived in a comment (geometry as in test_advanced.py's docstring)."""
 
@@ -42,7 +42,7 @@ def test_full_throttle_refusals() -> None:
 
 def test_full_throttle_conflict_at_the_end_cell() -> None:
     # South c2 throttles to c4 while north on c5 (facing S) moves forward to c4: two units
-    # ordered into one cell -> neither moves (RULES §1.5).
+    # ordered into one cell -> neither moves (docs/rules.md §1.5).
     g = game(*FAR, tank(S, "c2", "C"), tank(N, "c5", "1"), full_throttle=True)
     st = g.initial_state()
     play(g, st, {2: ("c4", Facing.N), 3: ("c4", Facing.S)}, actions=Actions(full_throttle=[2]))
@@ -165,7 +165,7 @@ def test_air_strike_refusals(token: str, targets: list[str]) -> None:
 
 # --- mine clearing ------------------------------------------------------------------------
 # South minefield across c4 d4 e4, lane d4 with its arrow N (entered only by a straight
-# step north from d3, RULES §1.5); north minefield across h9 i9 j9, lane i9 arrow S.
+# step north from d3, docs/rules.md §1.5); north minefield across h9 i9 j9, lane i9 arrow S.
 MINES_S = Terrain("minefield", (c("c4"), c("d4"), c("e4")), S, lane=c("d4"), arrow=Facing.N)
 MINES_N = Terrain("minefield", (c("h9"), c("i9"), c("j9")), N, lane=c("i9"), arrow=Facing.S)
 
@@ -205,7 +205,7 @@ def test_mine_clearing_only_for_its_owner() -> None:
 
 def test_cleared_lane_may_be_entered_diagonally() -> None:
     # c3 facing N, forward-right is d4: a diagonal entry into the lane is not allowed
-    # (RULES §1.5) until south clears d4, which is then open ground for it.
+    # (docs/rules.md §1.5) until south clears d4, which is then open ground for it.
     g = game(*FAR, tank(S, "c3", "C"), terrain=(MINES_S, MINES_N), mine_clearing=True)
     st = g.initial_state()
     assert all(o[0] != c("d4") for o in st.orders(2))

@@ -1,4 +1,4 @@
-"""Final Act through the command line (CONTRACTS ``check --json`` / ``moves --json``), the
+"""Final Act through the command line (docs/cli-json.md ``check --json`` / ``moves --json``), the
 built-in maps, the data-driven options and the fast tables API."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_check_builtin_maps_are_legal(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_moves_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # RULES §4: tank on g4 facing N by the minefield f5-h5 (lane g5, arrow N): 6 orders;
+    # docs/rules.md §4: tank on g4 facing N by the minefield f5-h5 (lane g5, arrow N): 6 orders;
     # a wreck has no moves and no fire zone.
     path = write(
         tmp_path / "m.json",
@@ -224,7 +224,7 @@ ADVANCED = (
 def test_advanced_rule_options_exist_off_and_warn_when_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # RULES §1.8: advanced rules and action tokens are options, all off by default. All are
+    # docs/rules.md §1.8: advanced rules and action tokens are options, all off by default. All are
     # modelled by the reference engine now (no warning); one flagged "modelled": false in
     # the data file would draw the option-not-modelled warning.
     rs = get_ruleset("final-act")

@@ -1,4 +1,4 @@
-"""Final Act fire zones (RULES §1.6, §4) — every answer derived by hand from the rule text.
+"""Final Act fire zones (docs/rules.md §1.6, §4) — every answer derived by hand from the rule text.
 
 Notation in the derivations: a cone cell is (s, f) = (sideways to the right, ahead). The tank
 cone is |s| + |f - 3| <= 3 (widths 3,5,7,5,3,1 for f = 1..6), the AT cone |s| + |f - 2| <= 2
@@ -19,7 +19,7 @@ TANK_F1 = set("e2 f2 g2 d3 e3 f3 g3 h3 c4 d4 e4 f4 g4 h4 i4 d5 e5 f5 g5 h5 e6 f6
 # AT on f1 facing N: rows 2..5 with widths 3,5,3,1.
 AT_F1 = set("e2 f2 g2 d3 e3 f3 g3 h3 e4 f4 g4 f5".split())
 # Blocker on f2: a target (s, f) with f >= 2 is hidden exactly when |s| < f (its segment
-# crosses f2's interior); d3/h3 and c4/i4 pass exactly through f2's corners (RULES §4).
+# crosses f2's interior); d3/h3 and c4/i4 pass exactly through f2's corners (docs/rules.md §4).
 BEHIND_F2 = {"e2", "f2", "g2", "d3", "h3", "c4", "i4"}
 
 

@@ -1,4 +1,4 @@
-"""Final Act orders (RULES §1.5, §4) — every answer derived by hand from the rule text.
+"""Final Act orders (docs/rules.md §1.5, §4) — every answer derived by hand from the rule text.
 
 A tank (and the R/M) ends an order on one of 6 cells relative to its facing — forward, back,
 forward-left, forward-right, back-left, back-right — and only a diagonal move may turn 90°
@@ -109,7 +109,7 @@ def mines(fa: Any, owner: Side = Side.SOUTH, arrow: str = "N") -> Any:
 
 
 def test_worked_example_tank_before_the_lane(fa: Any) -> None:
-    # RULES §4: g5; g3; f3 with and without the left turn; h3 with and without the right.
+    # docs/rules.md §4: g5; g3; f3 with and without the left turn; h3 with and without the right.
     t = fa.tank("g4", "N")
     assert fa.orders(fa.scenario([mines(fa)], [t]), t) == {
         ("g5", "N"),
@@ -167,7 +167,7 @@ def test_lane_owner_only(fa: Any, owner_only: bool) -> None:
 
 
 def test_at_orders(fa: Any) -> None:
-    # RULES §4: AT on g4 by the minefield: 6 neighbours (f5, h5 are mines; g5 entered with
+    # docs/rules.md §4: AT on g4 by the minefield: 6 neighbours (f5, h5 are mines; g5 entered with
     # the arrow) + its own cell = 7 cells x 4 facings - 1 (unchanged) = 27.
     at = fa.unit("at", "g4", "N")
     orders = fa.orders(fa.scenario([mines(fa)], [at], extra_forces=True), at)
@@ -198,7 +198,7 @@ def test_moves_are_unique_and_sorted(fa: Any) -> None:
 
 @pytest.mark.parametrize("side", list(Side))
 def test_eleven_rounds_to_the_far_row_on_an_empty_board(fa: Any, side: Side) -> None:
-    # RULES §4: every order advances at most one row, so row 1 -> row 12 takes 11 rounds;
+    # docs/rules.md §4: every order advances at most one row, so row 1 -> row 12 takes 11 rounds;
     # straight forward moves achieve it.
     from tankmap.rules.final_act.tables import tables_of
 

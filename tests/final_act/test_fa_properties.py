@@ -1,7 +1,7 @@
 """Property tests: fire zones against an independent line-of-fire oracle, and ``check`` /
 ``moves`` / ``fire_zone`` / ``can_place`` never crashing on arbitrary (even illegal) scenarios.
 
-The oracle follows RULES §1.6 with its own geometry: the infinite line through the two cell
+The oracle follows docs/rules.md §1.6 with its own geometry: the infinite line through the two cell
 centres crosses the *open* interior of a square exactly when two of the square's corners lie
 strictly on opposite sides of it (``strict``: when the corners are not all strictly on one
 side, i.e. the closed square is touched). For a cell inside the shooter-target bounding box,

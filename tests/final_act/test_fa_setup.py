@@ -1,4 +1,4 @@
-"""Final Act setup rules (RULES §1.2–1.3, CONTRACTS ``check``): one failing case per rule,
+"""Final Act setup rules (rules §1.2–1.3, cli-json.md ``check``): one failing case per rule,
 for both sides.
 
 Each case starts from the hand-typed legal base setup in ``conftest.FA`` (south: large berm
@@ -167,7 +167,7 @@ CASES: dict[str, Case] = {
         units=(("rm", "a1", "N", None, {}),),
         expect=(("extra-forces-off", "a1"),),
     ),
-    # Extra Forces sharing (RULES §1.3), all on row 1 except the tank cells
+    # Extra Forces sharing (docs/rules.md §1.3), all on row 1 except the tank cells
     "shared-tank-and-two-ats": Case(
         units=(
             ("at", "f2", "N", None, {}),
@@ -272,7 +272,7 @@ def test_missing_pieces_are_incomplete_without_cells(fa: Any, side: Side) -> Non
 
 def test_missing_tanks_count_unnamed_tanks(fa: Any) -> None:
     # Two unnamed south tanks are placed: 7 - 2 = 5 tanks are still to place, and since
-    # neither placed tank uses a name, all seven names are still free (RULES §1.2 names
+    # neither placed tank uses a name, all seven names are still free (docs/rules.md §1.2 names
     # C 1 1A 1B 2 2A 2B). The message must not claim "5 tanks C 1 1A ..." (seven names).
     units = [replace(fa.tank("a1"), name=None), replace(fa.tank("b1"), name=None)]
     violations = fa.rs.check(fa.scenario([], units))

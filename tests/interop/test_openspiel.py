@@ -101,6 +101,6 @@ def test_missing_open_spiel_names_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == (
-        "OpenSpielMissingError the OpenSpiel games need the open_spiel package: "
-        "pip install 'tankmap[openspiel]'"
+        "MissingExtraError OpenSpiel support is an optional part of tankmap; "
+        "install it with pip install 'tankmap[openspiel]'"
     )

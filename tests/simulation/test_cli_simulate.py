@@ -147,7 +147,7 @@ def test_unreachable_scheduler_is_a_user_error(
 
 
 def test_illegal_scenario_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    # Two south tanks on one cell break RULES §1.2 ("one tank per cell"): refused, exit 2.
+    # Two south tanks on one cell break docs/rules.md §1.2 ("one tank per cell"): refused, exit 2.
     from dataclasses import replace
 
     from tankmap.rules.fileformat import read_scenario, write_scenario

@@ -1,4 +1,4 @@
-"""Final Act advanced rules (RULES §1.8) in playouts: the reference policies use them, game
+"""Final Act advanced rules (docs/rules.md §1.8) in playouts: the reference policies use them, game
 records save and replay them (every action checked by ``Game.play_round``), and the
 vectorised policies fall back to the reference engine with a note."""
 

@@ -1,4 +1,4 @@
-"""Final Act rounds built by hand from RULES §1.4–1.7 (each expected answer derived in a
+"""Final Act rounds built by hand from docs/rules.md §1.4–1.7 (each expected answer derived in a
 comment from the rule text, not from the engine)."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_chain_moves_but_bounce_propagates() -> None:
 
 
 def test_diagonal_move_with_turn() -> None:
-    # f2 facing N, forward-left with a turn → e3 facing W (RULES §1.5).
+    # f2 facing N, forward-left with a turn → e3 facing W (docs/rules.md §1.5).
     g = game(tank(S, "f2", Facing.N))
     st = g.initial_state()
     orders = stay_all(g)
@@ -282,7 +282,7 @@ def test_no_tanks_left_loses_and_round_limit_draws() -> None:
 
 def test_swap_detected_when_the_start_cell_is_shared() -> None:
     # South tank and south AT share f4. The tank goes f4→f5 while the north AT on f5 goes
-    # f5→f4: a swap, so both stay (RULES §1.5) even though the AT sharing f4 leaves for e5.
+    # f5→f4: a swap, so both stay (docs/rules.md §1.5) even though the AT sharing f4 leaves for e5.
     g = game(tank(S, "f4", Facing.N), at(S, "f4", Facing.N), at(N, "f5", Facing.S))
     st = g.initial_state()
     orders = stay_all(g)

@@ -146,7 +146,7 @@ def tc(units: tuple[Unit, ...], obstacles: tuple[str, ...], **options: int) -> S
 
 
 def test_tank_chess_escape_in_four_turns() -> None:
-    # RULES §4: a lone command tank on h1 facing N escapes in 4 turns (5 + 5 + 5 + 1 steps).
+    # docs/rules.md §4: a lone command tank on h1 facing N escapes in 4 turns (5 + 5 + 5 + 1 steps).
     # Black's only piece is boxed in on p16 (o16, o15, p15 are obstacles): it can only
     # rotate and none of its rays leaves the box. White's heuristic takes the largest
     # progress every turn, so the game ends on ply 7 (White's 4th turn) by escape.

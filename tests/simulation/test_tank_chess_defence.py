@@ -1,6 +1,6 @@
 """The Tank Chess heuristic defends against the enemy command tank's escape and still
 races when its own escapes first. Hand-made positions; answers worked out in comments
-(RULES §2.3 moves and fire, §2.5 escape; White moves first, so with ``m`` and ``e`` the
+(docs/rules.md §2.3 moves and fire, §2.5 escape; White moves first, so with ``m`` and ``e`` the
 turns to escape of ours and theirs, we win a pure race iff ``m <= e``)."""
 
 from __future__ import annotations

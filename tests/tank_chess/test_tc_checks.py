@@ -1,4 +1,4 @@
-"""Setup legality and custom-scheme checks (RULES §2.2), the obstacle catalogue, the maps."""
+"""Setup legality and custom-scheme checks (rules §2.2), the obstacle catalogue, the maps."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_basic_setup_is_exactly_the_rules_diagram() -> None:
     b = s.board
     obstacles = sorted(b.cell_name(c) for t in s.terrain for c in t.cells)
     assert len(obstacles) == 50
-    diagram_rows = {  # RULES §2.2, row by row, the '#' cells
+    diagram_rows = {  # docs/rules.md §2.2, row by row, the '#' cells
         15: "b e f", 14: "b e f l m", 13: "b e", 12: "h i", 11: "g h i j k n o",
         10: "c d o", 9: "c d e", 8: "l m n", 7: "b m n", 6: "b c f g h i j", 5: "h i",
         4: "l o", 3: "d e k l o", 2: "k l o",

@@ -1,5 +1,5 @@
 """``rules.tank_chess.escape_route``: shortest escape routes with pieces blocking, and the
-terrain-only turns-to-escape table. Hand-made corridors (answers worked out from RULES
+terrain-only turns-to-escape table. Hand-made corridors (answers worked out from docs/rules.md
 §2.3/§2.5 in the comments) and a cross-check of the turn counts against the 0-1 search of
 ``reach.turns_to_escape``."""
 

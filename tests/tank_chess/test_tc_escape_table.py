@@ -1,6 +1,6 @@
 """``rules.tank_chess.escape_table``: turns to escape from many states with one search.
 
-A hand-made position with its answers worked out from the rules (RULES §2.3: a turn is up
+A hand-made position with its answers worked out from the rules (docs/rules.md §2.3: a turn is up
 to ``speed`` rotations/forward steps, or the lone backward step; §2.5: the step off the
 enemy edge escapes; command tank speed 5), and seeded game positions where every answer
 must equal the rules' own 0-1 search (``reach.turns_to_escape`` with the pieces blocking)

@@ -1,4 +1,4 @@
-"""Tank Chess shooting, armour and game end (RULES §2.3, §2.5), hand-derived answers."""
+"""Tank Chess shooting, armour and game end (docs/rules.md §2.3, §2.5), hand-derived answers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tank Chess movement (RULES §2.3, §2.5, §4), with hand-derived answers.
+"""Tank Chess movement (docs/rules.md §2.3, §2.5, §4), with hand-derived answers.
 
 Notation of the derivations: a move is rotations ``a`` (signed eighths), then forward steps
 and further rotations; cost = |rotations| + forward steps ≤ speed. "k=n" groups end states
@@ -16,7 +16,7 @@ from tankmap.rules.tank_chess.state import initial_state
 from tankmap.rules.tank_chess.tables import tables_for
 
 
-# RULES §4: "empty 16 × 16 board, piece on h8 facing N: heavy 28, medium 64, light 131".
+# docs/rules.md §4: "empty 16 × 16 board, piece on h8 facing N: heavy 28, medium 64, light 131".
 # Heavy (speed 3) derivation: in place 6 facings (S needs 4 turns); k=1: first rotation a in
 # -2..2 picks the cell (g8 g9 h9 i9 i8), then |b| ≤ 2-|a| more turns: 1+3+5+3+1 = 13;
 # k=2: h10 N/NE/NW, i10 NE, g10 NW, j10 NE, f10 NW = 7; k=3: h11 N; back h7 N: 6+13+7+1+1 = 28.
@@ -139,9 +139,9 @@ def test_strict_corners_also_applies_to_the_diagonal_backward_step() -> None:
     assert "g7NE" not in move_names(strict)
 
 
-# --- escape (RULES §2.5) ------------------------------------------------------------------
+# --- escape (docs/rules.md §2.5) ------------------------------------------------------------------
 def test_lone_command_tank_escapes_in_four_turns() -> None:
-    # RULES §4: h1 → h16 is 15 steps, then one step off: 5 + 5 + 5 + 1 = 16 steps, 4 turns.
+    # docs/rules.md §4: h1 → h16 is 15 steps, then one step off: 5 + 5 + 5 + 1 = 16 steps, 4 turns.
     st = initial_state(make(["W command h1 N"]))
     assert turns_to_escape(st, 0) == 4
 

@@ -1,4 +1,4 @@
-"""Turn notation (RULES §2.4) and saved games."""
+"""Turn notation (docs/rules.md §2.4) and saved games."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def basic():  # type: ignore[no-untyped-def]
 
 
 def test_rules_examples_parse() -> None:
-    # The RULES examples' shapes on a position of our own (in the basic setup h3 is taken).
+    # The docs/rules.md examples' shapes on a position of our own (in the basic setup h3 is taken).
     st = initial_state(make(["W command h1 N", "B light h9 E"]))
     assert parse_turn(st, "h1h3N") == (0, st.scenario.board.parse_cell("h3"), 0, NO_TARGET)
     assert parse_turn(st, "H1H3n") == parse_turn(st, "h1h3")  # case-insensitive, facing kept

@@ -65,7 +65,7 @@ def test_perft_with_a_wreck_that_stops_moving() -> None:
 
 
 def test_lone_command_tank_plays_out_its_escape() -> None:
-    # RULES §4: h1 facing N, 5 + 5 + 5 steps to h16, then the escape step: 4 turns.
+    # docs/rules.md §4: h1 facing N, 5 + 5 + 5 steps to h16, then the escape step: 4 turns.
     st = initial_state(make(["W command h1 N", "B heavy a16 S"]))
     for white, black in [("h1h6N", "a16a16SE"), ("h6h11N", "a16a16S"), ("h11h16N", "a16a16SE")]:
         st.push(parse_turn(st, white))

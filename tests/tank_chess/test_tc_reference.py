@@ -1,4 +1,4 @@
-"""Cross-check the fast generator against a slow reference written straight from RULES §2.3.
+"""Cross-check the fast generator against a slow reference written straight from docs/rules.md §2.3.
 
 The reference works in (column, row, facing) coordinates with a plain breadth-first search
 and plain ray walks — no tables, no move trees, no sight maps — so a bug in the engine's
@@ -21,7 +21,7 @@ DY = [1, 1, 0, -1, -1, -1, 0, 1]
 
 
 def reference_turns(s: Scenario, index: int) -> set[tuple[object, ...]]:
-    """{(col, row, facing, target_col, target_row)} plus ("escape",) from RULES §2.3-2.5."""
+    """{(col, row, facing, target_col, target_row)} plus ("escape",) from docs/rules.md §2.3-2.5."""
     b = s.board
     me = s.units[index]
     strict = bool(s.options.get("strict_corners", False))

@@ -1,4 +1,4 @@
-"""The Tank Wars round engine (RULES §3) with hand-made rounds and scripted dice.
+"""The Tank Wars round engine (docs/rules.md §3) with hand-made rounds and scripted dice.
 
 Each test states the situation, the rule it exercises and the hand-derived result.
 ``ScriptedDice`` returns chosen rolls; ``roll(field, side)`` is the roll that lands on
@@ -86,7 +86,7 @@ def test_hit_probability_k4_value() -> None:
     [
         (0, "a1", "a12"),  # letter A, number 1: own row 1 (north's row 1 is board row 12)
         (35, "f6", "f7"),  # letter F, number 6
-        (22, "e4", "e9"),  # RULES/seed example "E4": E = 5th letter (4), row 4: 6*3 + 4 = 22
+        (22, "e4", "e9"),  # rules.md/seed example "E4": E = 5th letter (4), row 4: 6*3 + 4 = 22
     ],
 )
 def test_roll_to_cell(r: int, south: str, north: str) -> None:

@@ -1,4 +1,4 @@
-"""Tank Wars round phases 4-6 (RULES §3): movement, gunfire, supply drop — hand-made rounds.
+"""Tank Wars round phases 4-6 (docs/rules.md §3): movement, gunfire, supply drop — hand-made rounds.
 
 Each test states the situation, the rule it exercises and the hand-derived result.
 ``ScriptedDice`` returns chosen rolls; ``roll(field, side)`` is the roll that lands on

@@ -1,6 +1,6 @@
-"""Tank Wars ruleset (RULES §3): data, options, setup checks, moves, fire zone.
+"""Tank Wars ruleset (docs/rules.md §3): data, options, setup checks, moves, fire zone.
 
-Every expected answer is derived by hand from RULES §3 in the comment next to it.
+Every expected answer is derived by hand from docs/rules.md §3 in the comment next to it.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ def test_registered_as_provisional() -> None:
 
 @pytest.mark.parametrize(("columns", "rows", "ok"), [(6, 12, True), (12, 12, False), (6, 6, False)])
 def test_only_the_6x12_board(columns: int, rows: int, ok: bool) -> None:
-    # RULES §3: two 6 x 6 boards held as one 6 x 12 grid.
+    # docs/rules.md §3: two 6 x 6 boards held as one 6 x 12 grid.
     assert (TW.board_problem(columns, rows) is None) is ok
 
 
 def test_defaults_are_the_rules_numbers() -> None:
-    # RULES §3: heavy 3 AP straight 1 or 2; medium 2 AP straight or diagonal 1; artillery
+    # docs/rules.md §3: heavy 3 AP straight 1 or 2; medium 2 AP straight or diagonal 1; artillery
     # 2 AP straight 1 with 4 shells; 1 gunfire symbol per vehicle; 3 gunfire tokens per side;
     # one long-range shot; one supply drop per side per round; setup on own rows 1-2.
     r = TankWarsRules.defaults()
@@ -104,7 +104,7 @@ def test_full_setup_is_legal_and_complete() -> None:
 
 
 def test_missing_vehicles_are_incomplete_without_cells() -> None:
-    # North has no artillery vehicle: 1 expected -> incomplete, no cells (CONTRACTS).
+    # North has no artillery vehicle: 1 expected -> incomplete, no cells (docs/cli-json.md).
     v = TW.check(scenario(FULL[:5]))
     assert [(x.code, x.severity, x.cells, x.side) for x in v] == [
         ("missing", Severity.INCOMPLETE, (), Side.NORTH)

@@ -6,7 +6,7 @@ second); ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-tim
 implementations of the same ideas (``policies/final_act.py`` on ``rules.final_act.engine``).
 Both kinds of game record replay through the reference engine.
 
-Advanced rules and tokens (RULES §1.8) are modelled by the reference engine and policies
+Advanced rules and tokens (docs/rules.md §1.8) are modelled by the reference engine and policies
 only: when one is on, ``random``/``heuristic`` fall back to the reference implementations
 (``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to the JSON).
 
@@ -48,14 +48,14 @@ class FinalActDriver:
 
     def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
         """Whether both policies run vectorised (``play_many``): not when the prepared
-        game has advanced options (RULES §1.8) on, which only the reference engine models."""
+        game has advanced options (rules §1.8) on, which only the reference engine models."""
         if prepared is not None and prepared.game.adv:
             return False
         return all(parse_policy(p)[0] in BATCHED for p in policies)
 
     def fallback_note(self, scenario: Scenario, policies: tuple[str, str]) -> str | None:
         """One line saying that vectorised policies fall back to the reference engine
-        because advanced options (RULES §1.8) are on in ``scenario``, or ``None``."""
+        because advanced options (docs/rules.md §1.8) are on in ``scenario``, or ``None``."""
         opts = get_ruleset(scenario.ruleset).options(scenario)
         on = [name for name in MODELLED if opts.get(name)]
         if not on or not any(parse_policy(p)[0] in BATCHED for p in policies):

@@ -13,7 +13,7 @@ result maps unit index → order and shooter index → target cell.
   into their zone, else turn in place to face the threat, else advance; shells go on the
   cells enemy units are most likely to move into (each enemy's orders weighted by how much
   they shorten its route; damaged tanks count double), spread over several cells.
-- advanced rules and tokens (RULES §1.8, when on): ``pre_round`` and ``act``, see
+- advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round`` and ``act``, see
   ``policies/final_act_advanced.py``.
 - restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
   side's units of that kind take no part in the game) are applied by ``make_policy`` and
@@ -223,7 +223,7 @@ class RandomPolicy:
         return orders, shells
 
     def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
-        """Start-of-round tokens (RULES §1.8), uniformly at random."""
+        """Start-of-round tokens (docs/rules.md §1.8), uniformly at random."""
         return random_pre_round(state, self.side, rng)
 
     def act(
@@ -233,7 +233,7 @@ class RandomPolicy:
         shells: dict[int, int],
         rng: np.random.Generator,
     ) -> Actions:
-        """Advanced actions (RULES §1.8), uniformly at random; adjusts orders/shells."""
+        """Advanced actions (docs/rules.md §1.8), uniformly at random; adjusts orders/shells."""
         return random_act(view, self.side, orders, shells, rng)
 
 
@@ -330,7 +330,7 @@ class HeuristicPolicy:
             orders[u] = order
             if view.zones[u] and st.can_fire(u, order):
                 shooters.append(u)
-        shooters.sort(key=lambda u: st.kind[u] != "tank")  # RULES §1.4: tanks, then ATs
+        shooters.sort(key=lambda u: st.kind[u] != "tank")  # docs/rules.md §1.4: tanks, then ATs
         likely_mask = 0
         for cell in likely:
             likely_mask |= 1 << cell
@@ -354,7 +354,7 @@ class HeuristicPolicy:
         return orders, shells
 
     def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
-        """Start-of-round tokens (RULES §1.8) where they help."""
+        """Start-of-round tokens (docs/rules.md §1.8) where they help."""
         self._plan = {}
         return heuristic_pre_round(state, self.side, self.prep, self._plan)
 
@@ -365,7 +365,7 @@ class HeuristicPolicy:
         shells: dict[int, int],
         rng: np.random.Generator,
     ) -> Actions:
-        """Advanced actions (RULES §1.8) where they help; adjusts orders/shells."""
+        """Advanced actions (docs/rules.md §1.8) where they help; adjusts orders/shells."""
         likely = self._likely(view)
         return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
 

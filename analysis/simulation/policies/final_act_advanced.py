@@ -1,4 +1,4 @@
-"""How the reference Final Act policies use the advanced rules and tokens (RULES §1.8).
+"""How the reference Final Act policies use the advanced rules and tokens (docs/rules.md §1.8).
 
 Only called when a game has §1.8 options on (``Game.adv``), so games without them draw
 exactly the same random numbers as before. Two steps per round and side:

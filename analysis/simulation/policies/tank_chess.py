@@ -205,7 +205,7 @@ def reachable(st: GameState, side: int) -> dict[int, list[int]]:
 
 
 def exposed(st: GameState, reach: dict[int, list[int]], p: int, skip: int = -1) -> bool:
-    """Could an enemy piece move and then destroy piece ``p`` where it stands (RULES §2.3:
+    """Could an enemy piece move and then destroy piece ``p`` where it stands (docs/rules.md §2.3:
     ray clear, not adjacent, gun over the armour side; mortar 3-5 ahead over anything)?
     ``reach`` comes from ``reachable`` for the enemy; piece ``skip`` is ignored (about to
     be destroyed)."""
