@@ -24,6 +24,7 @@ COMMANDS = (
     "analyze",
     "simulate",
     "render",
+    "sheets",
     "export",
     "import_map",
     "edit",

@@ -1,4 +1,4 @@
-"""``tankmap render``: a picture of the board (SVG or PNG)."""
+"""``tankmap render``: a picture of the board (SVG, PNG or PDF)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,23 @@ from typing import Any
 
 from tankmap.commands.common import add_option_flag
 
-FORMATS = {".svg": "svg", ".png": "png"}
+FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "render",
-        help="draw the board as an SVG or PNG picture",
+        help="draw the board as an SVG, PNG or PDF picture",
         description=(
             "Draw the scenario's board with its terrain and units (facing arrows, side "
             "colours, names; Final Act range colours; Tank Wars' two boards). The format "
-            "follows the output file's extension: .svg or .png."
+            "follows the output file's extension: .svg, .png or .pdf. The per-side setup "
+            "sheets are 'tankmap sheets'."
         ),
     )
     p.add_argument("file", metavar="FILE", help="scenario file (.json)")
     p.add_argument(
-        "-o", "--output", required=True, metavar="OUT", help="picture to write: board.svg or .png"
+        "-o", "--output", required=True, metavar="OUT", help="picture to write: board.svg, .png or .pdf"
     )
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
     p.add_argument("--title", help="title drawn above the board (default: the scenario's)")
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = FORMATS.get(out.suffix.lower())
     if fmt is None:
         raise TankmapError(
-            f"cannot render to {args.output!r}: use a .svg or .png file name "
+            f"cannot render to {args.output!r}: use a .svg, .png or .pdf file name "
             f"(not {out.suffix or 'no extension'!r})"
         )
     if args.dpi <= 0:

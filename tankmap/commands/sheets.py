@@ -1,0 +1,65 @@
+"""``tankmap sheets``: the per-side setup sheets (PDF), the same as the editor's export."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tankmap.commands.common import add_option_flag
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "sheets",
+        help="write the per-side setup sheets as a PDF",
+        description=(
+            "Write a PDF with one A4 page per side: that side's setup only (the other "
+            "side's pieces hidden, north drawn from its own seat) and a list of its pieces "
+            "— what File > Export setup sheets writes in the editor. Needs the editor's "
+            "Qt libraries (tankmap[gui]); no display is needed."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="PDF to write")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    add_option_flag(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from tankmap.commands.common import load
+    from tankmap.rules.errors import TankmapError, import_extra
+
+    out = Path(args.output)
+    if out.suffix.lower() != ".pdf":
+        raise TankmapError(f"{args.output}: setup sheets are a PDF (a name ending in .pdf)")
+    if out.exists() and not args.force:
+        raise TankmapError(f"{args.output}: already exists (use --force to overwrite)")
+    scenario = load(args.file, args.option)
+    import_extra("PySide6", "gui", "Setup sheets (drawn with the editor's Qt libraries)")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from tankmap.editor.export import export_setup_sheets
+
+    app = QApplication.instance() or QApplication([])
+    folder = out.parent if str(out.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        pages = export_setup_sheets(scenario, tmp)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, out)
+    except (OSError, TankmapError) as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise TankmapError(f"{args.output}: cannot write the setup sheets: {exc}") from None
+    del app
+    print(f"wrote {out} ({pages} pages, one per side)")
+    return 0

@@ -1,0 +1,32 @@
+"""`render` writes PDF; `tankmap sheets` writes the editor's per-side setup sheets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tankmap.cli import main
+
+
+def _pages(pdf: Path) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+def test_render_pdf(tmp_path: Path) -> None:
+    out = tmp_path / "board.pdf"
+    assert main(["render", "tank-chess/basic-16", "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF") and _pages(out) == 1
+
+
+def test_sheets_one_page_per_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("PySide6")
+    out = tmp_path / "setup.pdf"
+    assert main(["sheets", "final-act/mirror", "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF") and _pages(out) == 2
+    assert "2 pages" in capsys.readouterr().out
+    assert main(["sheets", "final-act/mirror", "-o", str(out)]) == 2  # no silent overwrite
+    assert "already exists" in capsys.readouterr().err
+    assert main(["sheets", "final-act/mirror", "-o", str(tmp_path / "x.png")]) == 2
+    assert not list(tmp_path.glob(".*.tmp"))
