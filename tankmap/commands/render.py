@@ -23,7 +23,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", metavar="FILE", help="scenario file (.json)")
     p.add_argument(
-        "-o", "--output", required=True, metavar="OUT", help="picture to write: board.svg, .png or .pdf"
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="picture to write: board.svg, .png or .pdf",
     )
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
     p.add_argument("--title", help="title drawn above the board (default: the scenario's)")
