@@ -23,6 +23,7 @@ COMMANDS = (
     "perft",
     "analyze",
     "simulate",
+    "ladder",
     "render",
     "sheets",
     "export",

@@ -1,0 +1,282 @@
+"""The strength ladder: how a board's balance changes with the strength of play.
+
+``run_ladder`` plays every pair of agents with sides swapped (half the games each way),
+fits Elo ratings to those matches (``analysis.elo``), and plays each agent against itself
+for the board's balance under that agent. ``stability`` answers the question a designer
+needs before quoting a number: do the two strongest agents agree on which side is
+favoured, and on the balance within their 95 % intervals?
+
+Every game is seeded from ``seed`` (each pairing and each self-play run gets its own
+``SeedSequence`` child), so a ladder is reproducible for any worker count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tankmap.analysis.elo import Rating, fit_elo
+from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.simulation.stats import Z95, wilson
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.scenario import Scenario
+
+RACE_ENDS = ("goal", "escape")  # ways to win by moving (Final Act, Tank Chess)
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """An agent playing both sides: the board's balance under that agent, and what kind of
+    play produced it (median length, units lost per game, races won without a loss)."""
+
+    agent: str
+    games: int
+    wins_south: int
+    wins_north: int
+    median_length: float
+    units_lost_per_game: float
+    race_share: float
+
+    @property
+    def draws(self) -> int:
+        return self.games - self.wins_south - self.wins_north
+
+    @property
+    def balance(self) -> float:
+        return 1.0 - abs(self.wins_south - self.wins_north) / self.games
+
+    def difference_ci95(self) -> tuple[float, float]:
+        """95 % interval of (south win rate − north win rate) (normal approximation of the
+        multinomial; ``(0, 0)`` never: a single game gives the widest interval)."""
+        n = self.games
+        ps, pn = self.wins_south / n, self.wins_north / n
+        d = ps - pn
+        var = max(ps + pn - d * d, 0.0) / n
+        half = Z95 * math.sqrt(var) if var > 0 else Z95 / math.sqrt(n)
+        return (max(-1.0, d - half), min(1.0, d + half))
+
+    def balance_ci95(self) -> tuple[float, float]:
+        """95 % interval of the balance, from ``difference_ci95`` (1 when it covers 0)."""
+        lo, hi = self.difference_ci95()
+        far = max(abs(lo), abs(hi))
+        near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+        return (1.0 - far, 1.0 - near)
+
+    def favoured(self) -> str | None:
+        """``"south"``/``"north"`` when the interval of the difference excludes 0, else
+        ``None`` (an even game as far as these games can tell)."""
+        lo, hi = self.difference_ci95()
+        if lo > 0:
+            return "south"
+        if hi < 0:
+            return "north"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.games
+        return {
+            "agent": self.agent,
+            "games": n,
+            "win_rate": {
+                "south": {
+                    "estimate": self.wins_south / n,
+                    "ci95": list(wilson(self.wins_south, n)),
+                },
+                "north": {
+                    "estimate": self.wins_north / n,
+                    "ci95": list(wilson(self.wins_north, n)),
+                },
+            },
+            "draws": self.draws,
+            "balance": round(self.balance, 6),
+            "ci95": [round(v, 6) for v in self.balance_ci95()],
+            "favoured": self.favoured(),
+            "median_length": self.median_length,
+            "units_lost_per_game": round(self.units_lost_per_game, 4),
+            "race_share": round(self.race_share, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Match:
+    """Two agents, sides swapped: ``score_a`` points of ``a`` (win 1, draw ½) in ``games``."""
+
+    a: str
+    b: str
+    games: int
+    score_a: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "score_a": self.score_a,
+            "score_rate_a": round(self.score_a / self.games, 6),
+        }
+
+
+@dataclass(frozen=True)
+class Stability:
+    """The verdict check of the two strongest agents."""
+
+    stable: bool
+    agents: tuple[str, ...]
+    reason: str
+
+
+@dataclass
+class LadderResult:
+    """What ``run_ladder`` found; ``to_json`` is the ``tankmap ladder --json`` document."""
+
+    agents: list[str]
+    ratings: dict[str, Rating]
+    matches: list[Match]
+    self_play: dict[str, SelfPlay]
+    stability: Stability
+    seed: int
+    games: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def by_strength(self) -> list[str]:
+        """Agents, strongest first."""
+        return sorted(self.agents, key=lambda a: -self.ratings[a].elo)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "games": self.games,
+            "agents": [
+                {
+                    "name": a,
+                    "elo": round(self.ratings[a].elo, 1),
+                    "elo_ci95": [round(v, 1) for v in self.ratings[a].ci95],
+                }
+                for a in self.by_strength()
+            ],
+            "matches": [m.to_json() for m in self.matches],
+            "balance": [self.self_play[a].to_json() for a in self.by_strength()],
+            "stable": self.stability.stable,
+            "stability": {"agents": list(self.stability.agents), "reason": self.stability.reason},
+            **self.extra,
+        }
+
+
+def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
+    """The ``SelfPlay`` figures of a ``simulate`` table of ``agent`` against itself."""
+    n = len(df)
+    if n == 0:
+        raise TankmapError("a self-play run needs at least one game")
+    lost = df["kills_south"] + df["kills_north"]
+    won = df["winner"] != "draw"
+    race = won & df["end"].isin(RACE_ENDS) & (lost == 0)
+    return SelfPlay(
+        agent=agent,
+        games=n,
+        wins_south=int((df["winner"] == "south").sum()),
+        wins_north=int((df["winner"] == "north").sum()),
+        median_length=float(df["length"].median()),
+        units_lost_per_game=float(lost.mean()),
+        race_share=float(race.sum() / n),
+    )
+
+
+def stability(self_play: dict[str, SelfPlay], strongest: Sequence[str]) -> Stability:
+    """Do the two strongest agents agree on which side is favoured (or that neither is)
+    and on the balance within their 95 % intervals (the intervals overlap)?
+
+    >>> sp = {a: SelfPlay(a, 400, s, n, 10, 1.0, 0.0) for a, s, n in
+    ...       (("x", 250, 150), ("y", 240, 160), ("z", 150, 250))}
+    >>> stability(sp, ["x", "y"]).stable, stability(sp, ["x", "z"]).stable
+    (True, False)
+    """
+    if len(strongest) < 2:
+        only = tuple(strongest)
+        return Stability(False, only, "one agent only: nothing to compare")
+    a, b = strongest[0], strongest[1]
+    fa, fb = self_play[a].favoured(), self_play[b].favoured()
+    (la, ha), (lb, hb) = self_play[a].balance_ci95(), self_play[b].balance_ci95()
+    word = {None: "an even game", "south": "south", "north": "north"}
+    if fa != fb:
+        return Stability(False, (a, b), f"{a} favours {word[fa]}, {b} favours {word[fb]}")
+    if ha < lb or hb < la:
+        return Stability(
+            False,
+            (a, b),
+            f"both favour {word[fa]} but the balance differs: {a} "
+            f"{self_play[a].balance:.3f} [{la:.3f}, {ha:.3f}], {b} "
+            f"{self_play[b].balance:.3f} [{lb:.3f}, {hb:.3f}]",
+        )
+    return Stability(True, (a, b), f"both favour {word[fa]} with overlapping balance intervals")
+
+
+def run_ladder(
+    scenario: Scenario,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> LadderResult:
+    """Play the ladder of ``agents`` on ``scenario``: ``games`` per pairing (half with each
+    agent as south) and ``games`` of self-play per agent. Raises ``TankmapError`` for fewer
+    than two distinct agents or fewer than 2 games, ``PolicyError`` for an unknown agent."""
+    agents = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
+    if len(agents) < 2:
+        raise TankmapError("a ladder needs at least two different agents")
+    if games < 2:
+        raise TankmapError(f"a ladder needs at least 2 games per pairing, not {games}")
+    pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
+    runs: list[tuple[str, str, int]] = []
+    half = games // 2
+    for a, b in pairs:
+        runs.append((a, b, half))
+        runs.append((b, a, games - half))
+    runs += [(a, a, games) for a in agents]
+    children = np.random.SeedSequence(seed).spawn(len(runs))
+    total = sum(n for _, _, n in runs)
+    done_before = 0
+    tables: list[pd.DataFrame] = []
+    for (south, north, n), child in zip(runs, children, strict=True):
+        run_seed = int(child.generate_state(1, dtype=np.uint32)[0])
+
+        def tick(done: int, _total: int, base: int = done_before) -> None:
+            if progress is not None:
+                progress(base + done, total)
+
+        tables.append(
+            simulate(
+                scenario,
+                n,
+                (south, north),
+                seed=run_seed,
+                workers=workers,
+                scheduler=scheduler,
+                progress=tick,
+            )
+        )
+        done_before += n
+    matches = []
+    results: dict[tuple[str, str], tuple[float, int]] = {}
+    for k, (a, b) in enumerate(pairs):
+        as_south, as_north = tables[2 * k], tables[2 * k + 1]
+        score = _points(as_south, "south") + _points(as_north, "north")
+        played = len(as_south) + len(as_north)
+        matches.append(Match(a, b, played, score))
+        results[(a, b)] = (score, played)
+    ratings = fit_elo(agents, results)
+    sp = {a: self_play_stats(a, tables[2 * len(pairs) + i]) for i, a in enumerate(agents)}
+    ladder = LadderResult(agents, ratings, matches, sp, Stability(False, (), ""), seed, games)
+    ladder.stability = stability(sp, ladder.by_strength()[:2])
+    return ladder
+
+
+def _points(df: pd.DataFrame, side: str) -> float:
+    """Points of the agent playing ``side`` in ``df`` (win 1, draw ½)."""
+    return float((df["winner"] == side).sum() + 0.5 * (df["winner"] == "draw").sum())

@@ -1,0 +1,64 @@
+"""One line per agent (policy) saying what it does — shown by ``tankmap simulate``, the
+ladder, the HTML reports and the editor's balance dialog — and which agents a game has.
+
+How *strong* an agent is on a given board is what ``tankmap ladder`` measures; these lines
+only say how each one plays.
+"""
+
+from __future__ import annotations
+
+from tankmap.analysis.simulation.games import get_driver, parse_policy
+
+_COMMON = {
+    "random": "random — every unit picks uniformly among its legal moves and targets "
+    "(a floor: any real agent beats it)",
+}
+_LINES: dict[str, dict[str, str]] = {
+    "final-act": {
+        "heuristic": "heuristic — tanks take shortest routes to the enemy's last line, "
+        "preferring cells out of enemy fire; shells go where enemies most likely move; "
+        "ATs hold and fire (fast, numpy batches)",
+        "random-ref": "random-ref — random on the one-game reference engine (same rules, "
+        "slower; used when advanced options are on)",
+        "heuristic-ref": "heuristic-ref — heuristic on the one-game reference engine (same "
+        "decisions, slower; it also plays the advanced rules and action tokens)",
+    },
+    "tank-chess": {
+        "heuristic": "heuristic — wins at once when it can, else scores destroying shots, "
+        "command-tank escape progress and safety from enemy fire one turn deep; blocks an "
+        "enemy command tank that would escape first",
+        "uct": "uct[:N] — UCT tree search with N heuristic-guided playouts per turn "
+        "(default 48) over the heuristic's best 8 turns per node (slow)",
+    },
+    "tank-wars": {
+        "heuristic": "heuristic — vehicles collect support tokens and avoid craters on their "
+        "paths (with seeded noise); gunfire tokens on the fields enemy vehicles most likely "
+        "end on",
+    },
+}
+_RESTRICTION = {
+    "no-berms": "never orders a unit onto a berm cell",
+    "no-at": "plays without its AT units",
+    "no-rm": "plays without its R/M unit",
+}
+
+
+def describe(ruleset: str, spec: str) -> str:
+    """The one-line explanation of agent ``spec`` (``"heuristic+no-berms"``, ``"uct:200"``)
+    in ``ruleset``; an unknown name says so rather than raising."""
+    base, restrictions = parse_policy(spec)
+    name = base.split(":")[0]
+    line = _LINES.get(ruleset, {}).get(name) or _COMMON.get(name)
+    if line is None:
+        return f"{spec} — no description (not an agent of {ruleset}?)"
+    for r in restrictions:
+        what = _RESTRICTION.get(r, f"plays without its {r[3:]} units" if r.startswith("no-") else r)
+        line += f"; +{r}: {what}"
+    return line
+
+
+def default_agents(ruleset: str, everything: bool = False) -> list[str]:
+    """The agents a ladder plays by default: the game's base agents, weakest first, without
+    the ``-ref`` twins (same decisions, slower) unless ``everything``."""
+    names = list(get_driver(ruleset).policy_names())
+    return names if everything else [n for n in names if not n.endswith("-ref")]

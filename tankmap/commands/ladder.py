@@ -1,0 +1,130 @@
+"""``tankmap ladder``: agents of rising strength on one board, their Elo, and whether the
+board's balance verdict holds up under stronger play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tankmap.commands.common import add_option_flag, available_cpus
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "ladder",
+        help="rate agents by strength and check the balance verdict against them",
+        description=(
+            "Play every pair of agents on the board with sides swapped (half the games "
+            "each way), fit Elo ratings with 95%% intervals, and play each agent against "
+            "itself for the board's balance under that agent, with the kind of play behind "
+            "it (median length, units lost per game, share of games won by a race with no "
+            "unit lost). The verdict-stability line says whether the two strongest agents "
+            "agree on the favoured side and on the balance within their intervals. "
+            "Reproducible from --seed for any --workers. docs/balance.md explains the numbers."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
+    p.add_argument(
+        "--agents",
+        metavar="A,B,...",
+        help="comma-separated agents (default: every base agent of the game, e.g. "
+        "random,heuristic; 'tankmap ladder FILE --help-agents' lists them)",
+    )
+    p.add_argument(
+        "--help-agents", action="store_true", help="list the game's agents with a line each"
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="games per pairing and per self-play run (default 100)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help="worker processes (default: one per available CPU; results do not depend on it)",
+    )
+    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, or 'local'")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--out", metavar="DIR", help="also write ladder.html and ladder.json there")
+    add_option_flag(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tankmap.analysis.ladder import run_ladder
+    from tankmap.analysis.simulation.agent_info import default_agents, describe
+    from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
+    from tankmap.commands.common import draw_bar, load, print_json
+    from tankmap.rules.errors import TankmapError
+
+    scenario = load(args.file, args.option)
+    if args.help_agents:
+        for name in default_agents(scenario.ruleset, everything=True):
+            print(f"{name:16} {describe(scenario.ruleset, name)}")
+        return 0
+    try:
+        require_legal(scenario)
+    except IllegalScenarioError as exc:
+        raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
+    agents = args.agents.split(",") if args.agents else default_agents(scenario.ruleset)
+    workers = available_cpus() if args.workers is None else args.workers
+    if workers < 1:
+        raise TankmapError(f"--workers must be at least 1, not {workers}")
+    show = sys.stderr.isatty()
+
+    def bar(done: int, total: int) -> None:
+        if show:
+            draw_bar("ladder", done, total)
+
+    result = run_ladder(
+        scenario,
+        agents,
+        args.games,
+        seed=args.seed,
+        workers=workers,
+        scheduler=args.scheduler,
+        progress=bar,
+    )
+    if show:
+        sys.stderr.write("\n")
+    doc = result.to_json()
+    doc["file"] = args.file
+    doc["ruleset"] = scenario.ruleset
+    for entry in doc["agents"]:
+        entry["description"] = describe(scenario.ruleset, entry["name"])
+    if args.out:
+        from tankmap.analysis.ladder_report import write_ladder_report
+
+        doc["report"] = str(write_ladder_report(doc, scenario, Path(args.out)))
+    if args.json:
+        print_json(doc)
+        return 0
+    print(
+        f"{args.file}: ladder of {len(agents)} agents, {args.games} games per run, seed {args.seed}"
+    )
+    print(
+        "  agent            Elo  [95% interval]      self-play balance [95%]   favours"
+        "  median length  lost/game  races"
+    )
+    for entry, sp in zip(doc["agents"], doc["balance"], strict=True):
+        lo, hi = entry["elo_ci95"]
+        blo, bhi = sp["ci95"]
+        print(
+            f"  {entry['name']:14} {entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]   "
+            f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        {sp['favoured'] or 'even':7}"
+            f"  {sp['median_length']:13}  {sp['units_lost_per_game']:9.2f}  "
+            f"{sp['race_share']:5.0%}"
+        )
+    verdict = "STABLE" if doc["stable"] else "NOT STABLE"
+    print(f"  verdict: {verdict} — {doc['stability']['reason']}")
+    if args.out:
+        print(f"  report: {doc['report']}")
+    return 0

@@ -1,0 +1,160 @@
+"""The strength ladder: Elo fits on hand-made tables, verdict stability, and a real ladder on
+a built-in map (ordering, reproducibility for any worker count, CLI JSON contract)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tankmap.analysis.elo import expected_score, fit_elo
+from tankmap.analysis.ladder import SelfPlay, run_ladder, self_play_stats, stability
+from tankmap.analysis.simulation.agent_info import default_agents, describe
+from tankmap.cli import main
+from tankmap.maps import map_path
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import read_scenario
+
+
+def test_even_results_give_equal_ratings() -> None:
+    r = fit_elo(
+        ["a", "b", "c"], {("a", "b"): (50.0, 100), ("b", "c"): (20.0, 40), ("a", "c"): (10.0, 20)}
+    )
+    assert abs(r["b"].elo) < 1e-3 and abs(r["c"].elo) < 1e-3
+    lo, hi = r["b"].ci95
+    assert lo < 0 < hi
+
+
+def test_a_75_percent_score_is_about_191_elo() -> None:
+    r = fit_elo(["weak", "strong"], {("strong", "weak"): (3000.0, 4000)})
+    assert r["strong"].elo == pytest.approx(190.8, abs=1.0)  # 400*log10(3); the prior ~0.1
+    assert expected_score(r["strong"].elo, 0.0) == pytest.approx(0.75, abs=0.001)
+
+
+def test_clean_sweep_is_finite_and_intervals_shrink_with_games() -> None:
+    small = fit_elo(["r", "h"], {("h", "r"): (20.0, 20)})
+    big = fit_elo(["r", "h"], {("h", "r"): (200.0, 200)})
+    assert 0 < small["h"].elo < big["h"].elo < 2000
+    width = [x["h"].ci95[1] - x["h"].ci95[0] for x in (small, big)]
+    assert width[1] < width[0]
+
+
+def test_transitive_order() -> None:
+    r = fit_elo(
+        ["a", "b", "c"], {("b", "a"): (70.0, 100), ("c", "b"): (70.0, 100), ("c", "a"): (85.0, 100)}
+    )
+    assert r["a"].elo < r["b"].elo < r["c"].elo
+
+
+def test_bad_tables_are_refused() -> None:
+    with pytest.raises(ValueError, match="played no game"):
+        fit_elo(["a", "b", "c"], {("a", "b"): (1.0, 2)})
+    with pytest.raises(ValueError, match="between 0 and"):
+        fit_elo(["a", "b"], {("a", "b"): (3.0, 2)})
+
+
+def _sp(name: str, s: int, n: int, games: int = 400) -> SelfPlay:
+    return SelfPlay(name, games, s, n, 10.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "first, second, stable",
+    [
+        ((250, 150), (240, 160), True),  # both favour south, balances 0.75 and 0.80
+        ((250, 150), (150, 250), False),  # opposite sides
+        ((205, 195), (300, 100), False),  # an even game against a clear south edge
+        ((205, 195), (195, 205), True),  # both even
+        ((330, 70), (250, 150), False),  # both south, balances 0.35 vs 0.75: no overlap
+    ],
+)
+def test_verdict_stability_from_hand_made_tables(
+    first: tuple[int, int], second: tuple[int, int], stable: bool
+) -> None:
+    sp = {"x": _sp("x", *first), "y": _sp("y", *second)}
+    assert stability(sp, ["x", "y"]).stable is stable
+
+
+def test_balance_interval_and_favoured_side() -> None:
+    sp = _sp("x", 300, 100)
+    assert sp.balance == pytest.approx(0.5)
+    lo, hi = sp.balance_ci95()
+    assert lo < 0.5 < hi < 1.0
+    assert sp.favoured() == "south"
+    assert _sp("y", 200, 200).balance_ci95()[1] == 1.0 and _sp("y", 200, 200).favoured() is None
+
+
+def test_ladder_orders_random_below_heuristic_and_is_reproducible() -> None:
+    path = map_path("final-act/mirror")
+    assert path is not None
+    scenario = read_scenario(path)
+    one = run_ladder(scenario, ["random", "heuristic"], 20, seed=3, workers=1)
+    two = run_ladder(scenario, ["random", "heuristic"], 20, seed=3, workers=2)
+    assert one.to_json() == two.to_json()
+    assert one.by_strength() == ["heuristic", "random"]
+    assert one.ratings["heuristic"].ci95[0] > 0  # clearly stronger than the anchor
+    doc = one.to_json()
+    assert {"agents", "balance", "stable"} <= set(doc)
+    for entry in doc["agents"]:
+        assert {"name", "elo", "elo_ci95"} <= set(entry)
+    for entry in doc["balance"]:
+        assert {"agent", "win_rate", "draws", "balance", "ci95"} <= set(entry)
+        assert set(entry["win_rate"]) == {"south", "north"}
+    # what kind of play: the heuristic races (few rounds), random wanders
+    sp = one.self_play
+    assert sp["heuristic"].median_length < sp["random"].median_length
+
+
+def test_self_play_stats_count_races_without_losses() -> None:
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {
+            "winner": ["south", "north", "draw", "south"],
+            "end": ["goal", "goal", "limit", "annihilation"],
+            "kills_south": [0, 1, 0, 7],
+            "kills_north": [0, 0, 0, 0],
+            "length": [9, 11, 100, 30],
+        }
+    )
+    sp = self_play_stats("x", df)
+    assert (sp.wins_south, sp.wins_north, sp.draws) == (2, 1, 1)
+    assert sp.race_share == 0.25 and sp.units_lost_per_game == 2.0 and sp.median_length == 20.5
+
+
+def test_ladder_needs_two_agents() -> None:
+    path = map_path("final-act/mirror")
+    assert path is not None
+    with pytest.raises(TankmapError, match="two different agents"):
+        run_ladder(read_scenario(path), ["heuristic", "heuristic"], 10)
+
+
+def test_cli_ladder_json_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "ladder",
+        "tank-wars/default",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+        "--out",
+        str(tmp_path / "rep"),
+    ]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [a["name"] for a in doc["agents"]][-1] == "random" or len(doc["agents"]) == 2
+    assert all(a["description"] for a in doc["agents"])
+    assert isinstance(doc["stable"], bool)
+    assert (tmp_path / "rep" / "ladder.html").exists() and (tmp_path / "rep" / "elo.png").exists()
+    assert main(["ladder", "final-act/mirror", "--agents", "heuristic"]) == 2
+
+
+def test_agent_lines() -> None:
+    assert default_agents("final-act") == ["random", "heuristic"]
+    assert "uct" in default_agents("tank-chess")
+    assert describe("tank-chess", "uct:200").startswith("uct[:N]")
+    assert "berm" in describe("final-act", "heuristic+no-berms")
+    assert "no description" in describe("final-act", "alphazero")
