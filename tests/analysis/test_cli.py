@@ -124,7 +124,7 @@ def test_render_rejects_other_extensions(
 ) -> None:
     assert main(["render", MIRROR, "-o", str(tmp_path / "board.gif")]) == 2
     err = capsys.readouterr().err
-    assert ".svg or .png" in err and not (tmp_path / "board.gif").exists()
+    assert ".svg, .png or .pdf" in err and not (tmp_path / "board.gif").exists()
 
 
 def test_analyze_unwritable_out_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
