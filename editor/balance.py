@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import fallback_note, require_legal, simulate
 from tankmap.analysis.simulation.stats import summary
@@ -120,6 +121,19 @@ def result_html(doc: dict[str, Any], side_names: dict[Side, str], note: str | No
         f"{html.escape(nn)} rate|). "
         f"Length: mean {length['mean']}, median {length['median']}.",
     ]
+    agents = doc.get("agents")
+    if agents:
+        lines.append("<p>")
+        for side in Side:
+            a = agents[side.value]
+            lines.append(
+                f"<b>{html.escape(side_names[side])}</b>: {html.escape(a['description'])} "
+                f"<i>({html.escape(strength_text(a))})</i><br>"
+            )
+        lines.append("</p>")
+        warning = agents.get("verdict_warning")
+        if warning:
+            lines.append(f"<p style='color:#a00'><b>Warning:</b> {html.escape(warning)}</p>")
     if "first_mover" in doc:
         fm = doc["first_mover"]
         lines.append(
@@ -217,11 +231,14 @@ class BalanceDialog(QDialog):
             self.results.setHtml(f"<p style='color:#b00'>{html.escape(str(exc))}</p>")
         ordered = sorted(names, key=lambda n: (n != "heuristic", n.endswith("-ref"), n))
         if "heuristic" in names:
-            ordered += [f"heuristic+{r}" for r in limits]
+            present = {u.kind for u in scenario.units} | {"berms"}
+            ordered += [f"heuristic+{r}" for r in limits if r[3:] in present]
         for combo in (self.south, self.north):
             keep = combo.currentText()
             combo.clear()
             combo.addItems(ordered)
+            for i, name in enumerate(ordered):  # what each agent does, on hover
+                combo.setItemData(i, describe(scenario.ruleset, name), Qt.ItemDataRole.ToolTipRole)
             if keep in ordered:
                 combo.setCurrentText(keep)
         self.run_button.setEnabled(bool(ordered) and not self.busy())
@@ -279,6 +296,7 @@ class BalanceDialog(QDialog):
         doc, table = result
         scenario = self.job.scenario
         self.job.wait()
+        doc["agents"] = agents_entry(scenario, self.job.policies)
         self.last = (scenario, doc, table)
         names = get_ruleset(scenario.ruleset).side_names()
         note = fallback_note(scenario, self.job.policies)

@@ -21,3 +21,12 @@ def repo_root() -> Path:
 @pytest.fixture
 def data_dir() -> Path:
     return ROOT / "tests" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _private_ladder_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ladder results go to a fresh folder per test: no test reads another's (or the
+    user's) remembered ladders."""
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path_factory.mktemp("ladder-cache")))

@@ -7,7 +7,10 @@ only say how each one plays.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tankmap.analysis.simulation.games import get_driver, parse_policy
+from tankmap.rules.scenario import Scenario
 
 _COMMON = {
     "random": "random — every unit picks uniformly among its legal moves and targets "
@@ -62,3 +65,31 @@ def default_agents(ruleset: str, everything: bool = False) -> list[str]:
     the ``-ref`` twins (same decisions, slower) unless ``everything``."""
     names = list(get_driver(ruleset).policy_names())
     return names if everything else [n for n in names if not n.endswith("-ref")]
+
+
+def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any]:
+    """The ``agents`` part of a ``simulate`` document: per side the agent's name, its
+    one-line description and its strength on this board from the last ``tankmap ladder``
+    run (``None`` when no ladder of this board knows it), plus ``verdict_warning``."""
+    from tankmap.analysis.ladder_cache import load_ladder, strength, verdict_warning
+
+    ladder = load_ladder(scenario)
+    out: dict[str, Any] = {}
+    for side, spec in zip(("south", "north"), policies, strict=True):
+        out[side] = {
+            "name": spec,
+            "description": describe(scenario.ruleset, spec),
+            "strength": strength(ladder, spec),
+        }
+    out["verdict_warning"] = verdict_warning(ladder)
+    return out
+
+
+def strength_text(entry: dict[str, Any]) -> str:
+    """``"ladder Elo +763 [279, 1248], strongest of 2"`` or how to get one."""
+    st = entry.get("strength")
+    if not st:
+        return "strength on this board not rated yet: run 'tankmap ladder' on it"
+    lo, hi = st["elo_ci95"]
+    rank = "strongest" if st["rank"] == 1 else f"rank {st['rank']}"
+    return f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}] on this board, {rank} of {st['of']}"

@@ -151,6 +151,25 @@ def _counts(by_kind: dict[str, int]) -> str:
     return html.escape(", ".join(f"{n} {kind}" for kind, n in items)) or "–"
 
 
+def _warning(summary: dict[str, Any]) -> str:
+    text = summary.get("agents", {}).get("verdict_warning")
+    return f"<p style='color:#a00'><b>Warning:</b> {html.escape(text)}</p>" if text else ""
+
+
+def _agent_cell(summary: dict[str, Any], side: str) -> str:
+    """The agent's name, its one-line description and its strength on this board."""
+    from tankmap.analysis.simulation.agent_info import strength_text
+
+    name = html.escape(summary["policy"][side])
+    agent = summary.get("agents", {}).get(side)
+    if not agent:
+        return name
+    return (
+        f"<b>{name}</b><br><small>{html.escape(agent['description'])}<br>"
+        f"{html.escape(strength_text(agent))}</small>"
+    )
+
+
 def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: str) -> str:
     rs = get_ruleset(scenario.ruleset)
     title = html.escape(scenario.title or "untitled scenario")
@@ -160,7 +179,7 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
     for side in SIDES:
         r = summary["win_rate"][side]
         rows.append(
-            f"<tr><td>{label[side]}</td><td>{html.escape(summary['policy'][side])}</td>"
+            f"<tr><td>{label[side]}</td><td>{_agent_cell(summary, side)}</td>"
             f"<td>{summary['wins'][side]}</td><td>{r['estimate']:.4f}</td>"
             f"<td>[{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]</td></tr>"
         )
@@ -194,9 +213,12 @@ img{{max-width:100%}}</style></head><body>
 <p>Ruleset {html.escape(rs.title)}{provisional}; {summary["games"]} games, seed {summary["seed"]},
 {summary["playouts_per_second"]:.1f} playouts/s.</p>
 <h2>Results</h2>
-<table><tr><th>side</th><th>policy</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>
+<table><tr><th>side</th><th>agent</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>
 {"".join(rows)}</table>
-<p><b>Balance</b> = 1 − |win rate south − win rate north| = {summary["balance"]:.4f}.</p>
+<p><b>Balance</b> = 1 − |win rate south − win rate north| = {summary["balance"]:.4f}
+(a figure of this board <i>as played by these agents</i>; <code>tankmap ladder</code> shows how
+it changes with the strength of play).</p>
+{_warning(summary)}
 {extra}
 <p>Length ({unit}): mean {length["mean"]}, median {length["median"]}. Endings: {ends}.</p>
 <h2>Losses and kills by unit kind</h2>

@@ -21,7 +21,9 @@ def register(sub: Any) -> None:
             "it (median length, units lost per game, share of games won by a race with no "
             "unit lost). The verdict-stability line says whether the two strongest agents "
             "agree on the favoured side and on the balance within their intervals. "
-            "Reproducible from --seed for any --workers. docs/balance.md explains the numbers."
+            "Reproducible from --seed for any --workers. The result is remembered for this "
+            "board, so 'tankmap simulate' and the editor can say how strong their agent is "
+            "here. docs/balance.md explains the numbers."
         ),
     )
     p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tankmap.analysis.ladder import run_ladder
+    from tankmap.analysis.ladder_cache import save_ladder
     from tankmap.analysis.simulation.agent_info import default_agents, describe
     from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
     from tankmap.commands.common import draw_bar, load, print_json
@@ -100,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     doc["ruleset"] = scenario.ruleset
     for entry in doc["agents"]:
         entry["description"] = describe(scenario.ruleset, entry["name"])
+    saved = save_ladder(scenario, doc)  # simulate and the editor quote it for this board
+    if saved is not None:
+        doc["saved"] = str(saved)
     if args.out:
         from tankmap.analysis.ladder_report import write_ladder_report
 

@@ -66,6 +66,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tankmap.analysis.simulation.agent_info import agents_entry, strength_text
     from tankmap.analysis.simulation.runner import (
         IllegalScenarioError,
         fallback_note,
@@ -114,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if show:
         sys.stderr.write("\n")
     doc = summary(df, alternating=scenario.ruleset == "tank-chess")
+    doc["agents"] = agents_entry(scenario, (south, north))
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
     doc["provisional"] = ruleset.provisional
@@ -136,6 +138,12 @@ def run(args: argparse.Namespace) -> int:
     ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
     note = " (provisional rules)" if ruleset.provisional else ""
     print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{note}")
+    for side in ("south", "north"):
+        agent = doc["agents"][side]
+        print(f"  {side} agent: {agent['description']}")
+        print(f"    ({strength_text(agent)})")
+    if doc["agents"]["verdict_warning"]:
+        print(f"  warning: {doc['agents']['verdict_warning']}")
     for name, r in (("south", ws), ("north", wn)):
         lo, hi = r["ci95"]
         print(f"  {name:5} wins {doc['wins'][name]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")

@@ -1,0 +1,103 @@
+"""Ladder results remembered per board, so that every balance figure can say how strong the
+agent behind it is on *that* board.
+
+``tankmap ladder`` saves its result under the board's content hash (the canonical scenario
+text: the same board in any file, with the same options, shares it). ``simulate``, its report
+and the editor's balance dialog read it back: an agent's Elo on this board, and a warning
+when the heuristic and the strongest agent see the board differently. The folder is
+``$TANKMAP_CACHE_DIR``, else ``$XDG_CACHE_HOME/tankmap/ladder``, else
+``~/.cache/tankmap/ladder``. A missing or unreadable entry simply means "no ladder yet".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import atomic_write_text, dumps_scenario
+from tankmap.rules.scenario import Scenario
+
+
+def cache_dir() -> Path:
+    """Where ladder results are kept (see the module docstring)."""
+    if os.environ.get("TANKMAP_CACHE_DIR"):
+        return Path(os.environ["TANKMAP_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tankmap" / "ladder"
+
+
+def board_key(scenario: Scenario) -> str:
+    """A short hash of the board's canonical text (title and notes excluded)."""
+    from dataclasses import replace
+
+    text = dumps_scenario(replace(scenario, title="", author="", notes=""))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def save_ladder(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
+    """Remember a ladder document for this board; ``None`` (and nothing raised) when the
+    cache folder cannot be written — the ladder's own output is what matters."""
+    path = cache_dir() / f"{board_key(scenario)}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
+    except (OSError, TankmapError):
+        return None
+    return path
+
+
+def load_ladder(scenario: Scenario) -> dict[str, Any] | None:
+    """The last ladder run on this board, or ``None``."""
+    path = cache_dir() / f"{board_key(scenario)}.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("agents"), list) else None
+
+
+def strength(ladder: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:
+    """``agent``'s standing in a ladder document: Elo, interval, rank (1 = strongest) among
+    how many agents, and the ladder's seed and games; ``None`` if it was not in it."""
+    if ladder is None:
+        return None
+    names = [a.get("name") for a in ladder["agents"]]
+    if agent not in names:
+        return None
+    entry = ladder["agents"][names.index(agent)]
+    return {
+        "elo": entry["elo"],
+        "elo_ci95": entry["elo_ci95"],
+        "rank": names.index(agent) + 1,
+        "of": len(names),
+        "strongest": names[0],
+        "ladder_seed": ladder.get("seed"),
+        "ladder_games": ladder.get("games"),
+    }
+
+
+def verdict_warning(ladder: dict[str, Any] | None) -> str | None:
+    """A warning when the ladder's strongest agent and the heuristic disagree on which side
+    the board favours (or the ladder's verdict is not stable), else ``None``."""
+    if ladder is None:
+        return None
+    balance = {b["agent"]: b for b in ladder.get("balance", [])}
+    strongest = ladder["agents"][0]["name"] if ladder["agents"] else None
+    if strongest is None or strongest not in balance:
+        return None
+    if "heuristic" in balance and strongest != "heuristic":
+        fh = balance["heuristic"].get("favoured") or "neither side"
+        fs = balance[strongest].get("favoured") or "neither side"
+        if fh != fs:
+            return (
+                f"on this board the heuristic favours {fh} but the strongest agent "
+                f"({strongest}) favours {fs}: quote the stronger agent's balance"
+            )
+    if not ladder.get("stable", True):
+        reason = ladder.get("stability", {}).get("reason", "")
+        return f"the ladder's verdict on this board is not stable ({reason})"
+    return None
