@@ -25,6 +25,9 @@ _LINES: dict[str, dict[str, str]] = {
         "slower; used when advanced options are on)",
         "heuristic-ref": "heuristic-ref — heuristic on the one-game reference engine (same "
         "decisions, slower; it also plays the advanced rules and action tokens)",
+        "search": "search[:N] — plans each round against N sampled enemy heuristic plans "
+        "(default 3): tries every order of each tank in place of the heuristic's, scored "
+        "one round ahead by material and race position; fights as well as races (slow)",
     },
     "tank-chess": {
         "heuristic": "heuristic — wins at once when it can, else scores destroying shots, "
@@ -32,11 +35,15 @@ _LINES: dict[str, dict[str, str]] = {
         "enemy command tank that would escape first",
         "uct": "uct[:N] — UCT tree search with N heuristic-guided playouts per turn "
         "(default 48) over the heuristic's best 8 turns per node (slow)",
+        "search": "search[:N] — two-ply alpha-beta over the heuristic's best turns and the "
+        "enemy's best replies, lines scored by short playouts (N lines, default 60)",
     },
     "tank-wars": {
         "heuristic": "heuristic — vehicles collect support tokens and avoid craters on their "
         "paths (with seeded noise); gunfire tokens on the fields enemy vehicles most likely "
         "end on",
+        "search": "search[:N] — Monte Carlo planning over the dice: improves the heuristic's "
+        "plan command by command and token by token on N sampled futures (default 6)",
     },
 }
 _RESTRICTION = {

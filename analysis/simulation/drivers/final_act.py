@@ -35,7 +35,7 @@ from tankmap.rules.final_act.tables import Order
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
-BASES = ("random", "heuristic", "random-ref", "heuristic-ref")
+BASES = ("random", "heuristic", "search", "random-ref", "heuristic-ref")
 BATCHED = ("random", "heuristic")
 
 
@@ -98,7 +98,10 @@ class FinalActDriver:
 
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
-        if base not in BASES:
+        name, _, budget = base.partition(":")
+        if name not in BASES or (
+            budget and not (name == "search" and budget.isdigit() and int(budget) >= 1)
+        ):
             raise PolicyError(
                 f"unknown Final Act policy {base!r} (known: {', '.join(BASES)}; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"

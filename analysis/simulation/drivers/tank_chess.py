@@ -23,7 +23,7 @@ from tankmap.rules.tank_chess.data import KINDS
 from tankmap.rules.tank_chess.record import GameRecord
 from tankmap.rules.tank_chess.state import SIDES, GameState
 
-BASES = ("random", "heuristic", "uct")
+BASES = ("random", "heuristic", "uct", "search")
 _ENDS = {
     "command-destroyed": END_COMMAND_KILLED,
     "escape": END_ESCAPE,
@@ -56,7 +56,8 @@ class TankChessDriver:
             make_policy(base, restrictions, prepared.policy_data, 0)
         except (KeyError, ValueError):
             raise PolicyError(
-                f"unknown Tank Chess policy {spec!r} (known: random, heuristic, uct, uct:N; "
+                f"unknown Tank Chess policy {spec!r} "
+                "(known: random, heuristic, uct, uct:N, search, search:N; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             ) from None
 

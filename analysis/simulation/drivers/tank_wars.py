@@ -36,7 +36,7 @@ from tankmap.rules.tank_wars.engine import (
     play_round,
 )
 
-BASES = ("random", "heuristic")
+BASES = ("random", "heuristic", "search")
 _ENDS = {
     "destroyed": END_ANNIHILATION,
     "both-destroyed": END_ANNIHILATION,
@@ -60,11 +60,19 @@ class TankWarsDriver:
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         kinds = {u.kind for u in prepared.units}
-        if base not in BASES or any(
-            r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions
+        name, _, budget = base.partition(":")
+        bad_budget = (
+            name != "search"
+            and bool(budget)
+            or (bool(budget) and not (budget.isdigit() and int(budget) >= 1))
+        )
+        if (
+            name not in BASES
+            or bad_budget
+            or any(r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions)
         ):
             raise PolicyError(
-                f"unknown Tank Wars policy {spec!r} (known: random, heuristic; "
+                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search, search:N; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
 

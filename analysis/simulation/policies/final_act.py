@@ -401,8 +401,19 @@ class HeuristicPolicy:
 def make_policy(
     name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
 ) -> RandomPolicy | HeuristicPolicy:
-    """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown."""
+    """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown,
+    ``ValueError`` for a bad ``search:N`` budget."""
     no_berms = "no-berms" in restrictions
+    if name == "search" or name.startswith("search:"):
+        from tankmap.analysis.simulation.policies.final_act_search import (  # (imports us)
+            DEFAULT_SAMPLES,
+            SearchPolicy,
+        )
+
+        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
+        if samples < 1:
+            raise ValueError(samples)
+        return SearchPolicy(prep, side, no_berms, samples)
     if name in ("random", "random-ref"):
         return RandomPolicy(prep, side, no_berms)
     if name in ("heuristic", "heuristic-ref"):

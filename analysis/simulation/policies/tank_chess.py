@@ -437,7 +437,8 @@ class HeuristicPolicy:
 
 
 def make_policy(name: str, restrictions: tuple[str, ...], prep: Prepared, side: int) -> Policy:
-    """Build policy ``name`` (``random``, ``heuristic``, ``uct`` or ``uct:N``) for ``side``.
+    """Build policy ``name`` (``random``, ``heuristic``, ``uct[:N]`` or ``search[:N]``) for
+    ``side``.
     ``KeyError`` for an unknown name or kind, ``ValueError`` for a bad budget."""
     banned = frozenset(KIND_CODE[r[3:]] for r in restrictions)
     if name == "random":
@@ -451,4 +452,14 @@ def make_policy(name: str, restrictions: tuple[str, ...], prep: Prepared, side: 
         if budget < 1:
             raise ValueError(budget)
         return UctPolicy(prep, side, budget, banned)
+    if name == "search" or name.startswith("search:"):
+        from tankmap.analysis.simulation.policies.tank_chess_search import (  # (imports us)
+            DEFAULT_BUDGET,
+            SearchPolicy,
+        )
+
+        budget = int(name[7:]) if name.startswith("search:") else DEFAULT_BUDGET
+        if budget < 1:
+            raise ValueError(budget)
+        return SearchPolicy(prep, side, budget, banned)
     raise KeyError(name)

@@ -104,10 +104,21 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
 
 
 def make_policy(name: str, restrictions: tuple[str, ...], rng: np.random.Generator) -> Policy:
-    """Policy ``name`` (``random`` or ``heuristic``); ``KeyError`` if unknown."""
+    """Policy ``name`` (``random``, ``heuristic`` or ``search[:N]``); ``KeyError`` if
+    unknown, ``ValueError`` for a bad budget."""
     banned = frozenset(r[3:] for r in restrictions)
     if name == "random":
         return random_policy(rng, banned)
     if name == "heuristic":
         return heuristic_policy(rng, banned)
+    if name == "search" or name.startswith("search:"):
+        from tankmap.analysis.simulation.policies.tank_wars_search import (
+            DEFAULT_SAMPLES,
+            search_policy,
+        )
+
+        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
+        if samples < 1:
+            raise ValueError(samples)
+        return search_policy(rng, samples, banned)
     raise KeyError(name)
