@@ -212,11 +212,16 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
                 f"{e['safe_cells']} safe cells in its half.</li>"
             )
             continue
+        calls = ""
+        if e.get("check") or e.get("escape"):
+            said = " ".join(w for w, k in (("Check!", "check"), ("Escape!", "escape")) if e[k])
+            turns = ", ".join(e["check_turns"] + e["escape_turns"])
+            calls = f" <b>Moving next: {said}</b> ({html.escape(turns)})."
         parts.append(
             f"{who}goal in {_fmt(e['turns_to_goal'])} {time_unit(s)}; {len(e['lanes'])} lanes; "
             f"choke width {_fmt(choke['width'])} "
             f"({html.escape(' '.join(choke['cells'])) or '–'}); "
-            f"{e['safe_cells']} safe cells in its half.</li>"
+            f"{e['safe_cells']} safe cells in its half.{calls}</li>"
         )
     parts.append(f"<li>Contested cells (both sides fire): {doc['contested']}.</li>")
     status = (

@@ -81,6 +81,8 @@ class ScenarioAnalysis:
                 entry["artillery_hit_probability"] = grid(self.artillery[side], b)
                 entry["artillery_shells_against"] = self.artillery_shots[side.other]
             sides[side.value] = entry
+        if s.ruleset == "tank-chess":
+            _add_check_escape(s, sides)
         units = []
         for u, ur in self.unit_rows():
             units.append(
@@ -110,6 +112,30 @@ class ScenarioAnalysis:
             "sides": sides,
             "units": units,
         }
+
+
+def _add_check_escape(scenario: Scenario, sides: dict[str, Any]) -> None:
+    """Tank Chess ``check``/``escape`` per side (docs/rules.md §2.4) and the turns that do
+    it, in notation; ``None`` for a position the engine cannot play (pieces overlapping)."""
+    from tankmap.rules.tank_chess.announce import side_status
+    from tankmap.rules.tank_chess.state import GameState, PositionError
+
+    try:
+        st = GameState(scenario)
+    except PositionError:
+        st = None
+    for side in Side:
+        entry = sides[side.value]
+        if st is None:
+            entry.update(check=None, escape=None, check_turns=[], escape_turns=[])
+            continue
+        status = side_status(st, side.index)
+        entry.update(
+            check=status.check,
+            escape=status.escape,
+            check_turns=list(status.notation[0]),
+            escape_turns=list(status.notation[1]),
+        )
 
 
 def has_kill_stats(scenario: Scenario) -> bool:

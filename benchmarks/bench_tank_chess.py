@@ -67,6 +67,34 @@ def _movegen(path: Path) -> dict[str, float]:
     }
 
 
+def _check_escape(path: Path) -> dict[str, float]:
+    """Check/Escape of one side (``announce.side_status``) against one legal-turn generation
+    of that side, microseconds each, and what the dropped ``first-reply-win`` check (the
+    reply side's status after every first turn) would cost per ``check``, milliseconds."""
+    from tankmap.rules.tank_chess.announce import side_status
+
+    st = initial_state(read_scenario(path))
+    reps = 100
+    side_status(st, 0)  # warm the move-tree caches
+    t0 = time.process_time()
+    for _ in range(reps):
+        side_status(st, 0)
+    t1 = time.process_time()
+    for _ in range(reps):
+        st.legal_turns()
+    t2 = time.process_time()
+    for turn in st.legal_turns():
+        st.push(turn)
+        side_status(st, 1)
+        st.pop()
+    t3 = time.process_time()
+    return {
+        "side_status_us": round((t1 - t0) / reps * 1e6, 1),
+        "legal_turns_us": round((t2 - t1) / reps * 1e6, 1),
+        "first_reply_win_ms": round((t3 - t2) * 1000, 1),
+    }
+
+
 def run() -> dict[str, object]:
     basic = initial_state(read_scenario(MAPS / "basic-16.json"))
     perft(basic, 2)  # warm the per-board move-tree caches (built lazily, once per process)
@@ -97,6 +125,7 @@ def run() -> dict[str, object]:
 
     for name in ("basic-16", "sample-20"):
         out[f"movegen_{name}"] = _movegen(MAPS / f"{name}.json")
+        out[f"check_escape_{name}"] = _check_escape(MAPS / f"{name}.json")
 
     st = basic.copy()
     turn = st.legal_turns()[len(st.legal_turns()) // 2]

@@ -143,7 +143,11 @@ class MainWindow(QMainWindow):
         self.message.setObjectName("status-message")
         self.hover_label = QLabel()
         self.ruleset_label = QLabel()
+        self.game_label = QLabel()  # game over / Check! / Escape!
+        self.game_label.setObjectName("status-game")
+        self.game_label.setStyleSheet("font-weight: bold")
         bar.addWidget(self.message, 1)
+        bar.addPermanentWidget(self.game_label)
         bar.addPermanentWidget(self.hover_label)
         bar.addPermanentWidget(self.ruleset_label)
 
@@ -161,6 +165,7 @@ class MainWindow(QMainWindow):
         doc.selection_changed.connect(self.overlays.refresh_unit_view)
         doc.changed.connect(self.overlays.refresh)
         doc.changed.connect(self._refresh_hover)  # an edit under the cursor changes its text
+        doc.changed.connect(self._update_game_status)
         undo, redo = self.actions_by_id["edit.undo"], self.actions_by_id["edit.redo"]
         undo.setEnabled(doc.undo_stack.canUndo())
         redo.setEnabled(doc.undo_stack.canRedo())
@@ -178,7 +183,13 @@ class MainWindow(QMainWindow):
         )
         self.overlays.refresh()
         self._update_title()
+        self._update_game_status()
         self.analysis.document_replaced()
+
+    def _update_game_status(self, *args: object) -> None:
+        from tankmap.editor.game_status import game_status_text
+
+        self.game_label.setText(game_status_text(self.doc.scenario))
 
     def _undo_text(self, text: str) -> None:
         self.actions_by_id["edit.undo"].setText(f"&Undo {text}".strip())

@@ -18,7 +18,7 @@ from tankmap.rules.board import Board
 from tankmap.rules.errors import OptionError
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
-from tankmap.rules.violations import Placement, Severity, Violation
+from tankmap.rules.violations import Finished, Placement, Severity, Violation
 
 
 @dataclass(frozen=True)
@@ -163,6 +163,12 @@ class Ruleset(ABC):
     @abstractmethod
     def check(self, scenario: Scenario) -> list[Violation]:
         """Every rule the scenario breaks (errors), misses (incomplete) or strains (warnings)."""
+
+    def finished(self, scenario: Scenario) -> Finished | None:
+        """``Finished`` when the position's game is already over (a destroyed command
+        tank, a tank on the enemy's last line …), ``None`` while it goes on. The base
+        rules know no finished position; each game's ruleset says what its rules make one."""
+        return None
 
     def can_place(self, scenario: Scenario, piece: Terrain | Unit) -> Placement:
         """May ``piece`` be added to ``scenario``? Refused iff adding it creates an ``error``

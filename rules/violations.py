@@ -43,6 +43,22 @@ class Violation:
         }
 
 
+@dataclass(frozen=True)
+class Finished:
+    """A position whose game is already over: ``winner`` (``None`` for a draw) and why
+    (the engines' end names, e.g. ``command-destroyed``, ``goal``, ``annihilation``)."""
+
+    winner: Side | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": None if self.winner is None else self.winner.value, "reason": self.reason}
+
+    def __str__(self) -> str:
+        who = "a draw" if self.winner is None else f"{self.winner.value} wins"
+        return f"finished: {who} ({self.reason})"
+
+
 def is_legal(violations: list[Violation]) -> bool:
     """No violation of severity ``error``."""
     return not any(v.severity is Severity.ERROR for v in violations)

@@ -96,13 +96,16 @@ class IllegalScenarioError(TankmapError):
 
 def require_legal(scenario: Scenario) -> None:
     """Raise ``IllegalScenarioError`` naming the first ``error`` violation of the set-up
-    (and how many more there are); ``incomplete`` and ``warning`` ones do not stop a run."""
+    (and how many more there are), or saying that the position's game is already over;
+    ``incomplete`` and ``warning`` ones do not stop a run."""
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.violations import Severity
 
-    errors = [
-        v for v in get_ruleset(scenario.ruleset).check(scenario) if v.severity is Severity.ERROR
-    ]
+    rs = get_ruleset(scenario.ruleset)
+    done = rs.finished(scenario)
+    if done is not None:
+        raise IllegalScenarioError(f"the game of this position is already over ({done})")
+    errors = [v for v in rs.check(scenario) if v.severity is Severity.ERROR]
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise IllegalScenarioError(

@@ -30,7 +30,7 @@ from tankmap.rules.final_act.tables import Tables, tables_of, unit_blockers, wre
 from tankmap.rules.geometry import Side
 from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
 from tankmap.rules.scenario import Scenario, Unit
-from tankmap.rules.violations import Violation
+from tankmap.rules.violations import Finished, Violation
 
 
 class _Context(NamedTuple):
@@ -81,6 +81,34 @@ class FinalAct(Ruleset):
         """Every setup rule of docs/rules.md §1.2–1.3 the scenario breaks (``error``) or still
         misses (``incomplete``); see ``rules.final_act.setup`` for the codes."""
         return check_setup(scenario, self.options(scenario))
+
+    def finished(self, scenario: Scenario) -> Finished | None:
+        """The end rules of docs/rules.md §1.7 applied to the position as it stands: more
+        live tanks on the enemy's last line than the enemy has on ours wins (``goal``);
+        else a side whose tanks are all wrecks loses (``annihilation``; both: a draw).
+        A setup never is finished (tanks start in rows 1–3; wrecks are not allowed)."""
+        on_goal = [0, 0]
+        live = [0, 0]
+        wrecks = [0, 0]
+        for u in scenario.units:
+            if u.kind != "tank":
+                continue
+            s = u.side.index
+            if u.wreck:
+                wrecks[s] += 1
+                continue
+            live[s] += 1
+            goal = self.goal_cells(scenario, u)
+            if goal is not None and u.cell in goal:
+                on_goal[s] += 1
+        if on_goal[0] != on_goal[1]:
+            return Finished(Side.SOUTH if on_goal[0] > on_goal[1] else Side.NORTH, "goal")
+        lost = [live[s] == 0 and wrecks[s] > 0 for s in (0, 1)]
+        if lost[0] and lost[1]:
+            return Finished(None, "annihilation")
+        if lost[0] or lost[1]:
+            return Finished(Side.NORTH if lost[0] else Side.SOUTH, "annihilation")
+        return None
 
     # --- movement and fire ----------------------------------------------------------------
     def _context(self, scenario: Scenario) -> _Context:

@@ -181,7 +181,43 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                 )
             )
     out.extend(_escape_warnings(scenario))
+    out.extend(_first_turn_win(scenario))
     return out
+
+
+def _first_turn_win(scenario: Scenario) -> list[Violation]:
+    """``first-turn-win``: the side to move can destroy the enemy command tank or escape
+    with its first turn (docs/rules.md §2.4 Check/Escape before any move) — the worst set-up
+    a designer can ship. Only while both command tanks stand and no two things overlap."""
+    from tankmap.rules.tank_chess.announce import side_status
+    from tankmap.rules.tank_chess.state import GameState, PositionError
+
+    live = {u.side for u in scenario.units if u.kind == "command" and not u.wreck}
+    if len(live) < 2:
+        return []
+    try:
+        state = GameState(scenario)
+    except PositionError:
+        return []
+    mover = scenario.to_move
+    status = side_status(state, mover.index)
+    if not (status.check or status.escape):
+        return []
+    turns = status.check_turns or status.escape_turns
+    words = status.notation[0] or status.notation[1]
+    p, _c, _f, target = turns[0]
+    what = "destroy the enemy command tank" if status.check else "escape off the board"
+    cells = (state.cell[p],) + ((state.cell[target],) if target >= 0 else ())
+    more = f" (and {len(turns) - 1} more turns)" if len(turns) > 1 else ""
+    return [
+        Violation(
+            "first-turn-win",
+            Severity.WARNING,
+            f"{_SIDE[mover]} moves first and can {what} at once: {words[0]}{more}",
+            cells,
+            mover,
+        )
+    ]
 
 
 def _escape_warnings(scenario: Scenario) -> list[Violation]:

@@ -11,7 +11,10 @@ if TYPE_CHECKING:
 def perft(state: GameState, depth: int) -> int:
     """Count the distinct turn sequences of length ``depth`` (docs/cli-json.md ``perft``): every
     legal shot target counts, a game-ending turn is a leaf, a side with no turn at an
-    inner node gives 0, ``max_turns`` is ignored. ``depth`` 0 gives 1."""
+    inner node gives 0, ``max_turns`` is ignored. ``depth`` 0 gives 1; a position whose
+    game is already decided gives 0 at every depth."""
+    if state.winner >= 0 or state.reason:
+        return 0
     if depth <= 0:
         return 1
     if depth == 1:

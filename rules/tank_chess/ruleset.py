@@ -22,7 +22,7 @@ from tankmap.rules.scenario import Scenario, Terrain, Unit
 from tankmap.rules.tank_chess.checks import check_scenario
 from tankmap.rules.tank_chess.data import KINDS, OPTION_SPECS, tank_chess_data
 from tankmap.rules.tank_chess.shapes import shape_names
-from tankmap.rules.violations import Violation
+from tankmap.rules.violations import Finished, Violation
 
 
 @cache
@@ -76,6 +76,20 @@ class TankChess(Ruleset):
     # --- legality -----------------------------------------------------------------------
     def check(self, scenario: Scenario) -> list[Violation]:
         return check_scenario(scenario)
+
+    def finished(self, scenario: Scenario) -> Finished | None:
+        """A side whose command tank is a wreck has lost (``command-destroyed``); both
+        command tanks wrecks is a finished draw (``both-destroyed``: no game reaches it,
+        but a file can say it). A missing command tank is an unfinished setup
+        (``check`` reports it incomplete); an escape leaves no position to save."""
+        from tankmap.rules.tank_chess.state import command_wrecks
+
+        gone = command_wrecks(scenario)
+        if gone[0] and gone[1]:
+            return Finished(None, "both-destroyed")
+        if gone[0] or gone[1]:
+            return Finished(Side.NORTH if gone[0] else Side.SOUTH, "command-destroyed")
+        return None
 
     # --- movement and fire --------------------------------------------------------------
     def _state_and_piece(self, scenario: Scenario, unit: Unit) -> tuple[Any, int]:

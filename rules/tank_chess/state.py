@@ -242,6 +242,11 @@ class GameState:
         self.winner = -1
         self.reason = ""
         self.history = []
+        gone = command_wrecks(scenario)  # a position whose game is already decided
+        if gone[0] and gone[1]:
+            self.reason = "both-destroyed"
+        elif gone[0] or gone[1]:
+            self.winner, self.reason = (1 if gone[0] else 0), "command-destroyed"
 
     # --- cloning and comparing ---------------------------------------------------------
     def copy(self) -> GameState:
@@ -280,9 +285,9 @@ class GameState:
         return piece_turn_count(self, p, sight)
 
     def legal_turns(self) -> list[Turn]:
-        """Every legal turn of the side to move (empty once the game has a winner)."""
+        """Every legal turn of the side to move (empty once the game is decided)."""
         out: list[Turn] = []
-        if self.winner >= 0:
+        if self.winner >= 0 or self.reason:
             return out
         alive, cell = self.alive, self.cell
         sight = sight_map(self, self.to_move)
@@ -293,7 +298,7 @@ class GameState:
 
     def count_turns(self) -> int:
         """``len(self.legal_turns())`` without building the list (perft leaves)."""
-        if self.winner >= 0:
+        if self.winner >= 0 or self.reason:
             return 0
         n = 0
         alive, cell = self.alive, self.cell
@@ -413,7 +418,7 @@ class GameState:
 
     def play(self, turn: Turn) -> None:
         """``push`` after checking that ``turn`` is legal; ``IllegalMoveError`` if not."""
-        if self.winner >= 0:
+        if self.winner >= 0 or self.reason:
             raise IllegalMoveError(f"the game is over ({self.reason})")
         p = turn[0]
         if not (0 <= p < len(self.kind)) or self.side[p] != self.to_move or not self.alive[p]:
@@ -432,6 +437,8 @@ class GameState:
         """``None`` while the game goes on, else how it ended (docs/rules.md §2.5)."""
         if self.winner >= 0:
             return Outcome(SIDES[self.winner], self.reason)
+        if self.reason:  # decided before any turn: both command tanks destroyed
+            return Outcome(None, self.reason)
         if 0 < self.max_turns <= self.ply:
             return Outcome(None, "max-turns")
         alive, cell = self.alive, self.cell
@@ -462,6 +469,15 @@ class GameState:
         colour = ("White", "Black")[self.side[p]]
         where = "off the board" if self.cell[p] < 0 else self.scenario.board.cell_name(self.cell[p])
         return f"{colour} {KINDS[self.kind[p]]} on {where}"
+
+
+def command_wrecks(scenario: Scenario) -> tuple[bool, bool]:
+    """Per side (south, north): it has a command tank and every one it has is a wreck."""
+    out = []
+    for side in SIDES:
+        mine = [u for u in scenario.units if u.kind == "command" and u.side is side]
+        out.append(bool(mine) and all(u.wreck for u in mine))
+    return out[0], out[1]
 
 
 # --- the functional API the brief names ---------------------------------------------------

@@ -115,6 +115,10 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
             f"  {side}: turns to goal {s['turns_to_goal']}, lanes {lanes}, choke width "
             f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
         )
+        if s.get("check") or s.get("escape"):
+            said = [w for w, k in (("Check!", "check"), ("Escape!", "escape")) if s.get(k)]
+            turns = s.get("check_turns", []) + s.get("escape_turns", [])
+            out.write(f"    moving next: {' '.join(said)} ({', '.join(turns[:6])})\n")
         route = s.get("safest_route")
         if route:
             out.write(

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         rs = get_ruleset(scenario.ruleset)
         violations = rs.check(scenario)
         legal, complete = is_legal(violations), is_complete(violations)
+        finished = rs.finished(scenario)
         if not legal:
             worst = max(worst, 1)
         results.append(
@@ -56,11 +57,13 @@ def run(args: argparse.Namespace) -> int:
                 "legal": legal,
                 "complete": complete,
                 "violations": [v.to_json(scenario.board) for v in violations],
+                "finished": None if finished is None else finished.to_json(),
             }
         )
         if not args.json:
             state = "legal" if legal else "ILLEGAL"
             state += "" if complete else ", incomplete"
+            state += "" if finished is None else f", {finished}"
             note = " [provisional ruleset]" if rs.provisional else ""
             print(f"{path}: {state} ({rs.name}){note}")
             for v in violations:
