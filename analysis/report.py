@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -277,8 +278,9 @@ def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | 
     rows = []
     for source, folder, doc in entries:
         rel = folder.relative_to(out) if folder.is_relative_to(out) else folder
+        href = html.escape(urllib.parse.quote(rel.as_posix()), quote=True)
         cells = [
-            f"<td class=l><a href='{rel}/report.html'>{html.escape(source)}</a><br>"
+            f"<td class=l><a href=\"{href}/report.html\">{html.escape(source)}</a><br>"
             f"<small>{html.escape(doc['title'])}</small></td>",
             f"<td class=l>{html.escape(doc['ruleset'])}"
             + (" (provisional)" if doc["provisional"] else "")
@@ -293,7 +295,7 @@ def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | 
             )
         cells.append(f"<td>{doc['contested']}</td>")
         cells.append(
-            f"<td><a href='{rel}/report.html'><img src='{rel}/board.png' "
+            f"<td><a href=\"{href}/report.html\"><img src=\"{href}/board.png\" "
             "style='max-width:140px'></a></td>"
         )
         rows.append("<tr>" + "".join(cells) + "</tr>")

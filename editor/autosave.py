@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from tankmap.editor.document import Document
+from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text, dumps_scenario
 
 SUFFIX = ".autosave.json"
@@ -55,6 +56,7 @@ class Autosave(QObject):
     """Watches one document at a time (``attach``) and keeps its autosaved copy."""
 
     saved = Signal(str)
+    failed = Signal(str)  # once per run of failures: the folder cannot take the copy
 
     def __init__(
         self, directory: Path | None = None, interval_ms: int = 5000, parent: QObject | None = None
@@ -68,6 +70,7 @@ class Autosave(QObject):
         self.doc: Document | None = None
         self._untitled = f"untitled-{os.getpid()}-{int(time.time() * 1000)}{SUFFIX}"
         self.current: Path | None = None
+        self.failing = False
 
     def attach(self, doc: Document) -> None:
         """Watch ``doc`` (the previous document's copy is removed)."""
@@ -122,8 +125,12 @@ class Autosave(QObject):
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.current, dumps_scenario(self.doc.scenario))
-        except OSError:
-            return  # an autosave failure must never disturb editing
+        except (OSError, TankmapError) as exc:  # must never disturb editing: say it once
+            if not self.failing:
+                self.failing = True
+                self.failed.emit(str(exc))
+            return
+        self.failing = False
         self.saved.emit(str(self.current))
 
     def discard(self) -> None:

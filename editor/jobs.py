@@ -5,6 +5,11 @@
 exception: a bug in a job must not take the editor down), or ``cancelled()`` when ``fn``
 raised ``JobCancelled``. Connect, then ``start()``;
 ``wait()`` before dropping a job that may still run.
+
+The three signals are always delivered on the thread that made the job (the GUI thread):
+``fn`` runs on a worker object that lives in the job's thread and reports through queued
+connections to the job, which stays where it was made — so handlers may touch widgets, show
+dialogs or ``wait()`` on the job.
 """
 
 from __future__ import annotations
@@ -12,13 +17,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from tankmap.rules.errors import TankmapError
 
 
 class JobCancelled(Exception):
     """Raised inside a job's function to stop it; the job then signals ``cancelled``."""
+
+
+class _Worker(QObject):
+    """Runs the function in the job's thread and reports what happened."""
+
+    done = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, fn: Callable[[], Any], thread: QThread) -> None:
+        super().__init__()
+        self._fn = fn
+        self._thread = thread
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._fn()
+        except JobCancelled:
+            self.cancelled.emit()
+        except (TankmapError, OSError) as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001 - see the module docstring
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        else:
+            self.done.emit(result)
+        finally:
+            self._thread.quit()
 
 
 class ThreadJob(QObject):
@@ -28,10 +61,26 @@ class ThreadJob(QObject):
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         super().__init__()
-        self._fn = fn
         self._thread = QThread()
-        self.moveToThread(self._thread)
-        self._thread.started.connect(self._run)
+        self._worker = _Worker(fn, self._thread)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        queued = Qt.ConnectionType.QueuedConnection
+        self._worker.done.connect(self._relay_finished, queued)
+        self._worker.failed.connect(self._relay_failed, queued)
+        self._worker.cancelled.connect(self._relay_cancelled, queued)
+
+    @Slot(object)
+    def _relay_finished(self, result: Any) -> None:
+        self.finished.emit(result)
+
+    @Slot(str)
+    def _relay_failed(self, message: str) -> None:
+        self.failed.emit(message)
+
+    @Slot()
+    def _relay_cancelled(self) -> None:
+        self.cancelled.emit()
 
     def start(self) -> None:
         self._thread.start()
@@ -43,16 +92,3 @@ class ThreadJob(QObject):
         """Wait up to ``ms`` for the thread to end; ``True`` if it has."""
         return bool(self._thread.wait(ms))
 
-    def _run(self) -> None:
-        try:
-            result = self._fn()
-        except JobCancelled:
-            self.cancelled.emit()
-        except (TankmapError, OSError) as exc:
-            self.failed.emit(str(exc))
-        except Exception as exc:  # noqa: BLE001 - see the module docstring
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-        else:
-            self.finished.emit(result)
-        finally:
-            self._thread.quit()

@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self.prompter: Prompter = prompter or QtPrompter(self)
         self.settings = settings or QSettings("tankmap", "tankmap-editor")
         self.autosave = autosave or Autosave(parent=self)
+        self.autosave.failed.connect(lambda why: self.ctx.say(f"Autosave is not working: {why}"))
         if self.autosave.parent() is None:
             self.autosave.setParent(self)
         if path is not None:

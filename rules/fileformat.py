@@ -21,6 +21,7 @@ from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
 from tankmap.rules.errors import ScenarioFormatError, TankmapError
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
+from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 FORMAT = "tankmap-scenario"
@@ -49,41 +50,13 @@ T = TypeVar("T")
 
 def read_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read a scenario file. Raises ``ScenarioFormatError`` (also for unreadable files)."""
-    source = str(path)
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise ScenarioFormatError(
-                f"file is {size} bytes, more than the {MAX_FILE_BYTES} a scenario may have",
-                source=source,
-            )
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise ScenarioFormatError(
-            f"cannot read file: {exc.strerror or exc}", source=source
-        ) from None
-    return loads_scenario(data, source=source)
+    return loads_scenario(read_bounded(path, MAX_FILE_BYTES), source=str(path))
 
 
 def loads_scenario(text: str | bytes, source: str = "<string>") -> Scenario:
-    """Parse scenario JSON text. Raises ``ScenarioFormatError`` on any problem."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ScenarioFormatError(
-                f"not UTF-8 text (bad byte at offset {exc.start})", source=source
-            ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioFormatError(
-            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=source
-        ) from None
-    except RecursionError:
-        raise ScenarioFormatError("JSON nested too deeply", source=source) from None
-    return scenario_from_json(data, source=source)
+    """Parse scenario JSON text (strictly: ``rules.safeio.strict_json``). Raises
+    ``ScenarioFormatError`` on any problem."""
+    return scenario_from_json(strict_json(text, source), source=source)
 
 
 def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
@@ -94,7 +67,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
     if fmt != FORMAT:
         r.fail("$.format", f"must be {FORMAT!r}", fmt)
     version = obj.get("version", VERSION)
-    if version != VERSION or isinstance(version, bool):
+    if type(version) is not int or version != VERSION:
         r.fail("$.version", f"unsupported version (this tankmap reads version {VERSION})", version)
     ruleset_name = r.typed(obj["ruleset"], "$.ruleset", str, "a ruleset name")
     try:
@@ -360,6 +333,8 @@ class _Reader:
             return self.fail(path, str(exc), None)  # type: ignore[no-any-return]
 
     def cell(self, board: Board, value: Any, path: str) -> int:
+        if isinstance(value, str) and value != value.strip():
+            self.fail(path, "a cell name has no spaces or line breaks", value)
         return self._parsed(value, path, board.parse_cell, "a cell name like 'c3'")
 
     def side(self, value: Any, path: str) -> Side:

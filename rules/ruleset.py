@@ -47,11 +47,20 @@ class OptionSpec:
             value, ok = float(value), True
         if not ok:
             raise OptionError(f"option {self.name!r} takes a {self.type_name} value, not {value!r}")
+        lo, hi = self.int_range()
+        if kind is int and not lo <= value <= hi:
+            raise OptionError(f"option {self.name!r} must be between {lo} and {hi}, not {value!r}")
+        if kind is float and not (isinstance(value, float) and abs(value) <= MAX_OPTION_INT):
+            raise OptionError(f"option {self.name!r} must be a number of modest size")
         if self.choices and value not in self.choices:
             raise OptionError(
                 f"option {self.name!r} must be one of {list(self.choices)}, not {value!r}"
             )
         return value  # type: ignore[no-any-return]
+
+    def int_range(self) -> tuple[int, int]:
+        """The values a whole-number option accepts (any option: at most a million)."""
+        return (-MAX_OPTION_INT, MAX_OPTION_INT)
 
     def parse(self, text: str) -> OptionValue:
         """Parse a command-line value (``true``/``false``, numbers, words)."""
@@ -73,6 +82,21 @@ class OptionSpec:
                 f"option {self.name!r} takes a {self.type_name} value, not {text!r}"
             ) from None
         return self.validate(text)
+
+
+@dataclass(frozen=True)
+class BoundedOption(OptionSpec):
+    """An integer option with an inclusive range (``max_rounds``, vehicle counts …)."""
+
+    minimum: int = 0
+    maximum: int = 99
+
+    def int_range(self) -> tuple[int, int]:
+        return (self.minimum, self.maximum)
+
+
+
+MAX_OPTION_INT = 1_000_000  # no whole-number option means anything beyond this
 
 
 _TYPE_NAMES: dict[type, str] = {

@@ -31,7 +31,6 @@ import base64
 import gzip
 import json
 import os
-import stat
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -50,6 +49,7 @@ from tankmap.rules.fileformat import (
     scenario_to_json,
 )
 from tankmap.rules.registry import get_ruleset
+from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 
 TILE = 32  # pixels per tile in the exported map and the tileset
@@ -453,17 +453,7 @@ def read_tiled(path: str | os.PathLike[str]) -> Scenario:
     fmt = tiled_format(source)
     if fmt is None:
         raise ScenarioFormatError("a Tiled map's name ends in .tmx or .tmj", source=source)
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ScenarioFormatError("not a regular file", source=source)
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ScenarioFormatError(
-            f"cannot read file: {exc.strerror or exc}", source=source
-        ) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ScenarioFormatError(f"more than {MAX_FILE_BYTES} bytes", source=source)
+    data = read_bounded(path, MAX_FILE_BYTES)
     return loads_tmx(data, source) if fmt == "tmx" else loads_tmj(data, source)
 
 
@@ -489,10 +479,7 @@ def loads_tmj(text: str | bytes, source: str = "<tmj>") -> Scenario:
     a Tiled map that can become a scenario.
     """
     fail = _Fail(source)
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise fail("$", f"not valid JSON ({exc})") from None
+    doc = strict_json(text, source)
     if not isinstance(doc, dict):
         raise fail("$", "a Tiled map must be a JSON object")
     return _read_map(_JsonMap(doc, fail), fail)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.ruleset import BoundedOption, OptionSpec, load_ruleset_data
 from tankmap.rules.scenario import OptionValue
 
 Offset = tuple[int, int]
@@ -156,13 +156,18 @@ def parse_data(raw: dict[str, Any]) -> FinalActData:
         "shapes": tuple(shapes),
         "cones": tuple(cones),
     }
-    options = []
+    options: list[OptionSpec] = []
     for o in raw["options"]:
         default: OptionValue = o["default"]
         choices: tuple[OptionValue, ...] = ()
         if "choices_from" in o:
             choices = choice_sources[o["choices_from"]]
-        options.append(OptionSpec(o["name"], default, o["help"], choices))
+        if "minimum" in o:
+            options.append(
+                BoundedOption(o["name"], default, o["help"], choices, o["minimum"], o["maximum"])
+            )
+        else:
+            options.append(OptionSpec(o["name"], default, o["help"], choices))
     board = raw["board"]
     return FinalActData(
         columns=int(board["columns"]),

@@ -24,11 +24,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
-from tankmap.rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
+from tankmap.rules.fileformat import (
+    MAX_FILE_BYTES,
+    atomic_write_text,
+    scenario_from_json,
+    scenario_to_json,
+)
 from tankmap.rules.final_act.engine import Game, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
+from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 
 FORMAT = "tankmap-final-act-game"
@@ -168,17 +174,12 @@ class FinalActRecord:
         return FinalActRecord(scenario, rounds, result, actions)
 
     @staticmethod
-    def loads(text: str, source: str = "<string>") -> FinalActRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScenarioFormatError(f"not JSON: {exc}", source=source) from None
-        return FinalActRecord.from_json(data, source)
+    def loads(text: str | bytes, source: str = "<string>") -> FinalActRecord:
+        return FinalActRecord.from_json(strict_json(text, source), source)
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> FinalActRecord:
-        with open(path, encoding="utf-8") as fh:
-            return FinalActRecord.loads(fh.read(), str(path))
+        return FinalActRecord.loads(read_bounded(path, MAX_FILE_BYTES), str(path))
 
 
 def _facing(text: str) -> Facing:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.ruleset import BoundedOption, OptionSpec, load_ruleset_data
 
 KINDS: tuple[str, ...] = ("command", "light", "medium", "heavy", "destroyer", "mortar")
 KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
@@ -32,10 +32,13 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         False,
         "a diagonal step is forbidden when both cells beside it are blocked (docs/rules.md §2.3)",
     ),
-    OptionSpec(
+    BoundedOption(
         "max_turns",
         300,
         "the game is a draw once this many plies are played (0 or less: no limit)",
+        (),
+        -100_000,
+        100_000,
     ),
 )
 

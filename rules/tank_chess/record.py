@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
-from tankmap.rules.fileformat import atomic_write_text, scenario_from_json, scenario_to_json
+from tankmap.rules.fileformat import (
+    MAX_FILE_BYTES,
+    atomic_write_text,
+    scenario_from_json,
+    scenario_to_json,
+)
+from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.notation import format_turn, parse_turn
 from tankmap.rules.tank_chess.state import GameState, Outcome
@@ -121,13 +127,5 @@ class GameRecord:
     @staticmethod
     def load(path: str | os.PathLike[str]) -> GameRecord:
         source = str(path)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except OSError as exc:
-            raise ScenarioFormatError(
-                f"cannot read file: {exc.strerror or exc}", source=source
-            ) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ScenarioFormatError(f"not a JSON file: {exc}", source=source) from None
+        data = strict_json(read_bounded(path, MAX_FILE_BYTES), source)
         return GameRecord.from_json(data, source)

@@ -17,7 +17,7 @@ from typing import Any
 
 from tankmap.rules.errors import OptionError
 from tankmap.rules.geometry import Facing
-from tankmap.rules.ruleset import OptionSpec, load_ruleset_data
+from tankmap.rules.ruleset import BoundedOption, OptionSpec, load_ruleset_data
 from tankmap.rules.scenario import OptionValue
 
 DATA: dict[str, Any] = load_ruleset_data("tank-wars")
@@ -69,24 +69,6 @@ def parse_pattern(text: str) -> frozenset[CommandKind]:
     set of command kinds. Raises ``OptionError`` on an unknown token name."""
     parts = [p for p in text.replace(" ", ",").split(",") if p.strip()]
     return frozenset(CommandKind.parse(p) for p in parts)
-
-
-@dataclass(frozen=True)
-class BoundedOption(OptionSpec):
-    """An integer option with an inclusive range."""
-
-    minimum: int = 0
-    maximum: int = 99
-
-    def validate(self, value: Any) -> OptionValue:
-        checked = super().validate(value)
-        assert isinstance(checked, int)
-        if not self.minimum <= checked <= self.maximum:
-            raise OptionError(
-                f"option {self.name!r} must be between {self.minimum} and {self.maximum},"
-                f" not {checked!r}"
-            )
-        return checked
 
 
 @dataclass(frozen=True)

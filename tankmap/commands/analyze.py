@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tankmap.analysis.batch import Job, analyse_many
     from tankmap.analysis.report import write_index
-    from tankmap.commands.common import available_cpus, load, print_json, progress_bar
+    from tankmap.commands.common import load, print_json, progress_bar, worker_count
     from tankmap.rules.errors import TankmapError
 
     many = len(args.files) > 1
@@ -59,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
         Job(s, folder, path)
         for s, folder, path in zip(scenarios, folders, args.files, strict=True)
     ]
-    workers = args.workers if args.workers is not None else available_cpus()
-    if workers < 1:
-        raise TankmapError(f"--workers must be at least 1, not {workers}")
+    workers = worker_count(args.workers, None, "analyze")
     with progress_bar(len(jobs), "analyze") as tick:
         outcomes = analyse_many(jobs, workers, tick)
     failed = next((o.error for o in outcomes if o.error), None)
@@ -93,11 +91,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _slug(path: str) -> str:
+    """A folder name for a file's report inside --out: letters, digits, ``-``, ``_`` and
+    inner dots only, so no input name can make a report leave --out (``...json``)."""
+    import re
     from pathlib import Path
 
     p = Path(path)
     parent = p.parent.name
-    return f"{parent}-{p.stem}" if parent and parent != "." else p.stem
+    raw = f"{parent}-{p.stem}" if parent and parent not in (".", "..") else p.stem
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", raw).strip("._-")[:80]
+    return slug or "scenario"
 
 
 def _print_text(path: str, doc: dict[str, Any]) -> None:

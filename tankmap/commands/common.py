@@ -112,3 +112,53 @@ def available_cpus() -> int:
     if affinity is not None:
         return max(1, len(affinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+
+
+def check_range(value: int, lo: int, hi: int, flag: str) -> int:
+    """``value`` if ``lo <= value <= hi``, else ``TankmapError`` naming ``flag``."""
+    from tankmap.rules.errors import TankmapError
+
+    if not lo <= value <= hi:
+        raise TankmapError(f"{flag} must be between {lo} and {hi}, not {value}")
+    return value
+
+
+def worker_count(requested: int | None, scheduler: str | None, command: str) -> int:
+    """The worker processes to use: one per available CPU by default; at least 1; without
+    a Dask scheduler at most the available CPUs (more would only add processes: a note on
+    standard error says so)."""
+    from tankmap.rules.errors import TankmapError
+
+    cpus = available_cpus()
+    if requested is None:
+        return cpus
+    if requested < 1:
+        raise TankmapError(f"--workers must be at least 1, not {requested}")
+    if scheduler is None and requested > cpus:
+        sys.stderr.write(f"{command}: --workers {requested} capped at the {cpus} available CPUs\n")
+        return cpus
+    return min(requested, 4096)
+
+
+def prepare_out_dir(out: str) -> None:
+    """Make sure ``--out DIR`` can take the results *before* long work starts: create it,
+    refuse an existing non-folder, and try writing a file there. ``TankmapError`` (one
+    line) otherwise."""
+    import tempfile
+    from pathlib import Path
+
+    from tankmap.rules.errors import TankmapError
+
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise TankmapError(f"--out {out}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tankmap-probe-"):
+            pass
+    except OSError as exc:
+        raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None

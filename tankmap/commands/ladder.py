@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from tankmap.commands.common import add_option_flag, available_cpus
+from tankmap.commands.common import add_option_flag
 
 
 def register(sub: Any) -> None:
@@ -65,7 +65,16 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.ladder_cache import save_ladder
     from tankmap.analysis.simulation.agent_info import default_agents, describe
     from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
-    from tankmap.commands.common import draw_bar, load, print_json
+    from tankmap.commands.common import (
+        MAX_GAMES,
+        MAX_SEED,
+        check_range,
+        draw_bar,
+        load,
+        prepare_out_dir,
+        print_json,
+        worker_count,
+    )
     from tankmap.rules.errors import TankmapError
 
     scenario = load(args.file, args.option)
@@ -78,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
     except IllegalScenarioError as exc:
         raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
     agents = args.agents.split(",") if args.agents else default_agents(scenario.ruleset)
-    workers = available_cpus() if args.workers is None else args.workers
-    if workers < 1:
-        raise TankmapError(f"--workers must be at least 1, not {workers}")
+    check_range(args.games, 2, MAX_GAMES, "--games")
+    check_range(args.seed, 0, MAX_SEED, "--seed")
+    workers = worker_count(args.workers, args.scheduler, "ladder")
+    if args.out:
+        prepare_out_dir(args.out)
     show = sys.stderr.isatty()
 
     def bar(done: int, total: int) -> None:

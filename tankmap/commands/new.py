@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     rs = get_ruleset(args.ruleset)
     board = None
     if args.board:
-        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", args.board)
+        m = re.fullmatch(r"\s*(\d{1,4})\s*[xX×]\s*(\d{1,4})\s*", args.board)
         if not m:
             raise TankmapError(f"--board must look like 16x16, not {args.board!r}")
         columns, rows = int(m.group(1)), int(m.group(2))

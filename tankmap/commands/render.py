@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
             f"cannot render to {args.output!r}: use a .svg, .png or .pdf file name "
             f"(not {out.suffix or 'no extension'!r})"
         )
-    if args.dpi <= 0:
-        raise TankmapError(f"--dpi must be positive, not {args.dpi}")
+    if not 1 <= args.dpi <= 1200:
+        raise TankmapError(f"--dpi must be between 1 and 1200, not {args.dpi}")
     scenario = load(args.file, args.option)
 
     from tankmap.analysis.board_figure import board_figure

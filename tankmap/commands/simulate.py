@@ -74,7 +74,16 @@ def run(args: argparse.Namespace) -> int:
         simulate,
     )
     from tankmap.analysis.simulation.stats import summary
-    from tankmap.commands.common import draw_bar, load, print_json
+    from tankmap.commands.common import (
+        MAX_GAMES,
+        MAX_SEED,
+        check_range,
+        draw_bar,
+        load,
+        prepare_out_dir,
+        print_json,
+        worker_count,
+    )
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.registry import get_ruleset
 
@@ -84,12 +93,12 @@ def run(args: argparse.Namespace) -> int:
         require_legal(scenario)
     except IllegalScenarioError as exc:
         raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
-    if args.games < 1:
-        raise TankmapError(f"--games must be at least 1, not {args.games}")
-    if args.workers is None:
-        args.workers = available_cpus()
-    if args.workers < 1:
-        raise TankmapError(f"--workers must be at least 1, not {args.workers}")
+    check_range(args.games, 1, MAX_GAMES, "--games")
+    check_range(args.seed, 0, MAX_SEED, "--seed")
+    check_range(args.max_games, 1, MAX_GAMES, "--max-games")
+    args.workers = worker_count(args.workers, args.scheduler, "simulate")
+    if args.out:
+        prepare_out_dir(args.out)  # before the games: results are never lost at the end
     south = args.south or args.policy
     north = args.north or args.policy
     show = sys.stderr.isatty()

@@ -36,3 +36,28 @@ def test_errors_become_messages(qtbot: Any) -> None:
         with qtbot.waitSignal(job.failed, timeout=10_000) as got:
             job.start()
         assert got.args == [text] and job.wait() and not job.running()
+
+
+def test_handlers_run_on_the_thread_that_made_the_job(qtbot: Any) -> None:
+    """Regression: handlers used to run on the worker thread (a crash when the report
+    could not be written, 'QThread::wait: Thread tried to wait on itself' after each)."""
+    import threading
+
+    from tankmap.editor.jobs import ThreadJob
+
+    gui = threading.get_ident()
+    seen: list[tuple[str, int]] = []
+
+    def boom() -> None:
+        raise OSError("the temp folder vanished")
+
+    for fn, signal in ((lambda: 42, "finished"), (boom, "failed")):
+        job = ThreadJob(fn)
+        getattr(job, signal).connect(
+            lambda *_a, s=signal, j=job: (seen.append((s, threading.get_ident())), j.wait())
+        )
+        with qtbot.waitSignal(getattr(job, signal), timeout=10_000):
+            job.start()
+        job.wait()
+    assert [s for s, _ in seen] == ["finished", "failed"]
+    assert all(tid == gui for _, tid in seen)
