@@ -37,7 +37,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe, device or socket"
             raise ScenarioFormatError(
-                f"not a regular file ({kind}): only files are read", source=source
+                f"cannot read file: not a regular file ({kind})", source=source
             )
         chunks, total = [], 0
         while total <= limit:

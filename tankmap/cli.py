@@ -24,6 +24,7 @@ COMMANDS = (
     "analyze",
     "simulate",
     "ladder",
+    "suggest",
     "render",
     "sheets",
     "export",

@@ -1,0 +1,84 @@
+"""The design assistant: every suggested board is legal and complete, each edit is said in
+words, the search is deterministic per seed, and the JSON follows the contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tankmap.analysis.suggest import candidate_edits, suggest
+from tankmap.cli import main
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.violations import is_complete, is_legal
+
+
+def _scenario(name: str):  # type: ignore[no-untyped-def]
+    path = map_path(name)
+    assert path is not None
+    return read_scenario(path)
+
+
+def test_candidates_are_legal_complete_and_said_in_words() -> None:
+    s = _scenario("final-act/mirror")
+    rs = get_ruleset("final-act")
+    edits = list(candidate_edits(s))
+    assert len(edits) > 20
+    for e in edits:
+        v = rs.check(e.scenario)
+        assert is_legal(v) and is_complete(v)
+        assert e.words and e.words[0].startswith(("move the ", "turn the ", "put the lane"))
+        changed = [t for t in e.scenario.terrain if t not in s.terrain]
+        assert len(changed) == 1  # one piece edited
+    swamp = next(e for e in edits if e.words[0].startswith("move the south swamp"))
+    assert " to " in swamp.words[0]
+
+
+def test_keep_symmetry_mirrors_each_edit() -> None:
+    s = _scenario("final-act/mirror")
+    b = s.board
+    for e in list(candidate_edits(s, keep_symmetry=True))[:15]:
+        changed = [t for t in e.scenario.terrain if t not in s.terrain]
+        assert len(changed) == 2 and "mirror it" in e.words[1]
+        a, c = changed
+        assert sorted(b.mirror(x) for x in a.cells) == sorted(c.cells)
+
+
+def test_suggest_is_deterministic_and_improves_or_reports(tmp_path: Path) -> None:
+    s = _scenario("final-act/flanks-vs-centre")
+    one = suggest(s, games=60, budget=60, seed=2, top=2, max_candidates=5)
+    two = suggest(s, games=60, budget=60, seed=2, top=2, max_candidates=5)
+    strip = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
+    assert strip(one.to_json()) == strip(two.to_json())
+    doc = one.to_json()
+    assert {"balance", "ci95"} <= set(doc["before"])
+    for sug in doc["suggestions"]:
+        assert {"edits", "scenario", "balance", "ci95", "games"} <= set(sug)
+        assert sug["scenario"]["format"] == "tankmap-scenario"
+
+
+def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "suggest",
+        "final-act/mirror",
+        "--games",
+        "40",
+        "--budget",
+        "30",
+        "--top",
+        "1",
+        "--workers",
+        "1",
+        "--json",
+        "--out",
+        str(tmp_path / "s"),
+    ]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["suggestions"]) == 1
+    f = Path(doc["suggestions"][0]["file"])
+    rs = get_ruleset("final-act")
+    assert is_legal(rs.check(read_scenario(f)))
