@@ -25,6 +25,7 @@ COMMANDS = (
     "simulate",
     "ladder",
     "suggest",
+    "replay",
     "render",
     "sheets",
     "export",

@@ -221,8 +221,8 @@ class State:
 
 
 class Game:
-    """Everything the rounds of one scenario share. Raises ``IllegalMoveError`` if a unit
-    has no facing (it could not receive orders)."""
+    """Everything the rounds of one scenario share. A unit set up without a facing faces
+    forward (docs/rules.md §1.2), so every legal scenario can be played."""
 
     def __init__(self, scenario: Scenario) -> None:
         rs = get_ruleset("final-act")
@@ -256,9 +256,8 @@ class Game:
             for c in goal:
                 self.goal_mask[side.index] |= 1 << c
         self.adv = Advanced(self, opts)  # the docs/rules.md §1.8 options that are on
-        for u in scenario.units:
-            if u.facing is None and not u.wreck:
-                raise IllegalMoveError(f"{u.label} at {self.board.cell_name(u.cell)} has no facing")
+        # a unit set up without a facing faces forward (docs/rules.md §1.2), as in
+        # ``initial_state``: legal means playable
 
     def initial_state(self) -> State:
         """The scenario's position before round 1 (wrecks in the scenario stay wrecks)."""

@@ -161,6 +161,41 @@ class TankWarsRecord:
             "rounds": [[s.to_json(b), n.to_json(b)] for s, n in self.rounds],
         }
 
+    @staticmethod
+    def from_json(data: Any, source: str = "<string>") -> TankWarsRecord:
+        """Parse ``to_json``'s document; ``ScenarioFormatError`` with the JSON path."""
+        from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError
+        from tankmap.rules.fileformat import scenario_from_json
+
+        def fail(path: str, message: str, value: Any = None) -> Any:
+            raise ScenarioFormatError(message, source=source, path=path, value=value)
+
+        if not isinstance(data, dict) or data.get("format") != "tankmap-tank-wars-game":
+            fail("$.format", "not a Tank Wars game record")
+        if data.get("version") != 1:
+            fail("$.version", "unsupported version (expected 1)", data.get("version"))
+        scenario = scenario_from_json(data.get("scenario"), source)
+        seed = data.get("dice_seed")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            fail("$.dice_seed", "must be a whole number from 0 to 2^64-1", seed)
+        raw = data.get("rounds")
+        if not isinstance(raw, list):
+            fail("$.rounds", "must be a list", raw)
+        rounds = []
+        for i, pair in enumerate(raw):
+            if not isinstance(pair, list) or len(pair) != 2:
+                fail(f"$.rounds[{i}]", "must be [south orders, north orders]", pair)
+            try:
+                rounds.append(
+                    (
+                        Orders.from_json(pair[0], scenario.board),
+                        Orders.from_json(pair[1], scenario.board),
+                    )
+                )
+            except IllegalMoveError as exc:
+                fail(f"$.rounds[{i}]", str(exc))
+        return TankWarsRecord(scenario, seed, rounds)
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as JSON (atomically)."""
         atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")

@@ -1,0 +1,98 @@
+"""`tankmap replay` plays records of all three games back through the checked engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tankmap.cli import main
+from tankmap.rules.fileformat import read_scenario
+
+MAPS = ["final-act/mirror", "tank-chess/basic-16", "tank-wars/default"]
+
+
+def _record(tmp_path: Path, name: str) -> Path:
+    rec = tmp_path / f"{name.replace('/', '-')}.json"
+    assert main(["simulate", name, "--games", "1", "--workers", "1", "--seed", "3",
+                 "--record", str(rec), "--json"]) == 0
+    return rec
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_replay_json_and_final_position(name: str, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _record(tmp_path, name)
+    sim = json.loads(capsys.readouterr().out)
+    final = tmp_path / "final.json"
+    assert main(["replay", str(rec), "--json", "-o", str(final)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"result", "final", "rounds"}
+    assert set(doc["result"]) == {"winner", "end", "rounds"}
+    winner = max(sim["wins"], key=lambda s: sim["wins"][s]) if sim["draws"] == 0 else None
+    assert doc["result"]["winner"] == winner
+    assert doc["result"]["rounds"] == len(doc["rounds"])
+    assert read_scenario(final).ruleset == name.split("/")[0]
+    assert doc["final"]["format"] == "tankmap-scenario"
+
+
+def test_a_tampered_result_names_the_round(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _record(tmp_path, "final-act/mirror")
+    capsys.readouterr()
+    data = json.loads(rec.read_text())
+    data["result"]["winner"] = "north" if data["result"]["winner"] == "south" else "south"
+    rec.write_text(json.dumps(data))
+    assert main(["replay", str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert "the record says" in err and "after round" in err
+
+
+def test_an_illegal_turn_names_the_turn(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _record(tmp_path, "tank-chess/basic-16")
+    capsys.readouterr()
+    data = json.loads(rec.read_text())
+    data["turns"][1] = "a1a16N"
+    data["result"] = None
+    rec.write_text(json.dumps(data))
+    assert main(["replay", str(rec)]) == 2
+    assert "turn 2 ('a1a16N')" in capsys.readouterr().err
+
+
+def test_tank_chess_replay_prints_announcements(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _record(tmp_path, "tank-chess/basic-16")
+    capsys.readouterr()
+    assert main(["replay", str(rec), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    said = [a for r in doc["rounds"] for a in r["announcements"]]
+    if doc["result"]["end"] == "escape":  # an escape is announced the turn before
+        assert "Escape!" in said
+
+
+def test_not_a_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "x.json"
+    f.write_text('{"format": "tankmap-scenario"}')
+    assert main(["replay", str(f)]) == 2
+    assert "not a game record" in capsys.readouterr().err
+
+
+def test_a_tank_without_facing_plays_facing_forward(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    """Legal means playable: `check` accepts a tank with no facing, so `simulate` must too
+    (before: 'has no facing')."""
+    from dataclasses import replace
+
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import write_scenario
+
+    path = map_path("final-act/mirror")
+    assert path is not None
+    s = read_scenario(path)
+    s = s.with_units([replace(s.units[0], facing=None), *s.units[1:]])
+    f = tmp_path / "nofacing.json"
+    write_scenario(s, f)
+    assert main(["check", str(f)]) == 0
+    assert main(["simulate", str(f), "--games", "4", "--workers", "1", "--json"]) == 0
