@@ -33,9 +33,10 @@ Round resolution, in order:
    the R/M. Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed.
-5. **End**: a side with live tanks on the enemy's last line of defence wins if it has more
-   there than the other side (equal counts — both reached in the same round — play on);
-   otherwise a side with no tanks left loses (both: draw); after ``max_rounds`` a draw.
+5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
+   do not wins; both in one round is a tie, decided by the first *further* tank (one not on
+   the line at the end of the tying round; ``State.tie_base``); otherwise a side with no
+   tanks left loses (both: draw); after ``max_rounds`` a draw.
 
 Advanced rules and action tokens (docs/rules.md §1.8, options off by default) live in
 ``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
@@ -101,6 +102,7 @@ class State:
         "adv",
         "smoke",
         "no_entry",
+        "tie_base",
     )
 
     def __init__(self, game: Game) -> None:
@@ -121,6 +123,9 @@ class State:
         self.adv = AdvancedState()  # docs/rules.md §1.8 counters (engine_advanced)
         self.smoke = 0  # cells whose smoke blocks fire this round
         self.no_entry = 0  # quick-sand cells no tank or R/M may enter
+        # after a tie on the last line (both sides reached it in one round): the tanks that
+        # stood on it at the end of that round (docs/rules.md §1.7); None before any tie
+        self.tie_base: frozenset[int] | None = None
 
     @property
     def over(self) -> bool:
@@ -141,6 +146,7 @@ class State:
         s.wreck_mask = self.wreck_mask
         s.adv = self.adv.copy()
         s.smoke, s.no_entry = self.smoke, self.no_entry
+        s.tie_base = self.tie_base
         return s
 
     def live(self, side: int | None = None) -> list[int]:
@@ -494,18 +500,27 @@ class Game:
         )
 
     def _check_end(self, state: State) -> None:
-        on_goal = [0, 0]
+        # docs/rules.md §1.7: a side wins when one of its tanks ends a round on the enemy's
+        # last line and the enemy's do not; both in one round is a tie, after which only a
+        # *further* tank (one not on the line at the end of the tying round) decides —
+        # knocking out or withdrawing a tank already there decides nothing.
         tanks = [0, 0]
+        there: set[int] = set()
         for u, a in enumerate(state.alive):
             if a and state.kind[u] == "tank":
                 s = state.side[u]
                 tanks[s] += 1
                 if self.goal_mask[s] >> state.cell[u] & 1:
-                    on_goal[s] += 1
-        if on_goal[0] != on_goal[1]:
-            state.winner = SIDES[0] if on_goal[0] > on_goal[1] else SIDES[1]
+                    there.add(u)
+        base = state.tie_base or frozenset()
+        landed = [any(state.side[u] == s and u not in base for u in there) for s in (0, 1)]
+        if landed[0] != landed[1]:
+            state.winner = SIDES[0] if landed[0] else SIDES[1]
             state.end = END_GOAL
-        elif (tanks[0] == 0 and self.had_tanks[0]) or (tanks[1] == 0 and self.had_tanks[1]):
+            return
+        if landed[0]:  # both: a (new) tie, play on
+            state.tie_base = frozenset(there)
+        if (tanks[0] == 0 and self.had_tanks[0]) or (tanks[1] == 0 and self.had_tanks[1]):
             lost = [tanks[s] == 0 and self.had_tanks[s] for s in (0, 1)]
             state.winner = None if lost[0] == lost[1] else SIDES[1] if lost[0] else SIDES[0]
             state.end = END_ANNIHILATION

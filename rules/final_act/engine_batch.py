@@ -50,6 +50,7 @@ class BatchState:
     winner: IntArray
     end: IntArray
     kills: IntArray
+    tie_base: BoolArray  # [g, u]: tanks on the enemy line at the end of a tying round
 
 
 class BatchGame:
@@ -112,6 +113,7 @@ class BatchGame:
             winner=np.full(g, -1 if ref.winner is None else ref.winner.index, dtype=np.int64),
             end=np.full(g, end, dtype=np.int64),
             kills=np.zeros((g, 2), dtype=np.int64),
+            tie_base=np.zeros((g, self.n_units), dtype=bool),
         )
 
     # --- one round ---------------------------------------------------------------------
@@ -295,12 +297,15 @@ class BatchGame:
         # per side counts [g, 2] (an integer product with the side one-hot: exact)
         tanks = live_tank.astype(np.int64) @ self.side_onehot
         at_goal = live_tank & self.goal_of[np.arange(self.n_units)[None, :], st.cell]
-        on_goal = at_goal.astype(np.int64) @ self.side_onehot
-        goal = active & (on_goal[:, 0] != on_goal[:, 1])
+        # docs/rules.md §1.7: only a tank not on the line at the end of a tying round counts
+        landed = ((at_goal & ~st.tie_base).astype(np.int64) @ self.side_onehot) > 0
+        goal = active & (landed[:, 0] != landed[:, 1])
+        tie = active & landed[:, 0] & landed[:, 1]
+        st.tie_base = np.where(tie[:, None], at_goal, st.tie_base)
         lost = (tanks == 0) & self.had_tanks[None, :]
         annihilation = active & ~goal & (lost[:, 0] | lost[:, 1])
         limit = active & ~goal & ~annihilation & (st.round >= self.max_rounds)
-        st.winner = np.where(goal, np.where(on_goal[:, 0] > on_goal[:, 1], 0, 1), st.winner)
+        st.winner = np.where(goal, np.where(landed[:, 0], 0, 1), st.winner)
         decided = annihilation & (lost[:, 0] != lost[:, 1])
         st.winner = np.where(decided, np.where(lost[:, 0], 1, 0), st.winner)
         st.end = np.where(goal, 1, np.where(annihilation, 2, np.where(limit, 3, st.end)))

@@ -83,8 +83,9 @@ class FinalAct(Ruleset):
         return check_setup(scenario, self.options(scenario))
 
     def finished(self, scenario: Scenario) -> Finished | None:
-        """The end rules of docs/rules.md §1.7 applied to the position as it stands: more
-        live tanks on the enemy's last line than the enemy has on ours wins (``goal``);
+        """The end rules of docs/rules.md §1.7 applied to the position as it stands: live
+        tanks on the enemy's last line while the enemy has none on ours wins (``goal``;
+        both sides there is a tie that play decides);
         else a side whose tanks are all wrecks loses (``annihilation``; both: a draw).
         A setup never is finished (tanks start in rows 1–3; wrecks are not allowed)."""
         on_goal = [0, 0]
@@ -101,8 +102,8 @@ class FinalAct(Ruleset):
             goal = self.goal_cells(scenario, u)
             if goal is not None and u.cell in goal:
                 on_goal[s] += 1
-        if on_goal[0] != on_goal[1]:
-            return Finished(Side.SOUTH if on_goal[0] > on_goal[1] else Side.NORTH, "goal")
+        if (on_goal[0] > 0) != (on_goal[1] > 0):
+            return Finished(Side.SOUTH if on_goal[0] else Side.NORTH, "goal")
         lost = [live[s] == 0 and wrecks[s] > 0 for s in (0, 1)]
         if lost[0] and lost[1]:
             return Finished(None, "annihilation")

@@ -51,6 +51,7 @@ def _take(st: BatchState, keep: Any) -> BatchState:
         winner=st.winner[keep],
         end=st.end[keep],
         kills=st.kills[keep],
+        tie_base=st.tie_base[keep],
     )
 
 

@@ -1,0 +1,101 @@
+"""docs/rules.md §1.7, tie on the last line: when both sides reach the enemy's last line in
+one round play goes on, and the winner is the first to land a *further* tank (one not on
+the line at the end of the tying round); knocking out or withdrawing a tank already there
+decides nothing; both landing a further tank in one round is a new tie. Hand-made rounds
+on an open 12 x 12 board, played through the reference engine and the batch engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tankmap.rules.board import Board
+from tankmap.rules.final_act.engine import Game, State
+from tankmap.rules.final_act.engine_batch import END_CODES, BatchGame
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario, Unit
+
+B = Board.of(12, 12)
+N, S = Facing.N, Facing.S
+# units: 0 south A f11 N, 1 south C h11 N, 2 north B f2 S, 3 north D k2 S
+UNITS = (
+    Unit("tank", Side.SOUTH, B.parse_cell("f11"), N, "C"),
+    Unit("tank", Side.SOUTH, B.parse_cell("h11"), N, "1"),
+    Unit("tank", Side.NORTH, B.parse_cell("f2"), S, "C"),
+    Unit("tank", Side.NORTH, B.parse_cell("k2"), S, "1"),
+)
+
+
+def _game() -> Game:
+    rs = get_ruleset("final-act")
+    s = rs.new_scenario(B, {})
+    return Game(Scenario("final-act", B, s.options, (), UNITS))
+
+
+def _go(cell: str, facing: Facing) -> tuple[int, Facing]:
+    return (B.parse_cell(cell), facing)
+
+
+def _play(rounds: list[list[tuple[int, Facing] | None]]) -> tuple[State, list[str | None]]:
+    """Play ``rounds`` (orders per unit, no shells) in both engines; they must agree."""
+    game = _game()
+    st = game.initial_state()
+    batch = BatchGame(game)
+    bs = batch.initial(1)
+    ends: list[str | None] = []
+    for orders in rounds:
+        game.play_round(st, list(orders), {})
+        dest, facing = bs.cell.copy(), bs.facing.copy()
+        for u, o in enumerate(orders):
+            if o is not None:
+                dest[0, u], facing[0, u] = o[0], int(o[1])
+        batch.apply(bs, dest, facing, np.full((1, 4), -1, dtype=np.int64))
+        assert END_CODES[int(bs.end[0])] == (st.end or "")
+        assert int(bs.winner[0]) == (-1 if st.winner is None else st.winner.index)
+        ends.append(st.end)
+    return st, ends
+
+
+def test_both_reach_the_line_in_one_round_is_a_tie() -> None:
+    st, ends = _play([[_go("f12", N), None, _go("f1", S), None]])
+    assert ends == [None] and st.winner is None  # play goes on
+
+
+def test_withdrawing_a_tank_on_the_line_decides_nothing() -> None:
+    # round 1 tie; round 2 south's tank backs off the line (f12 -> f11): under the old
+    # count-the-tanks reading north (1 on the line vs 0) would have won; not any more
+    st, ends = _play([
+        [_go("f12", N), None, _go("f1", S), None],
+        [_go("f11", N), None, None, None],
+    ])
+    assert ends == [None, None]
+
+
+def test_the_first_further_tank_wins() -> None:
+    # round 2: south's second tank (h11) lands on h12, north lands none: south wins
+    st, ends = _play([
+        [_go("f12", N), None, _go("f1", S), None],
+        [None, _go("h12", N), None, None],
+    ])
+    assert ends == [None, "goal"] and st.winner is Side.SOUTH
+
+
+def test_a_tank_that_was_on_the_line_does_not_count_again() -> None:
+    # south's A leaves the line and comes back: it stood there at the end of the tying
+    # round, so its return is no further tank; north's D landing afterwards wins
+    st, ends = _play([
+        [_go("f12", N), None, _go("f1", S), None],
+        [_go("f11", N), None, None, None],
+        [_go("f12", N), None, None, None],
+        [None, None, None, _go("k1", S)],
+    ])
+    assert ends == [None, None, None, "goal"] and st.winner is Side.NORTH
+
+
+def test_both_land_a_further_tank_is_a_new_tie() -> None:
+    st, ends = _play([
+        [_go("f12", N), None, _go("f1", S), None],
+        [None, _go("h12", N), None, _go("k1", S)],
+    ])
+    assert ends == [None, None] and st.winner is None
+    assert st.tie_base == frozenset({0, 1, 2, 3})
