@@ -43,6 +43,7 @@ from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.violations import Severity
 
 PROGRESS_STEPS = 20
 """A run is cut into about this many batches, so the bar moves and Cancel is prompt."""
@@ -165,6 +166,7 @@ class BalanceDialog(QDialog):
         self.job: SimulationJob | None = None
         self.report_job: ThreadJob | None = None
         self.last: tuple[Scenario, dict[str, Any], pd.DataFrame] | None = None
+        self.incomplete_note: str | None = None
 
         self.games = QSpinBox()
         self.games.setRange(1, 200_000)
@@ -261,6 +263,18 @@ class BalanceDialog(QDialog):
                 "<p>The Problems dock lists everything that must be fixed first.</p>"
             )
             return False
+        missing = [
+            v.message
+            for v in get_ruleset(scenario.ruleset).check(scenario)
+            if v.severity is Severity.INCOMPLETE
+        ]
+        self.incomplete_note = (
+            f"Incomplete set-up ({missing[0]}"
+            + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+            + "): these numbers are for the board as it stands, not for a full game."
+            if missing
+            else None
+        )
         policies = (self.south.currentText(), self.north.currentText())
         job = SimulationJob(scenario, self.games.value(), policies, self.seed.value())
         job.progress.connect(self._progress)
@@ -271,7 +285,11 @@ class BalanceDialog(QDialog):
         self.last = None
         self.bar.setRange(0, self.games.value())
         self.bar.setValue(0)
-        self.results.setHtml("<p>Playing…</p>")
+        warn = self.incomplete_note
+        self.results.setHtml(
+            "<p>Playing…</p>"
+            + (f"<p style='color:#a60'><b>{html.escape(warn)}</b></p>" if warn else "")
+        )
         self._set_running(True)
         job.start()
         return True
@@ -302,6 +320,7 @@ class BalanceDialog(QDialog):
         note = fallback_note(scenario, self.job.policies)
         if get_ruleset(scenario.ruleset).provisional:
             note = " ".join(filter(None, [note, "Provisional ruleset: numbers are tentative."]))
+        note = " ".join(filter(None, [self.incomplete_note, note])) or None
         self.results.setHtml(result_html(doc, names, note))
         self._set_running(False)
 

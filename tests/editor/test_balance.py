@@ -236,3 +236,16 @@ def test_editing_while_a_run_plays_changes_neither_the_run_nor_the_board(
     assert list(table["length"]) == list(expected["length"])
     assert w.doc.scenario == original and edits >= 10
     dialog.close()
+
+
+def test_an_incomplete_setup_runs_with_a_warning(qtbot: Any) -> None:
+    scenario = read_scenario(MIRROR)
+    scenario = scenario.with_units(scenario.units[1:])  # one south tank missing
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(20)
+    assert dialog.run()
+    assert "Incomplete set-up" in dialog.results.toPlainText()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    text = dialog.results.toPlainText()
+    assert "Incomplete set-up" in text and "as it stands" in text
