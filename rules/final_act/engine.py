@@ -245,7 +245,7 @@ class Game:
         }
         self.hits_to_kill = {k: v.hits for k, v in DATA.units.items()}
         self.blocks_fire = {k: v.blocks_fire for k, v in DATA.units.items()}
-        self.elevates = {k: v.elevates for k, v in DATA.units.items()}
+        self.elevates = {k: self.tables.elevates(k) for k in DATA.units}
         self.wins_by_goal = {k: v.goal is not None for k, v in DATA.units.items()}
         sharing = DATA.sharing
         self._max_units = sharing.max_units

@@ -162,6 +162,7 @@ class _Key:
     lane_owner_only: bool
     strict: bool
     cones: tuple[tuple[str, str | None], ...]
+    at_berm_elevated: bool = True
 
 
 class Tables:
@@ -179,6 +180,7 @@ class Tables:
         self.reverse_turn = key.reverse_turn
         self.lane_owner_only = key.lane_owner_only
         self.strict = key.strict
+        self.at_berm_elevated = key.at_berm_elevated
         berm = elev = swamp = mine = impassable = 0
         lanes: dict[int, tuple[Facing | None, Side | None]] = {}
         for piece in key.terrain:
@@ -331,8 +333,15 @@ class Tables:
 
     def is_elevated(self, kind: str, cell: int) -> bool:
         """Whether a ``kind`` unit on ``cell`` is elevated (a tank on a berm)."""
+        return self.elevates(kind) and bool(self.elevating_mask >> cell & 1)
+
+    def elevates(self, kind: str) -> bool:
+        """Whether standing on a berm elevates a ``kind`` unit: tanks always, an AT under
+        ``at_berm_elevated`` (docs/rules.md §1.6)."""
         uk = DATA.units.get(kind)
-        return uk is not None and uk.elevates and bool(self.elevating_mask >> cell & 1)
+        if uk is None:
+            return False
+        return uk.elevates or (kind == "at" and self.at_berm_elevated)
 
     def fire_zone(
         self, kind: str, cell: int, facing: Facing, blockers: int, elevated: bool | None = None
@@ -397,6 +406,7 @@ def tables_for(
         bool(opts["lane_owner_only"]),
         bool(opts["strict_line_of_fire"]),
         cones,
+        bool(opts.get("at_berm_elevated", True)),
     )
     return _tables(key)
 

@@ -55,6 +55,7 @@ class FPos:
     strict_line_of_fire: bool = False
     tank_cone: tuple[int, int] = (3, 3)  # (centre, radius) of the diamond |s| + |f - c| <= r
     at_cone: tuple[int, int] = (2, 2)
+    at_berm_elevated: bool = True  # rules §1.6: an AT on a berm has no line-of-fire limits
 
 
 # the cone option values (resources/rulesets/final-act.json "cones"): diamond centre, radius
@@ -100,6 +101,7 @@ def from_scenario(sc: Scenario) -> FPos:
         bool(o.get("strict_line_of_fire", False)),
         CONES[str(o.get("tank_cone", "diamond-3"))],
         CONES[str(o.get("at_cone", "diamond-2"))],
+        bool(o.get("at_berm_elevated", True)),
     )
 
 
@@ -245,7 +247,9 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
     if u.wreck:
         return set()
     here = (u.col, u.row)
-    elevated = u.kind == "tank" and here in pos.berms
+    elevated = here in pos.berms and (
+        u.kind == "tank" or (u.kind == "at" and pos.at_berm_elevated)
+    )
     f = u.facing
     right = (f + 2) % 8
     block = blockers(pos)
@@ -425,6 +429,7 @@ def play_round(
         pos.strict_line_of_fire,
         pos.tank_cone,
         pos.at_cone,
+        pos.at_berm_elevated,
     )
     status = resolve_hits(after, damage, shells, wrecks, out=eliminated)
     on_goal = [0, 0]

@@ -463,17 +463,23 @@ def test_what_blocks_the_line_of_fire(what: str, expected: int) -> None:
     assert len(zone) == expected
 
 
-def test_tank_on_a_berm_ignores_blockers_and_an_at_on_a_berm_does_not() -> None:
+def test_tank_and_at_on_a_berm_are_elevated_but_the_at_cone_stays_12() -> None:
     # Tank on a berm at f1 with an enemy tank on f2: elevated, whole cone + f8 = 25.
-    # An AT on the same berm: cone f2 e2 g2 / d3..h3 / e4 f4 g4 / f5; a cell (s, f) with
-    # |s| < f behind the blocker on f2 is hidden: e3 f3 g3, e4 f4 g4, f5; d3 h3 pass through
-    # f2's corner points only. Visible: e2 f2 g2 d3 h3 = 5.
+    # rules §1.6 (at_berm_elevated, default true): an AT on the same berm is elevated too —
+    # its whole 12-cell cone f2 e2 g2 / d3..h3 / e4 f4 g4 / f5, never a longer one.
+    # With at_berm_elevated=false its line of fire counts: a cell (s, f) with |s| < f behind
+    # the blocker on f2 is hidden (e3 f3 g3, e4 f4 g4, f5); d3 h3 pass through f2's corner
+    # points only. Visible then: e2 f2 g2 d3 h3 = 5.
     berm = Terrain("berm-small", (c("f1"), c("g1")), Side.SOUTH)
     f1 = tank("f1")
     foe = tank("f2", Facing.S, Side.NORTH)
     assert len(zone_names(scen([f1, foe], [berm]), f1)) == 25
     at = Unit("at", Side.SOUTH, c("f1"), Facing.N)
-    assert zone_names(scen([at, foe], [berm]), at) == {"e2", "f2", "g2", "d3", "h3"}
+    cone = {"e2", "f2", "g2", "d3", "e3", "f3", "g3", "h3", "e4", "f4", "g4", "f5"}
+    assert zone_names(scen([at, foe], [berm]), at) == cone
+    assert zone_names(scen([at, foe], [berm], at_berm_elevated=False), at) == {
+        "e2", "f2", "g2", "d3", "h3"
+    }
 
 
 def test_rules_section_4_minefield_orders() -> None:

@@ -77,14 +77,18 @@ def test_elevated_extra_cell_off_board_is_dropped(fa: Any) -> None:
     assert len(fa.zone(fa.scenario([berm], [t]), t)) == 24
 
 
-def test_at_cone_is_12_cells_and_never_elevated(fa: Any) -> None:
+def test_at_cone_is_12_cells_and_on_a_berm_elevated_but_never_longer(fa: Any) -> None:
     at = fa.unit("at", "f1", "N")
     assert fa.zone(fa.scenario(units=[at], extra_forces=True), at) == AT_F1
-    # On a berm the AT gets no extra cell and its line of fire still counts: a tank on f2
-    # hides (s, f) with |s| < f, f >= 2: e3 f3 g3 e4 f4 g4 f5; left: e2 f2 g2 d3 h3.
+    # rules §1.6: on a berm the AT is elevated like a tank (at_berm_elevated, default true):
+    # a tank on f2 hides nothing, the zone is the whole 12-cell cone and no extra cell.
     berm = fa.terrain("berm-small", "f1 g1")
     blocker = fa.tank("f2", "N", "1")
     sc = fa.scenario([berm], [at, blocker], extra_forces=True)
+    assert fa.zone(sc, at) == AT_F1
+    # at_berm_elevated=false: its line of fire counts: the tank on f2 hides (s, f) with
+    # |s| < f, f >= 2: e3 f3 g3 e4 f4 g4 f5; left: e2 f2 g2 d3 h3.
+    sc = fa.scenario([berm], [at, blocker], extra_forces=True, at_berm_elevated=False)
     assert fa.zone(sc, at) == {"e2", "f2", "g2", "d3", "h3"}
 
 
