@@ -60,6 +60,12 @@ from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
 
 SIDES = (Side.SOUTH, Side.NORTH)
+_OBSTACLES = ("tank", "rm")  # units that block like a tank (docs/rules.md §1.5)
+
+
+def _no_swap(a: str, b: str) -> bool:
+    """May units of kinds ``a`` and ``b`` not trade cells? Two tanks or a tank and an R/M."""
+    return a in _OBSTACLES and b in _OBSTACLES and "tank" in (a, b)
 END_GOAL = "goal"
 END_ANNIHILATION = "annihilation"
 END_LIMIT = "limit"
@@ -461,8 +467,11 @@ class Game:
                 origin.setdefault(cell[u], []).append(u)
             for u in movers:
                 for v in origin.get(dest[u], ()):
-                    if dest[v] == cell[u]:
-                        bounce.add(u)  # a swap: both stay (v is found from its side too)
+                    # docs/rules.md §1.5: two tanks, or a tank and the R/M, may not swap
+                    # (both stay; v is found from its side too); units that may share a
+                    # cell may swap (the groups below judge where they end)
+                    if dest[v] == cell[u] and _no_swap(state.kind[u], state.kind[v]):
+                        bounce.add(u)
             groups: dict[int, list[int]] = {}
             crowded = False
             for u in live:

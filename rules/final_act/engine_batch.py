@@ -66,6 +66,11 @@ class BatchGame:
         self.hits = np.array([DATA.units[u.kind].hits for u in units], dtype=np.int64)
         self.blocks = np.array([DATA.units[u.kind].blocks_fire for u in units], dtype=bool)
         self.is_tank = self.kind == TANK
+        # [u, v]: units u and v may not trade cells (two tanks, or a tank and an R/M)
+        blocker = self.is_tank | (self.kind == RM)
+        self.no_swap = (
+            blocker[:, None] & blocker[None, :] & (self.is_tank[:, None] | self.is_tank[None, :])
+        )
         self.is_at = self.kind == AT
         self.is_rm = self.kind == RM
         self.goal = np.zeros((2, self.size), dtype=bool)
@@ -266,6 +271,7 @@ class BatchGame:
             & moving[:, None, :]
             & (dest[:, :, None] == origin[:, None, :])
             & (dest[:, None, :] == origin[:, :, None])
+            & self.no_swap[None, :, :]
         ).any(axis=2)
         same = (pos[:, :, None] == pos[:, None, :]) & alive[:, None, :] & alive[:, :, None]
         # [g, u, side*3+kind] (a float matmul runs on BLAS; the counts are small ints)

@@ -356,7 +356,10 @@ def resolve_moves(
         bounce: set[int] = set()
         for i in movers:
             for j in movers:
-                if i != j and end(i) == here[j] and end(j) == here[i]:
+                kinds = {pos.units[i].kind, pos.units[j].kind}
+                # rules §1.5: only two tanks, or a tank and the R/M, may not swap
+                hard = "tank" in kinds and kinds <= {"tank", "rm"}
+                if i != j and hard and end(i) == here[j] and end(j) == here[i]:
                     bounce |= {i, j}
         cells: dict[Cell, list[int]] = {}
         for i in range(n):

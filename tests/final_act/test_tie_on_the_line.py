@@ -64,38 +64,100 @@ def test_both_reach_the_line_in_one_round_is_a_tie() -> None:
 def test_withdrawing_a_tank_on_the_line_decides_nothing() -> None:
     # round 1 tie; round 2 south's tank backs off the line (f12 -> f11): under the old
     # count-the-tanks reading north (1 on the line vs 0) would have won; not any more
-    st, ends = _play([
-        [_go("f12", N), None, _go("f1", S), None],
-        [_go("f11", N), None, None, None],
-    ])
+    st, ends = _play(
+        [
+            [_go("f12", N), None, _go("f1", S), None],
+            [_go("f11", N), None, None, None],
+        ]
+    )
     assert ends == [None, None]
 
 
 def test_the_first_further_tank_wins() -> None:
     # round 2: south's second tank (h11) lands on h12, north lands none: south wins
-    st, ends = _play([
-        [_go("f12", N), None, _go("f1", S), None],
-        [None, _go("h12", N), None, None],
-    ])
+    st, ends = _play(
+        [
+            [_go("f12", N), None, _go("f1", S), None],
+            [None, _go("h12", N), None, None],
+        ]
+    )
     assert ends == [None, "goal"] and st.winner is Side.SOUTH
 
 
 def test_a_tank_that_was_on_the_line_does_not_count_again() -> None:
     # south's A leaves the line and comes back: it stood there at the end of the tying
     # round, so its return is no further tank; north's D landing afterwards wins
-    st, ends = _play([
-        [_go("f12", N), None, _go("f1", S), None],
-        [_go("f11", N), None, None, None],
-        [_go("f12", N), None, None, None],
-        [None, None, None, _go("k1", S)],
-    ])
+    st, ends = _play(
+        [
+            [_go("f12", N), None, _go("f1", S), None],
+            [_go("f11", N), None, None, None],
+            [_go("f12", N), None, None, None],
+            [None, None, None, _go("k1", S)],
+        ]
+    )
     assert ends == [None, None, None, "goal"] and st.winner is Side.NORTH
 
 
 def test_both_land_a_further_tank_is_a_new_tie() -> None:
-    st, ends = _play([
-        [_go("f12", N), None, _go("f1", S), None],
-        [None, _go("h12", N), None, _go("k1", S)],
-    ])
+    st, ends = _play(
+        [
+            [_go("f12", N), None, _go("f1", S), None],
+            [None, _go("h12", N), None, _go("k1", S)],
+        ]
+    )
     assert ends == [None, None] and st.winner is None
     assert st.tie_base == frozenset({0, 1, 2, 3})
+
+
+# --- swaps (docs/rules.md §1.5) -------------------------------------------------------------
+
+
+def _swap_game(kinds: tuple[str, str], sides: tuple[Side, Side]) -> tuple[Game, State]:
+    rs = get_ruleset("final-act")
+    s = rs.new_scenario(B, {"extra_forces": True})
+    units = (
+        Unit(kinds[0], sides[0], B.parse_cell("e5"), N, "C" if kinds[0] == "tank" else None),
+        Unit(
+            kinds[1],
+            sides[1],
+            B.parse_cell("e6"),
+            S if sides[1] is Side.NORTH else N,
+            ("1" if sides[1] is sides[0] else "C") if kinds[1] == "tank" else None,
+        ),
+        Unit("tank", Side.SOUTH, B.parse_cell("a1"), N, "2"),
+        Unit("tank", Side.NORTH, B.parse_cell("l12"), S, "2"),
+    )
+    game = Game(Scenario("final-act", B, s.options, (), units))
+    return game, game.initial_state()
+
+
+def _trade(kinds: tuple[str, str], sides: tuple[Side, Side]) -> tuple[str, str]:
+    """Order unit 0 (e5) onto e6 and unit 1 (e6) onto e5; where each ends, in both engines."""
+    game, st = _swap_game(kinds, sides)
+    f0, f1 = st.facing[0], st.facing[1]
+    orders = [_go("e6", f0), _go("e5", f1), None, None]
+    batch = BatchGame(game)
+    bs = batch.initial(1)
+    dest, facing = bs.cell.copy(), bs.facing.copy()
+    dest[0, 0], dest[0, 1] = B.parse_cell("e6"), B.parse_cell("e5")
+    game.apply_round(st, orders, {})
+    batch.apply(bs, dest, facing, np.full((1, 4), -1, dtype=np.int64))
+    assert list(bs.cell[0][:2]) == st.cell[:2]
+    return B.cell_name(st.cell[0]), B.cell_name(st.cell[1])
+
+
+def test_two_tanks_may_not_swap() -> None:
+    assert _trade(("tank", "tank"), (Side.SOUTH, Side.SOUTH)) == ("e5", "e6")
+
+
+def test_a_tank_and_the_rm_may_not_swap() -> None:
+    assert _trade(("tank", "rm"), (Side.SOUTH, Side.SOUTH)) == ("e5", "e6")
+
+
+def test_a_tank_and_its_own_at_may_swap() -> None:
+    # an AT may share a cell with an own tank (§1.3), so the two may trade cells
+    assert _trade(("tank", "at"), (Side.SOUTH, Side.SOUTH)) == ("e6", "e5")
+
+
+def test_an_at_and_the_rm_may_swap() -> None:
+    assert _trade(("at", "rm"), (Side.SOUTH, Side.SOUTH)) == ("e6", "e5")

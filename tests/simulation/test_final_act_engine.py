@@ -280,9 +280,11 @@ def test_no_tanks_left_loses_and_round_limit_draws() -> None:
     assert st2.over and st2.winner is None and st2.end == END_LIMIT
 
 
-def test_swap_detected_when_the_start_cell_is_shared() -> None:
+def test_a_tank_and_an_at_may_trade_cells() -> None:
     # South tank and south AT share f4. The tank goes f4→f5 while the north AT on f5 goes
-    # f5→f4: a swap, so both stay (docs/rules.md §1.5) even though the AT sharing f4 leaves for e5.
+    # f5→f4. docs/rules.md §1.5: only two tanks, or a tank and the R/M, may not swap — a
+    # tank and an AT may: the tank ends on f5 and the AT alone on f4 (the south AT left for
+    # e5), so nothing is run over and both live.
     g = game(tank(S, "f4", Facing.N), at(S, "f4", Facing.N), at(N, "f5", Facing.S))
     st = g.initial_state()
     orders = stay_all(g)
@@ -290,5 +292,5 @@ def test_swap_detected_when_the_start_cell_is_shared() -> None:
     orders[3] = (c("e5"), Facing.N)
     orders[4] = (c("f4"), Facing.S)
     g.play_round(st, orders, {})
-    assert (st.cell[2], st.cell[3], st.cell[4]) == (c("f4"), c("e5"), c("f5"))
+    assert (st.cell[2], st.cell[3], st.cell[4]) == (c("f5"), c("e5"), c("f4"))
     assert st.alive[4]
