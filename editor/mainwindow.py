@@ -325,7 +325,7 @@ class MainWindow(QMainWindow):
 
     def import_tiled(self) -> bool:
         """Read a Tiled map into a new, untitled document (saving asks for a .json name)."""
-        from tankmap.rules.tiled import read_tiled
+        from tankmap.rules.tiled_read import read_tiled
 
         if not self.maybe_save("importing a Tiled map"):
             return False

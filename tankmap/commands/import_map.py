@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.fileformat import write_scenario
     from tankmap.rules.registry import get_ruleset
-    from tankmap.rules.tiled import read_tiled
+    from tankmap.rules.tiled_read import read_tiled
     from tankmap.rules.violations import is_legal
 
     scenario = read_tiled(args.map)

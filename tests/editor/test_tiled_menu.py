@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.rules.fileformat import read_scenario
-from tankmap.rules.tiled import read_tiled
+from tankmap.rules.tiled_read import read_tiled
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = ROOT / "maps" / "final-act" / "mirror.json"

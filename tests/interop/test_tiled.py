@@ -20,15 +20,8 @@ from tankmap.rules.fileformat import dumps_scenario, loads_scenario, read_scenar
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Terrain, Unit
-from tankmap.rules.tiled import (
-    TILE,
-    dumps_tmj,
-    dumps_tmx,
-    loads_tmj,
-    loads_tmx,
-    read_tiled,
-    tile_catalogue,
-)
+from tankmap.rules.tiled import TILE, dumps_tmj, dumps_tmx, tile_catalogue
+from tankmap.rules.tiled_read import loads_tmj, loads_tmx, read_tiled
 from tankmap.rules.violations import is_legal
 
 ROOT = Path(__file__).resolve().parents[2]
