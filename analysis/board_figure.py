@@ -26,6 +26,22 @@ from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Terrain, Unit
 
 SIDE_COLOURS = {Side.SOUTH: "#1f5fbf", Side.NORTH: "#c0392b"}
+# Tank Chess is played White against Black: white and black tokens, each with an outline
+# that reads on light and dark terrain alike (fill, outline, text)
+TANK_CHESS_LOOKS = {
+    Side.SOUTH: ("#f7f6f2", "#1a1a1a", "#111111"),
+    Side.NORTH: ("#1c1c1c", "#e6e6e6", "#ffffff"),
+}
+
+
+def side_look(ruleset: str, side: Side) -> tuple[str, str, str]:
+    """How ``side``'s unit tokens are drawn in ``ruleset``, in the reports and the editor
+    alike: ``(fill, outline, text)`` colours. Tank Chess: white and black; else blue/red."""
+    if ruleset == "tank-chess":
+        return TANK_CHESS_LOOKS[side]
+    return SIDE_COLOURS[side], "#ffffff", "#ffffff"
+
+
 SIDE_LIGHT = {Side.SOUTH: "#a9c4ee", Side.NORTH: "#f1b2aa"}
 # Final Act range markers: rows r and r + 6 share a colour (docs/rules.md §1.1)
 RANGE_COLOURS = ("#fde2e2", "#fdf0d5", "#fdfbd4", "#e3f6dc", "#dcefff", "#ece3fb")
@@ -252,7 +268,10 @@ def _draw_unit(
 ) -> None:
     """Draw one unit; ``slot`` = (its index, how many units share the cell)."""
     x, y = cell_xy(scenario, unit.cell)
-    colour = "#7f7f7f" if unit.wreck else SIDE_COLOURS[unit.side]
+    fill, outline, text_colour = side_look(scenario.ruleset, unit.side)
+    colour = "#7f7f7f" if unit.wreck else fill
+    if unit.wreck:
+        outline, text_colour = "#ffffff", "#ffffff"
     r = 0.42 if small else 0.36
     index, shared = slot
     if shared > 1:  # side by side, smaller
@@ -272,7 +291,7 @@ def _draw_unit(
                 [tip, base1, base2],
                 closed=True,
                 fc=colour,
-                ec="white",
+                ec=outline,
                 lw=0.6,
                 alpha=alpha,
                 zorder=6,
@@ -294,7 +313,7 @@ def _draw_unit(
     else:
         ax.add_patch(
             Rectangle(
-                (x - r, y - r), 2 * r, 2 * r, fc=colour, ec="white", lw=1.0, alpha=alpha, zorder=5
+                (x - r, y - r), 2 * r, 2 * r, fc=colour, ec=outline, lw=1.0, alpha=alpha, zorder=5
             )
         )
         label = unit_code(scenario, unit)
@@ -308,7 +327,7 @@ def _draw_unit(
             label,
             ha="center",
             va="center",
-            color="white",
+            color=text_colour,
             zorder=6,
             fontsize=(7 if len(label) <= 3 else 5.5) * (0.8 if shared > 1 else 1.0),
             fontweight="bold",
@@ -333,7 +352,12 @@ def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     ax = fig.add_subplot()
     draw_board(ax, scenario, title=title)
     names = get_ruleset(scenario.ruleset).side_names()
-    handles = [Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[s]) for s in Side]
+    handles = [
+        Rectangle(
+            (0, 0), 1, 1, fc=side_look(scenario.ruleset, s)[0], ec=side_look(scenario.ruleset, s)[1]
+        )
+        for s in Side
+    ]
     ax.legend(
         handles,
         [side_label(names[s], s) for s in Side],

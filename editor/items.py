@@ -182,9 +182,18 @@ class UnitItem(QGraphicsItem):
     """One unit: a disc in its side's colour with a barrel toward its facing and its name or
     kind letters; damaged units get a notch, wrecks are grey and crossed out."""
 
-    def __init__(self, geo: Geometry, piece: Unit, text: str, offset: QPointF) -> None:
+    def __init__(
+        self,
+        geo: Geometry,
+        piece: Unit,
+        text: str,
+        offset: QPointF,
+        look: tuple[str, str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.geo, self.piece, self.text = geo, piece, text
+        # (fill, outline, text) — the reports' look (analysis.board_figure.side_look)
+        self.look = look
         self.selected = False
         self.offset = offset
         self.centre = geo.centre(piece.cell) + offset
@@ -201,15 +210,20 @@ class UnitItem(QGraphicsItem):
     ) -> None:
         u = self.piece
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        colour = QColor("#7d7d7d") if u.wreck else SIDE_COLOURS[u.side]
+        fill = SIDE_COLOURS[u.side] if self.look is None else QColor(self.look[0])
+        colour = QColor("#7d7d7d") if u.wreck else fill
+        outline = colour.darker(170) if self.look is None or u.wreck else QColor(self.look[1])
+        text_colour = QColor("white") if self.look is None or u.wreck else QColor(self.look[2])
         ctr, rad = self.centre, self.radius
         if u.facing is not None:
             dx, dy = self.geo.vector(u.facing)
             norm = (dx * dx + dy * dy) ** 0.5
             tip = QPointF(ctr.x() + dx / norm * rad * 1.45, ctr.y() + dy / norm * rad * 1.45)
-            p.setPen(_round_pen(colour.darker(150), rad * 0.32))
+            p.setPen(_round_pen(outline, rad * 0.36))
             p.drawLine(ctr, tip)
-        p.setPen(QPen(colour.darker(170), 2))
+            p.setPen(_round_pen(colour.darker(150) if self.look is None else colour, rad * 0.2))
+            p.drawLine(ctr, tip)
+        p.setPen(QPen(outline, 2))
         p.setBrush(colour)
         p.drawEllipse(ctr, rad, rad)
         if u.damage:
@@ -220,7 +234,7 @@ class UnitItem(QGraphicsItem):
         font.setBold(True)
         font.setPixelSize(int(rad * (0.9 if len(self.text) < 3 else 0.7)))
         p.setFont(font)
-        p.setPen(QColor("white"))
+        p.setPen(text_colour)
         box = QRectF(ctr.x() - rad, ctr.y() - rad, 2 * rad, 2 * rad)
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text)
         if u.wreck:

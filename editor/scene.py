@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tankmap.analysis.board_figure import side_look
 from tankmap.editor.document import Document
 from tankmap.editor.items import (
     CELL,
@@ -291,7 +292,8 @@ class BoardScene(QGraphicsScene):
                 text = piece.name or entry.short
             except KeyError:
                 text = piece.name or piece.kind[:2]
-            return UnitItem(self.geo, piece, text, self._offset(key, shared))
+            look = side_look(self.doc.scenario.ruleset, piece.side)
+            return UnitItem(self.geo, piece, text, self._offset(key, shared), look)
         try:
             colour = palette.entry(piece.kind).colour
         except KeyError:
