@@ -71,10 +71,38 @@ def parse_option_args(ruleset: Any, pairs: Iterable[str]) -> dict[str, Any]:
     return options
 
 
+_BAR_START: dict[str, tuple[float, int]] = {}
+
+
+def bar_text(label: str, done: int, total: int, elapsed: float | None) -> str:
+    """The progress line: bar, count and — once something is done — the time left,
+    estimated from the time so far (``elapsed`` seconds).
+
+    >>> bar_text("simulate", 50, 200, 10.0)
+    'simulate [#######-----------------------] 50/200  ~30 s left'
+    """
+    filled = int(30 * done / total) if total else 30
+    line = f"{label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}"
+    if elapsed is not None and 0 < done < total:
+        left = elapsed * (total - done) / done
+        line += f"  ~{left:.0f} s left" if left < 120 else f"  ~{left / 60:.0f} min left"
+    return line
+
+
 def draw_bar(label: str, done: int, total: int) -> None:
-    """One frame of the one-line progress bar on stderr."""
-    filled = int(30 * done / total)
-    sys.stderr.write(f"\r{label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}")
+    """One frame of the one-line progress bar on stderr, with an estimate of the time
+    left from the pace since this ``label``'s first frame."""
+    import time
+
+    now = time.monotonic()
+    start = _BAR_START.get(label)
+    if start is None or done <= start[1]:
+        start = _BAR_START[label] = (now, done)
+    t0, d0 = start
+    elapsed = None
+    if done > d0 and now > t0:  # pace since the first frame, applied to what is left
+        elapsed = (now - t0) * done / (done - d0)
+    sys.stderr.write("\r" + bar_text(label, done, total, elapsed).ljust(70))
     sys.stderr.flush()
 
 

@@ -188,3 +188,11 @@ def test_autosave_failure_is_said_once_and_editing_goes_on(qtbot: Any, tmp_path:
     auto.save_now()
     auto.save_now()
     assert len(said) == 1
+
+
+def test_progress_bar_estimates_the_time_left() -> None:
+    from tankmap.commands.common import bar_text
+
+    assert bar_text("ladder", 30, 120, 60.0).endswith("~3 min left")
+    assert bar_text("x", 120, 120, 60.0).endswith("120/120")  # done: no estimate
+    assert "left" not in bar_text("x", 0, 10, None)
