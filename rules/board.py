@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from tankmap.rules.errors import short
 from tankmap.rules.geometry import Facing
 
 MAX_COLUMNS = 26
@@ -84,15 +85,15 @@ class Board:
     def parse_cell(self, text: str) -> int:
         """Parse ``"c3"`` (any case). Raises ``ValueError`` if malformed or off this board."""
         if not isinstance(text, str):
-            raise ValueError(f"a cell must be a name like 'c3', not {text!r}")
+            raise ValueError(f"a cell must be a name like 'c3', not {short(text)}")
         m = _CELL_RE.match(text.strip())
         if not m:
-            raise ValueError(f"not a cell name: {text!r} (expected like 'c3')")
+            raise ValueError(f"not a cell name: {short(text)} (expected like 'c3')")
         col = ord(m.group(1).lower()) - 97
         row = int(m.group(2)) - 1
         if not self.on_board(col, row):
             raise ValueError(
-                f"cell {text!r} is off the {self.columns}x{self.rows} board"
+                f"cell {short(text)} is off the {self.columns}x{self.rows} board"
                 f" (a1..{self.cell_name(self.size - 1)})"
             )
         return row * self.columns + col

@@ -45,9 +45,14 @@ class OptionError(TankmapError, ValueError):
     """An unknown ruleset option, or a value of the wrong type for it."""
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: what messages quote of a user's value
+    (``repr`` escapes newlines and terminal codes, the cut keeps a huge value out)."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_short = short
 
 
 class MissingExtraError(TankmapError, ImportError):

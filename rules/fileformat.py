@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
-from tankmap.rules.errors import ScenarioFormatError, TankmapError
+from tankmap.rules.errors import ScenarioFormatError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.safeio import read_bounded, strict_json
@@ -342,7 +342,7 @@ class _Reader:
             try:
                 return Side.parse(text)
             except ValueError:
-                raise ValueError(f"not a side: {text!r} (use 'south' or 'north')") from None
+                raise ValueError(f"not a side: {short(text)} (use 'south' or 'north')") from None
 
         return self._parsed(value, path, parse, "'south' or 'north'")
 

@@ -10,6 +10,8 @@ from enum import Enum, StrEnum
 from fractions import Fraction
 from functools import cache
 
+from tankmap.rules.errors import short
+
 
 class Side(StrEnum):
     """The two sides: ``south`` sits at rows 1, 2, ...; ``north`` at the top."""
@@ -92,7 +94,7 @@ class Facing(int, Enum):
         try:
             return cls[text.upper()]
         except KeyError:
-            raise ValueError(f"not a facing: {text!r} (use N NE E SE S SW W NW)") from None
+            raise ValueError(f"not a facing: {short(text)} (use N NE E SE S SW W NW)") from None
 
     @classmethod
     def from_delta(cls, dx: int, dy: int) -> Facing:

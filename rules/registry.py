@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from tankmap.rules.errors import UnknownRulesetError
+from tankmap.rules.errors import UnknownRulesetError, short
 from tankmap.rules.ruleset import Ruleset
 
 # Built-in rulesets are imported lazily, on first use.
@@ -30,7 +30,7 @@ def get_ruleset(name: str) -> Ruleset:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(ruleset_names()) or "none"
-        raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {known})") from None
+        raise UnknownRulesetError(f"unknown ruleset {short(name)} (known: {known})") from None
 
 
 def ruleset_names() -> list[str]:

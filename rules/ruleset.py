@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from tankmap.rules.board import Board
-from tankmap.rules.errors import OptionError
+from tankmap.rules.errors import OptionError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
 from tankmap.rules.violations import Finished, Placement, Severity, Violation
@@ -46,15 +46,19 @@ class OptionSpec:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
-            raise OptionError(f"option {self.name!r} takes a {self.type_name} value, not {value!r}")
+            raise OptionError(
+                f"option {self.name!r} takes a {self.type_name} value, not {short(value)}"
+            )
         lo, hi = self.int_range()
         if kind is int and not lo <= value <= hi:
-            raise OptionError(f"option {self.name!r} must be between {lo} and {hi}, not {value!r}")
+            raise OptionError(
+                f"option {self.name!r} must be between {lo} and {hi}, not {short(value)}"
+            )
         if kind is float and not (isinstance(value, float) and abs(value) <= MAX_OPTION_INT):
             raise OptionError(f"option {self.name!r} must be a number of modest size")
         if self.choices and value not in self.choices:
             raise OptionError(
-                f"option {self.name!r} must be one of {list(self.choices)}, not {value!r}"
+                f"option {self.name!r} must be one of {list(self.choices)}, not {short(value)}"
             )
         return value  # type: ignore[no-any-return]
 
@@ -79,7 +83,7 @@ class OptionSpec:
                 return self.validate(float(text))
         except ValueError:
             raise OptionError(
-                f"option {self.name!r} takes a {self.type_name} value, not {text!r}"
+                f"option {self.name!r} takes a {self.type_name} value, not {short(text)}"
             ) from None
         return self.validate(text)
 
@@ -93,7 +97,6 @@ class BoundedOption(OptionSpec):
 
     def int_range(self) -> tuple[int, int]:
         return (self.minimum, self.maximum)
-
 
 
 MAX_OPTION_INT = 1_000_000  # no whole-number option means anything beyond this
@@ -164,9 +167,13 @@ class Ruleset(ABC):
         missing name...), or ``None``. The file reader turns it into a format error."""
         if isinstance(piece, Unit):
             if piece.kind not in self.unit_kinds:
-                return f"unknown unit kind {piece.kind!r} (known: {', '.join(self.unit_kinds)})"
+                return (
+                    f"unknown unit kind {short(piece.kind)} (known: {', '.join(self.unit_kinds)})"
+                )
         elif piece.kind not in self.terrain_kinds:
-            return f"unknown terrain kind {piece.kind!r} (known: {', '.join(self.terrain_kinds)})"
+            return (
+                f"unknown terrain kind {short(piece.kind)} (known: {', '.join(self.terrain_kinds)})"
+            )
         return None
 
     def new_scenario(

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from tankmap.rules.board import Board
+from tankmap.rules.errors import short
 from tankmap.rules.final_act.data import DATA, TerrainKind, shape_variants
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
@@ -79,7 +80,9 @@ def _check_terrain(
         tk = DATA.terrain.get(piece.kind)
         if tk is None:  # the reader rejects unknown kinds; a hand-built scenario may not
             out.append(
-                Violation("bad-kind", ERROR, f"unknown terrain kind {piece.kind!r}", piece.cells)
+                Violation(
+                    "bad-kind", ERROR, f"unknown terrain kind {short(piece.kind)}", piece.cells
+                )
             )
             continue
         if piece.side is not None:
