@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Facing
 from tankmap.rules.tank_chess.data import tank_chess_data
 from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn
@@ -64,7 +64,7 @@ def parse_turn(state: GameState, text: str) -> Turn:
     if it is malformed, ``IllegalMoveError`` if it names no legal turn (the message says
     whether the piece, the end cell/facing or the target is the problem)."""
     if not isinstance(text, str):
-        raise NotationError(f"a turn must be text like 'h1h3N', not {text!r}")
+        raise NotationError(f"a turn must be text like 'h1h3N', not {short(text)}")
     m = _TURN_RE.match(text.strip())
     if not m:
         raise NotationError(f"not Tank Chess notation: {text!r} ({_EXAMPLE})")

@@ -23,6 +23,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.rules.errors import short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.data import COMMAND, OPTION_SPECS, kind_facts
@@ -487,7 +488,7 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     for u in scenario.units:
         info = facts.get(u.kind)
         if info is None:
-            raise PositionError(f"unknown tank-chess piece kind {u.kind!r}")
+            raise PositionError(f"unknown tank-chess piece kind {short(u.kind)}")
         if u.wreck:
             free_cells[u.cell] = False
             continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
+from tankmap.rules.errors import short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
 from tankmap.rules.scenario import Scenario, Terrain, Unit
@@ -63,7 +64,9 @@ class TankChess(Ruleset):
         if piece.lane is not None or piece.arrow is not None:
             return "obstacles have no lane or arrow"
         if piece.shape is not None and piece.shape not in shape_names():
-            return f"unknown obstacle shape {piece.shape!r} (known: {', '.join(shape_names())})"
+            return (
+                f"unknown obstacle shape {short(piece.shape)} (known: {', '.join(shape_names())})"
+            )
         return None
 
     def unit_stats(self, kind: str) -> dict[str, Any]:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario, Unit
 from tankmap.rules.tank_chess.data import (
@@ -212,7 +212,7 @@ class GameState:
         for p, u in enumerate(scenario.units):
             facts = info.get(u.kind)
             if facts is None:
-                raise PositionError(f"unknown tank-chess piece kind {u.kind!r}")
+                raise PositionError(f"unknown tank-chess piece kind {short(u.kind)}")
             c = u.cell
             if grid[c] != EMPTY and not lenient:
                 what = "another piece" if grid[c] >= 0 else "an obstacle or a wreck"

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.rules.errors import short
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.data import COMMAND, kind_facts
 from tankmap.rules.tank_chess.reach import (
@@ -64,7 +65,7 @@ class UnitTerrainReach:
 def _speed_and_command(kind: str) -> tuple[int, bool]:
     info = kind_facts().get(kind)
     if info is None:
-        raise PositionError(f"unknown tank-chess piece kind {kind!r}")
+        raise PositionError(f"unknown tank-chess piece kind {short(kind)}")
     return info[1], info[0] == COMMAND
 
 

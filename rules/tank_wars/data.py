@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from tankmap.rules.errors import OptionError
+from tankmap.rules.errors import OptionError, short
 from tankmap.rules.geometry import Facing
 from tankmap.rules.ruleset import BoundedOption, OptionSpec, load_ruleset_data
 from tankmap.rules.scenario import OptionValue
@@ -57,7 +57,7 @@ class CommandKind(Enum):
             return cls(text.strip().lower())
         except ValueError:
             known = ", ".join(k.value for k in cls)
-            raise OptionError(f"unknown command token {text!r} (known: {known})") from None
+            raise OptionError(f"unknown command token {short(text)} (known: {known})") from None
 
 
 STRAIGHTS = (Facing.N, Facing.E, Facing.S, Facing.W)

@@ -28,6 +28,7 @@ from functools import cache
 from typing import ClassVar
 
 from tankmap.rules.board import Board
+from tankmap.rules.errors import short
 from tankmap.rules.geometry import Side
 from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
 from tankmap.rules.scenario import Scenario, Unit
@@ -120,7 +121,7 @@ class TankWars(Ruleset):
                     Violation(
                         "unknown-kind",
                         Severity.ERROR,
-                        f"{u.side} {u.kind!r} at {name}: not a Tank Wars vehicle"
+                        f"{u.side} {short(u.kind)} at {name}: not a Tank Wars vehicle"
                         f" ({', '.join(UNIT_KINDS)})",
                         (u.cell,),
                         u.side,
