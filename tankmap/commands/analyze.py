@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
             slugs.add(slug)
             folders[i] = str(Path(args.out) / slug if many else Path(args.out))
     jobs = [
-        Job(s, folder, path)
-        for s, folder, path in zip(scenarios, folders, args.files, strict=True)
+        Job(s, folder, path) for s, folder, path in zip(scenarios, folders, args.files, strict=True)
     ]
     workers = worker_count(args.workers, None, "analyze")
     with progress_bar(len(jobs), "analyze") as tick:

@@ -190,3 +190,31 @@ def prepare_out_dir(out: str) -> None:
             pass
     except OSError as exc:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
+
+
+def require_playable(scenario: Any, path: str) -> None:
+    """Refuse a scenario the playout commands cannot play (illegal, or already decided)
+    with one line naming the file and pointing at ``tankmap check``."""
+    from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
+    from tankmap.rules.errors import TankmapError
+
+    try:
+        require_legal(scenario)
+    except IllegalScenarioError as exc:
+        raise TankmapError(f"{path}: {exc}; see 'tankmap check {path}'") from None
+
+
+def terminal_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """``(tick, finish)`` for a long run: ``tick(done, total)`` draws the progress bar and
+    ``finish()`` ends its line — both only when standard error is a terminal."""
+    show = sys.stderr.isatty()
+
+    def tick(done: int, total: int) -> None:
+        if show:
+            draw_bar(label, done, total)
+
+    def finish() -> None:
+        if show:
+            sys.stderr.write("\n")
+
+    return tick, finish

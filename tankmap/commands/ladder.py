@@ -4,7 +4,6 @@ board's balance verdict holds up under stronger play."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from tankmap.commands.common import add_option_flag
@@ -64,39 +63,31 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.ladder import run_ladder
     from tankmap.analysis.ladder_cache import save_ladder
     from tankmap.analysis.simulation.agent_info import default_agents, describe
-    from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
     from tankmap.commands.common import (
         MAX_GAMES,
         MAX_SEED,
         check_range,
-        draw_bar,
         load,
         prepare_out_dir,
         print_json,
+        require_playable,
+        terminal_bar,
         worker_count,
     )
-    from tankmap.rules.errors import TankmapError
 
     scenario = load(args.file, args.option)
     if args.help_agents:
         for name in default_agents(scenario.ruleset, everything=True):
             print(f"{name:16} {describe(scenario.ruleset, name)}")
         return 0
-    try:
-        require_legal(scenario)
-    except IllegalScenarioError as exc:
-        raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
+    require_playable(scenario, args.file)
     agents = args.agents.split(",") if args.agents else default_agents(scenario.ruleset)
     check_range(args.games, 2, MAX_GAMES, "--games")
     check_range(args.seed, 0, MAX_SEED, "--seed")
     workers = worker_count(args.workers, args.scheduler, "ladder")
     if args.out:
         prepare_out_dir(args.out)
-    show = sys.stderr.isatty()
-
-    def bar(done: int, total: int) -> None:
-        if show:
-            draw_bar("ladder", done, total)
+    bar, finish = terminal_bar("ladder")
 
     result = run_ladder(
         scenario,
@@ -107,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         progress=bar,
     )
-    if show:
-        sys.stderr.write("\n")
+    finish()
     doc = result.to_json()
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset

@@ -68,9 +68,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.simulation.agent_info import agents_entry, strength_text
     from tankmap.analysis.simulation.runner import (
-        IllegalScenarioError,
         fallback_note,
-        require_legal,
         simulate,
     )
     from tankmap.analysis.simulation.stats import summary
@@ -78,21 +76,18 @@ def run(args: argparse.Namespace) -> int:
         MAX_GAMES,
         MAX_SEED,
         check_range,
-        draw_bar,
         load,
         prepare_out_dir,
         print_json,
+        require_playable,
+        terminal_bar,
         worker_count,
     )
-    from tankmap.rules.errors import TankmapError
     from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
-    try:
-        require_legal(scenario)
-    except IllegalScenarioError as exc:
-        raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
+    require_playable(scenario, args.file)
     check_range(args.games, 1, MAX_GAMES, "--games")
     check_range(args.seed, 0, MAX_SEED, "--seed")
     check_range(args.max_games, 1, MAX_GAMES, "--max-games")
@@ -101,14 +96,10 @@ def run(args: argparse.Namespace) -> int:
         prepare_out_dir(args.out)  # before the games: results are never lost at the end
     south = args.south or args.policy
     north = args.north or args.policy
-    show = sys.stderr.isatty()
     fallback = fallback_note(scenario, (south, north))
     if fallback:
         sys.stderr.write(f"simulate: {fallback}\n")
-
-    def bar(done: int, total: int) -> None:
-        if show:
-            draw_bar("simulate", done, total)
+    bar, finish = terminal_bar("simulate")
 
     df = simulate(
         scenario,
@@ -121,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
         max_games=args.max_games,
         progress=bar,
     )
-    if show:
-        sys.stderr.write("\n")
+    finish()
     doc = summary(df, alternating=scenario.ruleset == "tank-chess")
     doc["agents"] = agents_entry(scenario, (south, north))
     doc["file"] = args.file

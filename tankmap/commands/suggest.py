@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from tankmap.commands.common import add_option_flag
@@ -64,16 +63,16 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from tankmap.analysis.simulation.runner import IllegalScenarioError
     from tankmap.analysis.suggest import suggest
     from tankmap.commands.common import (
         MAX_GAMES,
         MAX_SEED,
         check_range,
-        draw_bar,
         load,
         prepare_out_dir,
         print_json,
+        require_playable,
+        terminal_bar,
         worker_count,
     )
     from tankmap.rules.errors import TankmapError
@@ -88,28 +87,20 @@ def run(args: argparse.Namespace) -> int:
     workers = worker_count(args.workers, None, "suggest")
     if args.out:
         prepare_out_dir(args.out)
-    show = sys.stderr.isatty()
-
-    def bar(done: int, total: int) -> None:
-        if show:
-            draw_bar("suggest", done, total)
-
-    try:
-        result = suggest(
-            scenario,
-            args.agent,
-            args.games,
-            args.budget,
-            args.seed,
-            args.keep_symmetry,
-            workers,
-            args.top,
-            bar,
-        )
-    except IllegalScenarioError as exc:
-        raise TankmapError(f"{args.file}: {exc}; see 'tankmap check {args.file}'") from None
-    if show:
-        sys.stderr.write("\n")
+    require_playable(scenario, args.file)
+    bar, finish = terminal_bar("suggest")
+    result = suggest(
+        scenario,
+        args.agent,
+        args.games,
+        args.budget,
+        args.seed,
+        args.keep_symmetry,
+        workers,
+        args.top,
+        bar,
+    )
+    finish()
     doc = result.to_json()
     doc["file"] = args.file
     if args.out:
