@@ -40,21 +40,6 @@ if TYPE_CHECKING:
     from tankmap.rules.scenario import Scenario
     from tankmap.rules.violations import Violation
 
-__all__ = [
-    "analyse",
-    "balance",
-    "check",
-    "coverage_frame",
-    "figures",
-    "is_legal",
-    "load",
-    "map_names",
-    "moves",
-    "reach_frame",
-    "save",
-    "simulate",
-]
-
 
 def load(path_or_name: str | Path) -> Scenario:
     """Read a scenario file or a built-in map (``"final-act/mirror"``; ``map_names()``

@@ -32,6 +32,35 @@ def load_scenario_param(value: str, default: str) -> Scenario:
     return read_scenario(path)
 
 
+SCENARIO_PARAMS = {"scenario": ""}  # every game's one parameter: a file or a map name
+
+
+def game_type(name: str, long_name: str, dynamics: str, chance: str, information: str) -> Any:
+    """The ``pyspiel.GameType`` of a tankmap game: two players, zero-sum, terminal
+    rewards, observation strings and tensors; information-state strings for the
+    imperfect-information (simultaneous) games. ``dynamics``, ``chance`` and
+    ``information`` name members of OpenSpiel's enums (``"SIMULTANEOUS"`` …)."""
+    pyspiel = require_pyspiel()
+    gt = pyspiel.GameType
+    imperfect = information == "IMPERFECT_INFORMATION"
+    return gt(
+        short_name=name,
+        long_name=long_name,
+        dynamics=getattr(gt.Dynamics, dynamics),
+        chance_mode=getattr(gt.ChanceMode, chance),
+        information=getattr(gt.Information, information),
+        utility=gt.Utility.ZERO_SUM,
+        reward_model=gt.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=imperfect,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=SCENARIO_PARAMS,
+    )
+
+
 class Shared:
     """Holds per-game data that every state clone shares (``deepcopy`` returns itself)."""
 

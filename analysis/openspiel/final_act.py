@@ -20,7 +20,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tankmap.analysis.openspiel.common import Cloned, Shared, load_scenario_param
+from tankmap.analysis.openspiel.common import (
+    SCENARIO_PARAMS,
+    Cloned,
+    Shared,
+    game_type,
+    load_scenario_param,
+)
 from tankmap.rules.fileformat import dumps_scenario, loads_scenario
 from tankmap.rules.final_act.engine import Game, State
 from tankmap.rules.final_act.engine_actions import Actions
@@ -29,24 +35,11 @@ from tankmap.rules.final_act.tables import Order
 NAME = "tankmap_final_act"
 DEFAULT_MAP = "final-act/mirror"
 MAX_ORDERS = 64  # more orders than any Final Act unit has; checked when orders are listed
-_PARAMS = {"scenario": ""}
+_PARAMS = SCENARIO_PARAMS
 _KINDS = ("tank", "at", "rm")
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="tankmap Final Act",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMS,
+GAME_TYPE = game_type(
+    NAME, "tankmap Final Act", "SIMULTANEOUS", "DETERMINISTIC", "IMPERFECT_INFORMATION"
 )
 
 

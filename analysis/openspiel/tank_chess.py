@@ -19,30 +19,23 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tankmap.analysis.openspiel.common import Cloned, Shared, load_scenario_param
+from tankmap.analysis.openspiel.common import (
+    SCENARIO_PARAMS,
+    Cloned,
+    Shared,
+    game_type,
+    load_scenario_param,
+)
 from tankmap.rules.fileformat import dumps_scenario, loads_scenario
 from tankmap.rules.tank_chess.data import KINDS
 from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn, initial_state
 
 NAME = "tankmap_tank_chess"
 DEFAULT_MAP = "tank-chess/basic-16"
-_PARAMS = {"scenario": ""}
+_PARAMS = SCENARIO_PARAMS
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="tankmap Tank Chess",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMS,
+GAME_TYPE = game_type(
+    NAME, "tankmap Tank Chess", "SEQUENTIAL", "DETERMINISTIC", "PERFECT_INFORMATION"
 )
 
 

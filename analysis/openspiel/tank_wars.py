@@ -23,7 +23,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tankmap.analysis.openspiel.common import Shared, load_scenario_param
+from tankmap.analysis.openspiel.common import (
+    SCENARIO_PARAMS,
+    Shared,
+    game_type,
+    load_scenario_param,
+)
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.engine import artillery_phase, resolve_orders
 from tankmap.rules.tank_wars.state import (
@@ -40,25 +45,16 @@ from tankmap.rules.tank_wars.state import (
 NAME = "tankmap_tank_wars"
 DEFAULT_MAP = "tank-wars/default"
 COMMAND_SLOTS = 32  # more than the 1 + 16 command options a vehicle can have
-_PARAMS = {"scenario": ""}
+_PARAMS = SCENARIO_PARAMS
 _SIDES = (Side.SOUTH, Side.NORTH)
 _KINDS = ("heavy", "medium", "artillery")
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="tankmap Tank Wars (provisional)",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMS,
+GAME_TYPE = game_type(
+    NAME,
+    "tankmap Tank Wars (provisional)",
+    "SIMULTANEOUS",
+    "EXPLICIT_STOCHASTIC",
+    "IMPERFECT_INFORMATION",
 )
 
 
