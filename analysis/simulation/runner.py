@@ -64,12 +64,29 @@ def play_batch(
             _PREPARED.clear()
         _PREPARED[scenario_text] = entry
     scenario, prepared = entry
-    driver = get_driver(scenario.ruleset)
+    return play_games(get_driver(scenario.ruleset), prepared, policies, seed, games)
+
+
+def play_games(
+    driver: Any,
+    prepared: Any,
+    policies: tuple[str, str],
+    seed: int,
+    games: Sequence[int],
+    record: bool = False,
+) -> list[GameResult]:
+    """Games number ``games`` of a run seeded ``seed``, in order: the driver's
+    ``play_seeded`` when it has one (it derives its own per-game randomness from the seed
+    and the game number), else ``play_many`` or ``play`` with ``game_rng(seed, g)``."""
+    seeded = getattr(driver, "play_seeded", None)
+    if seeded is not None:
+        out: list[GameResult] = seeded(prepared, policies, seed, list(games), record)
+        return out
     many = getattr(driver, "play_many", None)
-    if many is not None:
+    if many is not None and not record:
         results: list[GameResult] = many(prepared, policies, [game_rng(seed, g) for g in games])
         return results
-    return [driver.play(prepared, policies, game_rng(seed, g)) for g in games]
+    return [driver.play(prepared, policies, game_rng(seed, g), record=record) for g in games]
 
 
 def record_game(
@@ -86,7 +103,7 @@ def record_game(
     prepared = driver.prepare(scenario)
     for p in pols:
         driver.check_policy(prepared, p)
-    result = driver.play(prepared, pols, game_rng(seed, game), record=True)
+    result = play_games(driver, prepared, pols, seed, [game], record=True)[0]
     return result, result.record
 
 

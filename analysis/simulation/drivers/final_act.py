@@ -26,6 +26,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
+from tankmap.analysis.simulation.noise import game_key, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, State
@@ -73,6 +74,24 @@ class FinalActDriver:
 
             tables_of(prepared)
 
+    def play_seeded(
+        self,
+        prepared: Any,
+        policies: tuple[str, str],
+        seed: int,
+        games: list[int],
+        record: bool = False,
+    ) -> list[GameResult]:
+        """Games number ``games`` of a run seeded ``seed`` (the runner's entry point).
+        Vectorised policies key each game by ``noise.game_key(seed, game)`` and run on the
+        compiled kernel (numpy when numba is missing or ``TANKMAP_KERNEL=numpy``; records
+        always on numpy); the others play one game per ``game_rng(seed, game)``."""
+        if self.batched(policies, prepared):
+            return self._batched(prepared, policies, [game_key(seed, g) for g in games], record)
+        from tankmap.analysis.simulation.runner import game_rng
+
+        return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
+
     def play_many(
         self,
         prepared: Any,
@@ -80,12 +99,23 @@ class FinalActDriver:
         rngs: list[np.random.Generator],
         record: bool = False,
     ) -> list[GameResult]:
-        """One game per Generator; vectorised when both policies allow it."""
+        """One game per Generator; vectorised when both policies allow it (each game then
+        draws its key from its Generator)."""
         if self.batched(policies, prepared):
-            from tankmap.analysis.simulation.drivers.final_act_batch import play_many
-
-            return play_many(prepared, policies, rngs, record)
+            return self._batched(prepared, policies, [key_of(rng) for rng in rngs], record)
         return [self.play(prepared, policies, rng, record) for rng in rngs]
+
+    def _batched(
+        self, prepared: Any, policies: tuple[str, str], keys: list[int], record: bool
+    ) -> list[GameResult]:
+        if not record:
+            from tankmap.analysis.simulation.drivers import final_act_kernel
+
+            if final_act_kernel.available():
+                return final_act_kernel.play_many(prepared, policies, keys)
+        from tankmap.analysis.simulation.drivers.final_act_batch import play_many
+
+        return play_many(prepared, policies, keys, record)
 
     def prepare(self, scenario: Scenario) -> Prepared:
         return Prepared(Game(scenario))
@@ -118,7 +148,7 @@ class FinalActDriver:
         record: bool = False,
     ) -> GameResult:
         if self.batched(policies, prepared):
-            return self.play_many(prepared, policies, [rng], record)[0]
+            return self._batched(prepared, policies, [key_of(rng)], record)[0]
         prep: Prepared = prepared
         game = prep.game
         st = game.initial_state()

@@ -1,18 +1,22 @@
 """Final Act playouts for many games at once (``BatchGame`` + ``BatchPlayers``).
 
-``play_many(prep, policies, rngs, record)`` plays one game per Generator in ``rngs`` and
-returns their ``GameResult``s in order. Each game draws ``M`` numbers from its own
-Generator every round it is still running, so its course is the same whatever other games
-share the batch. Finished games are dropped from the arrays as the batch thins out.
+``play_many(prep, policies, keys, record)`` plays one game per key in ``keys``
+(``analysis.simulation.noise.game_key``) and returns their ``GameResult``s in order. Round
+``r`` of a game reads the numbers ``r * M .. r * M + M - 1`` of its key's stream, so its
+course is the same whatever other games share the batch. Finished games are dropped from
+the arrays as the batch thins out. This is the numpy reference of the compiled kernel
+(``final_act_kernel``), which plays the same games bit for bit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tankmap.analysis.simulation.games import Death, GameResult, parse_policy
+from tankmap.analysis.simulation.noise import uniforms
 from tankmap.analysis.simulation.policies.final_act import Prepared
 from tankmap.analysis.simulation.policies.final_act_batch import (
     NOISE_PER_UNIT,
@@ -58,14 +62,14 @@ def _take(st: BatchState, keep: Any) -> BatchState:
 def play_many(
     prep: Prepared,
     policies: tuple[str, str],
-    rngs: list[np.random.Generator],
+    keys: Sequence[int],
     record: bool = False,
 ) -> list[GameResult]:
-    """Play ``len(rngs)`` games (``policies`` = south, north specs without ``-ref``)."""
+    """Play ``len(keys)`` games (``policies`` = south, north specs without ``-ref``)."""
     tb = tables_of(prep)
     batch = tb.batch
     scenario = prep.game.scenario
-    n_games = len(rngs)
+    n_games = len(keys)
     u_count = batch.n_units
     bases = []
     no_berms = []
@@ -90,18 +94,18 @@ def play_many(
     final: dict[int, tuple[int, int, int, int, int, Any, Any]] = {}
     for row in np.nonzero(st.over)[0]:
         final[int(row)] = _final(st, int(row))
-    noise = np.empty((n_games, width))
-    draw = [rng.random for rng in rngs]
+    key_arr = np.array(keys, dtype=np.uint64)
     while True:
         active = np.nonzero(~st.over)[0]
         if not len(active):
             break
         if len(active) < 0.6 * len(ids) and len(ids) > 8:
             st = _take(st, active)
-            ids, still, best_d, noise = ids[active], still[active], best_d[active], noise[active]
+            ids, still, best_d = ids[active], still[active], best_d[active]
             active = np.arange(len(ids))
-        for slot, gid in zip(active.tolist(), ids[active].tolist(), strict=True):
-            draw[gid](out=noise[slot])
+        # every active game is in the same round (they all started together)
+        noise = np.zeros((len(ids), width))
+        noise[active] = uniforms(key_arr[ids[active]], int(st.round[active[0]]) * width, width)
         d_here = tb.dist[tb.ks[None, :], st.cell * 8 + st.facing]
         better = d_here < best_d
         best_d = np.where(better, d_here, best_d)

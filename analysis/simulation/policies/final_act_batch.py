@@ -313,7 +313,7 @@ class BatchPlayers:
         uarr = np.array(units)
         here_d = tb.dist[tb.ks[uarr][None, :], view.idx[:, uarr]]
         tie = noise[:, uarr * NOISE_PER_UNIT + 2]
-        order = np.argsort(here_d + tie * 1e-3, axis=1)
+        order = np.argsort(here_d + tie * 1e-3, axis=1, kind="stable")
         claimed = np.zeros((len(rows), n + 1), dtype=bool)
         movers = uarr[b.kind[uarr] != AT]
         gi, ui = np.nonzero(view.alive[:, movers])

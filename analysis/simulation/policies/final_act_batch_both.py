@@ -69,7 +69,7 @@ def heuristic_both(
     likely: FloatArray = view.likely[grow, 1 - srow] * (1.0 + 1e-9 * noise[grow, -(n + 1) :])
     here_d = tb.dist[ks, idx]
     tie = noise[gcol, ur * NOISE_PER_UNIT + 2]
-    order = np.argsort(here_d + tie * 1e-3, axis=1)
+    order = np.argsort(here_d + tie * 1e-3, axis=1, kind="stable")
     claimed = np.zeros((2 * g, n + 1), dtype=bool)
     mover_slots = np.nonzero(kind_p != AT)[0]
     ri, pi = np.nonzero(alive[:, mover_slots])

@@ -1,0 +1,148 @@
+"""The compiled Final Act kernel plays exactly the games of the numpy batch engine.
+
+Both are fed the same game keys on every built-in Final Act map, for every pairing of the
+vectorised policies and restrictions and for rule options that change the engine's course
+(no wrecks, a short round limit); every field of every game result must be equal. The
+kernel's helpers (numpy-order pairwise summation, counter-based noise) are checked against
+their numpy counterparts directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tankmap.analysis.simulation import noise
+from tankmap.analysis.simulation.drivers import final_act_batch, final_act_kernel
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = ["mirror", "flanks-vs-centre", "extra-forces"]
+PAIRS = [
+    ("heuristic", "heuristic"),
+    ("random", "heuristic"),
+    ("heuristic+no-berms", "random"),
+    ("heuristic", "random+no-at"),
+]
+
+needs_numba = pytest.mark.skipif(
+    not final_act_kernel.available(), reason="numba is not installed (kernel unavailable)"
+)
+
+
+def _scenario(name: str) -> Scenario:
+    return read_scenario(ROOT / "maps" / "final-act" / f"{name}.json")
+
+
+def _keys(seed: int, games: int) -> list[int]:
+    return [noise.game_key(seed, g) for g in range(games)]
+
+
+def _both(scenario: Scenario, policies: tuple[str, str], keys: list[int]) -> None:
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    compiled = final_act_kernel.play_many(prep, policies, keys)
+    reference = final_act_batch.play_many(prep, policies, keys)
+    assert len(compiled) == len(reference) == len(keys)
+    for i, (a, b) in enumerate(zip(compiled, reference, strict=True)):
+        assert a == b, f"game {i} differs: kernel {a!r} vs numpy {b!r}"
+
+
+@needs_numba
+@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("policies", PAIRS, ids=["/".join(p) for p in PAIRS])
+def test_kernel_plays_the_numpy_games(name: str, policies: tuple[str, str]) -> None:
+    scenario = _scenario(name)
+    if any("no-at" in p for p in policies) and not any(u.kind == "at" for u in scenario.units):
+        pytest.skip("no anti-tank units on this map")
+    _both(scenario, policies, _keys(11, 60))
+
+
+@needs_numba
+@pytest.mark.parametrize(
+    "options", [{"wrecks": False}, {"max_rounds": 4}], ids=["no-wrecks", "short-limit"]
+)
+def test_kernel_follows_rule_options(options: dict[str, object]) -> None:
+    for name in ("mirror", "extra-forces"):
+        scenario = _scenario(name).with_options(**options)  # type: ignore[arg-type]
+        _both(scenario, ("heuristic", "heuristic"), _keys(3, 40))
+
+
+@needs_numba
+def test_kernel_results_are_well_formed() -> None:
+    """Sanity of what the kernel reports, independent of the numpy engine: ends and winners
+    agree, deaths are within the game's rounds, kills match the deaths."""
+    scenario = _scenario("extra-forces")
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    results = final_act_kernel.play_many(prep, ("heuristic", "heuristic"), _keys(7, 200))
+    limit = prep.game.max_rounds
+    for r in results:
+        assert 1 <= r.length <= limit
+        assert r.end in ("goal", "annihilation", "limit")
+        if r.end == "limit":
+            assert r.winner is None
+        if r.end == "goal" and r.winner is not None:
+            assert r.winning_unit is not None
+        for d in r.deaths:
+            assert 1 <= d.round <= r.length
+        lost = {side: sum(d.side is side for d in r.deaths) for side in Side}
+        # kills are counted by the side that fired: south's kills are north's losses
+        assert r.kills == (lost[Side.NORTH], lost[Side.SOUTH])
+    assert {r.end for r in results} >= {"goal"}
+
+
+@needs_numba
+def test_pairwise_sum_is_numpys() -> None:
+    """Scores tie and break as in numpy only if sums are added in numpy's order."""
+    rng = np.random.default_rng(0)
+    for n in [*range(1, 40), 127, 128, 129, 130, 255, 256, 257, 300]:
+        a = (rng.random(n) * 10 - 5).astype(np.float64)
+        assert final_act_kernel._pairwise(a, n) == np.sum(a), n
+
+
+def test_noise_is_one_function_everywhere() -> None:
+    keys = np.array(_keys(5, 8), dtype=np.uint64)
+    table = noise.uniforms(keys, 30, 12)
+    for g, key in enumerate(keys.tolist()):
+        for i in range(12):
+            u = noise.uniform(key, 30 + i)
+            assert table[g, i] == u
+            assert 0.0 <= u < 1.0
+            if final_act_kernel.available():
+                assert final_act_kernel._noise(np.uint64(key), 30 + i) == u
+
+
+def test_game_keys_are_distinct_and_take_any_seed() -> None:
+    keys = {noise.game_key(seed, g) for seed in (0, 1, 2, 2**64, 2**64 + 1) for g in range(50)}
+    assert len(keys) == 250
+    assert noise.game_key(2**200, 3) != noise.game_key(2**200 + 2**64, 3)
+    with pytest.raises(ValueError):
+        noise.game_key(-1, 0)
+
+
+def test_noise_is_uniform_enough() -> None:
+    """A coarse check that the generator is not broken (mean and spread of 10^5 draws)."""
+    keys = np.array(_keys(9, 1000), dtype=np.uint64)
+    u = noise.uniforms(keys, 0, 100).ravel()
+    assert abs(u.mean() - 0.5) < 0.005
+    assert abs(u.var() - 1 / 12) < 0.002
+    counts, _ = np.histogram(u, bins=10, range=(0, 1))
+    assert counts.min() > 9_700 and counts.max() < 10_300
+
+
+def test_numpy_switch_gives_the_same_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TANKMAP_KERNEL=numpy`` changes the speed, never the numbers."""
+    from tankmap.analysis.simulation.runner import play_games
+
+    scenario = _scenario("flanks-vs-centre")
+    driver = get_driver(scenario.ruleset)
+    prep = driver.prepare(scenario)
+    first = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
+    monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
+    assert not final_act_kernel.available()
+    second = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
+    assert first == second
