@@ -15,7 +15,7 @@ def register(sub: Any) -> None:
         help="rate agents by strength and check the balance verdict against them",
         description=(
             "Play every pair of agents on the board with sides swapped (half the games "
-            "each way), fit Elo ratings with 95%% intervals, and play each agent against "
+            "each way), fit Elo ratings with 95 % intervals, and play each agent against "
             "itself for the board's balance under that agent, with the kind of play behind "
             "it (median length, units lost per game, share of games won by a race with no "
             "unit lost). The verdict-stability line says whether the two strongest agents "

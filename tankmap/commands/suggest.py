@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
             "up to two cells, turn it, move a minefield's lane; Tank Chess also removes or "
             "adds obstacles) that the rules allow and that keep the board legal and "
             "complete; steer by terrain-only turns to goal, confirm with playouts of the "
-            "agent, and re-measure the best few on fresh seeds with 95%% intervals. "
+            "agent, and re-measure the best few on fresh seeds with 95 % intervals. "
             "docs/design-assistant.md explains the search."
         ),
     )

@@ -32,6 +32,24 @@ def test_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
         assert command in out
 
 
+def test_every_command_help_reads_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command's --help prints (no format error) and shows no doubled percent signs
+    (argparse %-formats help strings, not descriptions)."""
+    from tankmap.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    names = list(sub.choices)  # type: ignore[arg-type]
+    assert {"check", "simulate", "ladder", "suggest", "replay"} <= set(names)
+    for name in names:
+        with pytest.raises(SystemExit) as info:
+            main([name, "--help"])
+        assert info.value.code == 0
+        out = capsys.readouterr().out
+        assert "%%" not in out, name
+        assert out.startswith("usage: tankmap " + name), name
+
+
 def test_rulesets_json_lists_options(toy: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rulesets", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
