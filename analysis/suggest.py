@@ -17,6 +17,10 @@
 
 Everything is seeded; the time budget stops stage 3 early (the note says how many
 candidates were played). Balance = 1 − |win rate south − win rate north|.
+
+``interrupt`` (optional) is called between steps — after each generated edit and each batch
+of games — so a caller can stop a search by raising from it (the editor's Suggest dock
+does; the exception propagates and nothing is returned). It never changes the results.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from tankmap.analysis.ladder import SelfPlay, self_play_stats
+from tankmap.analysis.live import LOCK
 from tankmap.analysis.reach import side_reach, turn_search_reach
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.rules.fileformat import scenario_to_json
@@ -109,19 +114,31 @@ def _race_json(race: tuple[int | None, int | None]) -> dict[str, int | None]:
 
 
 def race(scenario: Scenario) -> tuple[int | None, int | None]:
-    """Terrain-only turns to goal of each side (``None``: cannot win by moving)."""
+    """Terrain-only turns to goal of each side (``None``: cannot win by moving). The
+    movement-table path holds ``analysis.live.LOCK`` (its caches are shared with the
+    editor's overlays, which may run on another thread)."""
     if scenario.ruleset == "tank-chess":  # the rules' bitboard search: milliseconds
         both = turn_search_reach(scenario)
         return both[Side.SOUTH].turns_to_goal, both[Side.NORTH].turns_to_goal
-    return (
-        side_reach(scenario, Side.SOUTH).turns_to_goal,
-        side_reach(scenario, Side.NORTH).turns_to_goal,
-    )
+    with LOCK:
+        return (
+            side_reach(scenario, Side.SOUTH).turns_to_goal,
+            side_reach(scenario, Side.NORTH).turns_to_goal,
+        )
 
 
-def measure(scenario: Scenario, agent: str, games: int, seed: int, workers: int) -> Measured:
-    """Self-play of ``agent`` on ``scenario``: the balance figures."""
-    df = simulate(scenario, games, agent, seed=seed, workers=workers)
+def measure(
+    scenario: Scenario,
+    agent: str,
+    games: int,
+    seed: int,
+    workers: int,
+    interrupt: Callable[[], None] | None = None,
+) -> Measured:
+    """Self-play of ``agent`` on ``scenario``: the balance figures. ``interrupt`` is called
+    after each batch of games (see the module docstring)."""
+    tick = None if interrupt is None else (lambda _done, _total: interrupt())
+    df = simulate(scenario, games, agent, seed=seed, workers=workers, progress=tick)
     return Measured(self_play_stats(agent, df))
 
 
@@ -136,13 +153,15 @@ def suggest(
     top: int = 3,
     progress: Callable[[int, int], None] | None = None,
     max_candidates: int = 24,
+    interrupt: Callable[[], None] | None = None,
 ) -> SuggestResult:
     """Suggest up to ``top`` single-piece terrain edits that even the balance (see the module
-    docstring). Raises ``IllegalScenarioError`` for an illegal or finished board."""
+    docstring). Raises ``IllegalScenarioError`` for an illegal or finished board, and
+    whatever ``interrupt`` raises."""
     require_legal(scenario)
     start = time.monotonic()
     search_seed, check_seed = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
-    before = measure(scenario, agent, games, int(check_seed), workers)
+    before = measure(scenario, agent, games, int(check_seed), workers, interrupt)
     base_race = race(scenario)
     notes: list[str] = []
     favoured = before.stats.favoured() or (
@@ -150,6 +169,8 @@ def suggest(
     )
     edits = []
     for edit in candidate_edits(scenario, keep_symmetry):
+        if interrupt is not None:
+            interrupt()
         edits.append(edit)
         if time.monotonic() - start > budget * 0.35:
             notes.append(f"time budget: generated {len(edits)} legal edits before playing")
@@ -165,7 +186,7 @@ def suggest(
         if time.monotonic() - start > budget * 0.7:
             notes.append(f"time budget: played {i} of {limit} steered candidates")
             break
-        m = measure(edit.scenario, agent, games, int(search_seed), workers)
+        m = measure(edit.scenario, agent, games, int(search_seed), workers, interrupt)
         confirmed.append((m.stats.balance, edit))
         played += 1
         if progress is not None:
@@ -173,7 +194,7 @@ def suggest(
     confirmed.sort(key=lambda x: -x[0])
     out: list[tuple[Edit, Measured]] = []
     for _score, edit in confirmed[:top]:
-        fresh = measure(edit.scenario, agent, games, int(check_seed) + 1, workers)
+        fresh = measure(edit.scenario, agent, games, int(check_seed) + 1, workers, interrupt)
         out.append((edit, fresh))
     out.sort(key=lambda x: -x[1].stats.balance)
     return SuggestResult(
