@@ -386,6 +386,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Reach, fire coverage, lanes and choke points of this board as an HTML report",
     ),
     ActionSpec(
+        "analysis.suggest",
+        "&Suggest edits…",
+        "Ctrl+Alt+B",
+        "&Analysis",
+        lambda w: w.analysis.show_suggestions(),
+        "Legal terrain edits that even the balance, confirmed by playouts (Suggestions dock)",
+    ),
+    ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
     ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),

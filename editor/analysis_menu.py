@@ -1,20 +1,23 @@
-"""The Analysis menu of a main window: the balance dialog (seeded playouts) and the
-analysis report, both off the GUI thread. ``AnalysisMenu(window)`` owns them; ``stop``
-before the window closes. ``open_url`` opens a written report (tests replace it)."""
+"""The Analysis menu of a main window: the balance dialog (seeded playouts), the analysis
+report and the Suggestions dock (the design assistant), all off the GUI thread.
+``AnalysisMenu(window)`` owns them; ``stop`` before the window closes. ``open_url`` opens a
+written report (tests replace it)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QDockWidget
 
 from tankmap.editor.balance import BalanceDialog
 from tankmap.editor.jobs import ThreadJob
 from tankmap.editor.reports import report_job
 
 if TYPE_CHECKING:
+    from tankmap.editor.docks.suggestions import SuggestionsDock
     from tankmap.editor.mainwindow import MainWindow
 
 
@@ -24,6 +27,8 @@ class AnalysisMenu:
         self.balance_dialog: BalanceDialog | None = None
         self.report_job: ThreadJob | None = None
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl
+        self.suggestions: SuggestionsDock | None = None
+        self.suggestions_dock: QDockWidget | None = None
 
     def show_balance(self) -> BalanceDialog:
         """Analysis ▸ Simulate balance (one dialog per window, non-modal)."""
@@ -38,6 +43,28 @@ class AnalysisMenu:
         dialog.raise_()
         dialog.activateWindow()
         return dialog
+
+    def show_suggestions(self) -> SuggestionsDock:
+        """Analysis ▸ Suggest edits: the Suggestions dock (made on first use, on the right in
+        a tab beside History)."""
+        from tankmap.editor.docks.suggestions import SuggestionsDock  # loads the search
+
+        w = self.window
+        if self.suggestions is None or self.suggestions_dock is None:
+            panel = SuggestionsDock(w.ctx)
+            dock = QDockWidget("Suggestions", w)
+            dock.setObjectName("dock-suggestions")
+            dock.setWidget(panel)
+            dock.visibilityChanged.connect(panel.set_previewing)
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            history = w.docks.get("history")
+            if history is not None and history.isVisible():
+                w.tabifyDockWidget(history, dock)  # the list wants the height
+                w.resizeDocks([w.docks["problems"], dock], [1, 3], Qt.Orientation.Vertical)
+            self.suggestions, self.suggestions_dock = panel, dock
+        self.suggestions_dock.show()
+        self.suggestions_dock.raise_()
+        return self.suggestions
 
     def document_replaced(self) -> None:
         if self.balance_dialog is not None:
@@ -71,8 +98,11 @@ class AnalysisMenu:
         self.window.prompter.error(f"Cannot write the analysis report: {message}")
 
     def stop(self) -> None:
-        """Cancel a balance run and let a report being written finish (a few seconds)."""
+        """Cancel a balance or suggest run and let a report being written finish (a few
+        seconds)."""
         if self.balance_dialog is not None:
             self.balance_dialog.stop()
+        if self.suggestions is not None:
+            self.suggestions.stop()
         if self.report_job is not None:
             self.report_job.wait()

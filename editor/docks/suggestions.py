@@ -1,0 +1,380 @@
+"""The Suggestions dock (Analysis ▸ Suggest edits): the design assistant on the board being
+edited (``analysis.suggest.suggest``, docs/design-assistant.md).
+
+Promises:
+
+- A run searches a snapshot of the board taken when Suggest is pressed, in a ``SuggestJob``
+  (``editor.suggest_job``): the bar counts the candidates played, Cancel stops the search at its
+  next step (one batch of games at most), and only one run goes at a time.
+- An illegal, incomplete or finished board is refused before anything runs, and every
+  failure is one line in the dock — never a traceback.
+- The run is **stale** as soon as the document's board differs from the snapshot (an edit,
+  another file): the dock says so, hides the preview and disables Apply. Undoing back to the
+  snapshot makes it current again.
+- Selecting a suggestion of a current run previews it on the board as a ``GhostOverlay``.
+- Apply replaces the document's scenario by the suggestion's as **one** undoable command, so
+  one Ctrl+Z restores the board exactly.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tankmap.analysis.simulation.agent_info import describe
+from tankmap.analysis.suggest import Edit, SuggestResult
+from tankmap.editor.commands import ScenarioCommand
+from tankmap.editor.context import EditorContext
+from tankmap.editor.document import Document
+from tankmap.editor.ghost import GhostOverlay, board_diff
+from tankmap.editor.suggest_job import (
+    SuggestJob,
+    SuggestSettings,
+    agent_names,
+    before_text,
+    refusal,
+    sentence,
+    suggestion_text,
+)
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.scenario import Scenario
+
+RED, ORANGE, GREY = "#b71c1c", "#e65100", "#616161"
+STALE_TEXT = "The board changed since this run: its suggestions cannot be applied."
+STARTED_STALE_TEXT = "The board changed since this run started: its suggestions will not apply."
+CHOOSE_TEXT = "Select a suggestion to see it on the board; Apply adopts it."
+
+
+class SuggestionsDock(QWidget):
+    """Controls, Suggest / Cancel with a progress bar, the suggestions, Apply (see the module
+    docstring). ``applied(k)`` is emitted after suggestion ``k`` (0-based) was applied."""
+
+    applied = Signal(int)
+
+    def __init__(self, ctx: EditorContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.job: SuggestJob | None = None
+        self.result: SuggestResult | None = None
+        self.run_doc: Document | None = None
+        self.run_board: Scenario | None = None
+        self.ghost: GhostOverlay | None = None
+        self.previewing = True  # False while the dock is hidden
+        self._doc: Document | None = None
+        self._message = ("Set the agent and budget, then press Suggest.", GREY)
+
+        self.agent = QComboBox()
+        self.agent.setToolTip("The agent playing both sides of every measured board")
+        self.games = QSpinBox()
+        self.games.setRange(10, 100_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(400)
+        self.games.setToolTip("Games per measured board (more: narrower intervals, slower)")
+        self.budget = QSpinBox()
+        self.budget.setRange(1, 3600)
+        self.budget.setValue(60)
+        self.budget.setSuffix(" s")
+        self.budget.setToolTip("Stop playing candidates after about this long")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.keep_symmetry = QCheckBox("Keep symmetry")
+        self.keep_symmetry.setToolTip(
+            "Apply every edit to the other side's mirrored piece too (symmetric boards)"
+        )
+        form = QFormLayout()
+        form.addRow("Agent", self.agent)
+        form.addRow("Games", self.games)
+        form.addRow("Time budget", self.budget)
+        form.addRow("Seed", self.seed)
+        form.addRow("", self.keep_symmetry)
+
+        self.run_button = QPushButton("&Suggest")
+        self.run_button.setToolTip("Search legal terrain edits that even the balance")
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.bar.setFormat("%v of %m candidates played")
+        self.note = QLabel(self._message[0])
+        self.note.setObjectName("suggest-note")
+        self.note.setWordWrap(True)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setObjectName("suggestions-list")
+        self.list.setWordWrap(True)
+        self.list.setSpacing(3)
+        self.list.currentRowChanged.connect(lambda _row: self._update())
+        self.apply_button = QPushButton("&Apply")
+        self.apply_button.setToolTip("Replace the board by the selected suggestion (one undo step)")
+        self.apply_button.setEnabled(False)
+        self.apply_button.clicked.connect(lambda: self.apply())
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.addLayout(form)
+        box.addLayout(buttons)
+        box.addWidget(self.bar)
+        box.addWidget(self.note)
+        box.addWidget(self.summary)
+        box.addWidget(self.list, 1)
+        box.addWidget(self.apply_button)
+        self.setMinimumWidth(280)
+
+        ctx.document_replaced.connect(self._attach)
+        self._attach()
+
+    # --- state ----------------------------------------------------------------------------
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running()
+
+    def stale(self) -> bool:
+        """True when the document's board is no longer the board the last run searched."""
+        return self.run_board is not None and (
+            self.ctx.doc is not self.run_doc or self.ctx.doc.scenario != self.run_board
+        )
+
+    def settings(self) -> SuggestSettings:
+        return SuggestSettings(
+            self.agent.currentText(),
+            self.games.value(),
+            float(self.budget.value()),
+            self.seed.value(),
+            self.keep_symmetry.isChecked(),
+        )
+
+    def _attach(self) -> None:
+        """Follow the window's document (a new file may be another game)."""
+        if self._doc is not None:
+            try:
+                self._doc.changed.disconnect(self._update)
+            except (RuntimeError, TypeError):
+                pass
+        self._doc = self.ctx.doc
+        self._doc.changed.connect(self._update)
+        self.ghost = None  # the scene dropped its items with the old document
+        self.refresh_agents()
+        self._update()
+
+    def refresh_agents(self) -> None:
+        """Fill the agent list with the current game's agents (keeping the choice)."""
+        ruleset = self.ctx.doc.scenario.ruleset
+        try:
+            names = agent_names(ruleset)
+        except TankmapError as exc:
+            names = []
+            self._say(sentence(str(exc)), RED)
+        keep = self.agent.currentText() or "heuristic"
+        self.agent.clear()
+        self.agent.addItems(names)
+        for i, name in enumerate(names):
+            self.agent.setItemData(i, describe(ruleset, name), Qt.ItemDataRole.ToolTipRole)
+        if keep in names:
+            self.agent.setCurrentText(keep)
+        self._set_running(self.busy())
+
+    # --- running --------------------------------------------------------------------------
+    def run(self) -> bool:
+        """Search the board as it is now; ``False`` (the reason shown) when a run is going
+        or the board cannot be played."""
+        if self.busy():
+            return False
+        scenario = self.ctx.doc.scenario
+        why = refusal(scenario)
+        if why is None and not self.agent.currentText():
+            why = "This game has no agent to play it."
+        if why is not None:
+            self._say(why, RED)
+            return False
+        self._clear_result()
+        self.run_doc, self.run_board = self.ctx.doc, scenario
+        job = SuggestJob(scenario, self.settings())
+        job.progress.connect(self._progress)
+        job.finished.connect(self._finished)
+        job.failed.connect(self._failed)
+        job.cancelled.connect(self._cancelled)
+        self.job = job
+        self.bar.setRange(0, 0)  # busy until the first candidate has been played
+        self._say("Measuring the board and listing the legal edits…", GREY)
+        self._set_running(True)
+        job.start()
+        return True
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            if self.busy():
+                self._say("Cancelling…", GREY)
+
+    def stop(self) -> None:
+        """Cancel a run and wait for its thread (before the window goes away)."""
+        if self.job is not None and self.job.running():
+            self.job.cancel()
+            self.job.wait()
+
+    def _clear_result(self) -> None:
+        self.result = None
+        self.run_board = self.run_doc = None
+        self.summary.setText("")
+        self.list.clear()
+        self._show_ghost(None)
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running and self.agent.count() > 0)
+        self.cancel_button.setEnabled(running)
+        for w in (self.agent, self.games, self.budget, self.seed, self.keep_symmetry):
+            w.setEnabled(not running)
+        self._update_apply()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, total)
+        self.bar.setValue(done)
+        games = self.job.settings.games if self.job is not None else self.games.value()
+        self._say(f"Playing candidates ({games} games each)…", GREY)
+
+    def _end(self) -> None:
+        if self.job is not None:
+            self.job.wait()
+            self.job = None  # its thread has ended
+        if self.bar.maximum() == 0:
+            self.bar.setRange(0, 1)
+        self._set_running(False)
+
+    def _finished(self, result: object) -> None:
+        self._end()
+        assert isinstance(result, SuggestResult)
+        self.result = result
+        self.summary.setText(before_text(result) + "".join(f" {n}." for n in result.notes))
+        for k, (edit, measured) in enumerate(result.suggestions, 1):
+            item = QListWidgetItem(suggestion_text(k, edit, measured, result.before))
+            race = edit.race
+            item.setToolTip(
+                f"Turns to goal south {race[0]}, north {race[1]} (before: "
+                f"{result.before_race[0]}, {result.before_race[1]}); after figures on fresh "
+                "seeds the search never used"
+            )
+            self.list.addItem(item)
+        if result.suggestions:
+            self._say(CHOOSE_TEXT, GREY)
+            self.list.setCurrentRow(0)
+        else:
+            self._say("No edit found that the rules allow.", ORANGE)
+        self._update()
+
+    def _failed(self, message: str) -> None:
+        self._end()
+        self.run_board = self.run_doc = None
+        self._say(sentence(message.splitlines()[0] if message else "failed"), RED)
+
+    def _cancelled(self) -> None:
+        self._end()
+        self._clear_result()
+        self.bar.setValue(0)
+        self._say("Cancelled.", GREY)
+
+    # --- showing and applying ---------------------------------------------------------------
+    def _say(self, text: str, colour: str) -> None:
+        """Set the dock's one-line note (a stale run's note takes precedence)."""
+        self._message = (text, colour)
+        self._show_note(self.stale())
+
+    def current(self) -> tuple[int, Edit] | None:
+        """The selected suggestion (its index and edit), if any."""
+        row = self.list.currentRow()
+        if self.result is None or not 0 <= row < len(self.result.suggestions):
+            return None
+        return row, self.result.suggestions[row][0]
+
+    def _update(self) -> None:
+        """After an edit, a new selection or a run's end: the note (stale or not), the
+        list's colour, the preview and Apply."""
+        stale = self.stale()
+        colour = QColor(GREY) if stale else self.palette().text().color()
+        for i in range(self.list.count()):
+            self.list.item(i).setForeground(QBrush(colour))
+        self._show_note(stale)
+        chosen = self.current()
+        show = chosen is not None and not stale and self.previewing
+        self._show_ghost(chosen[1].scenario if show and chosen is not None else None)
+        self._update_apply()
+
+    def _show_note(self, stale: bool) -> None:
+        text, colour = self._message
+        if stale and self.busy():
+            text, colour = STARTED_STALE_TEXT, ORANGE
+        elif stale and self.result is not None:
+            board = self.ctx.doc.scenario
+            applied = [
+                k for k, (e, _m) in enumerate(self.result.suggestions) if e.scenario == board
+            ]
+            if applied and self.ctx.doc is self.run_doc:
+                text = f"Suggestion {applied[0] + 1} is applied (Ctrl+Z restores the board)."
+                colour = GREY
+            else:
+                text, colour = STALE_TEXT, ORANGE
+        self.note.setText(text)
+        self.note.setStyleSheet(f"color: {colour}")
+
+    def _update_apply(self) -> None:
+        self.apply_button.setEnabled(
+            self.current() is not None and not self.stale() and not self.busy()
+        )
+
+    def set_previewing(self, on: bool) -> None:
+        """Show previews only while the dock is visible."""
+        self.previewing = on
+        if on:
+            self._update()
+        else:
+            self._show_ghost(None)
+
+    def _show_ghost(self, suggestion: Scenario | None) -> None:
+        if self.ghost is not None:
+            try:
+                self.ghost.remove()
+            except RuntimeError:  # already deleted with its scene's items
+                pass
+            self.ghost = None
+        if suggestion is None:
+            return
+        doc, scene = self.ctx.doc, self.ctx.scene
+        diff = board_diff(doc.scenario, suggestion)
+        self.ghost = GhostOverlay(scene, scene.geo, diff, doc.palette, doc.scenario.ruleset)
+
+    def apply(self, index: int | None = None) -> bool:
+        """Replace the board by suggestion ``index`` (default: the selected one) as one
+        undoable step; ``False`` when there is none or the run is stale."""
+        if index is not None:
+            self.list.setCurrentRow(index)
+        chosen = self.current()
+        if chosen is None or self.stale() or self.busy():
+            return False
+        k, edit = chosen
+        doc = self.ctx.doc
+        doc.undo_stack.push(
+            ScenarioCommand(doc, f"Apply suggestion: {edit.words[0]}", edit.scenario)
+        )
+        self.ctx.say(f"Applied suggestion {k + 1}: {'; '.join(edit.words)} (Ctrl+Z to undo)")
+        self.applied.emit(k)
+        return True

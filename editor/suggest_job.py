@@ -1,0 +1,131 @@
+"""The design assistant's run for the editor: ``SuggestJob`` runs
+``analysis.suggest.suggest`` in a ``ThreadJob`` with progress and cancel, and the texts the
+Suggestions dock shows (refusals, the headline, one line per suggestion).
+
+Promises: ``refusal`` answers before anything runs (illegal, finished or incomplete board:
+one sentence); ``cancel`` stops a running search at its next step (after the edit being
+generated or the batch of games being played) and the job then signals ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from PySide6.QtCore import Signal
+
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.suggest import Edit, Measured, SuggestResult, suggest
+from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.violations import Severity
+
+
+@dataclass(frozen=True)
+class SuggestSettings:
+    """What the dock's controls ask ``suggest`` for."""
+
+    agent: str = "heuristic"
+    games: int = 400
+    budget: float = 60.0
+    seed: int = 0
+    keep_symmetry: bool = False
+
+
+class SuggestJob(ThreadJob):
+    """One ``suggest`` run in its own thread: ``progress(played, total)`` after each
+    candidate played, then ``finished(SuggestResult)``, ``failed(message)`` or, after
+    ``cancel``, ``cancelled()`` (at the search's next step)."""
+
+    progress = Signal(int, int)
+
+    def __init__(self, scenario: Scenario, settings: SuggestSettings) -> None:
+        super().__init__(self._suggest)
+        self.scenario = scenario
+        self.settings = settings
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def _interrupt(self) -> None:
+        if self._stop.is_set():
+            raise JobCancelled
+
+    def _tick(self, done: int, total: int) -> None:
+        self._interrupt()
+        self.progress.emit(done, total)
+
+    def _suggest(self) -> SuggestResult:
+        s = self.settings
+        return suggest(
+            self.scenario,
+            s.agent,
+            s.games,
+            s.budget,
+            s.seed,
+            s.keep_symmetry,
+            workers=1,  # a worker thread of the GUI process: no forked pool
+            progress=self._tick,
+            interrupt=self._interrupt,
+        )
+
+
+def refusal(scenario: Scenario) -> str | None:
+    """Why ``suggest`` cannot run on ``scenario`` (one sentence), or ``None``: an illegal or
+    finished board is refused as the command line refuses it; an incomplete one too, since
+    every candidate edit must leave a complete board."""
+    from tankmap.analysis.simulation.runner import require_legal
+
+    try:
+        require_legal(scenario)
+    except TankmapError as exc:
+        return sentence(str(exc))
+    missing = [
+        v.message
+        for v in get_ruleset(scenario.ruleset).check(scenario)
+        if v.severity is Severity.INCOMPLETE
+    ]
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        return f"The set-up is incomplete ({missing[0]}{more}): finish it first."
+    return None
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _figures(m: Measured) -> str:
+    lo, hi = m.stats.balance_ci95()
+    return f"{m.stats.balance:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def before_text(result: SuggestResult) -> str:
+    """The run's headline: the board's balance now, and what the search did."""
+    b = result.before
+    return (
+        f"Now: balance {_figures(b)} with {result.agent}, {b.stats.games} games "
+        f"(1 = even). {result.candidates} legal edits, {result.played} played, "
+        f"{result.seconds:.0f} s."
+    )
+
+
+def suggestion_text(k: int, edit: Edit, measured: Measured, before: Measured) -> str:
+    """One list entry: the edit in words, then balance before → after with 95 % intervals
+    (the after figures on fresh seeds) and the games behind each."""
+    delta = measured.stats.balance - before.stats.balance
+    return (
+        f"{k}. {'; '.join(edit.words)}\n"
+        f"balance {_figures(before)} → {_figures(measured)} ({delta:+.3f}), "
+        f"{measured.stats.games} games each"
+    )
+
+
+def agent_names(ruleset: str) -> list[str]:
+    """The ruleset's agents, the heuristic first and the reference engines last."""
+    names = get_driver(ruleset).policy_names()
+    return sorted(names, key=lambda n: (n != "heuristic", n.endswith("-ref"), n))

@@ -1,0 +1,152 @@
+"""Analysis ▸ Suggest edits: the Suggestions dock runs ``analysis.suggest`` off the GUI
+thread, lists the suggestions, previews one as a ghost overlay, applies it as one undo step,
+marks a run stale when the board changes, refuses unplayable boards in one line, cancels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tankmap import maps
+from tankmap.analysis.suggest import suggest
+from tankmap.editor.docks.suggestions import STALE_TEXT, SuggestionsDock
+from tankmap.editor.ghost import GhostOverlay, board_diff
+from tankmap.editor.mainwindow import MainWindow
+from tankmap.editor.suggest_job import refusal
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Unit
+
+FLANKS = next(p for p in maps.builtin_maps("final-act") if p.name == "flanks-vs-centre.json")
+SMALL = {"games": 60, "budget": 3, "seed": 2}
+
+
+def _dock(w: MainWindow, **settings: int) -> SuggestionsDock:
+    w.run_action("analysis.suggest")
+    dock = w.analysis.suggestions
+    assert dock is not None and dock.isVisible()
+    dock.games.setValue(settings.get("games", SMALL["games"]))
+    dock.budget.setValue(settings.get("budget", SMALL["budget"]))
+    dock.seed.setValue(settings.get("seed", SMALL["seed"]))
+    return dock
+
+
+def _finish(qtbot: Any, dock: SuggestionsDock) -> None:
+    assert dock.job is not None
+    with qtbot.waitSignal(dock.job.finished, timeout=60_000):
+        pass
+    qtbot.waitUntil(lambda: not dock.busy() and dock.result is not None, timeout=10_000)
+
+
+def _ghosts(w: MainWindow) -> list[GhostOverlay]:
+    return [i for i in w.ctx.scene.items() if isinstance(i, GhostOverlay)]
+
+
+def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    w = make_window(FLANKS)
+    original = w.doc.scenario
+    dock = _dock(w)
+    assert dock.agent.currentText() == "heuristic"
+    assert not dock.apply_button.isEnabled()
+    assert dock.run()
+    assert dock.busy() and not dock.run()  # one run at a time
+    assert not dock.run_button.isEnabled() and dock.cancel_button.isEnabled()
+    _finish(qtbot, dock)
+    result = dock.result
+    assert result is not None and result.suggestions
+    # the dock passed its settings on: the board measured as ``suggest`` measures it with
+    # these games and seed (the budget may cut the two searches at different candidates)
+    expected = suggest(original, "heuristic", 60, 3.0, 2)
+    assert result.before.stats == expected.before.stats
+    assert dock.list.count() == len(result.suggestions)
+    first = dock.list.item(0).text()
+    assert first.startswith("1. " + result.suggestions[0][0].words[0])
+    b = result.before.stats.balance
+    a = result.suggestions[0][1].stats.balance
+    assert f"balance {b:.3f} [" in first and f"→ {a:.3f} [" in first and "60 games" in first
+    assert "Now: balance" in dock.summary.text()
+    assert dock.bar.value() == result.played and dock.bar.value() > 0
+
+    # the first suggestion is selected and previewed: its moved piece as a ghost
+    assert dock.list.currentRow() == 0
+    (ghost,) = _ghosts(w)
+    diff = board_diff(original, result.suggestions[0][0].scenario)
+    assert diff.removed and diff.added and ghost.diff == diff
+    assert len(ghost.ghosts) == len(diff.added)
+    assert ghost.ghosts[0].opacity() < 1 and ghost.boundingRect().width() > 0
+    assert w.doc.scenario == original  # a preview never edits
+
+    dock.list.setCurrentRow(len(result.suggestions) - 1)
+    (ghost,) = _ghosts(w)
+    assert ghost.diff == board_diff(original, result.suggestions[-1][0].scenario)
+
+    assert dock.apply_button.isEnabled()
+    depth = w.doc.undo_stack.count()
+    assert dock.apply(0)
+    assert w.doc.scenario == result.suggestions[0][0].scenario != original
+    assert w.doc.undo_stack.count() == depth + 1
+    assert w.doc.undo_stack.undoText().startswith("Apply suggestion")
+    assert not _ghosts(w) and not dock.apply_button.isEnabled()
+    assert "Suggestion 1 is applied" in dock.note.text()
+    w.run_action("edit.undo")
+    assert w.doc.scenario == original
+    assert w.doc.scenario.terrain == original.terrain  # piece order too
+    assert not w.doc.modified
+    assert dock.apply_button.isEnabled() and len(_ghosts(w)) == 1  # current again
+
+
+def test_an_edit_during_a_run_makes_it_stale(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    w = make_window(FLANKS)
+    dock = _dock(w)
+    assert dock.run()
+    swamp = next(t for t in w.doc.scenario.terrain if t.kind == "swamp")
+    w.doc.select([swamp])
+    assert w.nudge(0, 1).ok or w.nudge(0, -1).ok  # an edit while the search runs
+    assert dock.stale() and "changed since this run started" in dock.note.text()
+    _finish(qtbot, dock)
+    assert dock.result is not None and dock.result.suggestions
+    assert dock.note.text() == STALE_TEXT
+    dock.list.setCurrentRow(0)
+    assert not dock.apply_button.isEnabled()
+    assert not _ghosts(w)
+    edited = w.doc.scenario
+    assert not dock.apply(0) and w.doc.scenario == edited
+    w.run_action("edit.undo")  # back to the board that was searched: current again
+    assert not dock.stale() and dock.apply_button.isEnabled()
+    assert dock.note.text() != STALE_TEXT
+
+
+def test_cancel_stops_the_run(qtbot: Any, make_window: Callable[..., MainWindow]) -> None:
+    w = make_window(FLANKS)
+    dock = _dock(w, games=400, budget=600)  # minutes if not cancelled
+    assert dock.run()
+    job = dock.job
+    assert job is not None
+    with qtbot.waitSignal(job.progress, timeout=60_000):
+        pass  # the search is playing candidates
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        dock.cancel_button.click()
+    qtbot.waitUntil(lambda: not dock.busy(), timeout=10_000)
+    assert dock.note.text() == "Cancelled." and dock.result is None
+    assert dock.list.count() == 0 and not dock.apply_button.isEnabled()
+    assert dock.run_button.isEnabled() and dock.games.isEnabled()
+
+
+def test_unplayable_boards_are_refused_in_one_line(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    scenario = read_scenario(FLANKS)
+    c = next(u for u in scenario.units if u.side is Side.SOUTH)
+    illegal = scenario.adding(Unit("tank", Side.SOUTH, c.cell, c.facing, name="X"))
+    w = make_window(scenario=illegal)
+    dock = _dock(w)
+    assert not dock.run() and dock.job is None
+    text = dock.note.text()
+    assert text.startswith("Cannot simulate an illegal scenario") and "\n" not in text
+    assert "Traceback" not in text
+    assert refusal(scenario) is None
+    assert "incomplete" in (refusal(scenario.with_units(scenario.units[1:])) or "")
