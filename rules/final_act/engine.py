@@ -324,6 +324,7 @@ class Game:
             raise IllegalMoveError(
                 f"need {len(state.kind)} orders (one per unit), got {len(orders)}"
             )
+        orders = self.plain_orders(state, orders)
         saved = (state.adv.copy(), state.smoke, state.no_entry)
         try:
             self._check_round(state, orders, shells, actions)
@@ -331,6 +332,27 @@ class Game:
             state.adv, state.smoke, state.no_entry = saved  # tokens placed by the check
             raise
         return self.apply_round(state, orders, shells, actions)
+
+    def plain_orders(self, state: State, orders: list[Order | None]) -> list[Order | None]:
+        """``orders`` with docs/rules.md §1.5 applied: a tank's or the R/M's straight move
+        (forward or back along its facing) ordered with a turn is the plain move, without
+        the turn. Other orders are returned unchanged (the same list if none changes)."""
+        out = orders
+        board = self.board
+        for u, order in enumerate(orders):
+            if order is None or state.kind[u] == "at" or not state.alive[u]:
+                continue
+            to, facing = order
+            here, now = state.cell[u], state.facing[u]
+            if to == here or facing == now:
+                continue
+            dc = board.col_of(to) - board.col_of(here)
+            dr = board.row_of(to) - board.row_of(here)
+            if dc * now.dy == dr * now.dx:  # along the facing's axis: a straight move
+                if out is orders:
+                    out = list(orders)
+                out[u] = (to, now)
+        return out
 
     def _check_round(
         self,
@@ -377,6 +399,7 @@ class Game:
     ) -> RoundReport:
         """Execute one round without checking legality (see the module docstring;
         ``actions`` only matter when advanced options are on)."""
+        orders = self.plain_orders(state, orders)
         adv = self.adv
         acts = actions if actions is not None else Actions()
         if adv:

@@ -99,8 +99,9 @@ def test_diagonal_move_with_turn() -> None:
     orders[2] = (c("e3"), Facing.W)
     g.play_round(st, orders, {})
     assert (st.cell[2], st.facing[2]) == (c("e3"), Facing.W)
-    with pytest.raises(IllegalMoveError):  # a straight move cannot turn
-        g.play_round(st, [None, None, (c("d3"), Facing.S)], {})
+    # a straight move ordered with a turn moves without turning (§1.5)
+    g.play_round(st, [None, None, (c("d3"), Facing.S)], {})
+    assert (st.cell[2], st.facing[2]) == (c("d3"), Facing.W)
 
 
 def test_moving_into_shelled_cell_is_hit_and_leaving_escapes() -> None:
