@@ -64,6 +64,12 @@ def _tool(tool_id: str) -> Handler:
     return lambda w: w.ctx.set_tool(tool_id)
 
 
+def _open_record(w: MainWindow) -> object:
+    from tankmap.editor.replay_view import open_game_record
+
+    return open_game_record(w)
+
+
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "file.new",
@@ -80,6 +86,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&File",
         lambda w: w.open_file(),
         "Open a scenario file or a built-in map",
+    ),
+    ActionSpec(
+        "file.open_record",
+        "Open &game record…",
+        "Ctrl+Shift+O",
+        "&File",
+        _open_record,
+        "Replay a game record (tankmap simulate --record) round by round on the board",
     ),
     ActionSpec("file.save", "&Save", "Ctrl+S", "&File", lambda w: w.save()),
     ActionSpec("file.save_as", "Save &As…", "Ctrl+Shift+S", "&File", lambda w: w.save_as()),
@@ -287,6 +301,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "U",
         "&View",
         lambda w: w.toggle_unit_view(),
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.live_balance",
+        "Live &balance meter",
+        "Ctrl+Alt+L",
+        "&View",
+        lambda w: w.analysis.toggle_live_balance(),
+        "After each edit, 100 heuristic games in the background: the balance in the status bar",
         checkable=True,
     ),
     ActionSpec(

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QLabel
 
 from tankmap.editor.balance import BalanceDialog
 from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.live_balance import LiveBalance
 from tankmap.editor.reports import report_job
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ class AnalysisMenu:
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl
         self.suggestions: SuggestionsDock | None = None
         self.suggestions_dock: QDockWidget | None = None
+        self.live_balance: LiveBalance | None = None
 
     def show_balance(self) -> BalanceDialog:
         """Analysis ▸ Simulate balance (one dialog per window, non-modal)."""
@@ -66,6 +68,21 @@ class AnalysisMenu:
         self.suggestions_dock.raise_()
         return self.suggestions
 
+    def toggle_live_balance(self) -> LiveBalance:
+        """The View ▸ Live balance meter action was toggled: follow its check mark."""
+        return self.set_live_balance(self.window.actions_by_id["view.live_balance"].isChecked())
+
+    def set_live_balance(self, on: bool) -> LiveBalance:
+        """View ▸ Live balance meter: a quick balance figure in the status bar after each
+        edit (``editor.live_balance``; its label is made on first use)."""
+        if self.live_balance is None:
+            label = QLabel()
+            label.setObjectName("status-balance")
+            self.window.statusBar().insertPermanentWidget(1, label)  # left of the others
+            self.live_balance = LiveBalance(self.window.ctx, label)
+        self.live_balance.set_enabled(on)
+        return self.live_balance
+
     def document_replaced(self) -> None:
         if self.balance_dialog is not None:
             self.balance_dialog.refresh_policies()  # another game may have other policies
@@ -98,11 +115,13 @@ class AnalysisMenu:
         self.window.prompter.error(f"Cannot write the analysis report: {message}")
 
     def stop(self) -> None:
-        """Cancel a balance or suggest run and let a report being written finish (a few
-        seconds)."""
+        """Cancel a balance, suggest or live-balance run and let a report being written
+        finish (a few seconds)."""
         if self.balance_dialog is not None:
             self.balance_dialog.stop()
         if self.suggestions is not None:
             self.suggestions.stop()
+        if self.live_balance is not None:
+            self.live_balance.stop()
         if self.report_job is not None:
             self.report_job.wait()

@@ -6,6 +6,12 @@ snapshot of the scenario and reports progress; ``cancel`` stops it at the next b
 then the win rates with their Wilson 95 % intervals, the balance, game lengths and, on
 request, the full HTML report (the one ``tankmap simulate --out`` writes). The same seed
 gives the same numbers as ``tankmap simulate FILE --seed S``.
+
+After a run the dialog offers sample games to watch (``analysis.replay.sample_games``: the
+shortest and the longest win of each side, and of the draws). Watch records the game again
+from the run's seed and game number (``runner.record_game``, in the background), checks
+that it is the run's game (its table row must come out the same) and opens it in the
+replay view (``editor.replay_view``).
 """
 
 from __future__ import annotations
@@ -34,11 +40,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tankmap.analysis.replay import Replay, SampleGame, replay_of, sample_games
 from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.runner import fallback_note, require_legal, simulate
+from tankmap.analysis.simulation.runner import (
+    fallback_note,
+    record_game,
+    require_legal,
+    result_row,
+    simulate,
+)
 from tankmap.analysis.simulation.stats import summary
 from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.replay_view import show_replay
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
@@ -146,26 +160,48 @@ def result_html(doc: dict[str, Any], side_names: dict[Side, str], note: str | No
     return "".join(lines)
 
 
+def record_sample(
+    scenario: Scenario, policies: tuple[str, str], seed: int, table: pd.DataFrame, game: int
+) -> Replay:
+    """Game ``game`` of a run (``table``, seeded ``seed``) recorded again and replayed;
+    ``TankmapError`` if it is not the run's game (its table row differs)."""
+    result, record = record_game(scenario, policies, seed=seed, game=game)
+    row = result_row(scenario.board, game, policies, result)
+    ran = table[table["game"] == game].iloc[0].to_dict()
+    differ = [k for k, v in row.items() if not (v == ran[k] or (pd.isna(v) and pd.isna(ran[k])))]
+    if differ:
+        raise TankmapError(
+            f"game {game} recorded again is not the game of the run ({', '.join(differ)} differ)"
+        )
+    return replay_of(record, f"game {game} (seed {seed})")
+
+
 class BalanceDialog(QDialog):
     """Games, policies and seed; Run / Cancel with a progress bar; the results; the report.
 
     ``scenario`` is called when Run is pressed (the board as it is then is simulated; later
     edits do not change a running job). ``open_url`` opens the written report (tests pass a
-    recorder instead of the desktop's browser)."""
+    recorder instead of the desktop's browser); ``watch(replay, title)`` shows a sample game
+    (default: a replay window over the dialog's parent)."""
 
     def __init__(
         self,
         scenario: Callable[[], Scenario],
         parent: QWidget | None = None,
         open_url: Callable[[QUrl], object] = QDesktopServices.openUrl,
+        watch: Callable[[Replay, str], object] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Simulate balance")
         self._scenario = scenario
         self._open_url = open_url
+        self._watch = watch or self._show_replay
         self.job: SimulationJob | None = None
         self.report_job: ThreadJob | None = None
+        self.sample_job: ThreadJob | None = None
         self.last: tuple[Scenario, dict[str, Any], pd.DataFrame] | None = None
+        self.last_run: tuple[tuple[str, str], int] | None = None  # policies, seed of ``last``
+        self.samples: list[SampleGame] = []
         self.incomplete_note: str | None = None
 
         self.games = QSpinBox()
@@ -208,10 +244,26 @@ class BalanceDialog(QDialog):
         buttons.addStretch(1)
         buttons.addWidget(close)
 
+        self.sample_box = QComboBox()
+        self.sample_box.setToolTip(
+            "The shortest and the longest game of each outcome of the last run"
+        )
+        self.watch_button = QPushButton("&Watch")
+        self.watch_button.setToolTip(
+            "Replay this game of the run on the board, round by round (same seed and number)"
+        )
+        self.watch_button.clicked.connect(lambda: self.watch())
+        samples = QHBoxLayout()
+        samples.addWidget(QLabel("Sample games"))
+        samples.addWidget(self.sample_box, 1)
+        samples.addWidget(self.watch_button)
+        self._set_samples([])
+
         box = QVBoxLayout(self)
         box.addLayout(form)
         box.addWidget(self.bar)
         box.addWidget(self.results, 1)
+        box.addLayout(samples)
         box.addLayout(buttons)
         self.refresh_policies()
 
@@ -283,6 +335,8 @@ class BalanceDialog(QDialog):
         job.cancelled.connect(self._cancelled)
         self.job = job
         self.last = None
+        self.last_run = None
+        self._set_samples([])
         self.bar.setRange(0, self.games.value())
         self.bar.setValue(0)
         warn = self.incomplete_note
@@ -316,12 +370,14 @@ class BalanceDialog(QDialog):
         self.job.wait()
         doc["agents"] = agents_entry(scenario, self.job.policies)
         self.last = (scenario, doc, table)
+        self.last_run = (self.job.policies, self.job.seed)
         names = get_ruleset(scenario.ruleset).side_names()
         note = fallback_note(scenario, self.job.policies)
         if get_ruleset(scenario.ruleset).provisional:
             note = " ".join(filter(None, [note, "Provisional ruleset: numbers are tentative."]))
         note = " ".join(filter(None, [self.incomplete_note, note])) or None
         self.results.setHtml(result_html(doc, names, note))
+        self._set_samples(sample_games(table))
         self._set_running(False)
 
     def _failed(self, message: str) -> None:
@@ -344,6 +400,71 @@ class BalanceDialog(QDialog):
             self.job.wait()
         if self.report_job is not None:
             self.report_job.wait()
+        if self.sample_job is not None:
+            self.sample_job.wait()
+
+    # --- sample games ---------------------------------------------------------------------
+    def _set_samples(self, samples: list[SampleGame]) -> None:
+        self.samples = samples
+        self.sample_box.clear()
+        if samples and self.last is not None:
+            scenario = self.last[0]
+            names = get_ruleset(scenario.ruleset).side_names()
+            word = "turn" if scenario.ruleset == "tank-chess" else "round"
+            sides = (names[Side.SOUTH], names[Side.NORTH])
+            self.sample_box.addItems([s.describe(sides, word) for s in samples])
+        else:
+            self.sample_box.addItem("(after a run)")
+        self._sample_buttons()
+
+    def _sample_buttons(self) -> None:
+        recording = self.sample_job is not None and self.sample_job.running()
+        self.sample_box.setEnabled(bool(self.samples))
+        self.watch_button.setEnabled(bool(self.samples) and not recording)
+        self.watch_button.setText("Recording…" if recording else "&Watch")
+
+    def watch(self, index: int | None = None) -> ThreadJob | None:
+        """Record sample ``index`` (default: the one chosen) again from the run's seed and
+        game number, in the background, and show it; ``None`` without samples or while
+        another one is being recorded."""
+        if not self.samples or self.last is None or self.last_run is None:
+            return None
+        if self.sample_job is not None and self.sample_job.running():
+            return None
+        chosen = self.sample_box.currentIndex() if index is None else index
+        sample, title = self.samples[chosen], self.sample_box.itemText(chosen)
+        scenario, _doc, table = self.last
+        policies, seed = self.last_run
+
+        def record() -> tuple[Replay, str]:
+            return record_sample(scenario, policies, seed, table, sample.game), title
+
+        job = ThreadJob(record)
+        job.finished.connect(self._sample_recorded)
+        job.failed.connect(self._sample_failed)
+        self.sample_job = job
+        self._sample_buttons()
+        job.start()
+        return job
+
+    def _sample_recorded(self, result: object) -> None:
+        if self.sample_job is not None:
+            self.sample_job.wait()
+        self._sample_buttons()
+        assert isinstance(result, tuple)
+        replay, title = result
+        self._watch(replay, title)
+
+    def _sample_failed(self, message: str) -> None:
+        if self.sample_job is not None:
+            self.sample_job.wait()
+        self._sample_buttons()
+        self.results.append(
+            f"<p style='color:#b00'>Cannot replay the sample game: {html.escape(message)}</p>"
+        )
+
+    def _show_replay(self, replay: Replay, title: str) -> object:
+        return show_replay(replay, self.parentWidget() or self, title)
 
     # --- report ---------------------------------------------------------------------------
     def open_report(self) -> ThreadJob | None:

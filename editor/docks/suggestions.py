@@ -265,7 +265,7 @@ class SuggestionsDock(QWidget):
         self._end()
         assert isinstance(result, SuggestResult)
         self.result = result
-        self.summary.setText(before_text(result) + "".join(f" {n}." for n in result.notes))
+        self.summary.setText(before_text(result) + "".join(f" {sentence(n)}" for n in result.notes))
         for k, (edit, measured) in enumerate(result.suggestions, 1):
             item = QListWidgetItem(suggestion_text(k, edit, measured, result.before))
             race = edit.race
