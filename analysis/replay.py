@@ -20,7 +20,8 @@ Tank Wars: support tokens dropped) and Tank Chess's "Check!"/"Escape!" (``announ
 Every error is a ``TankmapError`` naming the record and the round or turn: not a record,
 a bad record, an illegal order, or a stored result that the replay does not reproduce.
 ``sample_games`` picks the games of a simulation table worth watching (the shortest and
-the longest win of each side, and of the draws).
+the longest win of each side, and of the draws); ``decided_maps`` counts where its games
+were decided (units lost, the winning units' last cells) per cell.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from tankmap.rules.board import Board
 from tankmap.rules.errors import IllegalMoveError, TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -505,3 +508,23 @@ def sample_games(table: pd.DataFrame) -> list[SampleGame]:
                 SampleGame(int(row["game"]), outcome, which, int(row["length"]), str(row["end"]))
             )
     return out
+
+
+# --- where the games of a run were decided ---------------------------------------------------
+def decided_maps(table: pd.DataFrame, board: Board) -> dict[str, np.ndarray]:
+    """Per-cell counts (rows × columns, row 0 = row 1) of where the games of a
+    ``runner.simulate`` table were decided: ``losses-south`` / ``losses-north`` (units of
+    that side knocked out there, ``stats.death_map``) and ``won-south`` / ``won-north``
+    (where the winning unit of each game won by that side ended: the goal cell it reached,
+    the edge cell a command tank escaped from, or where it fired the deciding shot)."""
+    from tankmap.analysis.simulation.stats import death_map
+
+    maps = {f"losses-{s.value}": death_map(table, board, s.value) for s in SIDES}
+    for side in SIDES:
+        grid = np.zeros((board.rows, board.columns), dtype=np.int64)
+        for winner, route in zip(table["winner"], table["route"], strict=True):
+            if winner == side.value and isinstance(route, str) and route:
+                c = board.parse_cell(route.split()[-1])
+                grid[board.row_of(c), board.col_of(c)] += 1
+        maps[f"won-{side.value}"] = grid
+    return maps

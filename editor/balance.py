@@ -52,7 +52,7 @@ from tankmap.analysis.simulation.runner import (
 )
 from tankmap.analysis.simulation.stats import summary
 from tankmap.editor.jobs import JobCancelled, ThreadJob
-from tankmap.editor.replay_view import show_replay
+from tankmap.editor.replay_view import DecidedWindow, show_replay
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
@@ -253,10 +253,16 @@ class BalanceDialog(QDialog):
             "Replay this game of the run on the board, round by round (same seed and number)"
         )
         self.watch_button.clicked.connect(lambda: self.watch())
+        self.decided_button = QPushButton("Where &decided")
+        self.decided_button.setToolTip(
+            "Heat maps of the last run on the board: where units were lost and games won"
+        )
+        self.decided_button.clicked.connect(lambda: self.show_decided())
         samples = QHBoxLayout()
         samples.addWidget(QLabel("Sample games"))
         samples.addWidget(self.sample_box, 1)
         samples.addWidget(self.watch_button)
+        samples.addWidget(self.decided_button)
         self._set_samples([])
 
         box = QVBoxLayout(self)
@@ -422,6 +428,7 @@ class BalanceDialog(QDialog):
         self.sample_box.setEnabled(bool(self.samples))
         self.watch_button.setEnabled(bool(self.samples) and not recording)
         self.watch_button.setText("Recording…" if recording else "&Watch")
+        self.decided_button.setEnabled(self.last is not None and not self.busy())
 
     def watch(self, index: int | None = None) -> ThreadJob | None:
         """Record sample ``index`` (default: the one chosen) again from the run's seed and
@@ -462,6 +469,20 @@ class BalanceDialog(QDialog):
         self.results.append(
             f"<p style='color:#b00'>Cannot replay the sample game: {html.escape(message)}</p>"
         )
+
+    def show_decided(self) -> DecidedWindow | None:
+        """Where the last run's games were decided (``None`` before a run)."""
+        if self.last is None:
+            return None
+        scenario, doc, table = self.last
+        window = DecidedWindow(
+            scenario,
+            table,
+            self.parentWidget() or self,
+            f": {doc['games']} games, seed {doc['seed']}",
+        )
+        window.show()
+        return window
 
     def _show_replay(self, replay: Replay, title: str) -> object:
         return show_replay(replay, self.parentWidget() or self, title)

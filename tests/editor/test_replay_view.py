@@ -256,3 +256,36 @@ def test_watch_opens_a_replay_window(qtbot: Any) -> None:
     assert rw.count == sample.length
     rw.last()
     assert rw.result.text() == rw.replay.result_line()
+
+
+def test_where_games_were_decided_is_a_heat_map_of_the_run(qtbot: Any) -> None:
+    from tankmap.analysis.replay import decided_maps
+    from tankmap.editor.replay_view import DecidedWindow
+
+    scenario = _scenario("final-act/mirror")
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    assert not dialog.decided_button.isEnabled() and dialog.show_decided() is None
+    dialog.games.setValue(30)
+    assert dialog.run()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    assert dialog.decided_button.isEnabled()
+    dialog.decided_button.click()
+    (window,) = dialog.findChildren(DecidedWindow)
+    maps = decided_maps(dialog.last[2], scenario.board)  # type: ignore[index]
+    board = scenario.board
+    for key in ("losses-south", "losses-north", "won-south", "won-north"):
+        window.show_map(key)
+        assert window.key() == key
+        shown = {c: int(t) for c, t in window.scene.heat.labels.items()}
+        grid = maps[key]
+        assert shown == {
+            board.cell(c, r): int(grid[r, c])
+            for r in range(board.rows)
+            for c in range(board.columns)
+            if grid[r, c]
+        }
+        assert str(int(grid.sum())) in window.choice.currentText()
+    assert sum(int(maps[f"won-{s}"].sum()) for s in ("south", "north")) == int(
+        (dialog.last[2]["winner"] != "draw").sum()  # type: ignore[index]
+    )

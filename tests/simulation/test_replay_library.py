@@ -183,3 +183,32 @@ def test_sample_games_pick_the_shortest_and_longest_of_each_outcome() -> None:
     assert got[1].describe(("White", "Black"), "turn") == (
         "White wins, longest: game 3 (15 turns, annihilation)"
     )
+
+
+def test_decided_maps_count_losses_and_where_wins_ended() -> None:
+    from tankmap.analysis.replay import decided_maps
+    from tankmap.rules.board import Board
+
+    board = Board.of(12, 12)
+    table = pd.DataFrame(
+        {
+            "winner": ["south", "north", "draw", "south"],
+            "route": ["f1 f2 f12", "c12 c1", "", "a1 b12"],
+            "deaths": ["north:tank:c5:tank south:at:d4:- north:tank:c5:tank", "", "", ""],
+        }
+    )
+    maps = decided_maps(table, board)
+    assert set(maps) == {"losses-south", "losses-north", "won-south", "won-north"}
+
+    def cells(grid: np.ndarray) -> dict[str, int]:
+        return {
+            board.cell_name(board.cell(c, r)): int(grid[r, c])
+            for r in range(board.rows)
+            for c in range(board.columns)
+            if grid[r, c]
+        }
+
+    assert cells(maps["losses-north"]) == {"c5": 2}
+    assert cells(maps["losses-south"]) == {"d4": 1}
+    assert cells(maps["won-south"]) == {"f12": 1, "b12": 1}
+    assert cells(maps["won-north"]) == {"c1": 1}
