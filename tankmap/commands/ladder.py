@@ -29,8 +29,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agents",
         metavar="A,B,...",
-        help="comma-separated agents (default: every base agent of the game, e.g. "
-        "random,heuristic; 'tankmap ladder FILE --help-agents' lists them)",
+        help="comma-separated agents (default: random,heuristic,search; "
+        "'tankmap ladder FILE --help-agents' lists every agent of the game, e.g. uct)",
     )
     p.add_argument(
         "--help-agents", action="store_true", help="list the game's agents with a line each"

@@ -146,3 +146,61 @@ def test_numpy_switch_gives_the_same_table(monkeypatch: pytest.MonkeyPatch) -> N
     assert not final_act_kernel.available()
     second = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
     assert first == second
+
+
+@needs_numba
+@pytest.mark.parametrize("name", MAPS)
+def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
+    """The search agent's kernel scoring, with no look-ahead rounds, values the forced
+    round exactly as the reference engine's ``apply_round`` + ``final_act_search.value``:
+    random legal plans (orders and shells of both sides) on positions of seeded games."""
+    from tankmap.analysis.simulation.policies.final_act import HeuristicPolicy, RoundView
+    from tankmap.analysis.simulation.policies.final_act_search import value
+
+    scenario = _scenario(name)
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    game = prep.game
+    rng = np.random.default_rng(4)
+    checked = 0
+    for _ in range(3):
+        st = game.initial_state()
+        players = (HeuristicPolicy(prep, 0), HeuristicPolicy(prep, 1))
+        while not st.over:
+            rows = []
+            for _ in range(12):
+                view = RoundView(st, prep)
+                orders: list[tuple[int, object] | None] = [None] * len(st.kind)
+                shells: dict[int, int] = {}
+                for u in st.live():
+                    options = st.orders(u)
+                    orders[u] = options[int(rng.integers(len(options)))]
+                    zone = view.zones[u]
+                    if zone and st.can_fire(u, orders[u]) and rng.random() < 0.8:
+                        shells[u] = zone[int(rng.integers(len(zone)))]
+                rows.append((orders, shells))
+            units = len(st.kind)
+            dest = np.tile(np.array(st.cell, dtype=np.int64), (len(rows), 1))
+            fac = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (len(rows), 1))
+            fire = np.full((len(rows), units), -1, dtype=np.int64)
+            for r, (orders, shells) in enumerate(rows):
+                for u, o in enumerate(orders):
+                    if o is not None:
+                        dest[r, u], fac[r, u] = o[0], int(o[1])  # type: ignore[call-overload]
+                for u, c in shells.items():
+                    fire[r, u] = c
+            keys = np.arange(len(rows), dtype=np.uint64)
+            for me in (0, 1):
+                got = final_act_kernel.lookahead_values(prep, st, me, dest, fac, fire, keys, 0)
+                for r, (orders, shells) in enumerate(rows):
+                    work = st.copy()
+                    game.apply_round(work, orders, shells)  # type: ignore[arg-type]
+                    assert got[r] == value(work, prep, me), (r, me, st.round)
+                    checked += 1
+            view = RoundView(st, prep)
+            (o0, s0), (o1, s1) = (p.decide(view, rng) for p in players)
+            full: list[tuple[int, object] | None] = [None] * len(st.kind)
+            for plan in (o0, o1):
+                for u, o in plan.items():
+                    full[u] = o
+            game.apply_round(st, full, {**s0, **s1})  # type: ignore[arg-type]
+    assert checked > 300

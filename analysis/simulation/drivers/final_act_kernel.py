@@ -1226,6 +1226,258 @@ def _play(
     return needed
 
 
+# --- the search agent's look-ahead -------------------------------------------------------
+@_jit
+def _lookahead(
+    T: Tables,
+    me: int,
+    done: int,
+    ahead: int,
+    keys: Any,
+    cell0: Any,
+    facing0: Any,
+    damage0: Any,
+    alive0: Any,
+    wreck0: Any,
+    wreck_cells0: Any,
+    tie0: Any,
+    forced_dest: Any,
+    forced_fac: Any,
+    forced_shells: Any,
+    values: Any,
+) -> None:
+    """For each row ``g``: from the position given (``done`` rounds played), play the
+    forced round ``forced_*[g]`` (every unit's order and shell, -1 for none), then up to
+    ``ahead`` rounds of the heuristic on both sides (noise keyed ``keys[g]``); set
+    ``values[g]`` to ``final_act_search.value`` of the position reached for side ``me``."""
+    n = T.n
+    units = cell0.shape[0]
+    t_max = T.tgt.shape[2]
+    cell = np.empty(units, dtype=np.int64)
+    facing = np.empty(units, dtype=np.int64)
+    damage = np.empty(units, dtype=np.int64)
+    alive = np.empty(units, dtype=np.bool_)
+    wreck = np.empty(units, dtype=np.bool_)
+    tie_base = np.empty(units, dtype=np.bool_)
+    wreck_cells = np.empty(n, dtype=np.bool_)
+    still = np.empty(units, dtype=np.int64)
+    best_d = np.empty(units, dtype=np.float64)
+    dest = np.empty(units, dtype=np.int64)
+    dest_fac = np.empty(units, dtype=np.int64)
+    shells = np.empty(units, dtype=np.int64)
+    moving = np.empty(units, dtype=np.bool_)
+    bounce = np.empty(units, dtype=np.bool_)
+    blk = np.empty(T.bet_words.shape[3], dtype=np.uint64)
+    vtgt = np.empty((units, t_max), dtype=np.int64)
+    vvalid = np.empty((units, t_max), dtype=np.bool_)
+    danger = np.empty((2, n + 1), dtype=np.float64)
+    likely_all = np.empty((2, n + 1), dtype=np.float64)
+    claimed = np.empty(n + 1, dtype=np.bool_)
+    likely = np.empty(n + 1, dtype=np.float64)
+    vals = np.empty(t_max, dtype=np.float64)
+    ok = np.empty(max(T.k, 1), dtype=np.bool_)
+    mine = np.empty(units, dtype=np.int64)
+    keyd = np.empty(units, dtype=np.float64)
+    order = np.empty(units, dtype=np.int64)
+    kills = np.zeros((1, 2), dtype=np.int64)
+    d_count = np.zeros(1, dtype=np.int64)
+    d_unit = np.zeros((1, units), dtype=np.int64)
+    d_cell = np.zeros((1, units), dtype=np.int64)
+    d_round = np.zeros((1, units), dtype=np.int64)
+    d_by = np.zeros((1, units), dtype=np.int64)
+    for g in range(keys.shape[0]):
+        key = keys[g]
+        cell[:] = cell0
+        facing[:] = facing0
+        damage[:] = damage0
+        alive[:] = alive0
+        wreck[:] = wreck0
+        wreck_cells[:] = wreck_cells0
+        tie_base[:] = tie0
+        still[:] = 0
+        best_d[:] = np.inf
+        d_count[0] = 0
+        dest[:] = forced_dest[g]
+        dest_fac[:] = forced_fac[g]
+        shells[:] = forced_shells[g]
+        rnd = done + 1
+        _apply(
+            T.forbid_tank_rm,
+            T.hits,
+            T.kind,
+            T.max_kind,
+            T.max_units,
+            T.no_swap,
+            T.side,
+            T.wrecks,
+            0,
+            rnd,
+            cell,
+            facing,
+            damage,
+            alive,
+            wreck,
+            wreck_cells,
+            kills,
+            dest,
+            dest_fac,
+            shells,
+            moving,
+            bounce,
+            d_count,
+            d_unit,
+            d_cell,
+            d_round,
+            d_by,
+        )
+        end, winner = _check_end(
+            T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base
+        )
+        for r in range(ahead):
+            if end != 0:
+                break
+            base = r * T.width
+            for u in range(units):
+                d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
+                if d_here < best_d[u]:
+                    best_d[u] = d_here
+                    still[u] = 0
+                else:
+                    still[u] += 1
+            dest[:] = cell
+            dest_fac[:] = facing
+            shells[:] = -1
+            _view(
+                T.berm_words,
+                T.bet_words,
+                T.zone_words,
+                T.n_tgt,
+                T.n_elev,
+                T.blocks,
+                T.elev,
+                T.elevates,
+                T.elevating,
+                T.fires,
+                T.kind,
+                T.ks,
+                T.lik_cell,
+                T.lik_p,
+                T.n,
+                T.side,
+                T.tgt,
+                T.value,
+                cell,
+                facing,
+                damage,
+                alive,
+                wreck,
+                blk,
+                vtgt,
+                vvalid,
+                danger,
+                likely_all,
+            )
+            for side in range(2):
+                _heuristic_side(
+                    T.bet_words,
+                    T.zone_words,
+                    T.n_tgt,
+                    T.dist,
+                    T.elevating,
+                    T.k,
+                    T.k_move,
+                    T.kind,
+                    T.ks,
+                    T.n,
+                    T.ord_d,
+                    T.ord_dest,
+                    T.ord_fac,
+                    T.side,
+                    T.tgt,
+                    T.width,
+                    side,
+                    False,
+                    key,
+                    base,
+                    cell,
+                    facing,
+                    damage,
+                    alive,
+                    still,
+                    wreck_cells,
+                    blk,
+                    vtgt,
+                    vvalid,
+                    danger,
+                    likely_all,
+                    dest,
+                    dest_fac,
+                    shells,
+                    claimed,
+                    likely,
+                    vals,
+                    ok,
+                    mine,
+                    keyd,
+                    order,
+                )
+            rnd += 1
+            _apply(
+                T.forbid_tank_rm,
+                T.hits,
+                T.kind,
+                T.max_kind,
+                T.max_units,
+                T.no_swap,
+                T.side,
+                T.wrecks,
+                0,
+                rnd,
+                cell,
+                facing,
+                damage,
+                alive,
+                wreck,
+                wreck_cells,
+                kills,
+                dest,
+                dest_fac,
+                shells,
+                moving,
+                bounce,
+                d_count,
+                d_unit,
+                d_cell,
+                d_round,
+                d_by,
+            )
+            end, winner = _check_end(
+                T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base
+            )
+        if end != 0:
+            values[g] = 0.0 if winner < 0 else (100.0 if winner == me else -100.0)
+            continue
+        score = 0.0
+        best0 = np.inf
+        best1 = np.inf
+        for u in range(units):
+            if not alive[u]:
+                continue
+            worth = 3.0 if T.kind[u] == TANK else 1.0
+            if damage[u] > 0:
+                worth -= 1.0
+            score += worth if T.side[u] == me else -worth
+            if T.kind[u] == TANK:
+                d = float(T.dist[T.ks[u], cell[u] * 8 + facing[u]])
+                if T.side[u] == 0:
+                    best0 = min(best0, d)
+                else:
+                    best1 = min(best1, d)
+        ours = min(best0 if me == 0 else best1, 20.0)
+        theirs = min(best1 if me == 0 else best0, 20.0)
+        values[g] = score + 1.5 * (theirs - ours)
+
+
 def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) -> list[GameResult]:
     """Play one game per key (the same games as ``final_act_batch.play_many``)."""
     from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
@@ -1323,3 +1575,53 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
         if collecting:
             gc.enable()
     return results
+
+
+def lookahead_values(
+    prep: Prepared,
+    state: Any,
+    me: int,
+    dest: npt.NDArray[np.int64],
+    facing: npt.NDArray[np.int64],
+    shells: npt.NDArray[np.int64],
+    keys: npt.NDArray[np.uint64],
+    ahead: int,
+) -> npt.NDArray[np.float64]:
+    """The search agent's scores: for each row ``g`` of ``dest``/``facing``/``shells``
+    (every unit's order and shell for the next round, -1 for no shell), play that round
+    from the reference-engine ``state``, then up to ``ahead`` rounds of the heuristic on both
+    sides with noise keyed ``keys[g]``, and value the position for side ``me`` (as
+    ``final_act_search.value``). Only for games without advanced options (rules §1.8)."""
+    from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+
+    T = tables(tables_of(prep))
+    units = len(state.kind)
+    wreck_cells = np.zeros(T.n, dtype=np.bool_)
+    mask = state.wreck_mask
+    while mask:
+        low = mask & -mask
+        wreck_cells[low.bit_length() - 1] = True
+        mask ^= low
+    tie = np.zeros(units, dtype=np.bool_)
+    if state.tie_base:
+        tie[list(state.tie_base)] = True
+    values = np.empty(dest.shape[0], dtype=np.float64)
+    _lookahead(
+        T,
+        me,
+        state.round,
+        ahead,
+        keys,
+        np.array(state.cell, dtype=np.int64),
+        np.array([int(f) for f in state.facing], dtype=np.int64),
+        np.array(state.damage, dtype=np.int64),
+        np.array(state.alive, dtype=np.bool_),
+        np.array(state.wreck, dtype=np.bool_),
+        wreck_cells,
+        tie,
+        dest,
+        facing,
+        shells,
+        values,
+    )
+    return values

@@ -11,13 +11,17 @@ is to the enemy's last line than theirs is to ours). Candidates: the heuristic's
 backing off behind cover, turning to intercept …) in its place, kept when it scores better
 on the same sampled futures (common random numbers). So it races when racing wins and
 holds, blocks or trades shots when that scores better. Shells are the heuristic's. ``N``
-defaults to 3. Seeded through the generator it is given; it plays on the one-game engine.
+defaults to 3. Seeded through the generator it is given. Candidates are scored on the
+compiled kernel (``final_act_kernel.lookahead_values``: the batch engine's rules and
+heuristic, all candidates of a tank at once), or — with advanced options on (rules §1.8),
+without numba, or with ``TANKMAP_KERNEL=numpy`` — on the one-game engine.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from tankmap.analysis.simulation.drivers import final_act_kernel
 from tankmap.analysis.simulation.policies.final_act import (
     INF,
     HeuristicPolicy,
@@ -73,29 +77,71 @@ class SearchPolicy(HeuristicPolicy):
         for _ in range(self.samples):
             enemy = HeuristicPolicy(prep, 1 - side)
             futures.append((*enemy.decide(view, rng), int(rng.integers(2**63))))
+        fast = not prep.game.adv and final_act_kernel.available()
 
-        def score(plan: dict[int, Order]) -> float:
-            total = 0.0
-            for enemy_orders, enemy_shells, seed in futures:
-                total += self._play_out(st, plan, shells, enemy_orders, enemy_shells, seed)
-            return total / len(futures)
+        def score(plans: list[dict[int, Order]]) -> list[float]:
+            if fast:
+                return self._kernel_scores(st, plans, shells, futures)
+            return [
+                sum(self._play_out(st, plan, shells, *future) for future in futures) / len(futures)
+                for plan in plans
+            ]
 
-        best = score(orders)
+        best = score([orders])[0]
         dist = prep.dist["tank"][side]
-        tanks = sorted(
-            (u for u in orders if st.kind[u] == "tank"),
-            key=lambda u: dist[st.cell[u] * 8 + int(st.facing[u])],
-        )
+        # Scores are sums of a few whole and half numbers, so equal scores are common: the
+        # tanks of one distance and each tank's orders are tried in a seeded random order,
+        # or the first in cell order would win every tie and favour one side or direction.
+        tanks = [u for u in orders if st.kind[u] == "tank"]
+        ties = dict(zip(tanks, rng.random(len(tanks)).tolist(), strict=True))
+        tanks.sort(key=lambda u: (dist[st.cell[u] * 8 + int(st.facing[u])], ties[u]))
         for u in tanks:
-            for order in st.orders(u):
-                if order == orders[u]:
-                    continue
-                trial = dict(orders)
-                trial[u] = order
-                s = score(trial)
-                if s > best:
-                    best, orders = s, trial
+            options = st.orders(u)
+            trials = [
+                {**orders, u: options[k]}
+                for k in rng.permutation(len(options)).tolist()
+                if options[k] != orders[u]
+            ]
+            if not trials:
+                continue
+            scores = score(trials)
+            k = max(range(len(scores)), key=scores.__getitem__)  # the first best
+            if scores[k] > best:
+                best, orders = scores[k], trials[k]
         return orders, shells
+
+    def _kernel_scores(
+        self,
+        st: State,
+        plans: list[dict[int, Order]],
+        shells: dict[int, int],
+        futures: list[tuple[dict[int, Order], dict[int, int], int]],
+    ) -> list[float]:
+        """``_play_out``'s mean over ``futures`` for every plan at once, on the compiled
+        kernel (the look-ahead rounds' noise is keyed by the future's seed)."""
+        units = len(st.kind)
+        rows = len(plans) * len(futures)
+        dest = np.tile(np.array(st.cell, dtype=np.int64), (rows, 1))
+        facing = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (rows, 1))
+        fire = np.full((rows, units), -1, dtype=np.int64)
+        keys = np.empty(rows, dtype=np.uint64)
+        row = 0
+        for plan in plans:
+            for enemy_orders, enemy_shells, seed in futures:
+                for orders in (plan, enemy_orders):
+                    for u, (to, f) in orders.items():
+                        dest[row, u] = to
+                        facing[row, u] = int(f)
+                for shots in (shells, enemy_shells):
+                    for u, target in shots.items():
+                        fire[row, u] = target
+                keys[row] = seed
+                row += 1
+        values = final_act_kernel.lookahead_values(
+            self.prep, st, self.side, dest, facing, fire, keys, LOOKAHEAD
+        )
+        means: list[float] = values.reshape(len(plans), len(futures)).mean(axis=1).tolist()
+        return means
 
     def _play_out(
         self,
