@@ -5,20 +5,32 @@ marks a run stale when the board changes, refuses unplayable boards in one line,
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
+
+import pytest
 
 from tankmap import maps
 from tankmap.analysis.suggest import suggest
 from tankmap.editor.docks.suggestions import STALE_TEXT, SuggestionsDock
 from tankmap.editor.ghost import GhostOverlay, board_diff
 from tankmap.editor.mainwindow import MainWindow
+from tankmap.editor import suggest_job
 from tankmap.editor.suggest_job import refusal
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Unit
 
 FLANKS = next(p for p in maps.builtin_maps("final-act") if p.name == "flanks-vs-centre.json")
-SMALL = {"games": 60, "budget": 3, "seed": 2}
+SMALL = {"games": 60, "budget": 600, "seed": 2}
+"""A budget no run reaches: a small search (``_small_search``) keeps the runs short, so
+what the tests see does not depend on the machine's load."""
+
+
+@pytest.fixture(autouse=True)
+def _small_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dock's job plays at most 3 steered candidates (not the default 24)."""
+    monkeypatch.setattr(suggest_job, "suggest", partial(suggest, max_candidates=3))
 
 
 def _dock(w: MainWindow, **settings: int) -> SuggestionsDock:
@@ -57,9 +69,10 @@ def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
     result = dock.result
     assert result is not None and result.suggestions
     # the dock passed its settings on: the board measured as ``suggest`` measures it with
-    # these games and seed (the budget may cut the two searches at different candidates)
-    expected = suggest(original, "heuristic", 60, 3.0, 2)
+    # these games and seed, and finds what it finds
+    expected = suggest(original, "heuristic", 60, 600.0, 2, max_candidates=3)
     assert result.before.stats == expected.before.stats
+    assert [e.words for e, _m in result.suggestions] == [e.words for e, _m in expected.suggestions]
     assert dock.list.count() == len(result.suggestions)
     first = dock.list.item(0).text()
     assert first.startswith("1. " + result.suggestions[0][0].words[0])
@@ -120,7 +133,10 @@ def test_an_edit_during_a_run_makes_it_stale(
     assert dock.note.text() != STALE_TEXT
 
 
-def test_cancel_stops_the_run(qtbot: Any, make_window: Callable[..., MainWindow]) -> None:
+def test_cancel_stops_the_run(
+    qtbot: Any, make_window: Callable[..., MainWindow], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suggest_job, "suggest", suggest)  # the full search: 24 candidates
     w = make_window(FLANKS)
     dock = _dock(w, games=400, budget=600)  # minutes if not cancelled
     assert dock.run()
