@@ -12,10 +12,10 @@ import pytest
 
 from tankmap import maps
 from tankmap.analysis.suggest import suggest
+from tankmap.editor import suggest_job
 from tankmap.editor.docks.suggestions import STALE_TEXT, SuggestionsDock
 from tankmap.editor.ghost import GhostOverlay, board_diff
 from tankmap.editor.mainwindow import MainWindow
-from tankmap.editor import suggest_job
 from tankmap.editor.suggest_job import refusal
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
