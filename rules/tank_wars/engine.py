@@ -295,9 +295,9 @@ def resolve_orders(
             if cmd is None or not w.alive[i]:
                 continue
             dist = cmd.kind.distance
-            dx, dy = cmd.direction.dx, cmd.direction.dy
+            dx, dy = cmd.unit
             start = w.cells[i]
-            end = board.offset(start, dx * dist, dy * dist)
+            end = board.offset(start, *cmd.step)
             if (
                 cmd.kind not in rules.kind(v.kind).moves
                 or (dist == 2 and w.armour[i] <= 1)

@@ -48,6 +48,10 @@ class Command:
 
     kind: CommandKind
     direction: Facing
+    # (dx, dy) of one field and of the whole command: derived, kept because the search
+    # agents ask for them millions of times (an enum's dx is a property lookup)
+    unit: tuple[int, int] = field(init=False, repr=False, compare=False)
+    step: tuple[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.direction not in self.kind.directions:
@@ -55,6 +59,9 @@ class Command:
                 f"a {self.kind.value} token cannot point {self.direction.name}"
                 f" (use {' '.join(d.name for d in self.kind.directions)})"
             )
+        dx, dy, d = self.direction.dx, self.direction.dy, self.kind.distance
+        object.__setattr__(self, "unit", (dx, dy))
+        object.__setattr__(self, "step", (dx * d, dy * d))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.direction.name}"
@@ -117,8 +124,8 @@ NO_ORDERS = Orders()
 def command_end(board: Board, cell: int, command: Command) -> int:
     """The field ``command`` would take a vehicle on ``cell`` to, or -1 if off the grid
     (whether it stays on the vehicle's own board is for the caller: ``board_cells``)."""
-    d = command.kind.distance
-    return board.offset(cell, command.direction.dx * d, command.direction.dy * d)
+    dx, dy = command.step
+    return board.offset(cell, dx, dy)
 
 
 @dataclass(frozen=True)
@@ -319,8 +326,7 @@ def command_table(
             for cmd in ALL_COMMANDS:
                 if cmd.kind not in pattern:
                     continue
-                d = cmd.kind.distance
-                to = board.offset(c, cmd.direction.dx * d, cmd.direction.dy * d)
+                to = board.offset(c, *cmd.step)
                 if to >= 0 and to in cells:
                     ok.append(cmd)
             rows.append(tuple(ok))

@@ -22,22 +22,46 @@ from tankmap.rules.tank_wars.engine import (
     Command,
     Orders,
     TankWarsState,
-    command_end,
     command_options,
-    gunfire_targets,
     random_orders,
 )
+from tankmap.rules.tank_wars.ruleset import board_cells
+from tankmap.rules.tank_wars.state import Vehicle
 
 Policy = Callable[[TankWarsState, Side], Orders]
 
 
 def _path(state: TankWarsState, cell: int, cmd: Command) -> tuple[int, ...]:
     """Fields a command crosses or enters (the start excluded)."""
-    d = cmd.direction
-    first = state.board.offset(cell, d.dx, d.dy)
-    if cmd.kind.distance == 1:
+    board = state.board
+    first = board.offset(cell, *cmd.unit)
+    if cmd.unit == cmd.step:
         return (first,)
-    return (first, command_end(state.board, cell, cmd))
+    return (first, board.offset(cell, *cmd.step))
+
+
+Option = tuple[Command | None, int, tuple[int, ...]]
+_OPTIONS: dict[tuple[int, int, int, str, int, bool], tuple[object, object, tuple[Option, ...]]] = {}
+
+
+def _options(state: TankWarsState, v: Vehicle) -> tuple[Option, ...]:
+    """``command_options(state, v)`` as ``(command, end field, fields crossed)``, memoised
+    per board, rules, side, kind, field and 1-AP state (all that decides them)."""
+    key = (id(state.board), id(state.rules), v.side.index, v.kind, v.cell, v.armour <= 1)
+    found = _OPTIONS.get(key)
+    if found is not None and found[0] is state.board and found[1] is state.rules:
+        return found[2]
+    out: list[Option] = []
+    for cmd in command_options(state, v):
+        if cmd is None:
+            out.append((None, v.cell, ()))
+        else:
+            path = _path(state, v.cell, cmd)
+            out.append((cmd, path[-1], path))
+    if len(_OPTIONS) > 100_000:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (state.board, state.rules, tuple(out))
+    return _OPTIONS[key][2]
 
 
 def random_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
@@ -60,41 +84,43 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
             if v.kind in banned:
                 claimed.add(v.cell)
                 continue
-            options = command_options(state, v)
+            options = _options(state, v)
             noise = rng.random(len(options)).tolist()
             best: Command | None = None
+            best_end = v.cell
             best_score = -1e9
-            for cmd, z in zip(options, noise, strict=True):
-                path: tuple[int, ...]
-                if cmd is None:
-                    end, path = v.cell, ()
-                else:
-                    path = _path(state, v.cell, cmd)
-                    end = path[-1]
+            craters_at = state.craters
+            supports = state.supports
+            for (cmd, end, path), z in zip(options, noise, strict=True):
                 if end in claimed:
                     continue
-                craters = sum(1 for c in path if c in state.craters)
-                score = (2.0 if end in state.supports else 0.0) - craters * (
+                craters = sum(1 for c in path if c in craters_at)
+                score = (2.0 if end in supports else 0.0) - craters * (
                     3.0 if v.armour <= craters else 1.2
                 )
                 score += 0.8 * z + (0.3 if cmd is not None else 0.0)
                 if score > best_score:
-                    best, best_score = cmd, score
-            end = v.cell if best is None else command_end(state.board, v.cell, best)
-            claimed.add(end)
+                    best, best_end, best_score = cmd, end, score
+            claimed.add(best_end if best is not None else v.cell)
             if best is not None:
                 commands[v.ident] = best
         # gunfire: where the enemy most likely ends
         likely: dict[int, float] = {}
         for e in state.vehicles_of(side.other):
-            options = command_options(state, e)
+            options = _options(state, e)
             w = (1.0 + 1.0 / e.armour) / len(options)
-            for cmd in options:
-                end = e.cell if cmd is None else command_end(state.board, e.cell, cmd)
+            for _cmd, end, _path_cells in options:
                 likely[end] = likely.get(end, 0.0) + w
         n = state.gunfire_available(side)
-        allowed = set(gunfire_targets(state, side))
-        cells = sorted(c for c in likely if c in allowed)
+        # gunfire_targets' fields: the enemy board, and craters on the own board
+        enemy_board, own_board = (
+            board_cells(state.board, side.other),
+            board_cells(state.board, side),
+        )
+        crater_fields = state.craters
+        cells = sorted(
+            c for c in likely if c in enemy_board or (c in own_board and c in crater_fields)
+        )
         noise = rng.random(len(cells)).tolist()
         order = sorted(range(len(cells)), key=lambda i: -(likely[cells[i]] + 0.05 * noise[i]))
         targets = tuple(cells[i] for i in order[:n])
