@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.rules.errors import TankmapError
-from tankmap.rules.fileformat import atomic_write_text, dumps_scenario
+from tankmap.rules.fileformat import atomic_write_text, canonical, dumps_scenario
 from tankmap.rules.scenario import Scenario
 
 
@@ -34,7 +34,7 @@ def board_key(scenario: Scenario) -> str:
     """A short hash of the board's canonical text (title and notes excluded)."""
     from dataclasses import replace
 
-    text = dumps_scenario(replace(scenario, title="", author="", notes=""))
+    text = dumps_scenario(canonical(replace(scenario, title="", author="", notes="")))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 

@@ -1,9 +1,9 @@
 """Read and write scenario files (docs/architecture.md §3).
 
 Reading validates everything and raises ``ScenarioFormatError`` naming the file, the JSON
-path and the value; it never raises anything else on bad input. Writing is canonical (same
-scenario ⇒ byte-identical text) and atomic (temp file + rename: a failed write leaves the
-old file untouched).
+path and the value; it never raises anything else on bad input. Writing is canonical (the
+same board gives byte-identical text whatever order it was edited in: ``canonical``) and
+atomic (temp file + rename: a failed write leaves the old file untouched).
 
 >>> from rules.fileformat import loads_scenario, dumps_scenario
 """
@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -182,8 +183,42 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
     return out
 
 
+def canonical(scenario: Scenario) -> Scenario:
+    """The scenario in the order files are written in (``write_scenario``).
+
+    - the cells of each terrain piece in board order (row 1 from a1 eastward, then row 2...);
+    - terrain pieces by owner (neutral, south, north), then kind (the ruleset's order of
+      kinds), then cells;
+    - units keep their order: it is part of the scenario (Tank Wars moves vehicles in that
+      order; game records, OpenSpiel steps and seeded simulations number units by it).
+
+    Neither the rules nor the simulations depend on the order of terrain pieces or of their
+    cells, so ``canonical`` changes no check and no simulated game.
+    """
+    try:
+        ranks = {kind: n for n, kind in enumerate(get_ruleset(scenario.ruleset).terrain_kinds)}
+    except TankmapError:
+        ranks = {}
+    owner = {None: 0, Side.SOUTH: 1, Side.NORTH: 2}
+
+    def key(t: Terrain) -> tuple[Any, ...]:
+        return (
+            owner[t.side],
+            ranks.get(t.kind, len(ranks)),
+            t.kind,
+            t.cells,
+            -1 if t.lane is None else t.lane,
+            "" if t.arrow is None else t.arrow.name,
+            t.shape or "",
+        )
+
+    terrain = sorted((replace(t, cells=tuple(sorted(t.cells))) for t in scenario.terrain), key=key)
+    return scenario.with_terrain(terrain)
+
+
 def dumps_scenario(scenario: Scenario) -> str:
-    """Canonical text of a scenario: one piece per line, ending with a newline."""
+    """Text of a scenario as it stands (pieces in its order; ``write_scenario`` writes the
+    ``canonical`` order): one piece per line, ending with a newline."""
     data = scenario_to_json(scenario)
     lines = ["{"]
     keys = list(data)
@@ -206,8 +241,9 @@ def dumps_scenario(scenario: Scenario) -> str:
 
 
 def write_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write atomically: the file is either the old one or the complete new one."""
-    atomic_write_text(path, dumps_scenario(scenario))
+    """Write the ``canonical`` text atomically: the file is either the old one or the
+    complete new one."""
+    atomic_write_text(path, dumps_scenario(canonical(scenario)))
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
