@@ -14,9 +14,13 @@ completion never changes the results: every task carries its own seeds.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import logging
 import multiprocessing
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from types import TracebackType
@@ -104,14 +108,18 @@ class DaskExecutor(Executor):
         dist: Any = import_extra("distributed", "dask", "--scheduler (running on a Dask cluster)")
         Client, LocalCluster = dist.Client, dist.LocalCluster
         self._cluster: Any = None
+        self._interrupted = False
         if scheduler == "local":
-            self._cluster = LocalCluster(
-                n_workers=max(1, workers),
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=40,
-            )
+            # The worker processes ignore Ctrl-C (SIGINT goes to the whole process group):
+            # this process alone stops them, without a traceback from each worker.
+            with _sigint_ignored():
+                self._cluster = LocalCluster(
+                    n_workers=max(1, workers),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=40,
+                )
             self._client: Any = Client(self._cluster)
         else:
             try:
@@ -125,20 +133,64 @@ class DaskExecutor(Executor):
     ) -> list[Any]:
         dask_completed: Any = importlib.import_module("distributed").as_completed
 
-        futures = [self._client.submit(fn, *t, pure=False) for t in tasks]
-        index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(tasks)
-        for fut in dask_completed(futures):
-            i = index[fut.key]
-            out[i] = fut.result()
-            if on_done is not None:
-                on_done(i, out[i])
+        try:
+            futures = [self._client.submit(fn, *t, pure=False) for t in tasks]
+            index = {f.key: i for i, f in enumerate(futures)}
+            for fut in dask_completed(futures):
+                i = index[fut.key]
+                out[i] = fut.result()
+                if on_done is not None:
+                    on_done(i, out[i])
+        except KeyboardInterrupt:
+            self._interrupted = True
+            raise
         return out
 
     def close(self) -> None:
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        if not self._interrupted:
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+            return
+        # Stopping in the middle (Ctrl-C): the scheduler and workers would log pages of
+        # tracebacks about the tasks and connections they lose; the user asked to stop.
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
+        levels = [log.level for log in loggers]
+        for log in loggers:
+            log.setLevel(logging.CRITICAL + 1)
+        try:
+            if self._cluster is not None:
+                # Workers busy in a batch would be given seconds to finish it: stop them now.
+                with contextlib.suppress(Exception):
+                    self._cluster.sync(_stop_now, list(self._cluster.workers.values()))
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            for log, level in zip(loggers, levels, strict=True):
+                log.setLevel(level)
+
+
+async def _stop_now(nannies: list[Any]) -> None:
+    """Close a LocalCluster's worker processes at once (killed after half a second)."""
+    import asyncio
+
+    await asyncio.gather(*(n.close(timeout=0.5) for n in nannies), return_exceptions=True)
+
+
+class _sigint_ignored:
+    """Ignore SIGINT while processes are started (they inherit it), then restore it; a
+    no-op outside the main thread (only it may set signal handlers)."""
+
+    def __enter__(self) -> None:
+        self._old: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
 
 
 def make_executor(workers: int = 1, scheduler: str | None = None) -> Executor:
