@@ -30,7 +30,8 @@ class ScenarioFormatError(TankmapError, ValueError):
         self.value = value
         self.detail = message
         shown = "" if value is None else f" (got {_short(value)})"
-        super().__init__(f"{source}: {path}: {message}{shown}")
+        # file names and JSON paths (which hold the file's keys) shown escaped and cut
+        super().__init__(f"{printable(source, 200)}: {printable(path, 120)}: {message}{shown}")
 
 
 class IllegalMoveError(TankmapError, ValueError):
@@ -53,6 +54,20 @@ def short(value: Any, limit: int = 60) -> str:
 
 
 _short = short
+
+
+def printable(text: str, limit: int = 600) -> str:
+    """``text`` safe for one line of a terminal: control characters (newlines, escape
+    codes, line separators, bidi overrides) shown as ``\\n``/``\\x1b``-style escapes and the
+    whole cut to ``limit`` characters.
+
+    >>> printable("a\\nb\\x1b[31mc", 20)
+    'a\\\\nb\\\\x1b[31mc'
+    """
+    if text.isprintable() and len(text) <= limit:
+        return text
+    out = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text[: limit + 1])
+    return out if len(out) <= limit else out[: limit - 3] + "..."
 
 
 class MissingExtraError(TankmapError, ImportError):

@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.errors import TankmapError, printable
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -67,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         return code
     except TankmapError as exc:
-        print(f"tankmap {args.command}: error: {exc}", file=sys.stderr)
+        # one line whatever the message quotes (file names, keys, values from the file)
+        print(f"tankmap {args.command}: error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"tankmap {args.command}: interrupted", file=sys.stderr)

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from tankmap.commands.common import load, print_json
-    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.errors import TankmapError, printable
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.violations import is_complete, is_legal
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             worst = 2
             if not args.json:
                 msg = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
-                print(f"tankmap check: error: {msg}", file=sys.stderr)
+                print(f"tankmap check: error: {printable(msg, 1000)}", file=sys.stderr)
             continue
         rs = get_ruleset(scenario.ruleset)
         violations = rs.check(scenario)
@@ -65,11 +65,12 @@ def run(args: argparse.Namespace) -> int:
             state += "" if complete else ", incomplete"
             state += "" if finished is None else f", {finished}"
             note = " [provisional ruleset]" if rs.provisional else ""
-            print(f"{path}: {state} ({rs.name}){note}")
+            # names and kinds from the file reach the terminal escaped and cut to a line
+            print(f"{printable(path, 300)}: {state} ({rs.name}){note}")
             for v in violations:
                 cells = " ".join(scenario.board.cell_name(c) for c in v.cells)
                 where = f" [{cells}]" if cells else ""
-                print(f"  {v.severity.value}: {v.code}: {v.message}{where}")
+                print(f"  {v.severity.value}: {v.code}: {printable(v.message, 300)}{where}")
     if args.json:
         print_json({"files": results})
     return worst
