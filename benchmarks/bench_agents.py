@@ -1,0 +1,91 @@
+"""Agent strength on every playable built-in map, and the time of a default ladder.
+
+Issue 12's bar: ``search`` beats ``heuristic`` in side-swapped matches on every built-in map
+of each game (win rate >= 0.60 with the lower end of its 95 % Wilson interval above 0.5,
+a draw counting half), and ``heuristic`` beats ``random``; a default 200-game ladder
+(``random``, ``heuristic``, ``search``) of one built-in map finishes in under 2 minutes on
+2 cores. Each match is ``GAMES`` games with the stronger agent as south and ``GAMES`` as
+north (seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
+``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
+
+    python -m benchmarks agents
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tankmap import maps
+from tankmap.analysis.ladder import run_ladder
+from tankmap.analysis.simulation.runner import require_legal, simulate
+from tankmap.analysis.simulation.stats import wilson
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.scenario import Scenario
+
+GAMES = 100
+"""Games per side of each match (200 per match)."""
+LADDER_GAMES = 200
+LADDER_MAPS = ("final-act/mirror", "tank-chess/basic-16", "tank-wars/default")
+PAIRS = (("search", "heuristic"), ("heuristic", "random"))
+
+
+def playable() -> list[tuple[str, Scenario]]:
+    out = []
+    for ruleset in ("final-act", "tank-chess", "tank-wars"):
+        for path in maps.builtin_maps(ruleset):
+            scenario = read_scenario(path)
+            try:
+                require_legal(scenario)
+            except TankmapError:
+                continue
+            out.append((f"{ruleset}/{path.stem}", scenario))
+    return out
+
+
+def match(scenario: Scenario, strong: str, weak: str, seed: int) -> dict[str, Any]:
+    """``strong`` against ``weak`` with sides swapped: the strong agent's score share."""
+    start = time.perf_counter()
+    south = simulate(scenario, GAMES, (strong, weak), seed=seed, workers=2)
+    north = simulate(scenario, GAMES, (weak, strong), seed=seed + 1, workers=2)
+    won = int((south["winner"] == "south").sum() + (north["winner"] == "north").sum())
+    drawn = int(south["winner"].isna().sum() + north["winner"].isna().sum())
+    n = 2 * GAMES
+    points = won + drawn / 2
+    lo, hi = wilson(round(points), n)
+    return {
+        "win_rate": round(points / n, 3),
+        "ci95": [round(lo, 3), round(hi, 3)],
+        "won": won,
+        "drawn": drawn,
+        "games": n,
+        "passes": points / n >= 0.60 and lo > 0.5,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def run() -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    for name, scenario in playable():
+        for strong, weak in PAIRS:
+            figures[f"{name} {strong} vs {weak}"] = match(scenario, strong, weak, seed=12)
+    for name in LADDER_MAPS:
+        path = maps.map_path(name)
+        assert path is not None
+        scenario = read_scenario(path)
+        start = time.perf_counter()
+        run_ladder(scenario, ["random", "heuristic", "search"], LADDER_GAMES, seed=1, workers=2)
+        figures[f"{name} ladder_seconds"] = round(time.perf_counter() - start, 1)
+    figures["targets"] = {
+        "search beats heuristic everywhere": all(
+            v["passes"] for k, v in figures.items() if k.endswith("search vs heuristic")
+        ),
+        "heuristic beats random everywhere": all(
+            v["passes"] for k, v in figures.items() if k.endswith("heuristic vs random")
+        ),
+        "ladder under 120 s": all(
+            v < 120 for k, v in figures.items() if k.endswith("ladder_seconds")
+        ),
+    }
+    return figures
