@@ -16,10 +16,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
+from matplotlib.cm import ScalarMappable
 from matplotlib.collections import PatchCollection
 from matplotlib.colors import Colormap, Normalize
 from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrow, Polygon, Rectangle
+from matplotlib.ticker import MaxNLocator
 
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
@@ -55,6 +59,17 @@ TERRAIN_STYLE: dict[str, dict[str, Any]] = {
     "support": {"fc": "#e8c547", "hatch": "++", "label": "support"},
 }
 DEFAULT_TERRAIN = {"fc": "#777777", "hatch": "", "label": "terrain"}
+# how the keys name terrain kinds (the editor palette's words)
+TERRAIN_NAMES = {
+    "berm-large": "large berm",
+    "berm-small": "small berm",
+    "swamp": "swamp",
+    "minefield": "minefield",
+    "obstacle": "obstacle",
+    "crater": "crater",
+    "support": "support token",
+}
+LANE_FILL = "#f3d9a4"
 SHORT_KIND = {"tank": "T", "at": "AT", "rm": "RM", "heavy": "H", "medium": "M", "artillery": "A"}
 
 
@@ -110,12 +125,13 @@ def draw_board(
     unit_alpha: float = 1.0,
     title: str | None = None,
     plain: bool = False,
-) -> None:
+) -> ScalarMappable | None:
     """Draw ``scenario`` into ``ax``: background (range colours or ``values`` as a heat map
     with optional numbers; NaN or negative = blank), terrain, units with facing arrows.
 
     ``values`` is a flat per-cell array (``a1 = 0``); ``plain`` draws a white background
-    (no range colours or zone shading) for overlays. The axes get cell-name ticks.
+    (no range colours or zone shading) for overlays. The axes get cell-name ticks. Returns
+    the colour scale of ``values`` (for ``add_scale``), or ``None`` without values.
     """
     b = scenario.board
     rs = get_ruleset(scenario.ruleset)
@@ -185,6 +201,9 @@ def draw_board(
     if rs.provisional and "provisional" not in heading.lower():
         heading += " (provisional)"
     ax.set_title(heading, fontsize=10)
+    if norm is None or colormap is None:
+        return None
+    return ScalarMappable(norm, colormap)
 
 
 def _frame(ax: Axes, scenario: Scenario) -> None:
@@ -219,7 +238,7 @@ def _draw_terrain(ax: Axes, scenario: Scenario, piece: Terrain, faded: bool) -> 
     for cell in piece.cells:
         x, y = cell_xy(scenario, cell)
         is_lane = piece.lane == cell
-        fc = "#f3d9a4" if is_lane else style["fc"]
+        fc = LANE_FILL if is_lane else style["fc"]
         ax.add_patch(
             Rectangle(
                 (x - 0.5, y - 0.5),
@@ -338,35 +357,116 @@ def _draw_unit(
         ax.plot([x - r, x + r], [y + r, y - r], color="black", lw=1, zorder=6)
 
 
-def figure_size(scenario: Scenario, panels: int = 1) -> tuple[float, float]:
-    """A figure size (inches) giving about 0.42 in per cell."""
+def figure_size(scenario: Scenario, panels: int = 1, extra: float = 0.0) -> tuple[float, float]:
+    """A figure size (inches) giving about 0.42 in per cell; ``extra`` inches more height
+    (for a key and a colour scale under the boards)."""
     b = scenario.board
     cell = 0.42 if max(b.columns, b.rows) <= 12 else 0.3
-    height = b.rows * cell + (0.5 if two_boards(scenario) else 0) + 1.0
+    height = b.rows * cell + (0.5 if two_boards(scenario) else 0) + 1.0 + extra
     return (b.columns * cell * panels + 0.8 * panels, height)
 
 
-def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
-    """A new ``Figure`` with the board, its terrain and units, and a side legend."""
-    fig = Figure(figsize=figure_size(scenario), layout="constrained")
-    ax = fig.add_subplot()
-    draw_board(ax, scenario, title=title)
-    names = get_ruleset(scenario.ruleset).side_names()
-    handles = [
-        Rectangle(
-            (0, 0), 1, 1, fc=side_look(scenario.ruleset, s)[0], ec=side_look(scenario.ruleset, s)[1]
+# --- keys: what the colours, hatches and marks of a board drawing mean --------------------
+Key = tuple[list[Any], list[str]]
+
+
+def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) -> Key:
+    """Legend entries for what ``draw_board`` shows of ``scenario``: each side's unit
+    tokens, the facing mark, wrecks and damage, the terrain kinds on the board (colour and
+    hatching), minefield lanes, owner marks and the Final Act range-marker rows. ``heat``:
+    the board was drawn under a heat map (hollow unit marks, faded terrain, no owner
+    marks); ``plain``: without the background colours."""
+    rs = get_ruleset(scenario.ruleset)
+    names = rs.side_names()
+    handles: list[Any] = []
+    labels: list[str] = []
+    sides = [s for s in Side if any(u.side is s and not u.wreck for u in scenario.units)]
+    for side in sides:
+        fill, outline, _ = side_look(scenario.ruleset, side)
+        if heat:
+            mark = Line2D([], [], ls="", marker="s", ms=8, mfc="none", mec=fill, mew=2.0)
+        else:
+            mark = Line2D([], [], ls="", marker="s", ms=9, mfc=fill, mec=outline, mew=1.0)
+        handles.append(mark)
+        labels.append(f"{side_label(names[side], side)} unit")
+    if any(u.facing is not None for u in scenario.units):
+        handles.append(Line2D([], [], ls="", marker="^", ms=6, color="#555555"))
+        labels.append("triangle: where it faces")
+    if any(u.wreck for u in scenario.units):
+        handles.append(Line2D([], [], ls="", marker="X", ms=7, mfc="#7f7f7f", mec="black"))
+        labels.append("wreck")
+    if not heat and any(u.damage for u in scenario.units):
+        handles.append(Line2D([], [], ls="", marker="$*$", ms=7, color="black"))
+        labels.append("damaged")
+    present = {t.kind for t in scenario.terrain}
+    for kind in [*rs.terrain_kinds, *sorted(present - set(rs.terrain_kinds))]:
+        if kind in present:
+            style = TERRAIN_STYLE.get(kind, DEFAULT_TERRAIN)
+            handles.append(
+                Rectangle((0, 0), 1, 1, fc=style["fc"], ec="#333333", lw=0.6, hatch=style["hatch"])
+            )
+            labels.append(TERRAIN_NAMES.get(kind, kind))
+    if any(t.lane is not None for t in scenario.terrain):
+        handles.append(Rectangle((0, 0), 1, 1, fc=LANE_FILL, ec="#333333", lw=0.6))
+        labels.append("minefield lane (arrow: the way across)")
+    if not heat and any(t.side is not None for t in scenario.terrain):
+        handles.append(
+            tuple(Line2D([], [], ls="", marker="s", ms=4, color=SIDE_COLOURS[s]) for s in Side)
         )
-        for s in Side
-    ]
-    ax.legend(
+        labels.append("corner mark: the terrain's owner")
+    if not plain and scenario.ruleset == "final-act":
+        handles.append(tuple(Rectangle((0, 0), 1, 1, fc=c, ec="#bbbbbb") for c in RANGE_COLOURS))
+        labels.append("row colours: range markers (rows r and r + 6 alike)")
+    elif not plain and any(rs.setup_cells(scenario, s) for s in Side):
+        handles.append(Rectangle((0, 0), 1, 1, fc="#f0f0f0", ec="#bbbbbb"))
+        labels.append("setup rows")
+    return handles, labels
+
+
+def add_key(fig: Figure, key: Key, ncol: int | None = None) -> None:
+    """Put ``key`` under the figure's panels (a figure legend, outside the boards)."""
+    handles, labels = key
+    if not handles:
+        return
+    fig.legend(
         handles,
-        [side_label(names[s], s) for s in Side],
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.04),
-        ncol=2,
+        labels,
+        loc="outside lower center",
+        ncol=ncol or min(len(handles), 4),
         fontsize=7,
         frameon=False,
+        handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
+        handlelength=2.2,
+        columnspacing=1.2,
     )
+
+
+def add_scale(
+    fig: Figure,
+    mappable: ScalarMappable | None,
+    ax: Axes | list[Axes],
+    label: str,
+    whole: bool = True,
+) -> None:
+    """A horizontal colour scale under ``ax`` saying what the heat-map colours count
+    (``whole``: counts, so whole-number ticks)."""
+    if mappable is None:
+        return
+    bar = fig.colorbar(
+        mappable, ax=ax, location="bottom", shrink=0.6, aspect=35, pad=0.01, fraction=0.04
+    )
+    bar.set_label(label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    if whole:
+        bar.ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
+    """A new ``Figure`` with the board, its terrain and units, and a key under it."""
+    fig = Figure(figsize=figure_size(scenario, extra=0.7), layout="constrained")
+    ax = fig.add_subplot()
+    draw_board(ax, scenario, title=title)
+    add_key(fig, board_key(scenario), ncol=3)
     return fig
 
 

@@ -13,14 +13,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from tankmap.analysis.board_figure import (
     SIDE_COLOURS,
+    Key,
+    add_key,
+    add_scale,
+    board_key,
     cell_xy,
     draw_board,
     figure_size,
@@ -47,10 +55,17 @@ LANE_COLOURS = (
 )
 
 
-def _pair(result: ScenarioAnalysis) -> tuple[Figure, dict[Side, Axes]]:
-    fig = Figure(figsize=figure_size(result.scenario, panels=2), layout="constrained")
+def _pair(result: ScenarioAnalysis, extra: float = 0.8) -> tuple[Figure, dict[Side, Axes]]:
+    """Two board panels (south, north) with ``extra`` inches under them for the key."""
+    size = figure_size(result.scenario, panels=2, extra=extra)
+    fig = Figure(figsize=size, layout="constrained")
     axes = fig.subplots(1, 2)
     return fig, {Side.SOUTH: axes[0], Side.NORTH: axes[1]}
+
+
+def _keyed(key: Key, handles: Sequence[Any], labels: Sequence[str]) -> Key:
+    """``key`` with the figure's own entries first."""
+    return [*handles, *key[0]], [*labels, *key[1]]
 
 
 def _side_title(result: ScenarioAnalysis, side: Side, what: str) -> str:
@@ -66,7 +81,7 @@ def reach_figure(result: ScenarioAnalysis) -> Figure:
         values = r.cells.astype(float)
         values[values < 0] = np.nan
         goal = "-" if r.turns_to_goal is None else str(r.turns_to_goal)
-        draw_board(
+        scale = draw_board(
             ax,
             result.scenario,
             values,
@@ -74,10 +89,12 @@ def reach_figure(result: ScenarioAnalysis) -> Figure:
             unit_alpha=0.55,
             title=_side_title(result, side, f"Reach (goal in {goal})"),
         )
+        add_scale(fig, scale, ax, f"{time_unit(result.scenario)} to stand there (blank: never)")
     fig.suptitle(
         f"{time_unit(result.scenario).capitalize()} to stand on each cell (terrain only)",
         fontsize=11,
     )
+    add_key(fig, board_key(result.scenario, heat=True))
     return fig
 
 
@@ -88,7 +105,7 @@ def coverage_figure(result: ScenarioAnalysis) -> Figure:
     for side, ax in axes.items():
         values = result.coverage.per_side[side].astype(float)
         values[values == 0] = np.nan
-        draw_board(
+        scale = draw_board(
             ax,
             result.scenario,
             values,
@@ -98,14 +115,16 @@ def coverage_figure(result: ScenarioAnalysis) -> Figure:
             unit_alpha=0.55,
             title=_side_title(result, side, "Fire coverage"),
         )
+        add_scale(fig, scale, ax, "units that can fire at the cell (blank: none)")
     fig.suptitle("How many units can fire at each cell now", fontsize=11)
+    add_key(fig, board_key(result.scenario, heat=True))
     return fig
 
 
 def contested_figure(result: ScenarioAnalysis) -> Figure:
     """Contested cells (purple) and each side's safe cells in its own half (side tint)."""
     s = result.scenario
-    fig = Figure(figsize=figure_size(s), layout="constrained")
+    fig = Figure(figsize=figure_size(s, extra=0.9), layout="constrained")
     ax = fig.add_subplot()
     draw_board(ax, s, plain=True, title=f"Contested: {int(result.coverage.contested.sum())} cells")
     for cell in range(s.board.size):
@@ -126,15 +145,7 @@ def contested_figure(result: ScenarioAnalysis) -> Figure:
     labels = ["contested (both sides fire)"] + [
         f"safe for {side.value} ({int(result.coverage.safe[side].sum())})" for side in Side
     ]
-    ax.legend(
-        handles,
-        labels,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.04),
-        ncol=3,
-        fontsize=7,
-        frameon=False,
-    )
+    add_key(fig, _keyed(board_key(s, plain=True), handles, labels), ncol=3)
     return fig
 
 
@@ -149,6 +160,8 @@ def lanes_figure(result: ScenarioAnalysis) -> Figure:
             title = "no unit wins by moving"
         else:
             title = f"{la.count} lanes, choke width {len(la.choke)}"
+            if la.safest is not None:
+                title += f", safest exposure {la.safest.exposure}"
         draw_board(ax, s, unit_alpha=0.35, title=_side_title(result, side, title))
         for i, lane in enumerate(la.lanes):
             xs, ys = zip(*(cell_xy(s, c) for c in lane.cells), strict=True)
@@ -178,12 +191,23 @@ def lanes_figure(result: ScenarioAnalysis) -> Figure:
                 lw=1.4,
                 ls="--",
                 zorder=9,
-                label=f"safest route (exposure {la.safest.exposure})",
             )
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), fontsize=7, frameon=False)
     fig.suptitle(
         "Cell-disjoint lanes to the goal, choke point (black squares), safest route", fontsize=11
     )
+    own = [
+        tuple(Line2D([], [], color=c, lw=2.2) for c in LANE_COLOURS[:4]),
+        Line2D([], [], ls="", marker="o", ms=4, color=LANE_COLOURS[0]),
+        Rectangle((0, 0), 1, 1, fill=False, ec="black", lw=2.4),
+        Line2D([], [], color="black", lw=1.4, ls="--"),
+    ]
+    words = [
+        "a lane (one colour each; no two share a cell)",
+        "where a lane starts",
+        "choke cell (the fewest cells that close every lane)",
+        "safest route (exposure: enemy fire on the way)",
+    ]
+    add_key(fig, _keyed(board_key(s), own, words))
     return fig
 
 
@@ -230,6 +254,16 @@ def routes_figure(result: ScenarioAnalysis) -> Figure:
                 bbox={"fc": "white", "ec": "#cccccc"},
             )
     fig.suptitle("One shortest route per unit to its goal (terrain only)", fontsize=11)
+    step = "turn" if s.ruleset == "tank-chess" else "round"
+    own = [
+        tuple(Line2D([], [], color=c, lw=1.8) for c in LANE_COLOURS[:4]),
+        Line2D([], [], ls="", marker="o", ms=3, color=LANE_COLOURS[0]),
+    ]
+    words = [
+        "one unit's route (one colour each)",
+        f"where it stands after each {step}",
+    ]
+    add_key(fig, _keyed(board_key(s), own, words))
     return fig
 
 
@@ -266,7 +300,7 @@ def kill_figure(result: ScenarioAnalysis) -> Figure | None:
     for side, ax in axes.items():
         values = np.asarray(total[side], dtype=float)
         values[values == 0] = np.nan
-        draw_board(
+        scale = draw_board(
             ax,
             result.scenario,
             values,
@@ -276,10 +310,12 @@ def kill_figure(result: ScenarioAnalysis) -> Figure | None:
             unit_alpha=0.5,
             title=_side_title(result, side, "Kill coverage on"),
         )
+        add_scale(fig, scale, ax, "(kind, facing) pairs destroyable there (blank: none)")
     n = sum(len(per) for per in result.kill[Side.SOUTH].values())
     fig.suptitle(
         f"(kind, facing) pairs out of {n} the enemy could destroy on each cell", fontsize=11
     )
+    add_key(fig, board_key(result.scenario, heat=True))
     return fig
 
 
@@ -289,9 +325,9 @@ def artillery_figure(result: ScenarioAnalysis) -> Figure | None:
         return None
     s = result.scenario
     values = result.artillery[Side.SOUTH] + result.artillery[Side.NORTH]
-    fig = Figure(figsize=figure_size(s), layout="constrained")
+    fig = Figure(figsize=figure_size(s, extra=1.0), layout="constrained")
     ax = fig.add_subplot()
-    draw_board(
+    scale = draw_board(
         ax,
         s,
         values,
@@ -300,6 +336,8 @@ def artillery_figure(result: ScenarioAnalysis) -> Figure | None:
         vmax=max(0.2, float(values.max())),
         fmt="{:.3f}",
         unit_alpha=0.6,
-        title="Artillery hit probability this round",
+        title="Artillery hit probability\nthis round",
     )
+    add_scale(fig, scale, ax, "chance the field is hit by enemy artillery", whole=False)
+    add_key(fig, board_key(s, heat=True), ncol=3)
     return fig

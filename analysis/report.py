@@ -47,7 +47,8 @@ h1{margin-bottom:.2em} .sub{color:#666;margin-top:0}
 .prov{background:#fff3cd;border:1px solid #e0c36a;padding:.5em 1em;border-radius:4px}
 table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3} td.l,th.l{text-align:left}
+th{background:#f3f3f3} td.l,th.l{text-align:left} tr>th.l:first-child{white-space:nowrap}
+.wide{overflow-x:auto;max-width:100%}
 img{max-width:100%;border:1px solid #eee;margin:.4em 0}
 .grid{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
 code{background:#f5f5f5;padding:0 .2em}
@@ -72,13 +73,22 @@ def _fmt(v: object) -> str:
 
 
 def _table(df: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    """An HTML table of ``df`` that fits the page: headers in words (``turns to goal``,
+    so they wrap), the row names kept on one line, and a scroll bar of its own when it is
+    still wider than the page (never cut off)."""
+
+    def words(name: object) -> str:
+        return html.escape(str(name).replace("_", " "))
+
+    head = "".join(f"<th>{words(c)}</th>" for c in df.columns)
     rows = []
     for idx, row in df.iterrows():
         cells = "".join(f"<td>{_fmt(v)}</td>" for v in row.to_numpy())
         rows.append(f"<tr><th class=l>{html.escape(str(idx))}</th>{cells}</tr>")
-    return f"<table><tr><th class=l>{html.escape(str(df.index.name or ''))}</th>{head}</tr>" + (
-        "".join(rows) + "</table>"
+    return (
+        f"<div class=wide><table><tr><th class=l>{words(df.index.name or '')}</th>{head}</tr>"
+        + "".join(rows)
+        + "</table></div>"
     )
 
 
@@ -280,7 +290,7 @@ def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | 
         rel = folder.relative_to(out) if folder.is_relative_to(out) else folder
         href = html.escape(urllib.parse.quote(rel.as_posix()), quote=True)
         cells = [
-            f"<td class=l><a href=\"{href}/report.html\">{html.escape(source)}</a><br>"
+            f'<td class=l><a href="{href}/report.html">{html.escape(source)}</a><br>'
             f"<small>{html.escape(doc['title'])}</small></td>",
             f"<td class=l>{html.escape(doc['ruleset'])}"
             + (" (provisional)" if doc["provisional"] else "")
@@ -295,7 +305,7 @@ def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | 
             )
         cells.append(f"<td>{doc['contested']}</td>")
         cells.append(
-            f"<td><a href=\"{href}/report.html\"><img src=\"{href}/board.png\" "
+            f'<td><a href="{href}/report.html"><img src="{href}/board.png" '
             "style='max-width:140px'></a></td>"
         )
         rows.append("<tr>" + "".join(cells) + "</tr>")

@@ -18,7 +18,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from tankmap.analysis.board_figure import board_figure, draw_board, figure_size, side_label
+from tankmap.analysis.board_figure import (
+    add_key,
+    add_scale,
+    board_figure,
+    board_key,
+    draw_board,
+    figure_size,
+    side_label,
+)
 from tankmap.analysis.simulation.stats import death_map, route_map
 from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.geometry import Side
@@ -83,17 +91,19 @@ def heat_figure(
     title: str,
     cmap: str,
     notes: dict[str, str],
+    scale: str = "count",
 ) -> Figure:
     """One board panel per side with per-cell counts (blank = zero); ``notes[side]`` follows
-    the side's name in its panel title (e.g. "412 losses")."""
-    w, h = figure_size(scenario, panels=len(grids))
+    the side's name in its panel title (e.g. "412 losses"); ``scale`` says what a count is
+    (under each panel's colour scale); a key of the board's marks under the panels."""
+    w, h = figure_size(scenario, panels=len(grids), extra=0.9)
     fig = Figure(figsize=(w, h + 0.3), layout="constrained")
     axes = fig.subplots(1, len(grids))
     names = get_ruleset(scenario.ruleset).side_names()
     for ax, (side, grid) in zip(np.atleast_1d(axes), grids.items(), strict=True):
         values = grid.astype(float).ravel()
         values[values <= 0] = np.nan
-        draw_board(
+        mappable = draw_board(
             ax,
             scenario,
             values,
@@ -102,7 +112,9 @@ def heat_figure(
             fmt="{:.0f}",
             title=f"{side_label(names[Side(side)], Side(side))}: {notes[side]}",
         )
+        add_scale(fig, mappable, ax, f"{scale} (blank: none)")
     fig.suptitle(title, fontsize=11)
+    add_key(fig, board_key(scenario, heat=True))
     return fig
 
 
@@ -127,6 +139,7 @@ def write_report(
             "Where units were knocked out (losses of each side)",
             "Reds",
             {s: f"{int(grid.sum())} losses" for s, grid in deaths.items()},
+            "units of the side knocked out on the cell",
         ),
         "routes.png": heat_figure(
             scenario,
@@ -136,6 +149,9 @@ def write_report(
             else "Cells the winning unit passed (games won by each side)",
             "Greens",
             {s: f"{int((df['winner'] == s).sum())} games won" for s in SIDES},
+            "games whose winning unit ended a turn on the cell"
+            if scenario.ruleset == "tank-chess"
+            else "games whose winning unit passed the cell",
         ),
     }
     for name, fig in figures.items():
