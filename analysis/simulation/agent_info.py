@@ -109,3 +109,34 @@ def strength_text(entry: dict[str, Any]) -> str:
     lo, hi = st["elo_ci95"]
     rank = "strongest" if st["rank"] == 1 else f"rank {st['rank']}"
     return f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}] on this board, {rank} of {st['of']}"
+
+
+SEARCH_DEFAULT_GAMES = {"final-act": 400, "tank-chess": 1000, "tank-wars": 200}
+"""Up to this many games ``search`` is ``simulate``'s default agent (about a minute on two
+cores: one-core seconds per self-play game in ``benchmarks/bench_agents.py``-style runs,
+Final Act 0.34, Tank Chess 0.11, Tank Wars 0.63); beyond it the heuristic, hundreds of
+times faster."""
+
+
+def default_agent(scenario: Scenario, games: int) -> tuple[str, str]:
+    """The agent ``simulate`` plays both sides with when none is asked for, and why (one
+    sentence): the strongest agent (``search``) when ``games`` finish in about a minute on
+    two cores, else ``heuristic``. Final Act boards with advanced options on (rules §1.8)
+    get the heuristic: only the one-game engine plays those, and search there is slow."""
+    limit = SEARCH_DEFAULT_GAMES.get(scenario.ruleset)
+    names = get_driver(scenario.ruleset).policy_names()
+    if limit is None or "search" not in names:
+        return "heuristic", "the game's default agent"
+    if scenario.ruleset == "final-act":
+        from tankmap.rules.final_act.engine_advanced import MODELLED
+        from tankmap.rules.registry import get_ruleset
+
+        opts = get_ruleset(scenario.ruleset).options(scenario)
+        if any(opts.get(name) for name in MODELLED):
+            return "heuristic", "advanced options are on, which search plays slowly"
+    if games > limit:
+        return "heuristic", (
+            f"search, the strongest agent, is the default only up to {limit} games "
+            "(about a minute on two cores)"
+        )
+    return "search", f"the strongest agent; the default up to {limit} games"

@@ -24,10 +24,13 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=int, default=200, metavar="N", help="games (default 200)")
     p.add_argument(
         "--policy",
-        default="heuristic",
+        default=None,
         metavar="P",
-        help="policy for both sides: random, heuristic, uct[:N] (Tank Chess); add "
-        "restrictions like heuristic+no-berms or heuristic+no-at (default heuristic)",
+        help="agent for both sides: random, heuristic, search[:N], uct[:N] (Tank Chess); "
+        "add restrictions like heuristic+no-berms or heuristic+no-at. Default: search, the "
+        "strongest, when the games finish in about a minute on two cores (up to 400 Final "
+        "Act, 1000 Tank Chess, 200 Tank Wars games), else heuristic; 'tankmap ladder FILE "
+        "--help-agents' describes each",
     )
     p.add_argument("--south", metavar="P", help="policy of south (overrides --policy)")
     p.add_argument("--north", metavar="P", help="policy of north (overrides --policy)")
@@ -66,7 +69,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tankmap.analysis.simulation.agent_info import agents_entry, strength_text
+    from tankmap.analysis.simulation.agent_info import agents_entry
     from tankmap.analysis.simulation.runner import (
         fallback_note,
         simulate,
@@ -78,11 +81,11 @@ def run(args: argparse.Namespace) -> int:
         check_range,
         load,
         prepare_out_dir,
-        print_json,
         require_playable,
         terminal_bar,
         worker_count,
     )
+    from tankmap.rules.errors import TankmapError
     from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
@@ -94,8 +97,18 @@ def run(args: argparse.Namespace) -> int:
     args.workers = worker_count(args.workers, args.scheduler, "simulate")
     if args.out:
         prepare_out_dir(args.out)  # before the games: results are never lost at the end
-    south = args.south or args.policy
-    north = args.north or args.policy
+    if args.record:
+        from tankmap.rules.safeio import check_output
+
+        check_output(args.record)  # a link, a folder or a file that is no JSON: refused now
+    chosen: tuple[str, str] | None = None
+    if args.policy is None and not (args.south and args.north):
+        from tankmap.analysis.simulation.agent_info import default_agent
+
+        chosen = default_agent(scenario, args.max_games if args.until_ci else args.games)
+    default = args.policy or (chosen[0] if chosen else "heuristic")
+    south = args.south or default
+    north = args.north or default
     fallback = fallback_note(scenario, (south, north))
     if fallback:
         sys.stderr.write(f"simulate: {fallback}\n")
@@ -120,17 +133,39 @@ def run(args: argparse.Namespace) -> int:
     doc["provisional"] = ruleset.provisional
     if fallback:
         doc["fallback"] = fallback
+    if chosen is not None:
+        doc["default_agent"] = {"name": chosen[0], "reason": chosen[1]}
+    failed: list[str] = []  # a write that fails after the games: results printed anyway
     if args.record:
         from tankmap.analysis.simulation.runner import record_game
 
         _result, rec = record_game(scenario, (south, north), seed=args.seed, game=0)
-        rec.save(args.record)
-        doc["record"] = args.record
+        try:
+            rec.save(args.record)
+            doc["record"] = args.record
+        except TankmapError as exc:
+            failed.append(str(exc))
     if args.out:
         from tankmap.analysis.simulation.report import write_report
 
-        path = write_report(df, scenario, doc, args.out)
-        doc["report"] = str(path)
+        try:
+            doc["report"] = str(write_report(df, scenario, doc, args.out))
+        except TankmapError as exc:
+            failed.append(str(exc))
+    if failed:
+        doc["write_error"] = failed[0]
+    code = _show(args, doc, ruleset, south, north)
+    if failed:
+        raise TankmapError(f"the games were played but {failed[0]}")
+    return code
+
+
+def _show(
+    args: argparse.Namespace, doc: dict[str, Any], ruleset: Any, south: str, north: str
+) -> int:
+    from tankmap.analysis.simulation.agent_info import strength_text
+    from tankmap.commands.common import print_json
+
     if args.json:
         print_json(doc)
         return 0
@@ -141,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
         agent = doc["agents"][side]
         print(f"  {side} agent: {agent['description']}")
         print(f"    ({strength_text(agent)})")
+    if "default_agent" in doc:
+        chosen = doc["default_agent"]
+        print(f"  default agent {chosen['name']}: {chosen['reason']} (--policy picks another)")
     if doc["agents"]["verdict_warning"]:
         print(f"  warning: {doc['agents']['verdict_warning']}")
     for name, r in (("south", ws), ("north", wn)):
@@ -154,6 +192,6 @@ def run(args: argparse.Namespace) -> int:
     if "first_mover" in doc:
         fm = doc["first_mover"]
         print(f"  first mover wins {fm['estimate']:.4f} [{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}]")
-    if args.out:
+    if "report" in doc:
         print(f"  report: {doc['report']}")
     return 0

@@ -23,7 +23,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: i
 
 
 def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    doc = run_json(capsys, MIRROR, "--games", "40", "--seed", "7")
+    doc = run_json(capsys, MIRROR, "--games", "40", "--seed", "7", "--policy", "heuristic")
     for key in (
         "games",
         "seed",
@@ -48,9 +48,31 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert set(doc["length"]) >= {"mean", "median"}
     # same seed, two workers: the same numbers (only the speed may differ)
-    again = run_json(capsys, MIRROR, "--games", "40", "--seed", "7", "--workers", "2")
+    again = run_json(
+        capsys, MIRROR, "--games", "40", "--seed", "7", "--workers", "2", "--policy", "heuristic"
+    )
     for key in ("wins", "draws", "win_rate", "balance", "length"):
         assert again[key] == doc[key]
+
+
+def test_the_default_agent_is_the_strongest_that_finishes_in_about_a_minute(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = run_json(capsys, MIRROR, "--games", "4", "--seed", "1", "--workers", "1")
+    assert doc["policy"] == {"south": "search", "north": "search"}
+    assert doc["default_agent"]["name"] == "search"
+    assert "400 games" in doc["default_agent"]["reason"]
+    assert doc["agents"]["south"]["name"] == "search"
+    many = run_json(capsys, MIRROR, "--games", "401", "--seed", "1")
+    assert many["policy"] == {"south": "heuristic", "north": "heuristic"}
+    assert many["default_agent"]["name"] == "heuristic"
+    asked = run_json(capsys, MIRROR, "--games", "4", "--policy", "random")
+    assert asked["policy"] == {"south": "random", "north": "random"}
+    assert "default_agent" not in asked
+    one_side = run_json(capsys, MIRROR, "--games", "4", "--south", "random", "--workers", "1")
+    assert one_side["policy"] == {"south": "random", "north": "search"}
+    assert main(["simulate", MIRROR, "--games", "2", "--workers", "1"]) == 0
+    assert "default agent search: the strongest agent" in capsys.readouterr().out
 
 
 def test_south_north_policies_and_report(
