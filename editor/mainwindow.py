@@ -20,6 +20,7 @@ from tankmap.editor.commands import ScenarioCommand
 from tankmap.editor.context import EditorContext
 from tankmap.editor.dialogs import Prompter, QtPrompter, default_dir
 from tankmap.editor.docks.inspector import InspectorDock
+from tankmap.editor.docks.legend import LegendDock
 from tankmap.editor.docks.palette import PaletteDock
 from tankmap.editor.docks.problems import ProblemsDock
 from tankmap.editor.document import Document
@@ -126,12 +127,19 @@ class MainWindow(QMainWindow):
         self.inspector_dock = InspectorDock(self.ctx)
         self.history = QUndoView(self.ctx.doc.undo_stack)
         self.history.setEmptyLabel("Opened (no edits yet)")
+        self.legend_dock = LegendDock(self.ctx, self.overlays)
         self.docks = {
             "palette": self._dock("Palette", self.palette_dock, left),
             "inspector": self._dock("Inspector", self.inspector_dock, left),
             "problems": self._dock("Problems", self.problems_dock, right),
+            "legend": self._dock("Legend", self.legend_dock, right),
             "history": self._dock("History", self.history, right),
         }
+        self.resizeDocks(
+            [self.docks[k] for k in ("problems", "legend", "history")],
+            [3, 3, 2],
+            Qt.Orientation.Vertical,
+        )
         self.problems_dock.shown.connect(self._show_cells)
 
     def _build_menus(self) -> None:

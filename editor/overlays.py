@@ -58,13 +58,25 @@ class _Warm(QRunnable):
             self.done.finished.emit(self.scenario)
 
 
+COVERAGE_COLOURS = {Side.SOUTH: "#e65100", Side.NORTH: "#6a1b9a"}
+REACH_COLOUR = "#00838f"
+
+
 class OverlayController(QObject):
-    """Keeps the scene's unit-view and heat-map overlays in line with the document."""
+    """Keeps the scene's unit-view and heat-map overlays in line with the document.
+
+    ``changed`` is emitted after every refresh (the legend follows it); ``unit_shown`` says
+    whether the unit view is on the board, ``heat_range`` the lowest and highest number of
+    the heat map shown (``None`` without one)."""
+
+    changed = Signal()
 
     def __init__(self, ctx: EditorContext) -> None:
         super().__init__(ctx)
         self.ctx = ctx
         self.mode = ""
+        self.unit_shown = False
+        self.heat_range: tuple[int, int] | None = None
         self._done = _Done()
         self._done.finished.connect(self._warmed)
         self._warming: Scenario | None = None
@@ -73,8 +85,13 @@ class OverlayController(QObject):
 
     # --- unit view --------------------------------------------------------------------------
     def refresh_unit_view(self) -> None:
+        self._unit_view()
+        self.changed.emit()
+
+    def _unit_view(self) -> None:
         ctx = self.ctx
         sel = ctx.doc.selection
+        self.unit_shown = False
         if not ctx.unit_view or len(sel) != 1 or not isinstance(sel[0], Unit) or sel[0].wreck:
             ctx.scene.set_unit_view((), ())
             return
@@ -88,6 +105,7 @@ class OverlayController(QObject):
             return
         targets = sorted({m.to for m in moves if m.to is not None})
         ctx.scene.set_unit_view(targets, fire)
+        self.unit_shown = True
         ctx.say(unit_view_text(piece_label(ctx.doc.palette, unit), moves, len(fire)))
 
     # --- analysis overlay -------------------------------------------------------------------
@@ -97,7 +115,12 @@ class OverlayController(QObject):
 
     def refresh(self) -> None:
         """Recompute everything shown (called after each edit)."""
-        self.refresh_unit_view()
+        self._unit_view()
+        self.heat_range = None
+        self._overlay()
+        self.changed.emit()
+
+    def _overlay(self) -> None:
         scene = self.ctx.scene
         if not self.mode.startswith("lanes"):
             scene.lanes.set_lanes(())
@@ -113,11 +136,13 @@ class OverlayController(QObject):
             return
         if kind == "coverage":
             grid = self._coverage(scenario, side)
-            colour = QColor("#e65100" if side is Side.SOUTH else "#6a1b9a")
+            colour = QColor(COVERAGE_COLOURS[side])
             top = max((v for row in grid for v in row), default=0) or 1
             values = {c: grid[r][k] / top for c, (r, k) in self._cells(scenario) if grid[r][k]}
             labels = {c: str(grid[r][k]) for c, (r, k) in self._cells(scenario) if grid[r][k]}
             scene.heat.set_values(values, labels, colour)
+            shown = [int(grid[r][k]) for _, (r, k) in self._cells(scenario) if grid[r][k]]
+            self.heat_range = (min(shown), max(shown)) if shown else None
             self.ctx.say(f"Fire coverage of {side.value}: {len(values)} cells under fire")
             return
         reach = self._reach(scenario, side)
@@ -128,7 +153,9 @@ class OverlayController(QObject):
         cells = self._cells(scenario)
         values = {c: 1 - reach[r][k] / (top + 1) for c, (r, k) in cells if reach[r][k] >= 0}
         labels = {c: str(reach[r][k]) for c, (r, k) in cells if reach[r][k] >= 0}
-        scene.heat.set_values(values, labels, QColor("#00838f"))
+        scene.heat.set_values(values, labels, QColor(REACH_COLOUR))
+        shown = [int(reach[r][k]) for _, (r, k) in cells if reach[r][k] >= 0]
+        self.heat_range = (min(shown), max(shown)) if shown else None
         self.ctx.say(f"Reach of {side.value}: turns to stand on each cell")
 
     @staticmethod

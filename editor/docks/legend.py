@@ -1,0 +1,256 @@
+"""The legend dock: what the board's colours, marks and numbers mean, for what is on it now.
+
+First the key of the analysis overlay shown, if any (coverage and reach: the colour scale
+and what a cell's number counts, from its lowest to its highest number; lanes: lanes, choke
+cells and the safest route); then
+error and warning cells while there are any, the unit view's dots and fire zone while a unit
+is selected; last the sides' unit tokens and setup areas (and, in Final Act, the coloured
+range-marker bars beside the rows).
+``legend_sections`` computes the entries (tested without drawing); ``LegendDock`` shows them
+and is refreshed by the overlay controller's ``changed`` signal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from tankmap.analysis.board_figure import side_label, side_look
+from tankmap.editor.context import EditorContext
+from tankmap.editor.items import LANE_COLOURS, SIDE_COLOURS
+from tankmap.editor.overlays import COVERAGE_COLOURS, REACH_COLOUR, OverlayController
+from tankmap.rules.geometry import Side
+from tankmap.rules.violations import Severity
+
+SWATCH_W, SWATCH_H = 34, 16
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One legend line: a swatch (``kind`` drawn in ``colours``) and what it means.
+
+    Kinds: ``disc`` (a unit token: fill, outline), ``tint`` (a translucent cell), ``fill``,
+    ``outline``, ``dashed`` (a dashed cell outline), ``dot``, ``line``, ``dashline``,
+    ``bars`` (the range-marker bars), ``ramp`` (a heat-map scale, light to dark)."""
+
+    kind: str
+    colours: tuple[str, ...]
+    text: str
+
+
+Section = tuple[str, list[Entry]]
+
+
+def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Section]:
+    """The legend for the board as the editor shows it now (headings with their entries)."""
+    doc = ctx.doc
+    scenario = doc.scenario
+    names = doc.ruleset.side_names()
+    board: list[Entry] = []
+    for side in Side:
+        fill, outline, _ = side_look(scenario.ruleset, side)
+        label = side_label(names[side], side)
+        board.append(Entry("disc", (fill, outline), f"{label} unit (the barrel points where it faces)"))
+    for side in Side:
+        colour = SIDE_COLOURS[side].name()
+        board.append(Entry("tint", (colour,), f"{side.value.capitalize()}'s setup area"))
+    if doc.palette.range_colours:
+        board.append(
+            Entry(
+                "bars",
+                tuple(doc.palette.range_colours),
+                "Bars beside the rows: the printed board's range markers "
+                "(rows r and r + 6 share a colour)",
+            )
+        )
+    sections: list[Section] = []
+    problems: list[Entry] = []
+    severities = {v.severity for v in doc.violations}
+    if Severity.ERROR in severities:
+        problems.append(Entry("fill", ("#e53935",), "A cell of an error (Problems dock)"))
+    if Severity.WARNING in severities:
+        problems.append(Entry("dashed", ("#ef6c00",), "A cell worth a look (a warning)"))
+    if problems:
+        sections.append(("Problems", problems))
+    if overlays.unit_shown:
+        sections.append(
+            (
+                "Selected unit",
+                [
+                    Entry("dot", ("#2e7d32",), "Where a legal move can end"),
+                    Entry("fill", ("#ff6f00",), "Its fire zone: cells it can fire at"),
+                ],
+            )
+        )
+    overlay = _overlay_section(ctx, overlays)
+    if overlay is not None:
+        sections.insert(0, overlay)  # what was just switched on comes first
+    return [*sections, ("Board", board)]
+
+
+def _overlay_section(ctx: EditorContext, overlays: OverlayController) -> Section | None:
+    mode = overlays.mode
+    if not mode:
+        return None
+    kind, side_name = mode.split("-")
+    side = Side(side_name)
+    names = ctx.doc.ruleset.side_names()
+    who = side_label(names[side], side)
+    low, high = overlays.heat_range or (None, None)
+    numbers = "" if low is None else f" ({low} to {high} on this board)"
+    if kind == "coverage":
+        colour = COVERAGE_COLOURS[side]
+        return (
+            f"Fire coverage of {who}",
+            [
+                Entry(
+                    "ramp",
+                    (colour,),
+                    f"Number in a cell: {who} units that can fire at it"
+                    f"{numbers}; darker = more; no colour: none",
+                ),
+            ],
+        )
+    if kind == "reach":
+        unit = "turns" if ctx.doc.scenario.ruleset == "tank-chess" else "rounds"
+        return (
+            f"Reach of {who}",
+            [
+                Entry(
+                    "ramp",
+                    (REACH_COLOUR,),
+                    f"Number in a cell: fewest {unit} for a {who} "
+                    f"unit to stand there{numbers}; darker = sooner; no colour: never",
+                ),
+            ],
+        )
+    return (
+        f"Lanes of {who}",
+        [
+            Entry(
+                "line",
+                LANE_COLOURS[:3],
+                "A lane to the goal (one colour each; "
+                "lanes share no cell; the dot is where it starts)",
+            ),
+            Entry("outline", ("#111111",), "Choke cell: the fewest cells that close every lane"),
+            Entry("dashline", ("#212121",), "Safest route: the least exposed to enemy fire"),
+        ],
+    )
+
+
+def swatch(entry: Entry) -> QPixmap:
+    """A small picture of an entry's mark, as the board draws it."""
+    pix = QPixmap(SWATCH_W, SWATCH_H)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    box = QRectF(1, 1, SWATCH_W - 2, SWATCH_H - 2)
+    colours = [QColor(c) for c in entry.colours]
+    kind = entry.kind
+    if kind == "disc":
+        p.setBrush(colours[0])
+        p.setPen(QPen(colours[1] if len(colours) > 1 else colours[0].darker(170), 1.5))
+        r = SWATCH_H / 2 - 1.5
+        p.drawEllipse(QPointF(SWATCH_W / 2, SWATCH_H / 2), r, r)
+    elif kind in ("tint", "fill"):
+        c = QColor(colours[0])
+        c.setAlpha(60 if kind == "tint" else 110)
+        p.setBrush(c)
+        p.setPen(QPen(colours[0], 1) if kind == "fill" else Qt.PenStyle.NoPen)
+        p.drawRect(box)
+    elif kind in ("outline", "dashed"):
+        style = Qt.PenStyle.DashLine if kind == "dashed" else Qt.PenStyle.SolidLine
+        p.setPen(QPen(colours[0], 2.5, style))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(box.adjusted(1, 1, -1, -1))
+    elif kind == "dot":
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colours[0])
+        p.drawEllipse(QPointF(SWATCH_W / 2, SWATCH_H / 2), 4, 4)
+    elif kind in ("line", "dashline"):
+        step = SWATCH_H / (len(colours) + 1)
+        for i, c in enumerate(colours):
+            pen = QPen(c, 3 if kind == "line" else 2)
+            if kind == "dashline":
+                pen.setStyle(Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            y = step * (i + 1)
+            p.drawLine(QPointF(2, y), QPointF(SWATCH_W - 2, y))
+    elif kind == "bars":
+        width = (SWATCH_W - 2) / len(colours)
+        p.setPen(Qt.PenStyle.NoPen)
+        for i, c in enumerate(colours):
+            p.setBrush(c)
+            p.drawRect(QRectF(1 + i * width, 1, width - 1, SWATCH_H - 2))
+    elif kind == "ramp":
+        steps = 6
+        width = (SWATCH_W - 2) / steps
+        p.setPen(Qt.PenStyle.NoPen)
+        for i in range(steps):
+            c = QColor(colours[0])
+            c.setAlpha(int(40 + 150 * i / (steps - 1)))  # the heat overlay's alpha range
+            p.setBrush(c)
+            p.drawRect(QRectF(1 + i * width, 1, width, SWATCH_H - 2))
+    p.end()
+    return pix
+
+
+class LegendDock(QWidget):
+    """Shows ``legend_sections``; call ``refresh`` (connected to ``overlays.changed``)."""
+
+    def __init__(
+        self, ctx: EditorContext, overlays: OverlayController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.ctx, self.overlays = ctx, overlays
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer.addWidget(self.scroll)
+        self.setMinimumWidth(250)
+        self._shown: list[Section] | None = None
+        overlays.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        sections = legend_sections(self.ctx, self.overlays)
+        if sections == self._shown:
+            return
+        self._shown = sections
+        body = QWidget()  # a new page each time (the scroll area deletes the old one)
+        body.setObjectName("legend-body")
+        grid = QGridLayout(body)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(3)
+        grid.setColumnStretch(1, 1)
+        row = 0
+        for heading, entries in sections:
+            title = QLabel(f"<b>{heading}</b>")
+            grid.addWidget(title, row, 0, 1, 2)
+            row += 1
+            for entry in entries:
+                mark = QLabel()
+                mark.setPixmap(swatch(entry))
+                mark.setAlignment(Qt.AlignmentFlag.AlignTop)
+                text = QLabel(entry.text)
+                text.setWordWrap(True)
+                grid.addWidget(mark, row, 0)
+                grid.addWidget(text, row, 1)
+                row += 1
+        grid.setRowStretch(row, 1)
+        self.scroll.setWidget(body)
+
+    def texts(self) -> list[str]:
+        """Every line shown (headings and entries), top to bottom (for tests)."""
+        out: list[str] = []
+        for heading, entries in self._shown or []:
+            out.append(heading)
+            out.extend(e.text for e in entries)
+        return out

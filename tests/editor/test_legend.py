@@ -1,0 +1,73 @@
+"""The Legend dock explains what the board shows now (issue 18 item 1): the sides' tokens,
+setup areas and Final Act range-marker bars always; error cells while there are errors; the
+unit view while a unit is selected; the analysis overlay's colour scale and numbers, or its
+lanes, choke cells and safest route, while one is on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QColor
+
+from tankmap import maps
+from tankmap.editor.docks.legend import Entry, swatch
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.scenario import Unit
+
+MIRROR = maps.ROOT / "final-act" / "mirror.json"
+BARS = "Bars beside the rows: the printed board's range markers (rows r and r + 6 share a colour)"
+
+
+def test_board_entries_and_the_overlay_key_first(make_window: Any) -> None:
+    w = make_window(MIRROR)
+    legend = w.legend_dock
+    assert legend.isVisible() and w.docks["legend"].isVisible()
+    texts = legend.texts()
+    assert texts[0] == "Board"
+    assert "South unit (the barrel points where it faces)" in texts
+    assert "North's setup area" in texts and BARS in texts
+    w.run_action("view.overlay_cov_south")
+    texts = legend.texts()
+    assert texts[:2] == [
+        "Fire coverage of South",
+        "Number in a cell: South units that can fire at it (1 to 3 on this board); "
+        "darker = more; no colour: none",
+    ]
+    assert BARS in texts  # the board's entries stay below
+    w.run_action("view.overlay_lanes_north")
+    assert legend.texts()[0] == "Lanes of North"
+    assert "Choke cell: the fewest cells that close every lane" in legend.texts()
+    w.run_action("view.overlay_none")
+    assert legend.texts()[0] == "Board"
+
+
+def test_unit_view_and_error_entries_come_and_go(make_window: Any) -> None:
+    s = read_scenario(MIRROR)
+    w = make_window(
+        scenario=s.with_units([*s.units, Unit("tank", Side.SOUTH, s.units[0].cell, Facing.N, "X")])
+    )
+    texts = w.legend_dock.texts()
+    assert "A cell of an error (Problems dock)" in texts and "Selected unit" not in texts
+    w.doc.select([w.doc.scenario.units[3]])
+    texts = w.legend_dock.texts()
+    assert texts[texts.index("Selected unit") + 1] == "Where a legal move can end"
+    w.doc.select([])
+    assert "Selected unit" not in w.legend_dock.texts()
+
+
+def test_tank_chess_sides_are_white_and_black_without_range_bars(make_window: Any) -> None:
+    w = make_window(maps.ROOT / "tank-chess" / "basic-16.json")
+    texts = w.legend_dock.texts()
+    assert "White (south) unit (the barrel points where it faces)" in texts
+    assert "Black (north) unit (the barrel points where it faces)" in texts
+    assert not any(t.startswith("Bars beside") for t in texts)
+
+
+def test_swatches_draw_the_marks(qtbot: Any) -> None:
+    ramp = swatch(Entry("ramp", ("#e65100",), "")).toImage()
+    light, dark = ramp.pixelColor(3, 8), ramp.pixelColor(ramp.width() - 4, 8)
+    assert light.alpha() < dark.alpha()  # darker = more, as on the board
+    disc = swatch(Entry("disc", ("#f7f6f2", "#1a1a1a"), "")).toImage()
+    centre = disc.pixelColor(disc.width() // 2, disc.height() // 2)
+    assert centre == QColor("#f7f6f2")
