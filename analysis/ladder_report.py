@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from tankmap.analysis.board_figure import side_label  # noqa: E402
-from tankmap.rules.fileformat import atomic_write_text  # noqa: E402
+from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
 from tankmap.rules.geometry import Side  # noqa: E402
 from tankmap.rules.registry import get_ruleset  # noqa: E402
 from tankmap.rules.scenario import Scenario  # noqa: E402
@@ -39,8 +39,8 @@ def elo_figure(doc: dict[str, Any]) -> Figure:
 def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> Path:
     """Write ``ladder.html``, ``elo.png`` and ``ladder.json`` into ``out``; the HTML path."""
     out.mkdir(parents=True, exist_ok=True)
-    elo_figure(doc).savefig(out / "elo.png", dpi=110)
-    atomic_write_text(out / "ladder.json", json.dumps(doc, indent=1) + "\n")
+    save_figure(elo_figure(doc), out / "elo.png", dpi=110)
+    save_text(out / "ladder.json", json.dumps(doc, indent=1) + "\n")
     e = html.escape
     names = get_ruleset(scenario.ruleset).side_names()
     south, north = (side_label(names[s], s) for s in (Side.SOUTH, Side.NORTH))
@@ -76,5 +76,5 @@ Balance = 1 − |win rate {e(south)} − win rate {e(north)}|.</p>
 </body></html>
 """
     path = out / "ladder.html"
-    atomic_write_text(path, text)
+    save_text(path, text)
     return path

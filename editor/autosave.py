@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from tankmap.editor.document import Document
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text, dumps_scenario
+from tankmap.rules.safeio import remove_stale_temps
 
 SUFFIX = ".autosave.json"
 
@@ -71,6 +72,9 @@ class Autosave(QObject):
         self._untitled = f"untitled-{os.getpid()}-{int(time.time() * 1000)}{SUFFIX}"
         self.current: Path | None = None
         self.failing = False
+        # temp files of copies whose editor was killed mid-write (its own copies are offered
+        # for recovery; a half-written temp file is of no use to anyone)
+        remove_stale_temps(self.directory)
 
     def attach(self, doc: Document) -> None:
         """Watch ``doc`` (the previous document's copy is removed)."""

@@ -134,7 +134,8 @@ class Document(QObject):
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("the document has no file name yet")
-        write_scenario(self._scenario, target)
+        # the file the user opened or chose: a symbolic link is written through
+        write_scenario(self._scenario, target, follow_symlinks=True)
         if target != self._path:
             self._path = target
             self.path_changed.emit()

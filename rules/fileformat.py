@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, TypeVar
 
 from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
 from tankmap.rules.errors import ScenarioFormatError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
+from tankmap.rules.safeio import atomic_write_bytes as atomic_write_bytes  # for callers
+from tankmap.rules.safeio import atomic_write_text as atomic_write_text
 from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario, Terrain, Unit
 
@@ -240,53 +240,13 @@ def dumps_scenario(scenario: Scenario) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+def write_scenario(
+    scenario: Scenario, path: str | os.PathLike[str], *, follow_symlinks: bool = False
+) -> None:
     """Write the ``canonical`` text atomically: the file is either the old one or the
-    complete new one."""
-    atomic_write_text(path, dumps_scenario(canonical(scenario)))
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) atomically; see ``atomic_write_bytes``."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
-
-    Raises ``TankmapError`` naming the file if it cannot be written; the old file (if any)
-    is left as it was. The file keeps the old file's permissions, or gets the usual ones for
-    a new file (``0o666`` minus the umask), not the temp file's private ``0o600``.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _new_file_mode(target))
-        os.replace(tmp, target)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
-
-
-def _new_file_mode(target: Path) -> int:
-    """Permission bits for ``target``: its current ones if it exists, else 0o666 & ~umask."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+    complete new one (``rules.safeio.atomic_write_bytes``: not through a symbolic link
+    unless ``follow_symlinks``)."""
+    atomic_write_text(path, dumps_scenario(canonical(scenario)), follow_symlinks=follow_symlinks)
 
 
 def _compact(value: Any) -> str:

@@ -1,4 +1,5 @@
-"""The input gate every file the project reads goes through.
+"""The input gate every file the project reads goes through, and the output gate for every
+file it writes.
 
 ``read_bounded`` reads only regular files (a FIFO, a device such as ``/dev/zero`` or a
 folder is refused at once, without blocking) and at most ``limit`` bytes, whatever size the
@@ -7,16 +8,30 @@ file reports. ``strict_json`` parses JSON the way the scenario format's schema m
 digits (Python would otherwise raise a ``ValueError`` past 4,300 digits), strings of valid
 Unicode (no lone surrogates such as ``"\\ud800"``). Every refusal is a
 ``ScenarioFormatError`` naming the file and, where there is one, the JSON path.
+
+``atomic_write_bytes`` writes a temp file in the target's folder and renames it over the
+target, so a failed or killed write leaves the old file as it was (a full disk cannot leave
+a truncated picture in its place). It does not write through a symbolic link unless told to
+(``follow_symlinks``) nor onto a folder, pipe or device, and it removes the temp files that
+killed writes of the same target left behind. ``check_output`` is what a command asks before
+writing a file the user named: it also refuses to replace an existing file that is not of
+the kind written there (a PNG for ``x.png``...) unless forced. Every refusal is one line, a
+``TankmapError``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import stat
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
-from tankmap.rules.errors import ScenarioFormatError
+from tankmap.rules.errors import ScenarioFormatError, TankmapError
 
 MAX_INT_DIGITS = 30
 MAX_FLOAT_CHARS = 64
@@ -128,3 +143,195 @@ def _check_strings(value: Any, path: str, source: str, depth: int) -> None:
     elif isinstance(value, list):
         for i, v in enumerate(value):
             _check_strings(v, f"{path}[{i}]", source, depth + 1)
+
+
+# -- the output gate ---------------------------------------------------------------------
+
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+_OLD_TEMP = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp$")
+STALE_TEMP_SECONDS = 3600.0
+"""A temp file of an older tankmap (no process id in its name) counts as left behind
+after this long."""
+
+
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, *, follow_symlinks: bool = False
+) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) atomically; see ``atomic_write_bytes``.
+    Text that is not valid Unicode (a lone surrogate) is a ``TankmapError``, nothing is
+    written."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TankmapError(
+            f"{path}: cannot write: the text has a lone surrogate (not valid Unicode)"
+        ) from None
+    atomic_write_bytes(path, data, follow_symlinks=follow_symlinks)
+
+
+def atomic_write_bytes(
+    path: str | os.PathLike[str], data: bytes, *, follow_symlinks: bool = False
+) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
+
+    Raises ``TankmapError`` naming the file if it cannot be written (or is a symbolic link
+    and ``follow_symlinks`` is false, or is a folder, pipe or device); the old file (if
+    any) is left as it was, and so is nothing else: the temp file goes whatever happens,
+    even on Ctrl-C. The file keeps the old file's permissions, or gets the usual ones for a
+    new file (``0o666`` minus the umask), not the temp file's private ``0o600``.
+    """
+    target = Path(path)
+    if target.is_symlink():
+        if not follow_symlinks:
+            raise TankmapError(f"{target}: is a symbolic link; not writing through it")
+        target = Path(os.path.realpath(target))
+    _require_writable_kind(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    remove_stale_temps(folder, target.name)
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+        )
+    except OSError as exc:
+        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode(target))
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def _require_writable_kind(target: Path) -> None:
+    try:
+        info = os.stat(target)
+    except OSError:
+        return  # absent (or unreachable: the write itself says why)
+    if stat.S_ISDIR(info.st_mode):
+        raise TankmapError(f"{target}: cannot write: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise TankmapError(f"{target}: cannot write: not a regular file (a pipe, device or socket)")
+
+
+def _new_file_mode(target: Path) -> int:
+    """Permission bits for ``target``: its current ones if it exists, else 0o666 & ~umask."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], name: str | None = None) -> int:
+    """Remove the temp files that killed writes (``kill -9``, a crash, a power cut) left in
+    ``folder`` — of the file ``name`` only, or of any file: those whose writing process is
+    gone, and those of older tankmap versions after ``STALE_TEMP_SECONDS``. Returns how
+    many went; never raises."""
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    now = time.time()
+    for entry in entries:
+        if not entry.name.endswith(".tmp") or not entry.name.startswith("."):
+            continue
+        m = _TEMP.match(entry.name)
+        if m is not None:
+            if (name is not None and m["name"] != name) or _alive(int(m["pid"])):
+                continue
+        else:
+            old = _OLD_TEMP.match(entry.name)
+            if old is None or (name is not None and old["name"] != name):
+                continue
+            with contextlib.suppress(OSError):
+                if now - entry.stat(follow_symlinks=False).st_mtime < STALE_TEMP_SECONDS:
+                    continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # exists (another user's), or cannot tell: keep it
+    return True
+
+
+_MAGIC: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    ".png": ("PNG picture", (b"\x89PNG\r\n\x1a\n",)),
+    ".pdf": ("PDF document", (b"%PDF-",)),
+    ".svg": ("SVG picture", (b"<?xml", b"<svg", b"<!--")),
+    ".html": ("HTML page", (b"<!doctype html", b"<html")),
+    ".json": ("JSON document", (b"{", b"[")),
+    ".tmj": ("Tiled map", (b"{",)),
+    ".tmx": ("Tiled map", (b"<?xml", b"<map")),
+    ".csv": ("CSV table", ()),
+}
+
+
+def check_output(path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """The output gate for a file the user named: the path to write, or ``TankmapError``
+    in one line. Refused: a symbolic link (unless ``force``: then its target is written),
+    a folder, pipe or device, and — unless ``force`` — an existing file that is not of the
+    kind its name says (``x.png`` that is no PNG picture, ``r.csv`` that is no text...):
+    replacing an earlier output is fine, replacing something else is not."""
+    target = Path(path)
+    if target.is_symlink():
+        if not force:
+            raise TankmapError(
+                f"{target}: is a symbolic link; not writing through it (--force does)"
+            )
+        target = Path(os.path.realpath(target))
+    _require_writable_kind(target)
+    if force or not target.exists():
+        return target
+    kind = _MAGIC.get(target.suffix.lower())
+    if kind is not None and not _looks_like(target, kind[1]):
+        raise TankmapError(
+            f"{target}: exists and is not a {kind[0]}; not replacing it (--force does)"
+        )
+    return target
+
+
+def _looks_like(path: Path, magics: tuple[bytes, ...]) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return True  # unreadable: the write itself will say what is wrong
+    if not head:
+        return True  # an empty file holds nothing to lose
+    if not magics:  # text: valid UTF-8 without NUL bytes
+        if b"\0" in head:
+            return False
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return exc.start > len(head) - 4  # cut in the middle of a character
+        return True
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return any(text.startswith(m.lower()) for m in magics)
+
+
+def write_output(path: str | os.PathLike[str], data: bytes, *, force: bool = False) -> Path:
+    """``check_output`` then ``atomic_write_bytes``; returns the path written."""
+    target = check_output(path, force=force)
+    atomic_write_bytes(target, data)
+    return target

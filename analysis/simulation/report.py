@@ -27,8 +27,8 @@ from tankmap.analysis.board_figure import (
     figure_size,
     side_label,
 )
+from tankmap.analysis.outputs import save_figure, save_text
 from tankmap.analysis.simulation.stats import death_map, route_map
-from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
@@ -124,8 +124,8 @@ def write_report(
     """Write the report files into ``out_dir`` (created if needed); returns report.html."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    df.to_csv(out / "games.csv", index=False)
-    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    save_text(out / "games.csv", df.to_csv(index=False))
+    save_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     unit = "plies" if scenario.ruleset == "tank-chess" else "rounds"
     board = scenario.board
     deaths = {s: death_map(df, board, s) for s in SIDES}
@@ -155,9 +155,9 @@ def write_report(
         ),
     }
     for name, fig in figures.items():
-        fig.savefig(out / name, dpi=110)
+        save_figure(fig, out / name, dpi=110)
     path = out / "report.html"
-    atomic_write_text(path, _html(scenario, summary, list(figures), unit))
+    save_text(path, _html(scenario, summary, list(figures), unit))
     return path
 
 

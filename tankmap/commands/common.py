@@ -192,6 +192,18 @@ def prepare_out_dir(out: str) -> None:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
 
 
+def claim_output(path: str, force: bool) -> Any:
+    """The file to write for ``-o PATH`` (a ``Path``): an existing file or symbolic link is
+    refused without ``--force`` ("already exists"); with it a link is written through, but
+    never a folder, pipe or device — ``TankmapError``, one line, either way."""
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.safeio import check_output
+
+    if not force and os.path.lexists(path):
+        raise TankmapError(f"{path}: already exists (use --force to overwrite)")
+    return check_output(path, force=True)
+
+
 def require_playable(scenario: Any, path: str) -> None:
     """Refuse a scenario the playout commands cannot play (illegal, or already decided)
     with one line naming the file and pointing at ``tankmap check``."""

@@ -28,9 +28,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
 
-    from tankmap.commands.common import load
+    from tankmap.commands.common import claim_output, load
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.tiled import tiled_format, write_tiled
 
@@ -41,8 +40,6 @@ def run(args: argparse.Namespace) -> int:
     if tiled_format(out) != fmt:
         out = f"{out}.{fmt}"
     scenario = load(args.file)
-    if os.path.exists(out) and not args.force:
-        raise TankmapError(f"{out}: already exists (use --force to overwrite)")
-    image = write_tiled(scenario, out)
+    image = write_tiled(scenario, claim_output(out, args.force))
     print(f"wrote {out} ({fmt}, tileset {image.name} beside it)")
     return 0

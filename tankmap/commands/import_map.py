@@ -24,18 +24,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
 
-    from tankmap.rules.errors import TankmapError
+    from tankmap.commands.common import claim_output
     from tankmap.rules.fileformat import write_scenario
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.tiled_read import read_tiled
     from tankmap.rules.violations import is_legal
 
     scenario = read_tiled(args.map)
-    if os.path.exists(args.output) and not args.force:
-        raise TankmapError(f"{args.output}: already exists (use --force to overwrite)")
-    write_scenario(scenario, args.output)
+    write_scenario(scenario, claim_output(args.output, args.force))
     legal = is_legal(get_ruleset(scenario.ruleset).check(scenario))
     verdict = "legal" if legal else "not legal: run 'tankmap check' for why"
     print(f"wrote {args.output} ({scenario.ruleset}, {verdict})")

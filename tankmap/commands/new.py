@@ -29,10 +29,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
     from dataclasses import replace
 
-    from tankmap.commands.common import parse_option_args
+    from tankmap.commands.common import claim_output, parse_option_args
     from tankmap.rules.board import Board
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.fileformat import write_scenario
@@ -54,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
             raise TankmapError(f"--board {args.board}: {exc}") from None
     options = parse_option_args(rs, args.option)
     scenario = replace(rs.new_scenario(board, options), title=args.title)
-    if os.path.exists(args.output) and not args.force:
-        raise TankmapError(f"{args.output}: already exists (use --force to overwrite)")
-    write_scenario(scenario, args.output)
+    write_scenario(scenario, claim_output(args.output, args.force))
     print(f"wrote {args.output} ({rs.name}, {scenario.board.columns}x{scenario.board.rows})")
     return 0

@@ -30,6 +30,12 @@ def register(sub: Any) -> None:
         help="picture to write: board.svg, .png or .pdf",
     )
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT even if it is not a picture of that format, or write through it "
+        "if it is a symbolic link (an earlier picture is replaced without it)",
+    )
     p.add_argument("--title", help="title drawn above the board (default: the scenario's)")
     add_option_flag(p)
     p.set_defaults(handler=run)
@@ -51,13 +57,17 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.dpi <= 1200:
         raise TankmapError(f"--dpi must be between 1 and 1200, not {args.dpi}")
     scenario = load(args.file, args.option)
+    from tankmap.rules.safeio import check_output
+
+    target = check_output(out, force=args.force)  # before drawing: a refusal costs nothing
+    replaced = target.exists()
 
     from tankmap.analysis.board_figure import board_figure
+    from tankmap.analysis.outputs import figure_bytes
+    from tankmap.rules.safeio import atomic_write_bytes
 
     fig = board_figure(scenario, title=args.title)
-    try:
-        fig.savefig(out, format=fmt, dpi=args.dpi)
-    except OSError as exc:
-        raise TankmapError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
-    print(f"wrote {out}")
+    # drawn in memory, then written atomically: a full disk leaves the old picture
+    atomic_write_bytes(target, figure_bytes(fig, fmt, args.dpi))
+    print(f"wrote {out}" + (" (replaced the earlier picture)" if replaced else ""))
     return 0

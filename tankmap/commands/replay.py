@@ -28,17 +28,14 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
 
     from tankmap.analysis.replay import read_record, record_game_kind, replay_record
-    from tankmap.commands.common import print_json
-    from tankmap.rules.errors import TankmapError
+    from tankmap.commands.common import claim_output, print_json
     from tankmap.rules.fileformat import scenario_to_json, write_scenario
 
     data = read_record(args.record)
     record_game_kind(data, args.record)  # "not a game record" before anything is written
-    if args.output and os.path.exists(args.output) and not args.force:
-        raise TankmapError(f"{args.output}: already exists (use --force to overwrite)")
+    target = claim_output(args.output, args.force) if args.output else None
     replay = replay_record(data, args.record)
     doc: dict[str, Any] = {
         "result": replay.result.to_json(),
@@ -46,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         "rounds": [step.to_json() for step in replay.steps],
     }
     if args.output:
-        write_scenario(replay.final, args.output)
+        write_scenario(replay.final, target)
         doc["written"] = args.output
     if args.json:
         print_json(doc)

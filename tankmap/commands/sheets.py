@@ -31,14 +31,13 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from tankmap.commands.common import load
+    from tankmap.commands.common import claim_output, load
     from tankmap.rules.errors import TankmapError, import_extra
 
     out = Path(args.output)
     if out.suffix.lower() != ".pdf":
         raise TankmapError(f"{args.output}: setup sheets are a PDF (a name ending in .pdf)")
-    if out.exists() and not args.force:
-        raise TankmapError(f"{args.output}: already exists (use --force to overwrite)")
+    out = claim_output(args.output, args.force)
     scenario = load(args.file, args.option)
     import_extra("PySide6", "gui", "Setup sheets (drawn with the editor's Qt libraries)")
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):

@@ -108,3 +108,144 @@ def test_check_text_output_shows_names_escaped_and_cut(
     assert any("bad-name" in line for line in lines)
     for line in lines:
         assert not any(c in line for c in CONTROL) and len(line) < 400, line[:200]
+
+
+# -- the output gate -----------------------------------------------------------------------
+
+
+def _run_cli(args: list[str], cwd: Path, file_limit: int | None = None) -> Any:
+    """``tankmap ARGS`` in a child; ``file_limit`` caps the bytes it may write to any one
+    file (RLIMIT_FSIZE: a write past it fails as on a full disk)."""
+    import resource
+
+    def limit() -> None:
+        if file_limit is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "tankmap", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**_child_env(), "MPLBACKEND": "Agg"},
+        preexec_fn=limit,
+    )
+
+
+def test_render_does_not_write_through_a_symbolic_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tankmap.cli import main
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep me")
+    link = tmp_path / "board.png"
+    link.symlink_to(secret)
+    assert main(["render", "final-act/mirror", "-o", str(link)]) == 2
+    err = capsys.readouterr().err
+    assert "symbolic link" in err and len(err.strip().splitlines()) == 1
+    assert secret.read_text() == "keep me" and link.is_symlink()  # before: overwritten
+    # asked with --force: written through the link, the link kept
+    assert main(["render", "final-act/mirror", "-o", str(link), "--force", "--dpi", "20"]) == 0
+    assert link.is_symlink() and secret.read_bytes().startswith(b"\x89PNG")
+
+
+def test_render_replaces_an_earlier_picture_but_not_another_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tankmap.cli import main
+
+    notes = tmp_path / "notes.pdf"
+    notes.write_text("my notes, not a PDF")
+    assert main(["render", "final-act/mirror", "-o", str(notes)]) == 2
+    assert "not a PDF" in capsys.readouterr().err
+    assert notes.read_text() == "my notes, not a PDF"  # before: replaced without a word
+    pic = tmp_path / "board.svg"
+    assert main(["render", "final-act/mirror", "-o", str(pic)]) == 0
+    assert main(["render", "final-act/mirror", "-o", str(pic)]) == 0
+    assert "replaced" in capsys.readouterr().out
+
+
+def test_a_failed_render_leaves_the_old_picture(tmp_path: Path) -> None:
+    old = _run_cli(["render", "final-act/mirror", "-o", "board.png", "--dpi", "10"], tmp_path)
+    assert old.returncode == 0, old.stderr
+    before = (tmp_path / "board.png").read_bytes()
+    # the new picture is far bigger than the room left: the write fails part-way
+    out = _run_cli(
+        ["render", "final-act/mirror", "-o", "board.png", "--dpi", "300"],
+        tmp_path,
+        file_limit=len(before) + 1000,
+    )
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert (tmp_path / "board.png").read_bytes() == before  # before: a truncated PNG
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png"]  # no temp file left
+
+
+def test_simulate_prints_its_results_when_the_report_cannot_be_written(tmp_path: Path) -> None:
+    out = _run_cli(
+        ["simulate", "tank-wars/default", "--games", "40", "--policy", "random", "--workers", "1"]
+        + ["--out", "rep"],
+        tmp_path,
+        file_limit=1500,  # games.csv of 40 games is larger
+    )
+    # before: a traceback after the whole simulation and the results lost
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "the games were played but" in out.stderr
+    assert "balance" in out.stdout  # the results are still there
+
+
+def test_analyze_reports_do_not_write_through_links(tmp_path: Path) -> None:
+    from tankmap.cli import main
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep me")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").symlink_to(secret)
+    assert main(["analyze", "final-act/mirror", "--out", str(out), "--workers", "1"]) == 2
+    assert secret.read_text() == "keep me"  # before: the report went into secret.txt
+
+
+def test_killed_saves_leave_no_temp_files_behind(tmp_path: Path) -> None:
+    from tankmap.rules.fileformat import read_scenario, write_scenario
+
+    target = tmp_path / "board.json"
+    dead = tmp_path / ".board.json.999999999.k1ll3d00.tmp"  # no such process
+    old = tmp_path / ".board.json.abcd1234.tmp"  # an older tankmap's, a day old
+    mine = tmp_path / f".board.json.{os.getpid()}.inflight.tmp"  # a live writer's
+    other = tmp_path / ".notes.txt.999999999.k1ll3d00.tmp"  # another file's
+    for f in (dead, old, mine, other):
+        f.write_text("half a file")
+    os.utime(old, (1e9, 1e9))
+    write_scenario(read_scenario(ROOT / "maps" / "final-act" / "mirror.json"), target)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(["board.json", mine.name, other.name]), left  # before: all kept
+
+
+def test_writing_a_lone_surrogate_is_one_error_and_no_temp_file(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.fileformat import read_scenario, write_scenario
+
+    s = replace(read_scenario(ROOT / "maps" / "final-act" / "mirror.json"), title="\ud800")
+    with pytest.raises(TankmapError, match="surrogate"):  # before: UnicodeEncodeError
+        write_scenario(s, tmp_path / "x.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_editor_removes_temp_files_of_killed_autosaves(tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")
+    from tankmap.editor.autosave import Autosave
+
+    folder = tmp_path / "autosave"
+    folder.mkdir()
+    crashed = folder / ".untitled-999999999-1.autosave.json.999999999.k1ll3d00.tmp"
+    crashed.write_text("half a copy")
+    keep = folder / "untitled-999999999-1.autosave.json"  # a whole copy: for recovery
+    keep.write_text("{}")
+    Autosave(folder)
+    assert sorted(p.name for p in folder.iterdir()) == [keep.name]  # before: both kept
