@@ -106,8 +106,12 @@ class AnalysisMenu:
     def _report_written(self, path: object) -> None:
         if self.report_job is not None:
             self.report_job.wait()
-        self.open_url(QUrl.fromLocalFile(str(path)))
+        opened = self.open_url(QUrl.fromLocalFile(str(path))) is not False
         self.window.ctx.say(f"Analysis report written to {path}")
+        if not opened:  # the status bar is easy to miss: say where it is
+            self.window.prompter.info(
+                "Analysis report", f"No browser could be started; the report is {path}"
+            )
 
     def _report_failed(self, message: str) -> None:
         if self.report_job is not None:

@@ -17,7 +17,6 @@ replay view (``editor.replay_view``).
 from __future__ import annotations
 
 import html
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -489,17 +488,18 @@ class BalanceDialog(QDialog):
 
     # --- report ---------------------------------------------------------------------------
     def open_report(self) -> ThreadJob | None:
-        """Write the last run's HTML report into a fresh temporary folder (in the background)
-        and open it when written; ``None`` without a finished run or while writing."""
+        """Write the last run's HTML report into this editor's balance report folder (in the
+        background; the previous report there is replaced) and open it when written, its
+        path shown under the results; ``None`` without a finished run or while writing."""
         if self.last is None or (self.report_job is not None and self.report_job.running()):
             return None
         scenario, doc, table = self.last
 
         def write() -> Path:
             from tankmap.analysis.simulation.report import write_report
+            from tankmap.editor.report_dirs import report_dir
 
-            out = Path(tempfile.mkdtemp(prefix="tankmap-balance-"))
-            return write_report(table, scenario, doc, out)
+            return write_report(table, scenario, doc, report_dir("balance"))
 
         job = ThreadJob(write)
         job.finished.connect(self._report_written)
@@ -518,7 +518,14 @@ class BalanceDialog(QDialog):
 
     def _report_written(self, path: object) -> None:
         self._report_done()
-        self._open_url(QUrl.fromLocalFile(str(path)))
+        url = QUrl.fromLocalFile(str(path))
+        opened = self._open_url(url) is not False
+        # the path is always said here: without a browser it is all the user gets
+        note = "" if opened else " — no browser could be started: open it by hand"
+        self.results.append(
+            f"<p>Report: <a href='{html.escape(url.toString(), quote=True)}'>"
+            f"{html.escape(str(path))}</a>{note}</p>"
+        )
 
     def _report_failed(self, message: str) -> None:
         self._report_done()

@@ -521,12 +521,15 @@ class OpenDialog(QDialog):
 
 
 def _title_of(path: Path) -> str:
-    """`` — <title>`` of a scenario file, or nothing if it cannot be read."""
-    import json
+    """`` — <title>`` of a scenario file, or nothing if it cannot be read (through the
+    input gate: a recent file that became a pipe or a huge file does not block the list)."""
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.fileformat import MAX_FILE_BYTES
+    from tankmap.rules.safeio import read_bounded, strict_json
 
     try:
-        title = json.loads(path.read_text(encoding="utf-8")).get("title", "")
-    except (OSError, ValueError, AttributeError):
+        title = strict_json(read_bounded(path, MAX_FILE_BYTES), str(path)).get("title", "")
+    except (TankmapError, AttributeError):
         return ""
     return f" — {title}" if isinstance(title, str) and title else ""
 
