@@ -239,6 +239,40 @@ def new_errors(
     return [v for v in after if v.severity is Severity.ERROR and v not in old]
 
 
+SECONDARY = frozenset({"too-many", "army-too-many", "duplicate-name", "obstacle-budget"})
+"""Refusal reasons about a side's whole set of pieces (how many, which names): said after
+the reasons about the spot itself, which are what moving the piece elsewhere can cure."""
+
+
 def reason_text(violations: Sequence[Violation]) -> str:
-    """One status-bar line from refusal reasons."""
-    return "; ".join(v.message for v in violations)
+    """One status-bar line from refusal reasons: the reasons about the spot first, counts
+    and names after; each said once, and a piece named at the start of a reason is not
+    named again at the start of the next (``south tank 1B at b5: units set up in south rows
+    1-3 · stands on a swamp``)."""
+    ordered = sorted(violations, key=lambda v: v.code in SECONDARY)  # stable: rule order
+    said: list[str] = []
+    seen: set[str] = set()
+    for v in ordered:
+        text = v.message
+        if text in seen:
+            continue
+        seen.add(text)
+        for before in said:
+            words = _shared_subject(before, text)
+            if words:
+                text = " ".join(text.split(" ")[words:]).lstrip(":").strip()
+                break
+        said.append(text)
+    return " · ".join(said)
+
+
+def _shared_subject(first: str, second: str) -> int:
+    """How many leading words ``second`` shares with ``first`` when they name the same piece
+    (at least three words, e.g. ``south tank 1B at b5``); 0 otherwise."""
+    a, b = first.split(" "), second.split(" ")
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n].rstrip(":") == b[n].rstrip(":"):
+        n += 1
+        if b[n - 1].endswith(":") or a[n - 1].endswith(":"):
+            break
+    return n if n >= 3 else 0

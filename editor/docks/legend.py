@@ -53,7 +53,8 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
     for side in Side:
         fill, outline, _ = side_look(scenario.ruleset, side)
         label = side_label(names[side], side)
-        board.append(Entry("disc", (fill, outline), f"{label} unit (the barrel points where it faces)"))
+        text = f"{label} unit (the barrel points where it faces)"
+        board.append(Entry("disc", (fill, outline), text))
     for side in Side:
         colour = SIDE_COLOURS[side].name()
         board.append(Entry("tint", (colour,), f"{side.value.capitalize()}'s setup area"))

@@ -3,12 +3,15 @@ pieces on its cells and outlines the cells on the board."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +46,21 @@ def summary(violations: list[Violation]) -> str:
     return head + (f", {_plural(warnings, 'warning')}" if warnings else "")
 
 
+KIND_WORDS = {
+    Severity.ERROR: "Error",
+    Severity.INCOMPLETE: "Still to place",
+    Severity.WARNING: "Warning",
+}
+
+
+def problem_line(index: int, violations: list[Violation]) -> str:
+    """The status line of a problem shown (F8 / a click), in words — never the rule's
+    internal code: ``Problem 2 of 5 (error): South tank 1B at b5 stands on a swamp``."""
+    v = violations[index]
+    kind = KIND_WORDS[v.severity].lower()
+    return f"Problem {index + 1} of {len(violations)} ({kind}): {sentence(v.message)}"
+
+
 def sentence(message: str) -> str:
     """A rule message as the list shows it: first letter capitalised ("South still has…")."""
     return message[:1].upper() + message[1:]
@@ -57,6 +75,23 @@ def summary_colour(violations: list[Violation]) -> str:
     if not is_legal(violations):
         return COLOURS[Severity.ERROR]
     return "#2e7d32" if is_complete(violations) else COLOURS[Severity.INCOMPLETE]
+
+
+class WrappedLines(QStyledItemDelegate):
+    """Word-wrapped list lines measured at one width, the list's (its viewport less the
+    spacing), whatever width Qt asks with, so the layout and the painting agree."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:  # noqa: N802 - Qt override
+        width = max(40, self.view.viewport().width() - 2 * self.view.spacing())
+        measured = QStyleOptionViewItem(option)
+        measured.rect = QRect(0, 0, width, 100_000)
+        return QSize(width, super().sizeHint(measured, index).height())
 
 
 class ProblemsDock(QWidget):
@@ -77,6 +112,12 @@ class ProblemsDock(QWidget):
         self.tree.setObjectName("problems-list")
         self.tree.setWordWrap(True)
         self.tree.setUniformItemSizes(False)
+        # every line is measured at the width it is drawn at, again whenever the list's
+        # width changes (a scroll bar appearing, the dock resized): Qt measured a line at
+        # two widths, so one that just fits on one line was drawn one line high and cut
+        # short ("…") in a two-line slot, leaving a blank line under it
+        self.tree.setResizeMode(QListView.ResizeMode.Adjust)
+        self.tree.setItemDelegate(WrappedLines(self.tree))
         self.tree.setSpacing(2)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
@@ -111,7 +152,7 @@ class ProblemsDock(QWidget):
             item.setForeground(QBrush(QColor(COLOURS[v.severity]).darker(130)))
             item.setData(Qt.ItemDataRole.UserRole, i)
             side = f" ({v.side.value})" if v.side is not None else ""
-            item.setToolTip(f"{v.severity.value}{side} — {v.code}: {v.message}")
+            item.setToolTip(f"{KIND_WORDS[v.severity]}{side}: {sentence(v.message)}")
             self.tree.addItem(item)
         self.summary.setText(summary(doc.violations))
         colour = summary_colour(doc.violations)
@@ -135,7 +176,7 @@ class ProblemsDock(QWidget):
         pieces = [p for p in all_pieces(s) if cells & set(cells_of(p))]
         self.ctx.doc.select(pieces)
         self.ctx.scene.problems.set_cells(v.cells)
-        self.ctx.say(f"{v.code}: {v.message}")
+        self.ctx.say(problem_line(index, self.violations))
         self.shown.emit(v.cells)
 
     def step(self, delta: int) -> int | None:

@@ -462,7 +462,10 @@ def _check_sharing(board: Board, by_cell: dict[int, list[Unit]], out: list[Viola
                         reason = f"a {DATA.units[a].label} and a {DATA.units[b].label}"
                         break
         if reason:
-            who = ", ".join(_unit_name(board, u) for u in group)
+            names = [_unit_name(board, u) for u in group]  # two equal ATs: said once, ×2
+            who = ", ".join(
+                n if names.count(n) == 1 else f"{n} ×{names.count(n)}" for n in dict.fromkeys(names)
+            )
             out.append(
                 Violation(
                     "cell-shared",

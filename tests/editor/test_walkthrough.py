@@ -171,7 +171,9 @@ def test_f8_walks_through_the_problems(make_window: Any) -> None:
     assert dock.tree.currentRow() == 0
     first = dock.violations[0]
     assert tuple(w.ctx.scene.problems.cells) == tuple(first.cells)
-    assert first.code in w.message.text()
+    # in words, not the rule's internal code (issue 18 item 6)
+    assert w.message.text().startswith(f"Problem 1 of {len(dock.violations)} (error): ")
+    assert first.code not in w.message.text()
     w.run_action("view.next_problem")
     assert dock.tree.currentRow() == 1
     w.run_action("view.previous_problem")
