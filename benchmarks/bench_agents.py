@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.simulation.stats import wilson
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
 GAMES = 100
@@ -40,6 +41,8 @@ def playable() -> list[tuple[str, Scenario]]:
                 require_legal(scenario)
             except TankmapError:
                 continue
+            if {u.side for u in scenario.units} != {Side.SOUTH, Side.NORTH}:
+                continue  # a blank board: nothing to play
             out.append((f"{ruleset}/{path.stem}", scenario))
     return out
 
