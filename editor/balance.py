@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,53 @@ PROGRESS_STEPS = 20
 """A run is cut into about this many batches, so the bar moves and Cancel is prompt."""
 MIN_BATCH = 250
 """Unless the driver's own batches are smaller (one-game drivers use theirs)."""
+FAST_AGENTS = frozenset({"random", "heuristic"})
+"""Agents played thousands of games a second in big vectorised batches; every other agent
+(``search``, ``uct``, the ``-ref`` engines) plays one game in a second or so, so its run is
+cut into batches of a game or a few (``SLOW_STEPS`` at most) and the bar moves per game."""
+SLOW_STEPS = 200
+
+
+def batch_size(scenario: Scenario, games: int, policies: tuple[str, str], most: int) -> int:
+    """Games per batch of a dialog run (the progress bar moves once a batch; the numbers do
+    not depend on it): about ``PROGRESS_STEPS`` big batches for fast agents, one game (or
+    ``games / SLOW_STEPS``) per batch for slow ones or when a slower reference engine
+    plays (``fallback_note``)."""
+    agents = {p.split("+")[0].split(":")[0] for p in policies}
+    if agents <= FAST_AGENTS and not fallback_note(scenario, policies):
+        # not so small that a vectorised driver slows down (Final Act: 250-game batches
+        # run ~3x faster than 50-game ones)
+        return min(most, max(-(-games // PROGRESS_STEPS), MIN_BATCH))
+    return max(1, min(most, -(-games // SLOW_STEPS)))
+
+
+def time_left(
+    done: int, total: int, now: float, started: float, first: tuple[float, int] | None
+) -> float | None:
+    """Seconds left at the pace so far: measured from the first batch done (``first`` =
+    its time and count; the first games also pay for warming up), or from the start while
+    only one batch is done; ``None`` before any game is done."""
+    if done <= 0:
+        return None
+    if first is not None and done > first[1] and now > first[0]:
+        return (now - first[0]) * (total - done) / (done - first[1])
+    return max(0.0, now - started) * (total - done) / done
+
+
+def progress_text(done: int, total: int, left: float | None) -> str:
+    """The bar's words: ``120 of 1000 games · about 40 s left`` (``playing the first
+    games…`` until one is done)."""
+    if left is None:
+        return f"{done} of {total} games · playing the first games…"
+    if done >= total:
+        when = "done"
+    elif left < 1:
+        when = "about a second left"
+    elif left < 90:
+        when = f"about {left:.0f} s left"
+    else:
+        when = f"about {left / 60:.0f} min left"
+    return f"{done} of {total} games · {when}"
 
 
 class SimulationJob(ThreadJob):
@@ -92,9 +140,7 @@ class SimulationJob(ThreadJob):
     def _simulate(self) -> tuple[dict[str, Any], pd.DataFrame]:
         driver = get_driver(self.scenario.ruleset)
         most = int(getattr(driver, "batch_size", 20))
-        # about PROGRESS_STEPS batches, but not so small that a vectorised driver slows
-        # down (Final Act: 250-game batches run ~3x faster than 50-game ones)
-        batch = min(most, max(-(-self.games // PROGRESS_STEPS), MIN_BATCH))
+        batch = batch_size(self.scenario, self.games, self.policies, most)
         table = simulate(
             self.scenario,
             self.games,
@@ -202,6 +248,9 @@ class BalanceDialog(QDialog):
         self.last_run: tuple[tuple[str, str], int] | None = None  # policies, seed of ``last``
         self.samples: list[SampleGame] = []
         self.incomplete_note: str | None = None
+        self.clock: Callable[[], float] = time.monotonic  # tests pass their own
+        self.started = 0.0
+        self.first_done: tuple[float, int] | None = None  # time and count of the first batch
 
         self.games = QSpinBox()
         self.games.setRange(1, 200_000)
@@ -214,10 +263,26 @@ class BalanceDialog(QDialog):
         self.north = QComboBox()
         self.south_label = QLabel("South plays")
         self.north_label = QLabel("North plays")
+        # what the chosen agent does, in words, under each list (not only on hover)
+        self.south_about = QLabel()
+        self.north_about = QLabel()
+        for about, combo in ((self.south_about, self.south), (self.north_about, self.north)):
+            about.setWordWrap(True)
+            about.setStyleSheet("color: #555")
+            combo.currentTextChanged.connect(self._describe_agents)
         form = QFormLayout()
         form.addRow("Games", self.games)
-        form.addRow(self.south_label, self.south)
-        form.addRow(self.north_label, self.north)
+        for label, combo, about in (
+            (self.south_label, self.south, self.south_about),
+            (self.north_label, self.north, self.north_about),
+        ):
+            field = QWidget()
+            column = QVBoxLayout(field)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(2)
+            column.addWidget(combo)
+            column.addWidget(about)
+            form.addRow(label, field)
         form.addRow("Seed", self.seed)
 
         self.bar = QProgressBar()
@@ -302,6 +367,12 @@ class BalanceDialog(QDialog):
                 combo.setCurrentText(keep)
         self.run_button.setEnabled(bool(ordered) and not self.busy())
 
+    def _describe_agents(self, *args: object) -> None:
+        ruleset = self._scenario().ruleset
+        for about, combo in ((self.south_about, self.south), (self.north_about, self.north)):
+            name = combo.currentText()
+            about.setText(describe(ruleset, name) if name else "")
+
     def busy(self) -> bool:
         return self.job is not None and self.job.running()
 
@@ -344,6 +415,9 @@ class BalanceDialog(QDialog):
         self._set_samples([])
         self.bar.setRange(0, self.games.value())
         self.bar.setValue(0)
+        self.bar.setFormat(progress_text(0, self.games.value(), None))
+        self.started = self.clock()
+        self.first_done = None
         warn = self.incomplete_note
         self.results.setHtml(
             "<p>Playing…</p>"
@@ -367,6 +441,11 @@ class BalanceDialog(QDialog):
     def _progress(self, done: int, total: int) -> None:
         self.bar.setRange(0, total)
         self.bar.setValue(done)
+        now = self.clock()
+        left = time_left(done, total, now, self.started, self.first_done)
+        if self.first_done is None and done > 0:
+            self.first_done = (now, done)
+        self.bar.setFormat(progress_text(done, total, left))
 
     def _finished(self, result: tuple[dict[str, Any], pd.DataFrame]) -> None:
         assert self.job is not None
