@@ -144,27 +144,29 @@ def paint_sheet(
     painter.setFont(font)
     painter.setPen(QColor("black"))
     title = scenario.title or "Untitled scenario"
-    painter.drawText(
-        QRectF(0, 0, width, height * 0.05),
-        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-        f"{title}: {names[side]} ({side.value}) setup",
-    )
+    # the title and the line under it wrap onto more lines when wider than the page (they
+    # were cut off at the page edge); the board starts below whatever they take
+    wrap = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+    y = _wrapped(painter, f"{title}: {names[side]} ({side.value}) setup", width, 0.0, wrap)
     font.setBold(False)
     font.setPixelSize(int(height * 0.015))
     painter.setFont(font)
-    painter.drawText(
-        QRectF(0, height * 0.05, width, height * 0.03),
-        Qt.AlignmentFlag.AlignLeft,
+    y = _wrapped(
+        painter,
         f"{ruleset_title(rs, ' — provisional rules')} · {scenario.board.columns}×"
         f"{scenario.board.rows} · the other side's setup is hidden · seen from "
         f"{names[side]}'s seat",
+        width,
+        y + height * 0.005,
+        wrap,
     )
     scene, _doc = _scene(side_only(scenario, side), flipped=side is Side.NORTH)
     rect = scene.sceneRect()
-    scale = min(width / rect.width(), height * 0.6 / rect.height())
+    top = max(height * 0.09, y + height * 0.01)
+    scale = min(width / rect.width(), (height * 0.69 - top) / rect.height())
     target = QRectF(
         (width - rect.width() * scale) / 2,
-        height * 0.09,
+        top,
         rect.width() * scale,
         rect.height() * scale,
     )
@@ -181,6 +183,13 @@ def paint_sheet(
             Qt.AlignmentFlag.AlignLeft,
             line,
         )
+
+
+def _wrapped(painter: QPainter, text: str, width: float, top: float, flags: object) -> float:
+    """Draw ``text`` word-wrapped to ``width`` from ``top``; return the y under it."""
+    box = painter.boundingRect(QRectF(0, top, width, 10_000), flags, text)  # type: ignore[call-overload]
+    painter.drawText(QRectF(0, top, width, box.height()), flags, text)  # type: ignore[call-overload]
+    return top + box.height()
 
 
 def sheet_image(scenario: Scenario, side: Side, width: int = 827, height: int = 1169) -> QImage:
