@@ -419,6 +419,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
+    ActionSpec(
+        "help.rules",
+        "&Rules of the game",
+        "Ctrl+F1",
+        "&Help",
+        lambda w: w.show_rules(),
+        "The rules as tankmap implements them (docs/rules.md), at this game's section",
+    ),
     ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),
 )
 

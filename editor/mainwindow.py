@@ -27,6 +27,7 @@ from tankmap.editor.document import Document
 from tankmap.editor.overlays import OverlayController
 from tankmap.editor.palette_data import piece_label, ruleset_title
 from tankmap.editor.pieces import Symmetry, pieces_at
+from tankmap.editor.rules_view import RulesWindow
 from tankmap.editor.tools.select import describe
 from tankmap.editor.view import BoardView
 from tankmap.editor.window_setup import (
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
             doc = Document(scenario or get_ruleset("final-act").new_scenario())
         self.ctx: EditorContext = EditorContext(doc, self)
         self.analysis: AnalysisMenu = AnalysisMenu(self)
+        self.rules_window: RulesWindow | None = None
         self.view: BoardView = BoardView(self.ctx)
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
@@ -544,6 +546,15 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> None:
         self.prompter.info("Keyboard shortcuts", shortcuts_html())
+
+    def show_rules(self) -> RulesWindow:
+        """Help ▸ Rules: the rules document beside the editor, at this game's section."""
+        if self.rules_window is None:
+            self.rules_window = RulesWindow(self)
+        self.rules_window.show()
+        self.rules_window.raise_()
+        self.rules_window.show_game(self.doc.scenario.ruleset)
+        return self.rules_window
 
     def show_about(self) -> None:
         self.prompter.info(
