@@ -115,11 +115,12 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         piece = Terrain(
             kind=r.typed(t["kind"], f"{path}.kind", str, "a kind name"),
             cells=cells,
-            side=None if t.get("side") is None else r.side(t["side"], f"{path}.side"),
-            lane=None if t.get("lane") is None else r.cell(board, t["lane"], f"{path}.lane"),
-            arrow=None if t.get("arrow") is None else r.facing(t["arrow"], f"{path}.arrow"),
+            # an optional key is absent or has its type (null is not "absent")
+            side=None if "side" not in t else r.side(t["side"], f"{path}.side"),
+            lane=None if "lane" not in t else r.cell(board, t["lane"], f"{path}.lane"),
+            arrow=None if "arrow" not in t else r.facing(t["arrow"], f"{path}.arrow"),
             shape=None
-            if t.get("shape") is None
+            if "shape" not in t
             else r.typed(t["shape"], f"{path}.shape", str, "a shape name"),
         )
         problem = ruleset.piece_problem(piece)
@@ -135,13 +136,11 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             kind=r.typed(u["kind"], f"{path}.kind", str, "a kind name"),
             side=r.side(u["side"], f"{path}.side"),
             cell=r.cell(board, u["cell"], f"{path}.cell"),
-            facing=None if u.get("facing") is None else r.facing(u["facing"], f"{path}.facing"),
-            name=None
-            if u.get("name") is None
-            else r.typed(u["name"], f"{path}.name", str, "a name"),
+            facing=None if "facing" not in u else r.facing(u["facing"], f"{path}.facing"),
+            name=None if "name" not in u else r.typed(u["name"], f"{path}.name", str, "a name"),
             damage=r.integer(u.get("damage", 0), f"{path}.damage", 0, 99),
             armour=None
-            if u.get("armour") is None
+            if "armour" not in u
             else r.integer(u["armour"], f"{path}.armour", 0, 99),
             wreck=r.typed(u.get("wreck", False), f"{path}.wreck", bool, "true or false"),
         )
@@ -335,12 +334,16 @@ class _Reader:
 
     def side(self, value: Any, path: str) -> Side:
         def parse(text: str) -> Side:
-            try:
-                return Side.parse(text)
-            except ValueError:
-                raise ValueError(f"not a side: {short(text)} (use 'south' or 'north')") from None
+            if text not in ("south", "north"):  # as written, as the schema says
+                raise ValueError(f"not a side: {short(text)} (use 'south' or 'north')")
+            return Side(text)
 
         return self._parsed(value, path, parse, "'south' or 'north'")
 
     def facing(self, value: Any, path: str) -> Facing:
-        return self._parsed(value, path, Facing.parse, "a facing (N NE E SE S SW W NW)")
+        def parse(text: str) -> Facing:
+            if text not in Facing.__members__:  # upper case, as written and in the schema
+                raise ValueError(f"not a facing: {short(text)} (use N NE E SE S SW W NW)")
+            return Facing[text]
+
+        return self._parsed(value, path, parse, "a facing (N NE E SE S SW W NW)")

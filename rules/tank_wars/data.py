@@ -10,6 +10,7 @@ option values of a scenario into the plain numbers the checks and the engine use
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -64,6 +65,12 @@ STRAIGHTS = (Facing.N, Facing.E, Facing.S, Facing.W)
 DIAGONALS = (Facing.NE, Facing.SE, Facing.SW, Facing.NW)
 
 
+_TOKEN = "(?:" + "|".join(k.value for k in CommandKind) + ")"
+PATTERN_RE = f"[ ,]*(?:{_TOKEN}(?:[ ,]+{_TOKEN})*)?[ ,]*"
+"""What a movement pattern option may hold: token names (lower case) separated by commas
+or spaces (the scenario schema uses the same expression)."""
+
+
 def parse_pattern(text: str) -> frozenset[CommandKind]:
     """A movement pattern option value (``"straight1,straight2"``; empty = never moves) as a
     set of command kinds. Raises ``OptionError`` on an unknown token name."""
@@ -82,6 +89,11 @@ class PatternOption(OptionSpec):
             parse_pattern(checked)
         except OptionError as exc:
             raise OptionError(f"option {self.name!r}: {exc}") from None
+        if re.fullmatch(PATTERN_RE, checked) is None:  # e.g. upper case, tabs, line breaks
+            raise OptionError(
+                f"option {self.name!r}: command token names in lower case, separated by "
+                f"commas, not {short(checked)}"
+            )
         return checked
 
 
