@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from tankmap.rules.board import Board
-from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
@@ -356,7 +356,7 @@ def _tank_chess_steps(rec: Any, st: Any, source: str) -> Steps:
             turn = parse_turn(st, text)
             st.play(turn)
         except TankmapError as exc:
-            raise IllegalMoveError(f"{source}: turn {n} ({text!r}): {exc}") from None
+            raise IllegalMoveError(f"{source}: turn {n} ({short(text)}): {exc}") from None
         said = announcements(st)
         words = [f"{mover} {text}"] + [" ".join(said)] if said else [f"{mover} {text}"]
         (p, cell, _facing, target), start, _old_facing, destroyed, *_ = st.history[-1]

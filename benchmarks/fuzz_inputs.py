@@ -1,18 +1,23 @@
-"""Feed many mutated scenario files to every loader and count what went wrong.
+"""Feed many mutated scenario files and game records to every loader and count what went
+wrong.
 
-    python -m benchmarks.fuzz_inputs [N] [SEED]
+    python benchmarks/fuzz_inputs.py [N] [SEED]      (or python -m benchmarks.fuzz_inputs)
 
 Each case takes a built-in map and applies one to three seeded mutations (drop, retype,
 enlarge or duplicate a key; huge or negative numbers; control characters, lone surrogates
 and megabyte strings; truncated or byte-flipped text), then reads it with the scenario
-reader and runs ``tankmap check`` on it in-process. Counted as failures: any exception that
-is not the project's ``TankmapError`` (a traceback for a user), a ``check`` exit code other
-than 0/1/2, an error message of more than one line or 600 characters, and a case taking
-more than 5 s (a hang). Prints a JSON summary; the target is 0 failures.
+reader and the Tiled reader and runs ``tankmap check`` on it in-process; every fourth case
+also replays a mutated game record (one per game, recorded on a built-in map) with
+``tankmap replay``. Counted as failures: any exception that is not the project's
+``TankmapError`` (a traceback for a user), an exit code other than 0/1/2 (``check``) or
+0/2 (``replay``), an error message of more than one line or 600 characters or with raw
+control characters on the terminal, and a case taking more than 5 s (a hang). Prints a
+JSON summary; the target is 0 failures.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import copy
 import io
@@ -24,10 +29,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tankmap.cli import main as cli
-from tankmap.maps import builtin_maps
-from tankmap.rules.errors import TankmapError
-from tankmap.rules.fileformat import loads_scenario
+if __package__ in (None, ""):  # run as a script: the repository on the path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tankmap.cli import main as cli  # noqa: E402
+from tankmap.maps import builtin_maps  # noqa: E402
+from tankmap.rules.errors import TankmapError  # noqa: E402
+from tankmap.rules.fileformat import loads_scenario  # noqa: E402
+from tankmap.rules.tiled_read import loads_tmj  # noqa: E402
+
+RECORDED = ("final-act/mirror", "tank-chess/basic-16", "tank-wars/default")
 
 VALUES: list[Any] = [
     None,
@@ -98,51 +109,84 @@ def case_text(rng: random.Random, sources: list[str]) -> str:
     return text
 
 
+def record_texts() -> list[str]:
+    """One seeded random game record of each game, as JSON text."""
+    from tankmap.analysis.simulation.runner import record_game
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import read_scenario
+
+    texts = []
+    for name in RECORDED:
+        path = map_path(name)
+        assert path is not None
+        _result, rec = record_game(read_scenario(path), ("random", "random"), seed=3, game=0)
+        texts.append(json.dumps(rec.to_json()))
+    return texts
+
+
+def _clean_line(err: str) -> bool:
+    """One line on standard error, nothing a terminal would act on."""
+    line = err.removesuffix("\n")
+    return "\n" not in line and line.isprintable()
+
+
 def run(n: int = 10_000, seed: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
     sources = [p.read_text() for p in builtin_maps()]
+    records = record_texts()
     counts = {
         "cases": 0,
         "read": 0,
         "refused": 0,
+        "records": 0,
         "tracebacks": 0,
         "bad_exit": 0,
         "long_messages": 0,
         "hangs": 0,
     }
     examples: list[str] = []
+
+    def in_process(argv: list[str], ok: tuple[int, ...]) -> None:
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                code = cli(argv)
+        except BaseException as exc:  # noqa: BLE001 - what we are counting
+            counts["tracebacks"] += 1
+            examples.append(f"{argv[0]}: {type(exc).__name__}: {exc}"[:200])
+            return
+        if code not in ok:
+            counts["bad_exit"] += 1
+            examples.append(f"{argv[0]}: exit {code}")
+        if code == 2 and not _clean_line(err.getvalue()):
+            counts["long_messages"] += 1
+            examples.append(err.getvalue()[:200])
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "case.json"
-        for _ in range(n):
+        for i in range(n):
             text = case_text(rng, sources)
             counts["cases"] += 1
             start = time.monotonic()
-            try:
-                loads_scenario(text, "case.json")
-                counts["read"] += 1
-            except TankmapError as exc:
-                counts["refused"] += 1
-                msg = str(exc)
-                if "\n" in msg or len(msg) > 600:
-                    counts["long_messages"] += 1
-                    examples.append(msg[:200])
-            except Exception as exc:  # noqa: BLE001 - what we are counting
-                counts["tracebacks"] += 1
-                examples.append(f"{type(exc).__name__}: {exc}"[:200])
+            for loader in (loads_scenario, loads_tmj):
+                try:
+                    loader(text, "case.json")
+                    counts["read"] += loader is loads_scenario
+                except TankmapError as exc:
+                    counts["refused"] += loader is loads_scenario
+                    msg = str(exc)
+                    if "\n" in msg or len(msg) > 600:
+                        counts["long_messages"] += 1
+                        examples.append(msg[:200])
+                except Exception as exc:  # noqa: BLE001 - what we are counting
+                    counts["tracebacks"] += 1
+                    examples.append(f"{type(exc).__name__}: {exc}"[:200])
             path.write_text(text, encoding="utf-8", errors="surrogatepass")
-            err = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                    code = cli(["check", str(path)])
-            except Exception as exc:  # noqa: BLE001
-                counts["tracebacks"] += 1
-                examples.append(f"check: {type(exc).__name__}: {exc}"[:200])
-                code = 2
-            if code not in (0, 1, 2):
-                counts["bad_exit"] += 1
-            if code == 2 and len(err.getvalue().strip().splitlines()) != 1:
-                counts["long_messages"] += 1
-                examples.append(err.getvalue()[:200])
+            in_process(["check", str(path)], (0, 1, 2))
+            if i % 4 == 0:
+                counts["records"] += 1
+                path.write_text(case_text(rng, records), encoding="utf-8", errors="surrogatepass")
+                in_process(["replay", str(path)], (0, 2))
             if time.monotonic() - start > 5:
                 counts["hangs"] += 1
     counts["failures"] = sum(
@@ -151,8 +195,21 @@ def run(n: int = 10_000, seed: int = 1) -> dict[str, Any]:
     return {**counts, "examples": examples[:10]}
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
-    out = run(int(args[0]) if args else 10_000, int(args[1]) if len(args) > 1 else 1)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="fuzz_inputs",
+        description="Feed N mutated built-in maps and game records to every loader and "
+        "count tracebacks, wrong exit codes, long or unclean messages and hangs (JSON on "
+        "standard output; exit 1 if any).",
+    )
+    parser.add_argument("n", nargs="?", type=int, default=10_000, help="cases (10000)")
+    parser.add_argument("seed", nargs="?", type=int, default=1, help="seed (1)")
+    args = parser.parse_args(argv)
+    out = run(args.n, args.seed)
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
+    return 1 if out["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

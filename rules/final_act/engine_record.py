@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError, short
 from tankmap.rules.fileformat import (
     MAX_FILE_BYTES,
     atomic_write_text,
@@ -188,4 +188,4 @@ def _facing(text: str) -> Facing:
     for name in ("NE", "NW", "SE", "SW", "N", "E", "S", "W"):
         if t.upper().endswith(name):
             return Facing[name]
-    raise ValueError(f"order {text!r} has no facing (expected like 'f3N')")
+    raise ValueError(f"order {short(text)} has no facing (expected like 'f3N')")

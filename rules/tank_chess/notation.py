@@ -56,7 +56,7 @@ def _cell(state: GameState, text: str, col: str, row: str) -> int:
     try:
         return board.parse_cell(col + row)
     except ValueError as exc:
-        raise NotationError(f"{text!r}: {exc}") from None
+        raise NotationError(f"{short(text)}: {exc}") from None
 
 
 def parse_turn(state: GameState, text: str) -> Turn:
@@ -67,16 +67,17 @@ def parse_turn(state: GameState, text: str) -> Turn:
         raise NotationError(f"a turn must be text like 'h1h3N', not {short(text)}")
     m = _TURN_RE.match(text.strip())
     if not m:
-        raise NotationError(f"not Tank Chess notation: {text!r} ({_EXAMPLE})")
+        raise NotationError(f"not Tank Chess notation: {short(text)} ({_EXAMPLE})")
     if state.winner >= 0:
-        raise IllegalMoveError(f"{text!r}: the game is over ({state.reason})")
+        raise IllegalMoveError(f"{short(text)}: the game is over ({state.reason})")
     start = _cell(state, text, m.group(1), m.group(2))
     name = state.scenario.board.cell_name
     me = state.to_move
     p = state.grid[start]
     if p < 0 or state.side[p] != me:
         raise IllegalMoveError(
-            f"{text!r}: no {_SIDE_NAMES[me]} piece on {name(start)} ({_SIDE_NAMES[me]} to move)"
+            f"{short(text)}: no {_SIDE_NAMES[me]} piece on {name(start)} "
+            f"({_SIDE_NAMES[me]} to move)"
         )
     what = f"the {tank_chess_data().stats(state.kind[p]).name.lower()} on {name(start)}"
     turns: list[Turn] = []
@@ -84,13 +85,13 @@ def parse_turn(state: GameState, text: str) -> Turn:
     if m.group(3):
         turn = (p, ESCAPE, -1, NO_TARGET)
         if turn not in turns:
-            raise IllegalMoveError(f"{text!r}: {what} cannot escape now")
+            raise IllegalMoveError(f"{short(text)}: {what} cannot escape now")
         return turn
     to = _cell(state, text, m.group(4), m.group(5))
     facing = int(Facing.parse(m.group(6))) if m.group(6) else state.facing[p]
     if not any(t[1] == to and t[2] == facing for t in turns):
         raise IllegalMoveError(
-            f"{text!r}: {what} cannot end its move on {name(to)} facing {Facing(facing).name}"
+            f"{short(text)}: {what} cannot end its move on {name(to)} facing {Facing(facing).name}"
         )
     if m.group(7) is None:
         return (p, to, facing, NO_TARGET)
@@ -99,7 +100,7 @@ def parse_turn(state: GameState, text: str) -> Turn:
     turn = (p, to, facing, target)
     if target < 0 or turn not in turns:
         raise IllegalMoveError(
-            f"{text!r}: {what} cannot shoot at {name(aim)} from {name(to)} facing "
+            f"{short(text)}: {what} cannot shoot at {name(aim)} from {name(to)} facing "
             f"{Facing(facing).name} (needs an enemy piece first on a ray it fires along, "
             "not adjacent, nothing between; a mortar 3-5 cells straight ahead)"
         )

@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError, short
 from tankmap.rules.fileformat import (
     MAX_FILE_BYTES,
     atomic_write_text,
@@ -61,7 +61,7 @@ class GameRecord:
             try:
                 turn = parse_turn(state, text)
             except TankmapError as exc:
-                raise IllegalMoveError(f"turn {n} ({text!r}): {exc}") from None
+                raise IllegalMoveError(f"turn {n} ({short(text)}): {exc}") from None
             state.push(turn)
         got = state.outcome()
         if self.result is not None and got != self.result:

@@ -62,7 +62,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.errors import IllegalMoveError, short
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.ruleset import board_cells
 from tankmap.rules.tank_wars.state import (
@@ -259,7 +259,9 @@ def _checked(
         if v.side is not side:
             raise IllegalMoveError(f"{side} cannot command the {v.side} {v.kind} ({ident})")
         if not isinstance(cmd, Command):
-            raise IllegalMoveError(f"{side} order for vehicle {ident} is not a Command: {cmd!r}")
+            raise IllegalMoveError(
+                f"{side} order for vehicle {ident} is not a Command: {short(cmd)}"
+            )
         commands[ident] = cmd
     enemy = board_cells(state.board, side.other)
     for cell in orders.gunfire:

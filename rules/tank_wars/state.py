@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tankmap.rules.board import Board
-from tankmap.rules.errors import IllegalMoveError, TankmapError
+from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario, Terrain, Unit
 from tankmap.rules.tank_wars.data import CommandKind, TankWarsRules
@@ -71,7 +71,7 @@ class Command:
         """``Command.parse("diagonal1 NE")``; ``TankmapError`` on bad text."""
         parts = text.split()
         if len(parts) != 2:
-            raise IllegalMoveError(f"a command is like 'straight2 N', not {text!r}")
+            raise IllegalMoveError(f"a command is like 'straight2 N', not {short(text)}")
         try:
             direction = Facing.parse(parts[1])
         except ValueError as exc:
@@ -114,7 +114,7 @@ class Orders:
             commands = {int(k): Command.parse(v) for k, v in data["commands"].items()}
             gunfire = tuple(board.parse_cell(c) for c in data["gunfire"])
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise IllegalMoveError(f"bad Tank Wars orders {data!r}: {exc}") from None
+            raise IllegalMoveError(f"bad Tank Wars orders {short(data)}: {exc}") from None
         return cls(commands, gunfire)
 
 

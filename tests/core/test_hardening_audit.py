@@ -249,3 +249,30 @@ def test_the_editor_removes_temp_files_of_killed_autosaves(tmp_path: Path) -> No
     keep.write_text("{}")
     Autosave(folder)
     assert sorted(p.name for p in folder.iterdir()) == [keep.name]  # before: both kept
+
+
+@pytest.mark.parametrize("game", [0, 1, 2])
+def test_a_megabyte_order_in_a_game_record_is_quoted_short(game: int) -> None:
+    from benchmarks.fuzz_inputs import record_texts
+    from tankmap.analysis.replay import replay_record
+    from tankmap.rules.errors import TankmapError
+
+    doc = json.loads(record_texts()[game])
+    key = next(k for k in ("rounds", "turns") if k in doc)
+
+    def first_string(node: Any) -> tuple[Any, Any]:
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in items:
+            if isinstance(v, str):
+                return node, k
+            if isinstance(v, (dict, list)) and v:
+                found = first_string(v)
+                if found[0] is not None:
+                    return found
+        return None, None
+
+    parent, k = first_string(doc[key])
+    parent[k] = "x" * 1_000_000
+    with pytest.raises(TankmapError) as err:
+        replay_record(doc, "record.json")
+    assert len(str(err.value)) < 600  # before: the megabyte order quoted whole
