@@ -78,14 +78,16 @@ class OptionSpec:
                     return False
                 raise ValueError(text)
             if kind is int:
-                return self.validate(int(text))
-            if kind is float:
-                return self.validate(float(text))
+                value: OptionValue = int(text)
+            elif kind is float:
+                value = float(text)
+            else:
+                value = text
         except ValueError:
             raise OptionError(
                 f"option {self.name!r} takes a {self.type_name} value, not {short(text)}"
             ) from None
-        return self.validate(text)
+        return self.validate(value)  # its own message: out of range, not a choice...
 
 
 @dataclass(frozen=True)

@@ -276,3 +276,13 @@ def test_a_megabyte_order_in_a_game_record_is_quoted_short(game: int) -> None:
     with pytest.raises(TankmapError) as err:
         replay_record(doc, "record.json")
     assert len(str(err.value)) < 600  # before: the megabyte order quoted whole
+
+
+def test_an_option_out_of_range_on_the_command_line_says_the_range(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tankmap.cli import main
+
+    assert main(["check", "final-act/mirror", "--option", "max_rounds=0"]) == 2
+    err = capsys.readouterr().err
+    assert "between 1 and 100000" in err  # before: "takes a whole-number value, not '0'"
