@@ -275,38 +275,36 @@ def _alive(pid: int) -> bool:
 
 
 _MAGIC: dict[str, tuple[str, tuple[bytes, ...]]] = {
-    ".png": ("PNG picture", (b"\x89PNG\r\n\x1a\n",)),
-    ".pdf": ("PDF document", (b"%PDF-",)),
-    ".svg": ("SVG picture", (b"<?xml", b"<svg", b"<!--")),
-    ".html": ("HTML page", (b"<!doctype html", b"<html")),
-    ".json": ("JSON document", (b"{", b"[")),
-    ".tmj": ("Tiled map", (b"{",)),
-    ".tmx": ("Tiled map", (b"<?xml", b"<map")),
-    ".csv": ("CSV table", ()),
+    ".png": ("a PNG picture", (b"\x89PNG\r\n\x1a\n",)),
+    ".pdf": ("a PDF document", (b"%PDF-",)),
+    ".svg": ("an SVG picture", (b"<?xml", b"<svg", b"<!--")),
+    ".html": ("an HTML page", (b"<!doctype html", b"<html")),
+    ".json": ("a JSON document", (b"{", b"[")),
+    ".tmj": ("a Tiled map", (b"{",)),
+    ".tmx": ("a Tiled map", (b"<?xml", b"<map")),
+    ".csv": ("a CSV table", ()),
 }
 
 
-def check_output(path: str | os.PathLike[str], *, force: bool = False) -> Path:
+def check_output(path: str | os.PathLike[str], *, force: bool = False, hint: str = "") -> Path:
     """The output gate for a file the user named: the path to write, or ``TankmapError``
     in one line. Refused: a symbolic link (unless ``force``: then its target is written),
     a folder, pipe or device, and — unless ``force`` — an existing file that is not of the
     kind its name says (``x.png`` that is no PNG picture, ``r.csv`` that is no text...):
-    replacing an earlier output is fine, replacing something else is not."""
+    replacing an earlier output is fine, replacing something else is not. ``hint`` ends
+    a refusal (the command's way round it: "--force does")."""
     target = Path(path)
+    more = f" ({hint})" if hint else ""
     if target.is_symlink():
         if not force:
-            raise TankmapError(
-                f"{target}: is a symbolic link; not writing through it (--force does)"
-            )
+            raise TankmapError(f"{target}: is a symbolic link; not writing through it{more}")
         target = Path(os.path.realpath(target))
     _require_writable_kind(target)
     if force or not target.exists():
         return target
     kind = _MAGIC.get(target.suffix.lower())
     if kind is not None and not _looks_like(target, kind[1]):
-        raise TankmapError(
-            f"{target}: exists and is not a {kind[0]}; not replacing it (--force does)"
-        )
+        raise TankmapError(f"{target}: exists and is not {kind[0]}; not replacing it{more}")
     return target
 
 

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     scenario = load(args.file, args.option)
     from tankmap.rules.safeio import check_output
 
-    target = check_output(out, force=args.force)  # before drawing: a refusal costs nothing
+    # before drawing: a refusal costs nothing
+    target = check_output(out, force=args.force, hint="--force does")
     replaced = target.exists()
 
     from tankmap.analysis.board_figure import board_figure

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         from tankmap.rules.safeio import check_output
 
-        check_output(args.record)  # a link, a folder or a file that is no JSON: refused now
+        check_output(args.record)  # a link, a folder, a file that is no JSON: refused now
     chosen: tuple[str, str] | None = None
     if args.policy is None and not (args.south and args.north):
         from tankmap.analysis.simulation.agent_info import default_agent
