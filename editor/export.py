@@ -8,6 +8,10 @@ selection and previews never leak into a picture). Errors writing the file raise
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSize, Qt
@@ -25,6 +29,36 @@ from tankmap.rules.scenario import Scenario
 
 class ExportError(TankmapError):
     """A picture or sheet could not be written."""
+
+
+@contextlib.contextmanager
+def atomically(path: str | Path) -> Iterator[str]:
+    """A temp file beside ``path`` for Qt to write; renamed over ``path`` once the block
+    ends, removed if it fails (a full disk or a crash leaves the old file, not a truncated
+    one). The file the user chose is written through a symbolic link."""
+    from tankmap.rules.safeio import _new_file_mode, remove_stale_temps
+
+    target = Path(os.path.realpath(path))
+    remove_stale_temps(target.parent, target.name)
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent
+        )
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
+    try:
+        yield tmp
+        if os.path.getsize(tmp) == 0:
+            raise ExportError(f"{path}: nothing could be written (is the disk full?)")
+        os.chmod(tmp, _new_file_mode(target))
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise
 
 
 def _scene(scenario: Scenario, flipped: bool = False) -> tuple[BoardScene, Document]:
@@ -50,27 +84,28 @@ def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
-    if not image.save(str(path)):  # the .png suffix picks the format
-        raise ExportError(f"{path}: could not write the PNG image")
+    with atomically(path) as tmp:
+        if not image.save(tmp, "PNG"):
+            raise ExportError(f"{path}: could not write the PNG image")
 
 
 def export_svg(scenario: Scenario, path: str | Path) -> None:
     """Write the board as an SVG drawing."""
     scene, _doc = _scene(scenario)
     rect = scene.sceneRect()
-    gen = QSvgGenerator()
-    gen.setFileName(str(path))
-    gen.setSize(QSize(int(rect.width()), int(rect.height())))
-    gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
-    gen.setTitle(scenario.title or "tankmap board")
-    gen.setDescription(f"{scenario.ruleset} {scenario.board.columns}x{scenario.board.rows}")
-    painter = QPainter()
-    if not painter.begin(gen):
-        raise ExportError(f"{path}: could not write the SVG drawing")
-    scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
-    painter.end()
-    if not Path(path).exists():
-        raise ExportError(f"{path}: could not write the SVG drawing")
+    with atomically(path) as tmp:
+        gen = QSvgGenerator()
+        gen.setFileName(tmp)
+        gen.setSize(QSize(int(rect.width()), int(rect.height())))
+        gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+        gen.setTitle(scenario.title or "tankmap board")
+        gen.setDescription(f"{scenario.ruleset} {scenario.board.columns}x{scenario.board.rows}")
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise ExportError(f"{path}: could not write the SVG drawing")
+        scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        painter.end()
+        del gen  # closes the file
 
 
 def side_only(scenario: Scenario, side: Side) -> Scenario:
@@ -110,7 +145,13 @@ def setup_lines(scenario: Scenario, side: Side) -> list[str]:
 def export_setup_sheets(scenario: Scenario, path: str | Path) -> int:
     """Write a PDF with one A4 page per side: that side's setup only, plus a list of its
     pieces. Returns the number of pages."""
-    writer = QPdfWriter(str(path))
+    with atomically(path) as tmp:
+        pages = _sheets(scenario, tmp, path)  # the writer is gone (file closed) on return
+    return pages
+
+
+def _sheets(scenario: Scenario, tmp: str, path: str | Path) -> int:
+    writer = QPdfWriter(tmp)
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
     writer.setResolution(150)

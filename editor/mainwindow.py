@@ -320,7 +320,8 @@ class MainWindow(QMainWindow):
             if kind in ("tmx", "tmj"):
                 from tankmap.rules.tiled import write_tiled
 
-                write_tiled(self.doc.scenario, path)
+                # the file the user chose: through a symbolic link if it is one
+                write_tiled(self.doc.scenario, Path(path).resolve())
             elif kind == "png":
                 export.export_png(self.doc.scenario, path)
             elif kind == "svg":

@@ -149,3 +149,39 @@ def test_open_list_titles_go_through_the_input_gate() -> None:
 
     assert _title_of(Path("/dev/zero")) == ""  # before: read until memory ran out
     assert _title_of(MIRROR) == " — Mirror"
+
+
+def test_a_failed_picture_export_leaves_the_old_picture(
+    tmp_path: Path, monkeypatch: Any, qtbot: Any
+) -> None:
+    from PySide6.QtGui import QImage
+
+    from tankmap.editor import export
+    from tankmap.rules.fileformat import read_scenario
+
+    scenario = read_scenario(MIRROR)
+    out = tmp_path / "board.png"
+    export.export_png(scenario, out, scale=0.5)
+    before = out.read_bytes()
+
+    def full_disk(self: QImage, name: str, *args: Any) -> bool:
+        Path(name).write_bytes(b"\x89PNG\r\n\x1a\n half")  # part written, then no room
+        return False
+
+    monkeypatch.setattr(QImage, "save", full_disk)
+    with pytest.raises(export.ExportError):
+        export.export_png(scenario, out)
+    assert out.read_bytes() == before  # before: the half-written picture in its place
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png"]
+
+
+def test_exports_write_through_the_link_the_user_chose(tmp_path: Path, qtbot: Any) -> None:
+    from tankmap.editor import export
+    from tankmap.rules.fileformat import read_scenario
+
+    real = tmp_path / "real.pdf"
+    link = tmp_path / "sheets.pdf"
+    link.symlink_to(real)
+    assert export.export_setup_sheets(read_scenario(MIRROR), link) == 2
+    assert link.is_symlink() and real.read_bytes().startswith(b"%PDF")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real.pdf", "sheets.pdf"]
