@@ -43,7 +43,7 @@ _LINES: dict[str, dict[str, str]] = {
         "paths (with seeded noise); gunfire tokens on the fields enemy vehicles most likely "
         "end on",
         "search": "search[:N] — Monte Carlo planning over the dice: improves the heuristic's "
-        "plan command by command and token by token on N sampled futures (default 6)",
+        "plan command by command and token by token on N sampled futures (default 3)",
     },
 }
 _RESTRICTION = {
@@ -111,10 +111,10 @@ def strength_text(entry: dict[str, Any]) -> str:
     return f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}] on this board, {rank} of {st['of']}"
 
 
-SEARCH_DEFAULT_GAMES = {"final-act": 400, "tank-chess": 1000, "tank-wars": 200}
+SEARCH_DEFAULT_GAMES = {"final-act": 400, "tank-chess": 1000, "tank-wars": 400}
 """Up to this many games ``search`` is ``simulate``'s default agent (about a minute on two
 cores: one-core seconds per self-play game in ``benchmarks/bench_agents.py``-style runs,
-Final Act 0.34, Tank Chess 0.11, Tank Wars 0.63); beyond it the heuristic, hundreds of
+Final Act 0.34, Tank Chess 0.11, Tank Wars 0.3); beyond it the heuristic, hundreds of
 times faster."""
 
 

@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
         help="agent for both sides: random, heuristic, search[:N], uct[:N] (Tank Chess); "
         "add restrictions like heuristic+no-berms or heuristic+no-at. Default: search, the "
         "strongest, when the games finish in about a minute on two cores (up to 400 Final "
-        "Act, 1000 Tank Chess, 200 Tank Wars games), else heuristic; 'tankmap ladder FILE "
+        "Act, 1000 Tank Chess, 400 Tank Wars games), else heuristic; 'tankmap ladder FILE "
         "--help-agents' describes each",
     )
     p.add_argument("--south", metavar="P", help="policy of south (overrides --policy)")
