@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from tankmap.analysis.replay import Replay, SampleGame, replay_of, sample_games
 from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
+from tankmap.analysis.simulation.batching import progress_batch
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import (
     fallback_note,
@@ -58,29 +59,6 @@ from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.violations import Severity
-
-PROGRESS_STEPS = 20
-"""A run is cut into about this many batches, so the bar moves and Cancel is prompt."""
-MIN_BATCH = 250
-"""Unless the driver's own batches are smaller (one-game drivers use theirs)."""
-FAST_AGENTS = frozenset({"random", "heuristic"})
-"""Agents played thousands of games a second in big vectorised batches; every other agent
-(``search``, ``uct``, the ``-ref`` engines) plays one game in a second or so, so its run is
-cut into batches of a game or a few (``SLOW_STEPS`` at most) and the bar moves per game."""
-SLOW_STEPS = 200
-
-
-def batch_size(scenario: Scenario, games: int, policies: tuple[str, str], most: int) -> int:
-    """Games per batch of a dialog run (the progress bar moves once a batch; the numbers do
-    not depend on it): about ``PROGRESS_STEPS`` big batches for fast agents, one game (or
-    ``games / SLOW_STEPS``) per batch for slow ones or when a slower reference engine
-    plays (``fallback_note``)."""
-    agents = {p.split("+")[0].split(":")[0] for p in policies}
-    if agents <= FAST_AGENTS and not fallback_note(scenario, policies):
-        # not so small that a vectorised driver slows down (Final Act: 250-game batches
-        # run ~3x faster than 50-game ones)
-        return min(most, max(-(-games // PROGRESS_STEPS), MIN_BATCH))
-    return max(1, min(most, -(-games // SLOW_STEPS)))
 
 
 def time_left(
@@ -140,7 +118,7 @@ class SimulationJob(ThreadJob):
     def _simulate(self) -> tuple[dict[str, Any], pd.DataFrame]:
         driver = get_driver(self.scenario.ruleset)
         most = int(getattr(driver, "batch_size", 20))
-        batch = batch_size(self.scenario, self.games, self.policies, most)
+        batch = progress_batch(self.scenario, self.games, self.policies, most)
         table = simulate(
             self.scenario,
             self.games,

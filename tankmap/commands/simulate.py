@@ -70,6 +70,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.simulation.agent_info import agents_entry
+    from tankmap.analysis.simulation.batching import FAST_AGENTS, progress_batch
+    from tankmap.analysis.simulation.games import get_driver
     from tankmap.analysis.simulation.runner import (
         fallback_note,
         simulate,
@@ -113,6 +115,12 @@ def run(args: argparse.Namespace) -> int:
     if fallback:
         sys.stderr.write(f"simulate: {fallback}\n")
     bar, finish = terminal_bar("simulate")
+    batch = None  # fast agents: the runner's own (big, vectorised) tasks
+    agents = {p.split("+")[0].split(":")[0] for p in (south, north)}
+    if not agents <= FAST_AGENTS or fallback:
+        # slow agents: a game or a few per task, so the bar and its time left move per game
+        driver_batch = int(getattr(get_driver(scenario.ruleset), "batch_size", 20))
+        batch = progress_batch(scenario, args.games, (south, north), driver_batch)
 
     df = simulate(
         scenario,
@@ -123,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         until_ci=args.until_ci,
         max_games=args.max_games,
+        batch_size=batch,
         progress=bar,
     )
     finish()

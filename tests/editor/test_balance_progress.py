@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from tankmap import maps
+from tankmap.analysis.simulation.batching import progress_batch as batch_size
 from tankmap.editor.balance import (
     BalanceDialog,
     SimulationJob,
-    batch_size,
     progress_text,
     time_left,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -226,3 +227,23 @@ def test_workers_default_to_one_per_cpu(capsys: pytest.CaptureFixture[str]) -> N
     text = " ".join(capsys.readouterr().out.split())
     assert f"default: one per CPU, here {available_cpus()}" in text
     assert 1 <= available_cpus() <= (os.cpu_count() or 1)
+
+
+def test_slow_agents_report_progress_per_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line cuts a run of slow agents into tasks of a game (the bar and its time
+    left move per game); fast agents keep the runner's big vectorised tasks."""
+    from tankmap.analysis.simulation import runner
+
+    seen: list[int | None] = []
+    real = runner.simulate
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("batch_size"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "simulate", spy)
+    run_json(capsys, MIRROR, "--games", "3", "--policy", "search", "--workers", "1")
+    run_json(capsys, MIRROR, "--games", "300", "--policy", "heuristic", "--workers", "1")
+    assert seen == [1, None]
