@@ -91,4 +91,3 @@ class ThreadJob(QObject):
     def wait(self, ms: int = 120_000) -> bool:
         """Wait up to ``ms`` for the thread to end; ``True`` if it has."""
         return bool(self._thread.wait(ms))
-
