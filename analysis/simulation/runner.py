@@ -11,6 +11,7 @@ for local processes and for a Dask cluster alike.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -227,6 +228,11 @@ def simulate(
     ex = executor if executor is not None else make_executor(workers, scheduler)
     results: list[GameResult] = []
     start = time.perf_counter()
+    # Results are hundreds of thousands of small acyclic objects: cyclic garbage collections
+    # while they arrive only cost time, and here they stall the thread that feeds the
+    # workers (two local workers ran 1.2x one worker on 20,000 Final Act games, 1.7x+ without)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         target = games
         while True:
@@ -260,6 +266,8 @@ def simulate(
                 break
             target = min(max_games, target + games)
     finally:
+        if collecting:
+            gc.enable()
         if own:
             ex.close()
     seconds = time.perf_counter() - start

@@ -67,12 +67,19 @@ class FinalActDriver:
         )
 
     def warm(self, prepared: Any, policies: tuple[str, str]) -> None:
-        """Build the vectorised tables now (before worker processes fork, so they share
-        them) when ``policies`` will use them."""
-        if self.batched(policies, prepared):
-            from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+        """Build the vectorised tables and load the compiled kernel now, before worker
+        processes fork, so that they share both instead of each loading the kernel (about
+        half a second per process) — when ``policies`` will use them."""
+        from tankmap.analysis.simulation.drivers import final_act_kernel
 
-            tables_of(prepared)
+        searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
+        if not (self.batched(policies, prepared) or searching) or prepared.game.adv:
+            return
+        from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+
+        tables_of(prepared)
+        if final_act_kernel.available():
+            final_act_kernel.warm(prepared, searching)
 
     def play_seeded(
         self,

@@ -1625,3 +1625,16 @@ def lookahead_values(
         values,
     )
     return values
+
+
+def warm(prep: Prepared, lookahead: bool = False) -> None:
+    """Load the compiled kernel (from numba's cache, or compile it) and pack ``prep``'s
+    tables: one game, and with ``lookahead`` one look-ahead row of the search agent."""
+    play_many(prep, ("heuristic", "heuristic"), [0])
+    if lookahead:
+        st = prep.game.initial_state()
+        units = len(st.kind)
+        stay = np.array([st.cell], dtype=np.int64)
+        facing = np.array([[int(f) for f in st.facing]], dtype=np.int64)
+        shells = np.full((1, units), -1, dtype=np.int64)
+        lookahead_values(prep, st, 0, stay, facing, shells, np.zeros(1, dtype=np.uint64), 1)
