@@ -1535,17 +1535,18 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
         if needed <= cap:
             break
         cap = needed
-    d_unit, d_cell, d_round, d_by = (a.tolist() for a in d)
-    flat = route_flat.tolist()
-    starts = route_start.tolist()
-    counts = d_count.tolist()
-    kill_rows = kills.tolist()
-    side_of = [SIDES[int(x)] for x in batch.side]
-    kind_of = [u.kind for u in scenario.units]
-    label_of = [u.label for u in scenario.units]
     collecting = gc.isenabled()
     gc.disable()  # thousands of small acyclic objects: collections would only cost time
     try:
+        most = int(d_count.max()) if g else 0  # deaths of the bloodiest game: columns used
+        d_unit, d_cell, d_round, d_by = (a[:, :most].tolist() for a in d)
+        flat = route_flat.tolist()
+        starts = route_start.tolist()
+        counts = d_count.tolist()
+        kill_rows = kills.tolist()
+        side_of = [SIDES[int(x)] for x in batch.side]
+        kind_of = [u.kind for u in scenario.units]
+        label_of = [u.label for u in scenario.units]
         results = []
         for i, (winner, length, end, wu) in enumerate(res.tolist()):
             units_i, cells_i, rounds_i, by_i = d_unit[i], d_cell[i], d_round[i], d_by[i]
