@@ -4,7 +4,8 @@
 
 1. **Generate** candidate edits of one terrain piece — shift it by up to two cells, turn a
    straight piece across/along, move a minefield's lane, and for Tank Chess also remove an
-   obstacle piece or add a one-cell obstacle — keeping only those the ruleset accepts: the
+   obstacle piece; with ``units``, also move one unit's set-up position to a neighbouring
+   cell — keeping only those the ruleset accepts: the
    piece must pass ``can_place`` on the board without it, and the edited board must stay
    legal and complete (``check``). With ``keep_symmetry`` the 180° mirror image of each
    edit is applied to the other side's matching piece too.
@@ -39,7 +40,7 @@ from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.rules.fileformat import scenario_to_json
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
-from tankmap.rules.scenario import Scenario, Terrain
+from tankmap.rules.scenario import Scenario, Terrain, Unit
 from tankmap.rules.violations import Severity
 
 SHIFTS = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx, dy) != (0, 0)]
@@ -153,6 +154,7 @@ def suggest(
     top: int = 3,
     progress: Callable[[int, int], None] | None = None,
     max_candidates: int = 24,
+    units: bool = False,
     interrupt: Callable[[], None] | None = None,
 ) -> SuggestResult:
     """Suggest up to ``top`` single-piece terrain edits that even the balance (see the module
@@ -168,7 +170,7 @@ def suggest(
         "south" if before.stats.wins_south >= before.stats.wins_north else "north"
     )
     edits = []
-    for edit in candidate_edits(scenario, keep_symmetry):
+    for edit in candidate_edits(scenario, keep_symmetry, units):
         if interrupt is not None:
             interrupt()
         edits.append(edit)
@@ -218,10 +220,15 @@ def _steer(
 # --- candidate edits ------------------------------------------------------------------------
 
 
-def candidate_edits(scenario: Scenario, keep_symmetry: bool = False) -> Iterator[Edit]:
+def candidate_edits(
+    scenario: Scenario, keep_symmetry: bool = False, units: bool = False
+) -> Iterator[Edit]:
     """Every legal single-piece terrain edit (mirrored onto the other side's matching piece
-    with ``keep_symmetry``), each with its race figures."""
+    with ``keep_symmetry``), each with its race figures; with ``units`` also every legal
+    one-cell move of a unit's set-up position (``unit_edits``)."""
     rs = get_ruleset(scenario.ruleset)
+    if units:
+        yield from unit_edits(scenario, keep_symmetry)
     seen: set[tuple[Terrain, ...]] = set()
     for k, piece in enumerate(scenario.terrain):
         rank = 0
@@ -249,6 +256,69 @@ def candidate_edits(scenario: Scenario, keep_symmetry: bool = False) -> Iterator
                 yield Edit(
                     (f"remove the obstacle {_cells(scenario, piece)}",), edited, race(edited), 1
                 )
+
+
+def unit_edits(scenario: Scenario, keep_symmetry: bool = False) -> Iterator[Edit]:
+    """Every legal move of one unit's set-up position to a neighbouring cell (facing kept;
+    the unit keeps its place in the unit list, which the games' order depends on): the
+    unit must pass ``can_place`` on the board without it and the board must stay legal and
+    complete. With ``keep_symmetry`` the other side's unit of the same kind on the mirror
+    cell makes the mirror move (edits whose unit has no such twin are left out)."""
+    rs = get_ruleset(scenario.ruleset)
+    b = scenario.board
+    for k, unit in enumerate(scenario.units):
+        rank = 0
+        for dx, dy in SHIFTS:
+            if max(abs(dx), abs(dy)) != 1:
+                continue
+            col, row = b.col_of(unit.cell) + dx, b.row_of(unit.cell) + dy
+            if not (0 <= col < b.columns and 0 <= row < b.rows):
+                continue
+            moved = replace(unit, cell=b.cell(col, row))
+            edited = _replace_unit(scenario, k, moved)
+            if edited is None:
+                continue
+            here, there = b.cell_name(unit.cell), b.cell_name(moved.cell)
+            words = [f"move {_unit_name(unit)} from {here} to {there}"]
+            if keep_symmetry:
+                twin = next(
+                    (
+                        i
+                        for i, u in enumerate(scenario.units)
+                        if u.side is not unit.side
+                        and u.kind == unit.kind
+                        and u.cell == b.mirror(unit.cell)
+                    ),
+                    None,
+                )
+                if twin is None:
+                    continue
+                other = scenario.units[twin]
+                mirrored = _replace_unit(edited, twin, replace(other, cell=b.mirror(moved.cell)))
+                if mirrored is None:
+                    continue
+                edited = mirrored
+                words.append(
+                    f"and mirror it: {_unit_name(other)} to {b.cell_name(b.mirror(moved.cell))}"
+                )
+            if not _legal_complete(rs, edited):
+                continue
+            yield Edit(tuple(words), edited, race(edited), rank)
+            rank += 1
+
+
+def _replace_unit(scenario: Scenario, k: int, new: Unit) -> Scenario | None:
+    rs = get_ruleset(scenario.ruleset)
+    without = scenario.with_units(u for i, u in enumerate(scenario.units) if i != k)
+    if not rs.can_place(without, new).ok:
+        return None
+    units = list(scenario.units)
+    units[k] = new
+    return scenario.with_units(units)
+
+
+def _unit_name(unit: Unit) -> str:
+    return f"the {unit.side.value} {unit.label}"
 
 
 def _variants(scenario: Scenario, piece: Terrain) -> Iterator[tuple[Terrain, str]]:

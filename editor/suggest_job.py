@@ -32,6 +32,7 @@ class SuggestSettings:
     budget: float = 60.0
     seed: int = 0
     keep_symmetry: bool = False
+    units: bool = False
 
 
 class SuggestJob(ThreadJob):
@@ -70,6 +71,7 @@ class SuggestJob(ThreadJob):
             workers=1,  # a worker thread of the GUI process: no forked pool
             progress=self._tick,
             interrupt=self._interrupt,
+            units=s.units,
         )
 
 

@@ -95,12 +95,17 @@ class SuggestionsDock(QWidget):
         self.keep_symmetry.setToolTip(
             "Apply every edit to the other side's mirrored piece too (symmetric boards)"
         )
+        self.units = QCheckBox("Move units too")
+        self.units.setToolTip(
+            "Also try moving one unit's set-up position by a cell (tankmap suggest --units)"
+        )
         form = QFormLayout()
         form.addRow("Agent", self.agent)
         form.addRow("Games", self.games)
         form.addRow("Time budget", self.budget)
         form.addRow("Seed", self.seed)
         form.addRow("", self.keep_symmetry)
+        form.addRow("", self.units)
 
         self.run_button = QPushButton("&Suggest")
         self.run_button.setToolTip("Search legal terrain edits that even the balance")
@@ -162,6 +167,7 @@ class SuggestionsDock(QWidget):
             float(self.budget.value()),
             self.seed.value(),
             self.keep_symmetry.isChecked(),
+            self.units.isChecked(),
         )
 
     def _attach(self) -> None:
@@ -243,7 +249,7 @@ class SuggestionsDock(QWidget):
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running and self.agent.count() > 0)
         self.cancel_button.setEnabled(running)
-        for w in (self.agent, self.games, self.budget, self.seed, self.keep_symmetry):
+        for w in (self.agent, self.games, self.budget, self.seed, self.keep_symmetry, self.units):
             w.setEnabled(not running)
         self._update_apply()
 

@@ -43,6 +43,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="apply every edit to the other side's mirrored piece too",
     )
+    p.add_argument(
+        "--units",
+        action="store_true",
+        help="also move units' set-up positions (one unit one cell per edit)",
+    )
     p.add_argument("--top", type=int, default=3, metavar="K", help="suggestions (default 3)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
@@ -99,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         workers,
         args.top,
         bar,
+        units=args.units,
     )
     finish()
     doc = result.to_json()

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tankmap.analysis.suggest import candidate_edits, suggest
+from tankmap.analysis.suggest import candidate_edits, suggest, unit_edits
 from tankmap.cli import main
 from tankmap.maps import map_path
 from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.violations import is_complete, is_legal
 
@@ -45,6 +46,49 @@ def test_keep_symmetry_mirrors_each_edit() -> None:
         assert len(changed) == 2 and "mirror it" in e.words[1]
         a, c = changed
         assert sorted(b.mirror(x) for x in a.cells) == sorted(c.cells)
+
+
+@pytest.mark.parametrize("name", ["final-act/mirror", "tank-chess/basic-16"])
+def test_unit_edits_move_one_unit_one_cell_and_stay_legal(name: str) -> None:
+    s = _scenario(name)
+    rs = get_ruleset(s.ruleset)
+    b = s.board
+    edits = list(unit_edits(s))
+    assert len(edits) > 5
+    moved_units = set()
+    for e in edits:
+        v = rs.check(e.scenario)
+        assert is_legal(v) and is_complete(v)
+        assert e.scenario.terrain == s.terrain
+        diff = [(a, c) for a, c in zip(s.units, e.scenario.units, strict=True) if a != c]
+        assert len(diff) == 1  # one unit, in its place in the list
+        a, c = diff[0]
+        assert (a.kind, a.side, a.facing, a.name) == (c.kind, c.side, c.facing, c.name)
+        assert (
+            max(abs(b.col_of(a.cell) - b.col_of(c.cell)), abs(b.row_of(a.cell) - b.row_of(c.cell)))
+            == 1
+        )
+        here, there = b.cell_name(a.cell), b.cell_name(c.cell)
+        assert e.words == (f"move the {a.side.value} {a.label} from {here} to {there}",)
+        moved_units.add((a.side, a.cell))
+    assert {side for side, _ in moved_units} == {Side.SOUTH, Side.NORTH}
+    if s.ruleset == "tank-chess":  # never onto another unit's cell
+        assert all(len({u.cell for u in e.scenario.units}) == len(s.units) for e in edits)
+
+
+def test_unit_edits_keep_symmetry_and_candidate_edits_offer_them() -> None:
+    s = _scenario("tank-chess/basic-16")
+    b = s.board
+    mirrored = list(unit_edits(s, keep_symmetry=True))
+    assert mirrored
+    for e in mirrored:
+        diff = [(a, c) for a, c in zip(s.units, e.scenario.units, strict=True) if a != c]
+        assert len(diff) == 2 and "mirror it" in e.words[1]
+        (a, c), (a2, c2) = diff
+        assert b.mirror(c.cell) == c2.cell and b.mirror(a.cell) == a2.cell
+    assert not any(e.scenario.units != s.units for e in candidate_edits(s))  # off by default
+    with_units = [e for e in candidate_edits(s, units=True) if e.scenario.units != s.units]
+    assert len(with_units) == len(list(unit_edits(s)))
 
 
 def test_suggest_is_deterministic_and_improves_or_reports(tmp_path: Path) -> None:

@@ -166,3 +166,30 @@ def test_unplayable_boards_are_refused_in_one_line(
     assert "Traceback" not in text
     assert refusal(scenario) is None
     assert "incomplete" in (refusal(scenario.with_units(scenario.units[1:])) or "")
+
+
+def test_move_units_too_searches_set_up_positions(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    w = make_window(FLANKS)
+    original = w.doc.scenario
+    dock = _dock(w)
+    assert not dock.units.isChecked()  # terrain only unless asked
+    dock.units.setChecked(True)
+    assert dock.settings().units
+    assert dock.run()
+    assert not dock.units.isEnabled()  # settings are locked while a run goes
+    _finish(qtbot, dock)
+    result = dock.result
+    assert result is not None
+    expected = suggest(original, "heuristic", 60, 600.0, 2, max_candidates=3, units=True)
+    assert [e.words for e, _m in result.suggestions] == [
+        e.words for e, _m in expected.suggestions
+    ]
+    moved = [e for e, _m in result.suggestions if e.scenario.units != original.units]
+    assert moved, "a unit edit among the steered candidates"
+    k = next(i for i, (e, _m) in enumerate(result.suggestions) if e in moved)
+    assert dock.apply(k)
+    assert w.doc.scenario.units != original.units
+    w.run_action("edit.undo")
+    assert w.doc.scenario == original
