@@ -118,7 +118,11 @@ class DaskExecutor(Executor):
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
-                    silence_logs=40,
+                    # workers' own log lines (e.g. a heartbeat that finds the scheduler
+                    # gone while a long batch of search games ends after Ctrl-C) would be
+                    # tracebacks on the user's terminal; task failures still reach us as
+                    # exceptions of their futures
+                    silence_logs=logging.CRITICAL,
                 )
             self._client: Any = Client(self._cluster)
         else:
