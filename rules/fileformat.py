@@ -139,9 +139,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             facing=None if "facing" not in u else r.facing(u["facing"], f"{path}.facing"),
             name=None if "name" not in u else r.typed(u["name"], f"{path}.name", str, "a name"),
             damage=r.integer(u.get("damage", 0), f"{path}.damage", 0, 99),
-            armour=None
-            if "armour" not in u
-            else r.integer(u["armour"], f"{path}.armour", 0, 99),
+            armour=None if "armour" not in u else r.integer(u["armour"], f"{path}.armour", 0, 99),
             wreck=r.typed(u.get("wreck", False), f"{path}.wreck", bool, "true or false"),
         )
         problem = ruleset.piece_problem(unit)

@@ -45,8 +45,9 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise ScenarioFormatError(f"cannot read file: {exc.strerror or exc}", source=source) \
-            from None
+        raise ScenarioFormatError(
+            f"cannot read file: {exc.strerror or exc}", source=source
+        ) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -65,8 +66,9 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
             raise ScenarioFormatError(f"more than {limit} bytes: too large", source=source)
         return b"".join(chunks)
     except OSError as exc:
-        raise ScenarioFormatError(f"cannot read file: {exc.strerror or exc}", source=source) \
-            from None
+        raise ScenarioFormatError(
+            f"cannot read file: {exc.strerror or exc}", source=source
+        ) from None
     finally:
         os.close(fd)
 

@@ -66,6 +66,8 @@ _OBSTACLES = ("tank", "rm")  # units that block like a tank (docs/rules.md §1.5
 def _no_swap(a: str, b: str) -> bool:
     """May units of kinds ``a`` and ``b`` not trade cells? Two tanks or a tank and an R/M."""
     return a in _OBSTACLES and b in _OBSTACLES and "tank" in (a, b)
+
+
 END_GOAL = "goal"
 END_ANNIHILATION = "annihilation"
 END_LIMIT = "limit"

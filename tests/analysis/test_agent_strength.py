@@ -46,8 +46,20 @@ def test_simulate_names_agents_and_their_ladder_strength(
     assert south["strength"] is None and north["strength"] is None  # no ladder yet
     html = (tmp_path / "before" / "report.html").read_text()
     assert "not rated yet" in html and "random —" in html
-    _doc(capsys, ["ladder", "tank-wars/default", "--games", "10", "--workers", "1", "--json",
-                  "--agents", "random,heuristic"])
+    _doc(
+        capsys,
+        [
+            "ladder",
+            "tank-wars/default",
+            "--games",
+            "10",
+            "--workers",
+            "1",
+            "--json",
+            "--agents",
+            "random,heuristic",
+        ],
+    )
     doc = _doc(capsys, sim[:-2])
     st = doc["agents"]["south"]["strength"]
     assert st["rank"] == 1 and st["of"] == 2 and st["strongest"] == "heuristic"

@@ -247,9 +247,7 @@ def fire_zone(pos: FPos, index: int) -> set[Cell]:
     if u.wreck:
         return set()
     here = (u.col, u.row)
-    elevated = here in pos.berms and (
-        u.kind == "tank" or (u.kind == "at" and pos.at_berm_elevated)
-    )
+    elevated = here in pos.berms and (u.kind == "tank" or (u.kind == "at" and pos.at_berm_elevated))
     f = u.facing
     right = (f + 2) % 8
     block = blockers(pos)

@@ -478,7 +478,11 @@ def test_tank_and_at_on_a_berm_are_elevated_but_the_at_cone_stays_12() -> None:
     cone = {"e2", "f2", "g2", "d3", "e3", "f3", "g3", "h3", "e4", "f4", "g4", "f5"}
     assert zone_names(scen([at, foe], [berm]), at) == cone
     assert zone_names(scen([at, foe], [berm], at_berm_elevated=False), at) == {
-        "e2", "f2", "g2", "d3", "h3"
+        "e2",
+        "f2",
+        "g2",
+        "d3",
+        "h3",
     }
 
 

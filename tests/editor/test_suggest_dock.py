@@ -183,9 +183,7 @@ def test_move_units_too_searches_set_up_positions(
     result = dock.result
     assert result is not None
     expected = suggest(original, "heuristic", 60, 600.0, 2, max_candidates=3, units=True)
-    assert [e.words for e, _m in result.suggestions] == [
-        e.words for e, _m in expected.suggestions
-    ]
+    assert [e.words for e, _m in result.suggestions] == [e.words for e, _m in expected.suggestions]
     moved = [e for e, _m in result.suggestions if e.scenario.units != original.units]
     assert moved, "a unit edit among the steered candidates"
     k = next(i for i, (e, _m) in enumerate(result.suggestions) if e in moved)

@@ -15,14 +15,31 @@ MAPS = ["final-act/mirror", "tank-chess/basic-16", "tank-wars/default"]
 
 def _record(tmp_path: Path, name: str) -> Path:
     rec = tmp_path / f"{name.replace('/', '-')}.json"
-    assert main(["simulate", name, "--games", "1", "--workers", "1", "--seed", "3",
-                 "--record", str(rec), "--json"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                name,
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--seed",
+                "3",
+                "--record",
+                str(rec),
+                "--json",
+            ]
+        )
+        == 0
+    )
     return rec
 
 
 @pytest.mark.parametrize("name", MAPS)
-def test_replay_json_and_final_position(name: str, tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_json_and_final_position(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rec = _record(tmp_path, name)
     sim = json.loads(capsys.readouterr().out)
     final = tmp_path / "final.json"
@@ -37,8 +54,9 @@ def test_replay_json_and_final_position(name: str, tmp_path: Path,
     assert doc["final"]["format"] == "tankmap-scenario"
 
 
-def test_a_tampered_result_names_the_round(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tampered_result_names_the_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rec = _record(tmp_path, "final-act/mirror")
     capsys.readouterr()
     data = json.loads(rec.read_text())
@@ -49,8 +67,7 @@ def test_a_tampered_result_names_the_round(tmp_path: Path,
     assert "the record says" in err and "after round" in err
 
 
-def test_an_illegal_turn_names_the_turn(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_illegal_turn_names_the_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = _record(tmp_path, "tank-chess/basic-16")
     capsys.readouterr()
     data = json.loads(rec.read_text())
@@ -61,8 +78,9 @@ def test_an_illegal_turn_names_the_turn(tmp_path: Path,
     assert "turn 2 ('a1a16N')" in capsys.readouterr().err
 
 
-def test_tank_chess_replay_prints_announcements(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_tank_chess_replay_prints_announcements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rec = _record(tmp_path, "tank-chess/basic-16")
     capsys.readouterr()
     assert main(["replay", str(rec), "--json"]) == 0
@@ -79,8 +97,9 @@ def test_not_a_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "not a game record" in capsys.readouterr().err
 
 
-def test_a_tank_without_facing_plays_facing_forward(capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Path) -> None:
+def test_a_tank_without_facing_plays_facing_forward(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """Legal means playable: `check` accepts a tank with no facing, so `simulate` must too
     (before: 'has no facing')."""
     from dataclasses import replace
