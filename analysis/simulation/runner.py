@@ -114,12 +114,19 @@ class IllegalScenarioError(TankmapError):
 
 def require_legal(scenario: Scenario) -> None:
     """Raise ``IllegalScenarioError`` naming the first ``error`` violation of the set-up
-    (and how many more there are), or saying that the position's game is already over;
-    ``incomplete`` and ``warning`` ones do not stop a run."""
+    (and how many more there are), or saying that a side has no units or that the
+    position's game is already over; ``incomplete`` and ``warning`` ones do not stop a
+    run."""
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.violations import Severity
 
     rs = get_ruleset(scenario.ruleset)
+    empty = [side.value for side in Side if not any(u.side is side for u in scenario.units)]
+    if empty:
+        raise IllegalScenarioError(
+            f"nothing to play: {' and '.join(empty)} {'has' if len(empty) == 1 else 'have'} "
+            "no units (place them first)"
+        )
     done = rs.finished(scenario)
     if done is not None:
         raise IllegalScenarioError(f"the game of this position is already over ({done})")

@@ -247,3 +247,15 @@ def test_slow_agents_report_progress_per_game(
     run_json(capsys, MIRROR, "--games", "3", "--policy", "search", "--workers", "1")
     run_json(capsys, MIRROR, "--games", "300", "--policy", "heuristic", "--workers", "1")
     assert seen == [1, None]
+
+
+@pytest.mark.parametrize("command", ["simulate", "ladder"])
+def test_a_board_without_units_is_refused_in_one_line(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A blank board is legal to edit but has nothing to play: before, simulate reported
+    'balance 1.0' from games of length 0."""
+    assert main([command, "tank-chess/blank-16", "--games", "4"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "nothing to play: south and north have no units" in err[0]
