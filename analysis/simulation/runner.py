@@ -240,7 +240,9 @@ def simulate(
         driver.check_policy(prepared, p)
     warm = getattr(driver, "warm", None)
     if warm is not None and scheduler is None:
-        warm(prepared, pols)  # built once here; local (forked) workers inherit it
+        # built once here; local (forked) workers inherit it. A driver's optional
+        # ``warm(prepared, policies, games=)`` is told how many games the run may play.
+        warm(prepared, pols, games=max_games if until_ci is not None else games)
     if batch_size is None:
         batch_size = int(getattr(driver, "batch_size", DEFAULT_BATCH))
         if workers > 1:  # at least two tasks per worker, so none of them idles

@@ -204,3 +204,23 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
                     full[u] = o
             game.apply_round(st, full, {**s0, **s1})  # type: ignore[arg-type]
     assert checked > 300
+
+
+@needs_numba
+def test_small_calls_skip_loading_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``MIN_GAMES`` games a call plays on numpy unless the kernel is loaded already
+    (loading costs more than the games; the games are the same: see the tests above)."""
+
+    class NotLoaded:
+        signatures: list[object] = []
+
+    class Loaded:
+        signatures: list[object] = [object()]
+
+    monkeypatch.setattr(final_act_kernel, "_play", NotLoaded())
+    assert not final_act_kernel.worth_it(final_act_kernel.MIN_GAMES - 1)
+    assert final_act_kernel.worth_it(final_act_kernel.MIN_GAMES)
+    monkeypatch.setattr(final_act_kernel, "_play", Loaded())
+    assert final_act_kernel.worth_it(1)
+    monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
+    assert not final_act_kernel.worth_it(10**6)

@@ -66,10 +66,11 @@ class FinalActDriver:
             "random/heuristic play as random-ref/heuristic-ref (slower)"
         )
 
-    def warm(self, prepared: Any, policies: tuple[str, str]) -> None:
+    def warm(self, prepared: Any, policies: tuple[str, str], games: int | None = None) -> None:
         """Build the vectorised tables and load the compiled kernel now, before worker
         processes fork, so that they share both instead of each loading the kernel (about
-        half a second per process) — when ``policies`` will use them."""
+        half a second per process) — when ``policies`` will use them (the kernel only for
+        search or at least ``final_act_kernel.MIN_GAMES`` games, when ``games`` is given)."""
         from tankmap.analysis.simulation.drivers import final_act_kernel
 
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
@@ -78,7 +79,8 @@ class FinalActDriver:
         from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 
         tables_of(prepared)
-        if final_act_kernel.available():
+        big = games is None or games >= final_act_kernel.MIN_GAMES
+        if final_act_kernel.available() and (searching or big):
             final_act_kernel.warm(prepared, searching)
 
     def play_seeded(
@@ -118,7 +120,7 @@ class FinalActDriver:
         if not record:
             from tankmap.analysis.simulation.drivers import final_act_kernel
 
-            if final_act_kernel.available():
+            if final_act_kernel.worth_it(len(keys)):
                 return final_act_kernel.play_many(prepared, policies, keys)
         from tankmap.analysis.simulation.drivers.final_act_batch import play_many
 
