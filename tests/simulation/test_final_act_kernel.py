@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tankmap.analysis.simulation import noise
-from tankmap.analysis.simulation.drivers import final_act_batch, final_act_kernel
+from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_batch, final_act_kernel
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
@@ -190,7 +190,7 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
                     fire[r, u] = c
             keys = np.arange(len(rows), dtype=np.uint64)
             for me in (0, 1):
-                got = final_act_kernel.lookahead_values(prep, st, me, dest, fac, fire, keys, 0)
+                got = fa_kernel_search.lookahead_values(prep, st, me, dest, fac, fire, keys, 0)
                 for r, (orders, shells) in enumerate(rows):
                     work = st.copy()
                     game.apply_round(work, orders, shells)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ backing off behind cover, turning to intercept …) in its place, kept when it s
 on the same sampled futures (common random numbers). So it races when racing wins and
 holds, blocks or trades shots when that scores better. Shells are the heuristic's. ``N``
 defaults to 3. Seeded through the generator it is given. Candidates are scored on the
-compiled kernel (``final_act_kernel.lookahead_values``: the batch engine's rules and
+compiled kernel (``fa_kernel_search.lookahead_values``: the batch engine's rules and
 heuristic, all candidates of a tank at once), or — with advanced options on (rules §1.8),
 without numba, or with ``TANKMAP_KERNEL=numpy`` — on the one-game engine.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers import final_act_kernel
+from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_kernel
 from tankmap.analysis.simulation.policies.final_act import (
     INF,
     HeuristicPolicy,
@@ -137,7 +137,7 @@ class SearchPolicy(HeuristicPolicy):
                         fire[row, u] = target
                 keys[row] = seed
                 row += 1
-        values = final_act_kernel.lookahead_values(
+        values = fa_kernel_search.lookahead_values(
             self.prep, st, self.side, dest, facing, fire, keys, LOOKAHEAD
         )
         means: list[float] = values.reshape(len(plans), len(futures)).mean(axis=1).tolist()

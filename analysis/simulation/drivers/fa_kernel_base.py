@@ -1,0 +1,209 @@
+"""The Final Act kernel's ground: numba decorators, its view of the batch tables, and the
+counter-based noise and numpy-order sums its decisions use (see ``final_act_kernel``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from tankmap.analysis.simulation.noise import GOLDEN, MUL1, MUL2, STEP, UNIT
+from tankmap.analysis.simulation.policies.final_act_batch import (
+    NOISE_PER_UNIT,
+    BatchTables,
+    pack_bits,
+)
+
+_numba: Any
+try:  # numba is a dependency; without it (an unsupported platform) numpy plays the games
+    import numba as _numba
+except ImportError:  # pragma: no cover - exercised only where numba cannot be installed
+    _numba = None
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+TANK, AT, RM = 0, 1, 2
+HEURISTIC, RANDOM = 0, 1
+
+
+def _jit(fn: F) -> F:
+    if _numba is None:
+        return fn
+    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+
+
+def _inline(fn: F) -> F:
+    """A small helper compiled into its callers (numba-level inlining)."""
+    if _numba is None:
+        return fn
+    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
+
+
+def available() -> bool:
+    """Whether the compiled kernel plays the vectorised games (numba importable and
+    ``TANKMAP_KERNEL`` is not ``numpy``)."""
+    return _numba is not None and os.environ.get("TANKMAP_KERNEL", "") != "numpy"
+
+
+class Tables(NamedTuple):
+    """The per-scenario arrays the kernel reads (from ``BatchTables``; see there)."""
+
+    n: int
+    k: int
+    k_move: int
+    width: int
+    ord_dest: npt.NDArray[np.int64]
+    ord_fac: npt.NDArray[np.int64]
+    ord_d: npt.NDArray[np.float64]
+    dist: npt.NDArray[np.float64]
+    lik_cell: npt.NDArray[np.int64]
+    lik_p: npt.NDArray[np.float64]
+    tgt: npt.NDArray[np.int64]
+    bet_words: npt.NDArray[np.uint64]
+    zone_words: npt.NDArray[np.uint64]
+    n_tgt: npt.NDArray[np.int64]
+    n_elev: npt.NDArray[np.int64]
+    elev: npt.NDArray[np.int64]
+    berm_words: npt.NDArray[np.uint64]
+    elevating: npt.NDArray[np.bool_]
+    ks: npt.NDArray[np.int64]
+    value: npt.NDArray[np.float64]
+    fires: npt.NDArray[np.bool_]
+    elevates: npt.NDArray[np.bool_]
+    kind: npt.NDArray[np.int64]
+    side: npt.NDArray[np.int64]
+    hits: npt.NDArray[np.int64]
+    blocks: npt.NDArray[np.bool_]
+    no_swap: npt.NDArray[np.bool_]
+    goal: npt.NDArray[np.bool_]
+    had_tanks: npt.NDArray[np.bool_]
+    wrecks: bool
+    max_rounds: int
+    max_units: int
+    max_kind: npt.NDArray[np.int64]
+    forbid_tank_rm: bool
+
+
+_PACKED: dict[int, tuple[BatchTables, Tables]] = {}
+
+
+def small(a: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+    """``a`` as int16 when its values fit (cells, facings): the tables a game reads per
+    round then span a quarter of the cache lines; the values are the same."""
+    fits = a.size == 0 or (int(a.min()) >= -32768 and int(a.max()) <= 32767)
+    return np.ascontiguousarray(a, dtype=np.int16 if fits else np.int64)
+
+
+def compact(a: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
+    """``a`` as float32 when that is exact for every value (rounds to goal are whole
+    numbers), else unchanged: arithmetic reads them back as the same float64."""
+    b = a.astype(np.float32)
+    exact = bool(np.array_equal(b.astype(np.float64), a))
+    return np.ascontiguousarray(b if exact else a)
+
+
+def tables(tb: BatchTables) -> Tables:
+    """The kernel's view of ``tb`` (built once per tables object)."""
+    found = _PACKED.get(id(tb))
+    if found is not None and found[0] is tb:
+        return found[1]
+    b = tb.batch
+    c = np.ascontiguousarray
+    bet_words = np.stack(tb.bet_words, axis=-1)  # [kc, idx, target, word]
+    packed = Tables(
+        n=int(tb.size),
+        k=int(tb.k),
+        k_move=int(tb.k_move),
+        width=int(b.n_units * NOISE_PER_UNIT + tb.size + 1),
+        ord_dest=small(tb.ord_dest),
+        ord_fac=small(tb.ord_fac),
+        ord_d=compact(tb.ord_d),
+        dist=compact(tb.dist),
+        lik_cell=small(tb.lik_cell),
+        lik_p=c(tb.lik_p),
+        tgt=small(tb.tgt),
+        bet_words=c(bet_words),
+        zone_words=c(np.bitwise_or.reduce(bet_words, axis=2)),
+        n_tgt=c((tb.tgt < tb.size).sum(axis=2).astype(np.int64)),
+        n_elev=c((tb.elev < tb.size).sum(axis=2).astype(np.int64)),
+        elev=small(tb.elev),
+        berm_words=c(pack_bits(tb.berm[None, : tb.size], bet_words.shape[-1])[0]),
+        elevating=c(tb.elevating),
+        ks=c(tb.ks.astype(np.int64)),
+        value=c(tb.value),
+        fires=c(tb.fires),
+        elevates=c(tb.elevates),
+        kind=c(b.kind),
+        side=c(b.side),
+        hits=c(b.hits),
+        blocks=c(b.blocks),
+        no_swap=c(b.no_swap),
+        goal=c(b.goal),
+        had_tanks=c(b.had_tanks),
+        wrecks=bool(b.wrecks),
+        max_rounds=int(b.max_rounds),
+        max_units=int(b.max_units),
+        max_kind=c(b.max_kind),
+        forbid_tank_rm=bool(b.forbid_tank_rm),
+    )
+    if len(_PACKED) > 8:
+        _PACKED.clear()
+    _PACKED[id(tb)] = (tb, packed)
+    return packed
+
+
+# --- random numbers (analysis.simulation.noise, as uint64 arithmetic) -----------------------
+_GOLDEN = np.uint64(GOLDEN)
+_STEP = np.uint64(STEP)
+_MUL1 = np.uint64(MUL1)
+_MUL2 = np.uint64(MUL2)
+_S11 = np.uint64(11)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+
+
+@_inline
+def _noise(key: np.uint64, counter: int) -> float:
+    z = key + np.uint64(counter) * _STEP + _GOLDEN
+    z = (z ^ (z >> _S30)) * _MUL1
+    z = (z ^ (z >> _S27)) * _MUL2
+    z = z ^ (z >> _S31)
+    out: float = float(np.int64(z >> _S11)) * UNIT  # (< 2**53: a signed conversion is exact)
+    return out
+
+
+@_jit
+def _pairwise(a: Any, n: int) -> float:
+    """numpy's pairwise summation of ``a[:n]`` (so sums round exactly as numpy's)."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
+        r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
+        i = 8
+        stop = n - (n % 8)
+        while i < stop:
+            r0 += a[i]
+            r1 += a[i + 1]
+            r2 += a[i + 2]
+            r3 += a[i + 3]
+            r4 += a[i + 4]
+            r5 += a[i + 5]
+            r6 += a[i + 6]
+            r7 += a[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i]
+            i += 1
+        return float(res)
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise(a, n2) + _pairwise(a[n2:], n - n2)

@@ -1,0 +1,407 @@
+"""The Final Act kernel's decisions: each unit's fire zone and the danger and likely-target
+maps at the start of a round (``policies.final_act_batch.View``), and the random and
+heuristic orders and shells of one side (``policies.final_act_batch``), compiled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tankmap.analysis.simulation.drivers.fa_kernel_base import (
+    AT,
+    TANK,
+    _inline,
+    _jit,
+    _noise,
+    _pairwise,
+)
+from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
+
+
+# --- the position at the start of a round (policies.final_act_batch.View) ------------------
+@_inline
+def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
+    """Whether a blocker stands between the shooter and target ``t`` of ``(kc, idx)``."""
+    for w in range(blk.shape[0]):
+        if T_bet_words[kc, idx, t, w] & blk[w]:
+            return True
+    return False
+
+
+@_jit
+def _view(
+    T_berm_words: Any,
+    T_bet_words: Any,
+    T_zone_words: Any,
+    T_n_tgt: Any,
+    T_n_elev: Any,
+    T_blocks: Any,
+    T_elev: Any,
+    T_elevates: Any,
+    T_elevating: Any,
+    T_fires: Any,
+    T_kind: Any,
+    T_ks: Any,
+    T_lik_cell: Any,
+    T_lik_p: Any,
+    T_n: Any,
+    T_side: Any,
+    T_tgt: Any,
+    T_value: Any,
+    cell: Any,
+    facing: Any,
+    damage: Any,
+    alive: Any,
+    wreck: Any,
+    blk: Any,
+    vtgt: Any,
+    vvalid: Any,
+    danger: Any,
+    likely: Any,
+) -> None:
+    """Fire zones (``vtgt``/``vvalid``: targets of units that can fire, out of line of
+    fire blocked), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
+    cells that block fire (wrecks, berms, blocking units) as 64-bit words."""
+    units = cell.shape[0]
+    blk[:] = T_berm_words  # berms, then wrecks (knocked-out tanks) and blocking units
+    for u in range(units):
+        if wreck[u] or (alive[u] and T_blocks[u]):
+            c = cell[u]
+            blk[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    danger[:, :] = 0.0
+    likely[:, :] = 0.0
+    vvalid[:, :] = False  # (only the targets of units that can fire are read)
+    for u in range(units):
+        idx = cell[u] * 8 + facing[u]
+        if alive[u] and T_fires[u]:
+            kc = min(T_kind[u], AT)
+            side = T_side[u]
+            if T_elevates[u] and T_elevating[cell[u]]:  # on a berm: the elevated zone
+                for t in range(T_n_elev[kc, idx]):
+                    tg = T_elev[kc, idx, t]
+                    vtgt[u, t] = tg
+                    vvalid[u, t] = True
+                    danger[side, tg] += 1.0
+            else:
+                # (targets come first in the tables, padding after them)
+                clear = True
+                for w in range(blk.shape[0]):
+                    if T_zone_words[kc, idx, w] & blk[w]:
+                        clear = False
+                for t in range(T_n_tgt[kc, idx]):
+                    tg = T_tgt[kc, idx, t]
+                    ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
+                    vtgt[u, t] = tg
+                    vvalid[u, t] = ok
+                    if ok:
+                        danger[side, tg] += 1.0
+        if alive[u]:
+            ks = T_ks[u]
+            scale = 1.0 + damage[u]
+            for j in range(T_lik_cell.shape[2]):
+                likely[T_side[u], T_lik_cell[ks, idx, j]] += (
+                    T_lik_p[ks, idx, j] * T_value[u]
+                ) * scale
+
+
+@_jit
+def _pick_nth(flags: Any, count: int, r: float) -> int:
+    """The position of the ``min(int(r * count), count - 1)``-th true flag (0 if none):
+    ``argmax(cumsum(flags) > k)`` of the numpy version."""
+    k = min(int(r * count), max(count - 1, 0)) if count > 0 else -1
+    seen = 0
+    for i in range(flags.shape[0]):
+        if flags[i]:
+            seen += 1
+        if seen > k:
+            return i
+    return 0
+
+
+@_jit
+def _options(
+    T_elevating: Any,
+    T_ks: Any,
+    T_ord_dest: Any,
+    u: int,
+    side_nob: bool,
+    cell: Any,
+    facing: Any,
+    wreck_cells: Any,
+    width: int,
+    ok: Any,
+) -> None:
+    """``ok[j]``: order ``j`` of unit ``u`` is usable (final_act_batch._options)."""
+    ks = T_ks[u]
+    idx = cell[u] * 8 + facing[u]
+    here = cell[u]
+    for j in range(width):
+        d = T_ord_dest[ks, idx, j]
+        good = d >= 0
+        safe = d if good else 0
+        moving = d != here
+        if moving and wreck_cells[safe]:
+            good = False
+        if side_nob and moving and T_elevating[safe]:
+            good = False
+        ok[j] = good
+
+
+@_jit
+def _random_side(
+    T_elevating: Any,
+    T_k: Any,
+    T_kind: Any,
+    T_ks: Any,
+    T_ord_dest: Any,
+    T_ord_fac: Any,
+    T_side: Any,
+    side: int,
+    nob: bool,
+    key: np.uint64,
+    base: int,
+    cell: Any,
+    facing: Any,
+    alive: Any,
+    wreck_cells: Any,
+    vtgt: Any,
+    vvalid: Any,
+    dest: Any,
+    dest_fac: Any,
+    shells: Any,
+    ok: Any,
+) -> None:
+    units = cell.shape[0]
+    for u in range(units):
+        if T_side[u] != side:
+            continue
+        nb = base + u * NOISE_PER_UNIT
+        _options(T_elevating, T_ks, T_ord_dest, u, nob, cell, facing, wreck_cells, T_k, ok)
+        count = 0
+        for j in range(T_k):
+            if ok[j]:
+                count += 1
+        pos = _pick_nth(ok[:T_k], count, _noise(key, nb))
+        if alive[u]:
+            idx = cell[u] * 8 + facing[u]
+            dest[u] = T_ord_dest[T_ks[u], idx, pos]
+            dest_fac[u] = T_ord_fac[T_ks[u], idx, pos]
+        # _shell_random
+        count = 0
+        for t in range(vvalid.shape[1]):
+            if vvalid[u, t]:
+                count += 1
+        can = count > 0
+        if T_kind[u] == AT:
+            can = can and dest[u] == cell[u]
+        if can:
+            shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb + 1))]
+        else:
+            shells[u] = -1
+
+
+@_jit
+def _heuristic_side(
+    T_bet_words: Any,
+    T_zone_words: Any,
+    T_n_tgt: Any,
+    T_dist: Any,
+    T_elevating: Any,
+    T_k: Any,
+    T_k_move: Any,
+    T_kind: Any,
+    T_ks: Any,
+    T_n: Any,
+    T_ord_d: Any,
+    T_ord_dest: Any,
+    T_ord_fac: Any,
+    T_side: Any,
+    T_tgt: Any,
+    T_width: Any,
+    side: int,
+    nob: bool,
+    key: np.uint64,
+    base: int,
+    cell: Any,
+    facing: Any,
+    damage: Any,
+    alive: Any,
+    still: Any,
+    wreck_cells: Any,
+    blk: Any,
+    vtgt: Any,
+    vvalid: Any,
+    danger_all: Any,
+    likely_all: Any,
+    dest: Any,
+    dest_fac: Any,
+    shells: Any,
+    claimed: Any,
+    likely: Any,
+    vals: Any,
+    ok: Any,
+    mine: Any,
+    keyd: Any,
+    order: Any,
+) -> None:
+    n = T_n
+    units = cell.shape[0]
+    enemy = 1 - side
+    danger = danger_all[enemy]
+    tail = base + T_width - (n + 1)
+    for c in range(n + 1):  # 0 stays 0 whatever the noise: only the others draw theirs
+        x = likely_all[enemy, c]
+        likely[c] = x * (1.0 + 1e-9 * _noise(key, tail + c)) if x != 0.0 else x
+    # the side's units, closest to goal first (a stable sort of distance + tie noise)
+    m = 0
+    for u in range(units):
+        if T_side[u] == side:
+            mine[m] = u
+            keyd[m] = (
+                T_dist[T_ks[u], cell[u] * 8 + facing[u]]
+                + _noise(key, base + u * NOISE_PER_UNIT + 2) * 1e-3
+            )
+            m += 1
+    for i in range(m):  # insertion sort: stable, like numpy's kind="stable"
+        j = i
+        while j > 0 and keyd[order[j - 1]] > keyd[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    claimed[:] = False
+    for i in range(m):
+        u = mine[i]
+        if T_kind[u] != AT and alive[u]:
+            claimed[cell[u]] = True
+    # tanks and R/M, one at a time in ``order`` (_move_orders)
+    km = T_k_move
+    for i in range(m):
+        u = mine[order[i]]
+        if T_kind[u] == AT:
+            continue
+        here = cell[u]
+        ks = T_ks[u]
+        idx = here * 8 + facing[u]
+        caution = 0.35 if (T_kind[u] == TANK and damage[u] == 0) else 0.8
+        s_ = still[u]
+        amplitude = 0.3 if s_ < 2 else 0.3 + min(s_, 8)
+        nb = base + u * NOISE_PER_UNIT + 8
+        best = 0
+        best_sc = np.inf
+        for j in range(km):
+            d = T_ord_dest[ks, idx, j]
+            safe = d if d >= 0 else n
+            moving = d != here
+            good = d >= 0 and not (moving and wreck_cells[min(safe, n - 1)])
+            if nob and moving and T_elevating[safe]:
+                good = False
+            if good and moving and claimed[safe]:
+                good = False
+            if good:
+                # noise >= 0 cannot bring a score below its base: an option whose base is
+                # not below the best so far never wins, and its number is not computed
+                sc = T_ord_d[ks, idx, j] + caution * danger[safe]
+                if sc >= best_sc:
+                    continue
+                sc = sc + amplitude * _noise(key, nb + j)
+                if sc < best_sc:
+                    best_sc = sc
+                    best = j
+        if alive[u] and best_sc < np.inf:
+            to = T_ord_dest[ks, idx, best]
+            dest[u] = to
+            dest_fac[u] = T_ord_fac[ks, idx, best]
+            if to != here:
+                claimed[here] = False
+                claimed[to] = True
+        else:
+            dest[u] = here
+    # ATs (_at_order)
+    t_max = T_tgt.shape[2]
+    for i in range(m):
+        u = mine[i]
+        if T_kind[u] != AT or not alive[u]:
+            continue
+        here = cell[u]
+        fac = facing[u]
+        for t in range(t_max):
+            vals[t] = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
+        if _pairwise(vals, t_max) > 0.25:
+            continue  # worth staying: the default order (stay, same facing)
+        top = -1
+        top_v = 0.0
+        for r in range(3):
+            f = (fac + 2 * (r + 1)) % 8
+            tidx = here * 8 + f
+            clear = True
+            for w in range(blk.shape[0]):
+                if T_zone_words[AT, tidx, w] & blk[w]:
+                    clear = False
+            filled = T_n_tgt[AT, tidx]  # (targets first, padding after them)
+            for t in range(filled):
+                good = clear or not _blocked(T_bet_words, AT, tidx, t, blk)
+                vals[t] = likely[T_tgt[AT, tidx, t]] if good else 0.0
+            for t in range(filled, t_max):
+                vals[t] = 0.0
+            v = _pairwise(vals, t_max)
+            if top < 0 or v > top_v:
+                top, top_v = r, v
+        if top_v > 0.25:
+            best_f = (fac + 2 * (top + 1)) % 8
+            if best_f != fac:
+                dest_fac[u] = best_f
+                continue
+        # advance, or stay
+        ks = T_ks[u]
+        idx = here * 8 + fac
+        _options(T_elevating, T_ks, T_ord_dest, u, nob, cell, facing, wreck_cells, T_k, ok)
+        nb = base + u * NOISE_PER_UNIT + 8
+        best = 0
+        best_sc = np.inf
+        for j in range(T_k):
+            d = T_ord_dest[ks, idx, j]
+            if not ok[j] or d == here:
+                continue
+            safe = d if d >= 0 else n
+            sc = T_ord_d[ks, idx, j] + 0.5 * danger[safe]
+            if sc >= best_sc:
+                continue  # (as for the movers above)
+            sc = sc + 0.2 * _noise(key, nb + j)
+            if sc < best_sc:
+                best_sc = sc
+                best = j
+        stay_score = T_dist[ks, idx] + 0.5 * danger[here]
+        if best_sc < stay_score:
+            dest[u] = T_ord_dest[ks, idx, best]
+            dest_fac[u] = T_ord_fac[ks, idx, best]
+    # shells: tanks first, then ATs that stay
+    for phase in range(2):
+        for i in range(m):
+            u = mine[i]
+            if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
+                continue
+            count = 0
+            for t in range(t_max):
+                if vvalid[u, t]:
+                    count += 1
+            can = count > 0 and alive[u]
+            if T_kind[u] == AT:
+                can = can and dest[u] == cell[u]
+            if not can:
+                shells[u] = -1
+                continue
+            best = 0
+            best_v = -1.0
+            for t in range(t_max):
+                v = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
+                if v > best_v:
+                    best_v = v
+                    best = t
+            if best_v > 0:
+                chosen = vtgt[u, best]
+                shells[u] = chosen
+                likely[chosen] *= 0.45
+            else:
+                nb = base + u * NOISE_PER_UNIT + 1
+                shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb))]

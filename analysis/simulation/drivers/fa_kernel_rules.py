@@ -1,0 +1,338 @@
+"""The Final Act kernel's rules of a round: conflicts, moves, hits, knock-outs and the end
+of the game (``rules.final_act.engine_batch.BatchGame``), compiled, one game at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _jit
+
+
+# --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
+@_jit
+def _resolve(
+    T_forbid_tank_rm: Any,
+    T_kind: Any,
+    T_max_kind: Any,
+    T_max_units: Any,
+    T_no_swap: Any,
+    T_side: Any,
+    alive: Any,
+    origin: Any,
+    dest: Any,
+    moving: Any,
+    bounce: Any,
+) -> None:
+    """Bounce movers until every cell holds an allowed group (BatchGame._resolve)."""
+    units = origin.shape[0]
+    while True:
+        trigger = False
+        for u in range(units):
+            if not alive[u]:
+                continue
+            pu = dest[u] if moving[u] else origin[u]
+            for v in range(u + 1, units):
+                if alive[v] and (dest[v] if moving[v] else origin[v]) == pu:
+                    trigger = True
+                    break
+                if moving[u] and moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
+                    trigger = True
+                    break
+            if trigger:
+                break
+        if not trigger:
+            return
+        # BatchGame._bounces: every mover in a swap or in a bad group stays
+        any_bounce = False
+        for u in range(units):
+            bounce[u] = False
+            if not moving[u]:
+                continue
+            swap = False
+            for v in range(units):
+                if moving[v] and dest[u] == origin[v] and dest[v] == origin[u] and T_no_swap[u, v]:
+                    swap = True
+                    break
+            pu = dest[u]
+            t0 = a0 = r0 = t1 = a1 = r1 = 0
+            tank_in0 = tank_in1 = False
+            for v in range(units):
+                if not alive[v] or (dest[v] if moving[v] else origin[v]) != pu:
+                    continue
+                kv = T_kind[v]
+                if T_side[v] == 0:
+                    if kv == TANK:
+                        t0 += 1
+                    elif kv == AT:
+                        a0 += 1
+                    else:
+                        r0 += 1
+                else:
+                    if kv == TANK:
+                        t1 += 1
+                    elif kv == AT:
+                        a1 += 1
+                    else:
+                        r1 += 1
+                if moving[v] and kv == TANK:
+                    if T_side[v] == 0:
+                        tank_in0 = True
+                    else:
+                        tank_in1 = True
+            if tank_in1:
+                a0 = 0  # ATs run over by a moving enemy tank
+            if tank_in0:
+                a1 = 0
+            n0 = t0 + a0 + r0
+            n1 = t1 + a1 + r1
+            bad = n0 > 0 and n1 > 0
+            if (
+                n0 > T_max_units
+                or t0 > T_max_kind[TANK]
+                or a0 > T_max_kind[AT]
+                or r0 > T_max_kind[RM]
+                or n1 > T_max_units
+                or t1 > T_max_kind[TANK]
+                or a1 > T_max_kind[AT]
+                or r1 > T_max_kind[RM]
+            ):
+                bad = True
+            if T_forbid_tank_rm and ((t0 > 0 and r0 > 0) or (t1 > 0 and r1 > 0)):
+                bad = True
+            if bad or swap:
+                bounce[u] = True
+                any_bounce = True
+        if not any_bounce:
+            return
+        for u in range(units):
+            if bounce[u]:
+                moving[u] = False
+
+
+@_jit
+def _knock_out(
+    T_kind: Any,
+    T_side: Any,
+    T_wrecks: Any,
+    g: int,
+    u: int,
+    by: int,
+    rnd: int,
+    cell: Any,
+    alive: Any,
+    wreck: Any,
+    wreck_cells: Any,
+    kills: Any,
+    d_count: Any,
+    d_unit: Any,
+    d_cell: Any,
+    d_round: Any,
+    d_by: Any,
+) -> None:
+    if not alive[u]:
+        return
+    alive[u] = False
+    kills[g, T_side[by]] += 1
+    if T_wrecks and T_kind[u] == TANK:
+        wreck[u] = True
+        wreck_cells[cell[u]] = True
+    i = d_count[g]
+    d_unit[g, i] = u
+    d_cell[g, i] = cell[u]
+    d_round[g, i] = rnd
+    d_by[g, i] = by
+    d_count[g] = i + 1
+
+
+@_jit
+def _apply(
+    T_forbid_tank_rm: Any,
+    T_hits: Any,
+    T_kind: Any,
+    T_max_kind: Any,
+    T_max_units: Any,
+    T_no_swap: Any,
+    T_side: Any,
+    T_wrecks: Any,
+    g: int,
+    rnd: int,
+    cell: Any,
+    facing: Any,
+    damage: Any,
+    alive: Any,
+    wreck: Any,
+    wreck_cells: Any,
+    kills: Any,
+    dest: Any,
+    dest_fac: Any,
+    shells: Any,
+    moving: Any,
+    bounce: Any,
+    d_count: Any,
+    d_unit: Any,
+    d_cell: Any,
+    d_round: Any,
+    d_by: Any,
+) -> None:
+    units = cell.shape[0]
+    for u in range(units):
+        stay = dest[u] == cell[u]
+        moving[u] = alive[u] and not stay
+        if alive[u] and stay:
+            facing[u] = dest_fac[u]  # an order that keeps the cell may turn
+    _resolve(
+        T_forbid_tank_rm,
+        T_kind,
+        T_max_kind,
+        T_max_units,
+        T_no_swap,
+        T_side,
+        alive,
+        cell,
+        dest,
+        moving,
+        bounce,
+    )
+    for u in range(units):
+        if moving[u]:
+            cell[u] = dest[u]
+            facing[u] = dest_fac[u]
+    # enemy tanks that moved onto enemy ATs eliminate them
+    for v in range(units):
+        if not (alive[v] and T_kind[v] == AT):
+            continue
+        for u in range(units):
+            if moving[u] and T_kind[u] == TANK and cell[u] == cell[v] and T_side[u] != T_side[v]:
+                _knock_out(
+                    T_kind,
+                    T_side,
+                    T_wrecks,
+                    g,
+                    v,
+                    u,
+                    rnd,
+                    cell,
+                    alive,
+                    wreck,
+                    wreck_cells,
+                    kills,
+                    d_count,
+                    d_unit,
+                    d_cell,
+                    d_round,
+                    d_by,
+                )
+                break
+    # hits, shell by shell in unit order
+    for s in range(units):
+        target = shells[s]
+        if target < 0:
+            continue
+        first_tank = -1
+        first_at = -1
+        first_any = -1
+        for u in range(units):
+            if alive[u] and cell[u] == target and T_side[u] != T_side[s]:
+                if first_any < 0:
+                    first_any = u
+                if T_kind[u] == TANK and first_tank < 0:
+                    first_tank = u
+                if T_kind[u] == AT and first_at < 0:
+                    first_at = u
+        if first_any < 0:
+            continue
+        if first_tank >= 0:
+            damage[first_tank] += 1
+            if damage[first_tank] >= T_hits[first_tank]:
+                # everything of that side on the cell goes with the tank (``bounce`` is
+                # free scratch space after the moves)
+                for u in range(units):
+                    bounce[u] = alive[u] and cell[u] == target and T_side[u] != T_side[s]
+                for u in range(units):
+                    if bounce[u]:
+                        _knock_out(
+                            T_kind,
+                            T_side,
+                            T_wrecks,
+                            g,
+                            u,
+                            s,
+                            rnd,
+                            cell,
+                            alive,
+                            wreck,
+                            wreck_cells,
+                            kills,
+                            d_count,
+                            d_unit,
+                            d_cell,
+                            d_round,
+                            d_by,
+                        )
+        else:
+            pick = first_at if first_at >= 0 else first_any
+            damage[pick] += 1
+            if damage[pick] >= T_hits[pick]:
+                _knock_out(
+                    T_kind,
+                    T_side,
+                    T_wrecks,
+                    g,
+                    pick,
+                    s,
+                    rnd,
+                    cell,
+                    alive,
+                    wreck,
+                    wreck_cells,
+                    kills,
+                    d_count,
+                    d_unit,
+                    d_cell,
+                    d_round,
+                    d_by,
+                )
+
+
+@_jit
+def _check_end(
+    T_goal: Any,
+    T_had_tanks: Any,
+    T_kind: Any,
+    T_max_rounds: Any,
+    T_side: Any,
+    rnd: int,
+    cell: Any,
+    alive: Any,
+    tie_base: Any,
+) -> tuple[int, int]:
+    """``(end, winner)`` after round ``rnd`` (end 0 = the game goes on; BatchGame._check_end)."""
+    units = cell.shape[0]
+    tanks0 = tanks1 = 0
+    landed0 = landed1 = False
+    for u in range(units):
+        if alive[u] and T_kind[u] == TANK:
+            if T_side[u] == 0:
+                tanks0 += 1
+            else:
+                tanks1 += 1
+            if T_goal[T_side[u], cell[u]] and not tie_base[u]:
+                if T_side[u] == 0:
+                    landed0 = True
+                else:
+                    landed1 = True
+    if landed0 and landed1:  # a tie on the last line: only a further tank will count
+        for u in range(units):
+            tie_base[u] = alive[u] and T_kind[u] == TANK and T_goal[T_side[u], cell[u]]
+    if landed0 != landed1:
+        return 1, 0 if landed0 else 1
+    lost0 = tanks0 == 0 and T_had_tanks[0]
+    lost1 = tanks1 == 0 and T_had_tanks[1]
+    if lost0 or lost1:
+        winner = -1
+        if lost0 != lost1:
+            winner = 1 if lost0 else 0
+        return 2, winner
+    if rnd >= T_max_rounds:
+        return 3, -1
+    return 0, -1
