@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 
 from tankmap.analysis.replay import Replay, SampleGame, replay_of, sample_games
 from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
-from tankmap.analysis.simulation.batching import progress_batch
+from tankmap.analysis.simulation.batching import progress_batch, time_left
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import (
     fallback_note,
@@ -52,26 +52,14 @@ from tankmap.analysis.simulation.runner import (
     simulate,
 )
 from tankmap.analysis.simulation.stats import summary
+from tankmap.editor.decided_view import DecidedWindow
 from tankmap.editor.jobs import JobCancelled, ThreadJob
-from tankmap.editor.replay_view import DecidedWindow, show_replay
+from tankmap.editor.replay_view import show_replay
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.violations import Severity
-
-
-def time_left(
-    done: int, total: int, now: float, started: float, first: tuple[float, int] | None
-) -> float | None:
-    """Seconds left at the pace so far: measured from the first batch done (``first`` =
-    its time and count; the first games also pay for warming up), or from the start while
-    only one batch is done; ``None`` before any game is done."""
-    if done <= 0:
-        return None
-    if first is not None and done > first[1] and now > first[0]:
-        return (now - first[0]) * (total - done) / (done - first[1])
-    return max(0.0, now - started) * (total - done) / done
 
 
 def progress_text(done: int, total: int, left: float | None) -> str:

@@ -11,8 +11,8 @@ prints it, the list of all steps, and the result at the end. First / back / play
 / last, a slider and the keys ←/→, Home/End and Space step through the game. A record that
 cannot be replayed gives one error message through the editor's prompter.
 
-``DecidedWindow`` shows where the games of a balance run were decided as a heat map on the
-board (``analysis.replay.decided_maps``: each side's losses, and the cells where the
+``editor/decided_view.py`` shows where the games of a balance run were decided as a heat map
+on the board (``analysis.replay.decided_maps``: each side's losses, and the cells where the
 winning units ended).
 """
 
@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QComboBox,
     QGraphicsItem,
     QGraphicsView,
     QHBoxLayout,
@@ -44,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from tankmap.analysis.board_figure import side_look
-from tankmap.analysis.replay import Replay, ReplayStep, decided_maps, load_replay
+from tankmap.analysis.replay import Replay, ReplayStep, load_replay
 from tankmap.editor.document import Document
 from tankmap.editor.items import CELL, Z_TOP, Geometry
 from tankmap.editor.palette_data import ruleset_title
@@ -56,8 +55,6 @@ from tankmap.rules.scenario import Scenario
 from tankmap.rules.violations import Violation
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from tankmap.editor.mainwindow import MainWindow
 
 PLAY_MS = 700
@@ -550,86 +547,3 @@ def open_game_record(window: MainWindow, path: str | Path | None = None) -> Repl
 def windows_of(parent: QWidget) -> Iterable[ReplayWindow]:
     """The replay windows open over ``parent``."""
     return parent.findChildren(ReplayWindow)
-
-
-DECIDED = (
-    ("losses-south", "Losses of {south}", "#c62828"),
-    ("losses-north", "Losses of {north}", "#c62828"),
-    ("won-south", "Where {south}'s wins were decided", "#2e7d32"),
-    ("won-north", "Where {north}'s wins were decided", "#2e7d32"),
-)
-"""The maps of ``DecidedWindow``: key of ``decided_maps``, title, colour."""
-
-
-class DecidedWindow(QWidget):
-    """Where the games of a run (a ``runner.simulate`` table of ``scenario``) were decided,
-    one heat map at a time on the board: cells labelled with their counts."""
-
-    def __init__(
-        self,
-        scenario: Scenario,
-        table: pd.DataFrame,
-        parent: QWidget | None = None,
-        title: str = "",
-    ) -> None:
-        super().__init__(parent, Qt.WindowType.Window)
-        self.setObjectName("decided-window")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        rs = get_ruleset(scenario.ruleset)
-        names = rs.side_names()
-        self.setWindowTitle(f"Where games were decided{title} — {ruleset_title(rs)} — tankmap")
-        self.maps = decided_maps(table, scenario.board)
-        self.games = len(table)
-        self.doc = ReplayDocument(scenario, parent=self)
-        self.scene = BoardScene(self.doc)
-        self.scene.setParent(self)
-        self.view = _FitView(self.scene)
-        self.view.setRenderHints(
-            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
-        )
-        self.view.setMinimumSize(360, 360)
-        self.choice = QComboBox()
-        self.choice.setObjectName("decided-choice")
-        for key, text, _colour in DECIDED:
-            label = text.format(south=names[Side.SOUTH], north=names[Side.NORTH])
-            self.choice.addItem(f"{label} ({int(self.maps[key].sum())})", key)
-        self.choice.currentIndexChanged.connect(lambda _i: self.show_map(self.key()))
-        self.note = QLabel()
-        self.note.setWordWrap(True)
-        top = QHBoxLayout()
-        top.addWidget(self.choice, 1)
-        box = QVBoxLayout(self)
-        box.addLayout(top)
-        box.addWidget(self.view, 1)
-        box.addWidget(self.note)
-        self.resize(760, 820)
-        self.show_map(self.key())
-
-    def key(self) -> str:
-        return str(self.choice.currentData())
-
-    def show_map(self, key: str) -> None:
-        """Show the ``decided_maps`` map ``key`` (``losses-south``...)."""
-        index = self.choice.findData(key)
-        if index != self.choice.currentIndex():
-            self.choice.setCurrentIndex(index)  # calls back here
-            return
-        grid = self.maps[key]
-        board = self.doc.scenario.board
-        top = int(grid.max()) or 1
-        values: dict[int, float] = {}
-        labels: dict[int, str] = {}
-        for row in range(board.rows):
-            for col in range(board.columns):
-                n = int(grid[row, col])
-                if n:
-                    cell = board.cell(col, row)
-                    values[cell] = n / top
-                    labels[cell] = str(n)
-        colour = next(c for k, _t, c in DECIDED if k == key)
-        self.scene.heat.set_values(values, labels, QColor(colour))
-        what = "units knocked out" if key.startswith("losses") else "games won"
-        self.note.setText(
-            f"{int(grid.sum())} {what} in {self.games} games; each cell shows how many "
-            "(darker: more)."
-        )

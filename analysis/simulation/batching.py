@@ -1,9 +1,11 @@
-"""How many games a task of a run plays, so that progress moves and the numbers do not care.
+"""How many games a task of a run plays, so that progress moves and the numbers do not care,
+and how long the rest of a run will take at its pace so far.
 
 A run's numbers never depend on its batches (each game's randomness comes from the seed and
 its number); the batches decide how often a progress bar moves and how promptly a cancel
 is honoured, and, for the vectorised Final Act agents, the speed (big batches amortise).
-``progress_batch`` is shared by ``tankmap simulate`` and the editor's balance dialog.
+``progress_batch`` is shared by ``tankmap simulate`` and the editor's balance dialog;
+``time_left`` is the dialog's estimate.
 """
 
 from __future__ import annotations
@@ -33,3 +35,16 @@ def progress_batch(scenario: Scenario, games: int, policies: tuple[str, str], mo
         # run ~3x faster than 50-game ones)
         return min(most, max(-(-games // PROGRESS_STEPS), MIN_BATCH))
     return max(1, min(most, -(-games // SLOW_STEPS)))
+
+
+def time_left(
+    done: int, total: int, now: float, started: float, first: tuple[float, int] | None
+) -> float | None:
+    """Seconds left at the pace so far: measured from the first batch done (``first`` =
+    its time and count; the first games also pay for warming up), or from the start while
+    only one batch is done; ``None`` before any game is done."""
+    if done <= 0:
+        return None
+    if first is not None and done > first[1] and now > first[0]:
+        return (now - first[0]) * (total - done) / (done - first[1])
+    return max(0.0, now - started) * (total - done) / done

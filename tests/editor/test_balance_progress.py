@@ -10,11 +10,11 @@ from typing import Any
 
 from tankmap import maps
 from tankmap.analysis.simulation.batching import progress_batch as batch_size
+from tankmap.analysis.simulation.batching import time_left
 from tankmap.editor.balance import (
     BalanceDialog,
     SimulationJob,
     progress_text,
-    time_left,
 )
 from tankmap.rules.fileformat import read_scenario
 
