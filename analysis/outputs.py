@@ -10,8 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tankmap.rules.errors import TankmapError
-from tankmap.rules.safeio import write_output
+from tankmap.rules.safeio import utf8, write_output
 
 
 def figure_bytes(fig: Any, fmt: str, dpi: float) -> bytes:
@@ -38,10 +37,4 @@ def save_figure(
 def save_text(path: str | os.PathLike[str], text: str, *, force: bool = False) -> Path:
     """Write UTF-8 ``text`` to ``path`` through the gate (``TankmapError`` for text that
     is not valid Unicode)."""
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise TankmapError(
-            f"{path}: cannot write: the text has a lone surrogate (not valid Unicode)"
-        ) from None
-    return write_output(path, data, force=force)
+    return write_output(path, utf8(path, text), force=force)

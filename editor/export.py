@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,29 +35,12 @@ def atomically(path: str | Path) -> Iterator[str]:
     """A temp file beside ``path`` for Qt to write; renamed over ``path`` once the block
     ends, removed if it fails (a full disk or a crash leaves the old file, not a truncated
     one). The file the user chose is written through a symbolic link."""
-    from tankmap.rules.safeio import _new_file_mode, remove_stale_temps
+    from tankmap.rules.safeio import temp_beside
 
-    target = Path(os.path.realpath(path))
-    remove_stale_temps(target.parent, target.name)
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent
-        )
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    os.close(fd)
-    try:
+    with temp_beside(Path(os.path.realpath(path)), ExportError, str(path)) as tmp:
         yield tmp
         if os.path.getsize(tmp) == 0:
             raise ExportError(f"{path}: nothing could be written (is the disk full?)")
-        os.chmod(tmp, _new_file_mode(target))
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        raise
 
 
 def _scene(scenario: Scenario, flipped: bool = False) -> tuple[BoardScene, Document]:

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tankmap.rules.safeio import process_alive
+
 _MINE = re.compile(r"^tankmap-(?P<kind>[a-z]+)-report-(?P<pid>\d+)$")
 _OLD = re.compile(r"^tankmap-(analysis|balance)-[a-z0-9_]{8}$")  # mkdtemp folders
 OLD_AFTER_SECONDS = 86_400.0
@@ -47,7 +49,7 @@ def sweep(root: str | os.PathLike[str]) -> int:
             continue
         m = _MINE.match(entry.name)
         if m is not None:
-            if _alive(int(m["pid"])):
+            if process_alive(int(m["pid"])):
                 continue
         elif _OLD.match(entry.name) is not None:
             try:
@@ -60,15 +62,3 @@ def sweep(root: str | os.PathLike[str]) -> int:
         shutil.rmtree(entry.path, ignore_errors=True)
         removed += 1
     return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True
-    return True

@@ -28,6 +28,7 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -162,13 +163,18 @@ def atomic_write_text(
     """Write ``text`` (UTF-8, ``\\n`` line ends) atomically; see ``atomic_write_bytes``.
     Text that is not valid Unicode (a lone surrogate) is a ``TankmapError``, nothing is
     written."""
+    atomic_write_bytes(path, utf8(path, text), follow_symlinks=follow_symlinks)
+
+
+def utf8(path: str | os.PathLike[str], text: str) -> bytes:
+    """``text`` as UTF-8; ``TankmapError`` naming ``path`` for text that is not valid
+    Unicode (a lone surrogate)."""
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:
         raise TankmapError(
             f"{path}: cannot write: the text has a lone surrogate (not valid Unicode)"
         ) from None
-    atomic_write_bytes(path, data, follow_symlinks=follow_symlinks)
 
 
 def atomic_write_bytes(
@@ -188,6 +194,22 @@ def atomic_write_bytes(
             raise TankmapError(f"{target}: is a symbolic link; not writing through it")
         target = Path(os.path.realpath(target))
     _require_writable_kind(target)
+    with temp_beside(target) as tmp, open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+@contextlib.contextmanager
+def temp_beside(
+    target: Path, error: type[TankmapError] = TankmapError, name: str | None = None
+) -> Iterator[str]:
+    """A temp file in ``target``'s folder for the block to fill; renamed over ``target``
+    when the block ends (with the old file's permissions, or the usual ones for a new
+    file), removed whatever else happens, even on Ctrl-C. Temp files of killed writes of
+    ``target`` are swept first. ``OSError`` becomes ``error`` naming ``name`` (default:
+    the target)."""
+    shown = name if name is not None else str(target)
     folder = target.parent if str(target.parent) else Path(".")
     remove_stale_temps(folder, target.name)
     try:
@@ -195,19 +217,17 @@ def atomic_write_bytes(
             prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
         )
     except OSError as exc:
-        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise error(f"{shown}: cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        yield tmp
         os.chmod(tmp, _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
+            raise error(f"{shown}: cannot write: {exc.strerror or exc}") from None
         raise
 
 
@@ -248,7 +268,7 @@ def remove_stale_temps(folder: str | os.PathLike[str], name: str | None = None) 
             continue
         m = _TEMP.match(entry.name)
         if m is not None:
-            if (name is not None and m["name"] != name) or _alive(int(m["pid"])):
+            if (name is not None and m["name"] != name) or process_alive(int(m["pid"])):
                 continue
         else:
             old = _OLD_TEMP.match(entry.name)
@@ -264,7 +284,9 @@ def remove_stale_temps(folder: str | os.PathLike[str], name: str | None = None) 
     return removed
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be running (this one, or one that exists or
+    cannot be checked)."""
     if pid == os.getpid():
         return True
     try:
