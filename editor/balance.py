@@ -17,7 +17,6 @@ replay view (``editor.replay_view``).
 from __future__ import annotations
 
 import html
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +52,7 @@ from tankmap.analysis.simulation.runner import (
 )
 from tankmap.analysis.simulation.stats import summary
 from tankmap.editor.decided_view import DecidedWindow
-from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.jobs import ThreadJob
 from tankmap.editor.replay_view import show_replay
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -93,14 +92,9 @@ class SimulationJob(ThreadJob):
         self.games = games
         self.policies = policies
         self.seed = seed
-        self._stop = threading.Event()
-
-    def cancel(self) -> None:
-        self._stop.set()
 
     def _tick(self, done: int, total: int) -> None:
-        if self._stop.is_set():
-            raise JobCancelled
+        self.interrupt()
         self.progress.emit(done, total)
 
     def _simulate(self) -> tuple[dict[str, Any], pd.DataFrame]:

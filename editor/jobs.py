@@ -14,6 +14,7 @@ dialogs or ``wait()`` on the job.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -69,6 +70,17 @@ class ThreadJob(QObject):
         self._worker.done.connect(self._relay_finished, queued)
         self._worker.failed.connect(self._relay_failed, queued)
         self._worker.cancelled.connect(self._relay_cancelled, queued)
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the job to stop: its function stops at its next ``interrupt()`` call."""
+        self._stop.set()
+
+    def interrupt(self) -> None:
+        """Call from the job's function between steps: raises ``JobCancelled`` once
+        ``cancel`` was asked (the job then signals ``cancelled``)."""
+        if self._stop.is_set():
+            raise JobCancelled
 
     @Slot(object)
     def _relay_finished(self, result: Any) -> None:

@@ -18,14 +18,12 @@ Promises:
 
 from __future__ import annotations
 
-import threading
-
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel
 
 from tankmap.editor.context import EditorContext
 from tankmap.editor.document import Document
-from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.jobs import ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
@@ -65,20 +63,12 @@ class _MeterJob(ThreadJob):
     def __init__(self, scenario: Scenario) -> None:
         super().__init__(self._measure)
         self.scenario = scenario
-        self._stop = threading.Event()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def _interrupt(self) -> None:
-        if self._stop.is_set():
-            raise JobCancelled
 
     def _measure(self) -> str:
         from tankmap.analysis.suggest import measure
 
-        self._interrupt()
-        stats = measure(self.scenario, AGENT, GAMES, SEED, 1, self._interrupt).stats
+        self.interrupt()
+        stats = measure(self.scenario, AGENT, GAMES, SEED, 1, self.interrupt).stats
         lo, hi = stats.balance_ci95()
         return f"balance {stats.balance:.2f} [{lo:.2f}, {hi:.2f}] ({AGENT}, {stats.games} games)"
 

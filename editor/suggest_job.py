@@ -9,14 +9,13 @@ generated or the batch of games being played) and the job then signals ``cancell
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 from PySide6.QtCore import Signal
 
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.suggest import Edit, Measured, SuggestResult, suggest
-from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.jobs import ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
@@ -46,17 +45,9 @@ class SuggestJob(ThreadJob):
         super().__init__(self._suggest)
         self.scenario = scenario
         self.settings = settings
-        self._stop = threading.Event()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def _interrupt(self) -> None:
-        if self._stop.is_set():
-            raise JobCancelled
 
     def _tick(self, done: int, total: int) -> None:
-        self._interrupt()
+        self.interrupt()
         self.progress.emit(done, total)
 
     def _suggest(self) -> SuggestResult:
@@ -70,7 +61,7 @@ class SuggestJob(ThreadJob):
             s.keep_symmetry,
             workers=1,  # a worker thread of the GUI process: no forked pool
             progress=self._tick,
-            interrupt=self._interrupt,
+            interrupt=self.interrupt,
             units=s.units,
         )
 
