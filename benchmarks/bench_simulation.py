@@ -43,6 +43,9 @@ CASES = (
     ("tank-chess/sample-20.json", "heuristic", 20),
     ("tank-wars/default.json", "heuristic", 80),
     ("tank-wars/default.json", "random", 80),
+    ("final-act/mirror.json", "search", 12),
+    ("tank-chess/basic-16.json", "search", 12),
+    ("tank-wars/default.json", "search", 12),
 )
 
 
