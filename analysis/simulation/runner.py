@@ -54,9 +54,19 @@ def game_rng(seed: int, game: int) -> np.random.Generator:
 
 def play_batch(
     scenario_text: str, policies: tuple[str, str], seed: int, games: Sequence[int]
-) -> list[GameResult]:
-    """Play the games numbered ``games`` (a worker task). The scenario travels as its JSON
-    text and is parsed and prepared once per worker process."""
+) -> dict[str, list[Any]]:
+    """Play the games numbered ``games`` (a worker task) and return their table columns
+    (``result_columns``): the rows are built where the games were played, so the process
+    that gathers many workers' batches only concatenates lists (it shares the cores with
+    them). The scenario travels as its JSON text and is parsed and prepared once per
+    worker process."""
+    scenario, prepared = _prepared(scenario_text)
+    results = play_games(get_driver(scenario.ruleset), prepared, policies, seed, games)
+    return result_columns(scenario.board, policies, results, games)
+
+
+def _prepared(scenario_text: str) -> tuple[Scenario, Any]:
+    """The parsed scenario and its driver's prepared game (kept for the last few texts)."""
     entry = _PREPARED.get(scenario_text)
     if entry is None:
         scenario = loads_scenario(scenario_text)
@@ -64,8 +74,7 @@ def play_batch(
         if len(_PREPARED) > 8:
             _PREPARED.clear()
         _PREPARED[scenario_text] = entry
-    scenario, prepared = entry
-    return play_games(get_driver(scenario.ruleset), prepared, policies, seed, games)
+    return entry
 
 
 def play_games(
@@ -164,40 +173,42 @@ def result_row(board: Board, game: int, policies: tuple[str, str], r: GameResult
     """One table row (cells as names). ``route`` is the winning unit's cells, space
     separated; ``deaths`` lists ``side:kind:cell:killer-kind`` items (``-`` when no single
     unit did it), space separated."""
-    return result_rows(board, policies, [r], first=game)[0]
+    columns = result_columns(board, policies, [r], [game])
+    return {name: values[0] for name, values in columns.items()}
 
 
-def result_rows(
-    board: Board, policies: tuple[str, str], results: Sequence[GameResult], first: int = 0
-) -> list[dict[str, Any]]:
-    """``result_row`` of every result, numbered from ``first`` (cell and side names looked
-    up once: a 20,000-game run spent a third of a second naming cells)."""
+def result_columns(
+    board: Board, policies: tuple[str, str], results: Sequence[GameResult], games: Sequence[int]
+) -> dict[str, list[Any]]:
+    """The table columns (``COLUMNS``, values as in ``result_row``) of ``results``, the
+    games numbered ``games`` (cell and side names looked up once: a 20,000-game run spent
+    a third of a second naming cells)."""
+    if len(games) != len(results):
+        raise ValueError(f"{len(results)} results for {len(games)} game numbers")
     names = [board.cell_name(c) for c in range(board.size)]
     side_name = {side: side.value for side in Side}
-    rows = []
-    for game, r in enumerate(results, first):
-        rows.append(
-            {
-                "game": game,
-                "policy_south": policies[0],
-                "policy_north": policies[1],
-                "winner": "draw" if r.winner is None else side_name[r.winner],
-                "length": r.length,
-                "end": r.end,
-                "kills_south": r.kills[0],
-                "kills_north": r.kills[1],
-                "winning_unit": r.winning_unit,
-                "route": " ".join([names[c] for c in r.route]),
-                "deaths": " ".join(
-                    [
-                        f"{side_name[d.side]}:{d.kind}:{names[d.cell]}:{d.by_kind or '-'}"
-                        for d in r.deaths
-                    ]
-                ),
-                "first": side_name[r.first],
-            }
-        )
-    return rows
+    return {
+        "game": list(games),
+        "policy_south": [policies[0]] * len(results),
+        "policy_north": [policies[1]] * len(results),
+        "winner": ["draw" if r.winner is None else side_name[r.winner] for r in results],
+        "length": [r.length for r in results],
+        "end": [r.end for r in results],
+        "kills_south": [r.kills[0] for r in results],
+        "kills_north": [r.kills[1] for r in results],
+        "winning_unit": [r.winning_unit for r in results],
+        "route": [" ".join([names[c] for c in r.route]) for r in results],
+        "deaths": [
+            " ".join(
+                [
+                    f"{side_name[d.side]}:{d.kind}:{names[d.cell]}:{d.by_kind or '-'}"
+                    for d in r.deaths
+                ]
+            )
+            for r in results
+        ],
+        "first": [side_name[r.first] for r in results],
+    }
 
 
 def simulate(
@@ -235,7 +246,11 @@ def simulate(
         raise TankmapError(f"--until-ci takes an interval width between 0 and 1, not {until_ci}")
     pols = normalise_policies(policies)
     driver = get_driver(scenario.ruleset)
-    prepared = driver.prepare(scenario)
+    # the text names the scenario exactly: a repeated run (the ladder, a sweep, the
+    # editor's balance meter) reuses its prepared game and the tables built from it
+    text = dumps_scenario(scenario)
+    cached = _PREPARED.get(text)
+    prepared = cached[1] if cached is not None else driver.prepare(scenario)
     for p in pols:
         driver.check_policy(prepared, p)
     warm = getattr(driver, "warm", None)
@@ -247,12 +262,13 @@ def simulate(
         batch_size = int(getattr(driver, "batch_size", DEFAULT_BATCH))
         if workers > 1:  # at least two tasks per worker, so none of them idles
             batch_size = max(1, min(batch_size, -(-games // (2 * workers))))
-    text = dumps_scenario(scenario)
+    if len(_PREPARED) > 8:
+        _PREPARED.clear()
     _PREPARED[text] = (scenario, prepared)
 
     own = executor is None
     ex = executor if executor is not None else make_executor(workers, scheduler)
-    results: list[GameResult] = []
+    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     start = time.perf_counter()
     # Results are hundreds of thousands of small acyclic objects: cyclic garbage collections
     # while they arrive only cost time, and here they stall the thread that feeds the
@@ -262,7 +278,7 @@ def simulate(
     try:
         target = games
         while True:
-            first = len(results)
+            first = len(columns["game"])
             total = target
             indices = list(range(first, target))
             tasks = [
@@ -272,20 +288,21 @@ def simulate(
             done = [first]
 
             def on_done(
-                _i: int, batch: list[GameResult], done: list[int] = done, total: int = total
+                _i: int, block: dict[str, list[Any]], done: list[int] = done, total: int = total
             ) -> None:
-                done[0] += len(batch)
+                done[0] += len(block["game"])
                 if progress is not None:
                     progress(done[0], total)
 
-            for batch in ex.map(play_batch, tasks, on_done):
-                results.extend(batch)
+            for block in ex.map(play_batch, tasks, on_done):
+                for name, values in block.items():
+                    columns[name].extend(values)
             if until_ci is None or target >= max_games:
                 break
-            n = len(results)
+            n = len(columns["game"])
             widths = []
             for side in Side:
-                k = sum(1 for r in results if r.winner is side)
+                k = columns["winner"].count(side.value)
                 lo, hi = wilson(k, n)
                 widths.append(hi - lo)
             if max(widths) < until_ci:
@@ -297,10 +314,9 @@ def simulate(
         if own:
             ex.close()
     seconds = time.perf_counter() - start
-    board = scenario.board
-    df = pd.DataFrame(result_rows(board, pols, results), columns=list(COLUMNS))
+    df = pd.DataFrame(columns, columns=list(COLUMNS))
     df.attrs["seed"] = seed
     df.attrs["seconds"] = seconds
-    df.attrs["playouts_per_second"] = len(results) / seconds if seconds > 0 else float("inf")
+    df.attrs["playouts_per_second"] = len(df) / seconds if seconds > 0 else float("inf")
     df.attrs["ruleset"] = scenario.ruleset
     return df

@@ -113,7 +113,11 @@ class BatchTables:
             for idx in range(n8):
                 for j, (t, m) in enumerate(table.pairs[idx]):
                     self.tgt[kc, idx, j] = t
-                    cells = [c for c in range(n) if m >> c & 1]
+                    cells = []
+                    while m:  # the set bits of m, lowest first
+                        low = m & -m
+                        cells.append(low.bit_length() - 1)
+                        m ^= low
                     self.bet[kc, idx, j, : len(cells)] = cells
                 for j, t in enumerate(table.elevated[idx]):
                     self.elev[kc, idx, j] = t
