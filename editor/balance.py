@@ -40,7 +40,12 @@ from PySide6.QtWidgets import (
 )
 
 from tankmap.analysis.replay import Replay, SampleGame, replay_of, sample_games
-from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
+from tankmap.analysis.simulation.agent_info import (
+    agents_entry,
+    default_agent,
+    describe,
+    strength_text,
+)
 from tankmap.analysis.simulation.batching import progress_batch, time_left
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import (
@@ -230,6 +235,18 @@ class BalanceDialog(QDialog):
             about.setWordWrap(True)
             about.setStyleSheet("color: #555")
             combo.currentTextChanged.connect(self._describe_agents)
+        # Until the user picks an agent (in either list), both lists follow ``simulate``'s
+        # default: the strongest agent that finishes the asked-for games in about a minute.
+        # Any change of a list made outside ``refresh_policies``/``follow_default_agent``
+        # (the user's pick, or a caller's ``setCurrentText``) is kept.
+        self.picked = False
+        self._filling = False
+        for combo in (self.south, self.north):
+            combo.currentTextChanged.connect(self._mark_picked)
+        self.default_note = QLabel()
+        self.default_note.setWordWrap(True)
+        self.default_note.setStyleSheet("color: #555")
+        self.games.valueChanged.connect(lambda _n: self.follow_default_agent())
         form = QFormLayout()
         form.addRow("Games", self.games)
         for label, combo, about in (
@@ -244,6 +261,7 @@ class BalanceDialog(QDialog):
             column.addWidget(about)
             form.addRow(label, field)
         form.addRow("Seed", self.seed)
+        form.addRow("", self.default_note)
 
         self.bar = QProgressBar()
         self.bar.setRange(0, 1)
@@ -317,15 +335,43 @@ class BalanceDialog(QDialog):
         if "heuristic" in names:
             present = {u.kind for u in scenario.units} | {"berms"}
             ordered += [f"heuristic+{r}" for r in limits if r[3:] in present]
-        for combo in (self.south, self.north):
-            keep = combo.currentText()
-            combo.clear()
-            combo.addItems(ordered)
-            for i, name in enumerate(ordered):  # what each agent does, on hover
-                combo.setItemData(i, describe(scenario.ruleset, name), Qt.ItemDataRole.ToolTipRole)
-            if keep in ordered:
-                combo.setCurrentText(keep)
+        self._filling = True
+        try:
+            for combo in (self.south, self.north):
+                keep = combo.currentText()
+                combo.clear()
+                combo.addItems(ordered)
+                for i, name in enumerate(ordered):  # what each agent does, on hover
+                    tip = describe(scenario.ruleset, name)
+                    combo.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+                if keep in ordered:
+                    combo.setCurrentText(keep)
+        finally:
+            self._filling = False
+        self.follow_default_agent()
         self.run_button.setEnabled(bool(ordered) and not self.busy())
+
+    def follow_default_agent(self) -> None:
+        """Unless the user has picked an agent, set both lists to ``simulate``'s default
+        agent for this board and number of games (``agent_info.default_agent``); say why."""
+        scenario = self._scenario()
+        try:
+            name, why = default_agent(scenario, self.games.value())
+        except TankmapError:
+            self.default_note.setText("")
+            return
+        self._filling = True
+        try:
+            for combo in (self.south, self.north):
+                if not self.picked and combo.findText(name) >= 0:
+                    combo.setCurrentText(name)
+        finally:
+            self._filling = False
+        self.default_note.setText(f"Default agent: {name} — {why}.")
+
+    def _mark_picked(self, _text: str) -> None:
+        if not self._filling:
+            self.picked = True
 
     def _describe_agents(self, *args: object) -> None:
         ruleset = self._scenario().ruleset

@@ -130,6 +130,8 @@ def test_balance_dialog_explains_each_agent_and_hides_absent_kinds(qtbot: Any) -
     items2 = [dialog2.south.itemText(i) for i in range(dialog2.south.count())]
     assert "heuristic+no-at" in items2 and "heuristic+no-rm" in items2
     dialog.games.setValue(20)
+    dialog.south.setCurrentText("heuristic")  # (20 games would default to search)
+    dialog.north.setCurrentText("heuristic")
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     text = dialog.results.toPlainText()

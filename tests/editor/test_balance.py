@@ -33,7 +33,13 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     qtbot.addWidget(dialog)
     dialog.games.setValue(60)
     dialog.seed.setValue(5)
-    assert dialog.south.currentText() == "heuristic"  # the default policy comes first
+    # 60 Final Act games finish in seconds with search: the strongest agent is the default
+    assert (dialog.south.currentText(), dialog.north.currentText()) == ("search", "search")
+    assert dialog.default_note.text().startswith("Default agent: search")
+    dialog.south.setCurrentText("heuristic")
+    dialog.north.setCurrentText("heuristic")
+    dialog.games.setValue(60)  # a pick sticks
+    assert dialog.north.currentText() == "heuristic"
     seen: list[tuple[int, int]] = []
     with qtbot.waitSignal(dialog.bar.valueChanged, timeout=30_000):
         assert dialog.run()
@@ -113,7 +119,7 @@ def test_restricted_policy_runs_like_simulate(qtbot: Any) -> None:
     qtbot.addWidget(dialog)
     items = [dialog.south.itemText(i) for i in range(dialog.south.count())]
     assert "heuristic+no-berms" in items and "heuristic+no-tank" in items
-    dialog.south.setCurrentText("heuristic+no-berms")
+    dialog.south.setCurrentText("heuristic+no-berms")  # picked: both lists stay as they are
     dialog.games.setValue(40)
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
@@ -216,6 +222,8 @@ def test_editing_while_a_run_plays_changes_neither_the_run_nor_the_board(
     dialog = w.analysis.show_balance()
     dialog.games.setValue(120)
     dialog.seed.setValue(3)
+    dialog.south.setCurrentText("heuristic")  # (120 games would default to search)
+    dialog.north.setCurrentText("heuristic")
     w.run_action("view.overlay_reach_south")
     assert dialog.run()
     light = next(u for u in original.units if u.kind == "light" and u.side is Side.SOUTH)
@@ -249,3 +257,20 @@ def test_an_incomplete_setup_runs_with_a_warning(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     text = dialog.results.toPlainText()
     assert "Incomplete set-up" in text and "as it stands" in text
+
+
+def test_the_agent_lists_follow_the_default_agent_until_the_user_picks(qtbot: Any) -> None:
+    # simulate's rule (agent_info.default_agent): search up to 400 Final Act games, else
+    # the heuristic; the dialog says which and why
+    dialog = BalanceDialog(lambda: read_scenario(MIRROR))
+    qtbot.addWidget(dialog)
+    assert dialog.games.value() == 1000
+    assert (dialog.south.currentText(), dialog.north.currentText()) == ("heuristic", "heuristic")
+    assert "up to 400 games" in dialog.default_note.text()
+    dialog.games.setValue(300)
+    assert (dialog.south.currentText(), dialog.north.currentText()) == ("search", "search")
+    assert dialog.default_note.text().startswith("Default agent: search")
+    # the user picks South's agent: from then on both lists stay as they are
+    dialog.south.setCurrentText("random")
+    dialog.games.setValue(5000)
+    assert (dialog.south.currentText(), dialog.north.currentText()) == ("random", "search")
