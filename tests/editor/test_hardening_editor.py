@@ -102,6 +102,8 @@ def test_balance_report_without_a_browser_shows_its_path(
     dialog = BalanceDialog(lambda: scenario, open_url=lambda url: tried.append(url) or False)
     qtbot.addWidget(dialog)
     dialog.games.setValue(10)
+    dialog.south.setCurrentText("heuristic")  # (10 games would default to search)
+    dialog.north.setCurrentText("heuristic")
     dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     job = dialog.open_report()

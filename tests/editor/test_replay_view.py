@@ -245,6 +245,8 @@ def test_watch_opens_a_replay_window(qtbot: Any) -> None:
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
     dialog.games.setValue(20)
+    dialog.south.setCurrentText("heuristic")  # (a few games would default to search)
+    dialog.north.setCurrentText("heuristic")
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     dialog.sample_box.setCurrentIndex(len(dialog.samples) - 1)
@@ -267,6 +269,8 @@ def test_where_games_were_decided_is_a_heat_map_of_the_run(qtbot: Any) -> None:
     qtbot.addWidget(dialog)
     assert not dialog.decided_button.isEnabled() and dialog.show_decided() is None
     dialog.games.setValue(30)
+    dialog.south.setCurrentText("heuristic")  # (a few games would default to search)
+    dialog.north.setCurrentText("heuristic")
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     assert dialog.decided_button.isEnabled()
