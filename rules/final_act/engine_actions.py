@@ -15,8 +15,10 @@ class Actions:
     """What sides declare in one round (docs/rules.md §1.8). Units are indices into the scenario's
     units; ``quick_sand``/``smoke``/``mine_clearing`` map a side index (0 south, 1 north) to a cell,
     ``air_strike`` a side index to ``(token cell, [target cells])``; ``red_cross`` a side
-    index to the cell where its token goes (start of the round) and ``red_cross_repair``
-    lists the tanks named for the Red Cross repair at the end of the round."""
+    index to the cell where its token goes (at the end of the round, after the hits) and
+    ``red_cross_repair`` lists the tanks repaired by a Red Cross at the end of the round
+    (decided after its hits). ``smoke`` is laid after the moves, ``full_throttle`` lists
+    tanks whose one-cell order is made twice (docs/rules.md §1.8)."""
 
     rm_repair: list[int] = field(default_factory=list)
     berm_repair: list[int] = field(default_factory=list)
@@ -60,6 +62,16 @@ class Actions:
             self.red_cross_repair + other.red_cross_repair,
             {**self.air_strike, **other.air_strike},
         )
+
+    def absorb(self, other: Actions) -> None:
+        """Add ``other``'s declarations to this object (in place)."""
+        for key in ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair"):
+            getattr(self, key).extend(getattr(other, key))
+        for key in (
+            *("double_shot", "quick_shot", "quick_sand", "smoke", "mine_clearing"),
+            *("red_cross", "air_strike"),
+        ):
+            getattr(self, key).update(getattr(other, key))
 
     def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
         """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""

@@ -13,7 +13,8 @@ result maps unit index → order and shooter index → target cell.
   into their zone, else turn in place to face the threat, else advance; shells go on the
   cells enemy units are most likely to move into (each enemy's orders weighted by how much
   they shorten its route; damaged tanks count double), spread over several cells.
-- advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round`` and ``act``, see
+- advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round``, ``act`` and
+  ``respond`` (mid-round: smoke, Red Cross), see
   ``policies/final_act_advanced.py``.
 - restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
   side's units of that kind take no part in the game) are applied by ``make_policy`` and
@@ -28,11 +29,15 @@ import numpy as np
 
 from tankmap.analysis.simulation.policies.final_act_advanced import (
     heuristic_act,
+    heuristic_after_hits,
+    heuristic_after_moves,
     heuristic_pre_round,
     random_act,
+    random_after_hits,
+    random_after_moves,
     random_pre_round,
 )
-from tankmap.rules.final_act.engine import SIDES, Game, State
+from tankmap.rules.final_act.engine import SIDES, Game, RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
@@ -236,6 +241,19 @@ class RandomPolicy:
         """Advanced actions (docs/rules.md §1.8), uniformly at random; adjusts orders/shells."""
         return random_act(view, self.side, orders, shells, rng)
 
+    def respond(
+        self,
+        phase: str,
+        state: State,
+        shells: dict[int, int],
+        report: RoundReport,
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Mid-round tokens (``Game.apply_round``'s ``respond``), uniformly at random."""
+        if phase == "moved":
+            return random_after_moves(state, self.side, rng)
+        return random_after_hits(state, self.side, report, rng)
+
 
 class HeuristicPolicy:
     """Advance on shortest routes, use cover, face threats, shell likely destinations."""
@@ -368,6 +386,19 @@ class HeuristicPolicy:
         """Advanced actions (docs/rules.md §1.8) where they help; adjusts orders/shells."""
         likely = self._likely(view)
         return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
+
+    def respond(
+        self,
+        phase: str,
+        state: State,
+        shells: dict[int, int],
+        report: RoundReport,
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Mid-round tokens (``Game.apply_round``'s ``respond``) where they help."""
+        if phase == "moved":
+            return heuristic_after_moves(state, self.side, shells, report)
+        return heuristic_after_hits(state, self.side, report)
 
     def _at_order(
         self, view: RoundView, u: int, likely: dict[int, float], noise: list[float], base: int
