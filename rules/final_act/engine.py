@@ -364,6 +364,8 @@ class Game:
         saved = (state.adv.copy(), state.smoke, state.no_entry)
         try:
             self._check_round(state, orders, shells, actions)
+            if not self.adv:  # nothing is decided mid-round
+                return self._round(state, orders, shells, actions, None, check=False)
             # the mid-round declarations (smoke after the moves, Red Cross after the hits)
             # are checked as the round is played: on a copy, kept only if all is legal
             trial = state.copy()
