@@ -67,10 +67,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_actions import SIDE_NAMES, Actions
 from tankmap.rules.final_act.engine_redcross import settle_red_cross
+from tankmap.rules.final_act.engine_tokens import (
+    ACTION_TOKENS,
+    Hands,
+    Picker,
+    check_hands,
+    deal,
+    equal_hands,
+)
 from tankmap.rules.final_act.tables import Order, Tables, tables_for
 from tankmap.rules.geometry import Facing
 
@@ -110,11 +120,12 @@ class AdvancedState:
     quick-sand tokens on the board; ``clear`` = ``(side, cell, last round)`` of
     mine-clearing tokens and ``tables[side]`` the movement tables with them (``None``: the
     game's own); ``crosses[side]`` the cell of a Red Cross token on the board; ``begun`` =
-    the round whose start-of-round tokens are placed."""
+    the round whose start-of-round tokens are placed; ``held[side]`` the action tokens the
+    side still holds (``engine_tokens``) and ``dealt`` its hands at the start."""
 
     __slots__ = (
         *("rm_left", "used", "shots_lost", "tanks_lost", "sand", "clear", "tables"),
-        *("crosses", "begun"),
+        *("crosses", "begun", "held", "dealt"),
     )
 
     def __init__(self) -> None:
@@ -127,6 +138,8 @@ class AdvancedState:
         self.tables: list[Tables | None] = [None, None]
         self.crosses: dict[int, int] = {}
         self.begun = -1
+        self.held: Hands = ({}, {})
+        self.dealt: Hands = ({}, {})
 
     def copy(self) -> AdvancedState:
         a = AdvancedState()
@@ -138,6 +151,8 @@ class AdvancedState:
         a.clear = self.clear[:]
         a.tables = self.tables[:]
         a.crosses = dict(self.crosses)
+        a.held = (dict(self.held[0]), dict(self.held[1]))
+        a.dealt = self.dealt  # never changed after the deal
         a.begun = self.begun
         return a
 
@@ -152,6 +167,9 @@ class Advanced:
         self.game = game
         self.on = frozenset(n for n in MODELLED if options.get(n))
         self.smoke_blocks_owner = bool(options.get("smoke_blocks_owner", True))
+        self.share = str(options.get("token_share", "equal"))  # engine_tokens
+        self.each = int(options.get("tokens_each", 3))
+        self.in_play = [t for t in ACTION_TOKENS if t in self.on]
         self.officer = [u.kind == "tank" and u.name in DATA.officers for u in game.scenario.units]
         half = DATA.half_rows
         b = game.board
@@ -183,15 +201,43 @@ class Advanced:
         for u, kind in enumerate(state.kind):
             if kind == "rm":
                 a.rm_left[u] = REPAIRS_PER_RM
+        a.held = equal_hands(self.in_play)
+        a.dealt = equal_hands(self.in_play)
         return a
 
+    def deal(self, state: State, rng: np.random.Generator, picker: Picker | None = None) -> None:
+        """Share the action tokens out for a new game (option ``token_share``,
+        ``engine_tokens``; nothing to do for equal sets). Draws on ``rng`` only then."""
+        if self.share != "equal" and self.in_play:
+            self.set_hands(state, deal(self.in_play, self.share, self.each, rng, picker))
+
+    def set_hands(self, state: State, hands: Hands) -> None:
+        """Give the sides these hands (a new game's deal, or a record's);
+        ``IllegalMoveError`` for tokens not in play or more than two of one."""
+        check_hands(hands, self.in_play)
+        state.adv.held = (dict(hands[0]), dict(hands[1]))
+        state.adv.dealt = (dict(hands[0]), dict(hands[1]))
+
     def may_use(self, state: State, side: int, name: str) -> bool:
-        """Whether ``side`` may still use the once-per-game action ``name`` now."""
-        if name not in self.on or name in state.adv.used[side]:
+        """Whether ``side`` may use the action ``name`` now: an action token it still holds,
+        another once-per-game action it has not used."""
+        if name not in self.on:
+            return False
+        if name in ACTION_TOKENS:
+            if state.adv.held[side].get(name, 0) <= 0:
+                return False
+        elif name in state.adv.used[side]:
             return False
         if name in ("double_shot", "quick_shot"):
             return state.adv.tanks_lost[side] > 0
         return True
+
+    def spend(self, state: State, side: int, name: str) -> None:
+        """``side`` uses the action ``name`` (one token of it, if it is a token)."""
+        state.adv.used[side].add(name)
+        if name in ACTION_TOKENS:
+            held = state.adv.held[side]
+            held[name] = held.get(name, 0) - 1
 
     def meet_ok(self, state: State, kept: list[int]) -> bool:
         """May these units (one side) share a cell as a repair pair: one tank damaged at
@@ -336,7 +382,7 @@ class Advanced:
         for side, cell in actions.quick_sand.items():
             if check and not self.may_use(state, side, "quick_sand"):
                 raise IllegalMoveError(f"{SIDE_NAMES[side]} may not use quick sand now")
-            adv.used[side].add("quick_sand")
+            self.spend(state, side, "quick_sand")
             adv.sand.append((cell, state.round + 2))
         state.smoke = 0
         state.no_entry = 0
@@ -350,7 +396,7 @@ class Advanced:
                 raise IllegalMoveError(
                     f"{SIDE_NAMES[side]} may not clear {self.game.board.cell_name(cell)}"
                 )
-            adv.used[side].add("mine_clearing")
+            self.spend(state, side, "mine_clearing")
             adv.clear.append((side, cell, state.round + 2))
         if actions.mine_clearing:
             self._refresh_tables(state)
@@ -379,7 +425,7 @@ class Advanced:
                         f"{self.game.board.cell_name(cell)} after the moves"
                     )
                 continue
-            state.adv.used[side].add("smoke")
+            self.spend(state, side, "smoke")
             by_side[side] |= 1 << cell
         state.smoke = by_side[0] | by_side[1]
         cells, facings, blockers = start
@@ -450,7 +496,7 @@ class Advanced:
             sides_using.setdefault("full_throttle", []).append(state.side[u])
         for key, sides in sides_using.items():
             if len(sides) != len(set(sides)):
-                raise IllegalMoveError(f"{key} is used once per game")
+                raise IllegalMoveError(f"one {key} per side and round")
         for side in (0, 1):
             extra = self.extra_shot_count(state, side, actions)
             if extra > state.adv.tanks_lost[side]:
@@ -533,16 +579,16 @@ class Advanced:
                 state.damage[u] = 0
                 adv.rm_left[rm] -= 1
         for u in actions.berm_repair:
-            adv.used[state.side[u]].add("berm_repair")
+            self.spend(state, state.side[u], "berm_repair")
             if state.alive[u]:
                 state.damage[u] = 0
         for key in ("double_shot", "quick_shot"):
             for u in getattr(actions, key):
-                adv.used[state.side[u]].add(key)
+                self.spend(state, state.side[u], key)
         for u in actions.full_throttle:
-            adv.used[state.side[u]].add("full_throttle")
+            self.spend(state, state.side[u], "full_throttle")
         for side in actions.air_strike:
-            adv.used[side].add("air_strike")
+            self.spend(state, side, "air_strike")
         officers = [0, 0]
         for u, _cell, _by, _by_unit in report.knocked_out:
             if state.kind[u] == "tank":

@@ -64,7 +64,7 @@ def settle_red_cross(
                     f"{SIDE_NAMES[side]} may not lay a Red Cross on {b.cell_name(cell)}"
                 )
             continue
-        state.adv.used[side].add("red_cross")
+        adv.spend(state, side, "red_cross")
         state.adv.crosses[side] = cell
 
 

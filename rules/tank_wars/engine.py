@@ -28,10 +28,10 @@ the order only fixes the order of dice rolls):
 
 1. **Artillery**: each side fires one shot per shell of its live vehicles, or
    ``long_range_shots`` if none of their cards has shells (with ``shells_used_up`` the
-   shells are a stock for the game: each vehicle fires those it has left, ``spent``). Dice: one roll 0..35 per shot (see
-   ``draw_rolls``), south's shots first, then north's; the roll is the field
-   (``roll_to_cell``). A support token there is removed; else a vehicle there loses 1 AP;
-   else a crater is placed (a field holds at most one crater). Fire is simultaneous:
+   shells are a stock for the game: each vehicle fires those it has left, ``spent``).
+   Dice: one roll 0..35 per shot (see ``draw_rolls``), south's shots first, then north's;
+   the roll is the field (``roll_to_cell``). A support token there is removed; else a
+   vehicle there loses 1 AP; else a crater is placed (a field holds at most one crater). Fire is simultaneous:
    vehicles at 0 AP are removed at the end of the phase.
 2–3. **Planning**: the orders (command tokens, gunfire tokens). A vehicle without a token
    stays, unless ``stay_without_token`` is off (then every live vehicle needs one);

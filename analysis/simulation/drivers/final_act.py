@@ -174,6 +174,7 @@ class FinalActDriver:
             return self._batched(prepared, policies, [key_of(rng)], record)[0]
         prep: Prepared = prepared
         game = prep.game
+        adv = game.adv
         st = game.initial_state()
         players = []
         for s, spec in enumerate(policies):
@@ -184,11 +185,12 @@ class FinalActDriver:
                         if st.side[u] == s and st.kind[u] == r[3:]:
                             st.alive[u] = False
             players.append(make_policy(base, restrictions, prep, s))
+        if adv:  # the action tokens' share-out (docs/rules.md §1.8; equal sets: no draw)
+            adv.deal(st, rng, lambda side, tokens, k: players[side].pick_tokens(tokens, k, rng))
         deaths: list[Death] = []
         rounds: list[Round] = []
         actions: dict[int, Actions] = {}
         n = len(st.kind)
-        adv = game.adv
         acts: Actions | None = None
         while not st.over:
             if adv:  # start-of-round tokens first: both sides see them before deciding

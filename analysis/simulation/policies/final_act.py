@@ -43,6 +43,12 @@ from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 
 INF = 1_000_000
+# The heuristic's picks under ``token_share`` pick, most wanted first: tokens that win races
+# (full throttle) and take tanks out, before the defensive ones.
+TOKEN_PREFERENCE = (
+    *("full_throttle", "air_strike", "quick_shot", "smoke", "red_cross", "quick_sand"),
+    "mine_clearing",
+)
 # Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
 _LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
 _VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
@@ -241,6 +247,10 @@ class RandomPolicy:
         """Advanced actions (docs/rules.md §1.8), uniformly at random; adjusts orders/shells."""
         return random_act(view, self.side, orders, shells, rng)
 
+    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
+        """``k`` of the action ``tokens`` (``token_share`` pick), uniformly at random."""
+        return [tokens[int(i)] for i in rng.choice(len(tokens), k, replace=False)]
+
     def respond(
         self,
         phase: str,
@@ -386,6 +396,10 @@ class HeuristicPolicy:
         """Advanced actions (docs/rules.md §1.8) where they help; adjusts orders/shells."""
         likely = self._likely(view)
         return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
+
+    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
+        """``k`` of the action ``tokens`` (``token_share`` pick), by ``TOKEN_PREFERENCE``."""
+        return sorted(tokens, key=TOKEN_PREFERENCE.index)[:k]
 
     def respond(
         self,
