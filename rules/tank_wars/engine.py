@@ -31,8 +31,8 @@ the order only fixes the order of dice rolls):
    shells are a stock for the game: each vehicle fires those it has left, ``spent``).
    Dice: one roll 0..35 per shot (see ``draw_rolls``), south's shots first, then north's;
    the roll is the field (``roll_to_cell``). A support token there is removed; else a
-   vehicle there loses 1 AP; else a crater is placed (a field holds at most one crater). Fire is simultaneous:
-   vehicles at 0 AP are removed at the end of the phase.
+   vehicle there loses 1 AP; else a crater is placed (a field holds at most one crater).
+   Fire is simultaneous: vehicles at 0 AP are removed at the end of the phase.
 2–3. **Planning**: the orders (command tokens, gunfire tokens). A vehicle without a token
    stays, unless ``stay_without_token`` is off (then every live vehicle needs one);
    ``tokens_per_kind`` (when above 0) caps a side's tokens of each kind.
