@@ -30,8 +30,9 @@ Round resolution, in order:
 2. **Moves**; ATs entered by a moving enemy tank are eliminated (credited to that tank).
 3. **Hits**: every shell hits the enemy units on its cell after the moves (own units never
    take damage). A tank there takes the hit (damaged; at ``hits`` hits it is out and any ATs
-   under it are out too); otherwise one AT is out per shell (the lowest index first), then
-   the R/M. Several shells on one cell each count.
+   under it are out too); otherwise one AT is out per shell (the owner's choice:
+   ``Actions.at_spared`` names the AT it keeps; else the lowest index first), then the
+   R/M. Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed.
 5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
@@ -61,7 +62,7 @@ firing, AT into a tank, tank and AT passing, arrival under fire) are in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
@@ -407,10 +408,16 @@ class Game:
     ) -> None:
         """``play_round``'s checks (places the round's tokens on ``state`` first)."""
         names = self.scenario.units
-        if actions is not None and not actions.empty():
-            if not self.adv:
-                raise IllegalMoveError("no advanced rule (docs/rules.md §1.8) is on in this game")
-            self.adv.begin(state, actions, check=True)
+        if actions is not None:
+            for u in actions.at_spared:  # docs/rules.md §1.6: the owner keeps this AT
+                if not (0 <= u < len(state.kind) and state.alive[u] and state.kind[u] == "at"):
+                    raise IllegalMoveError(f"unit #{u} is no AT in play to spare")
+            if not replace(actions, at_spared=[]).empty():
+                if not self.adv:
+                    raise IllegalMoveError(
+                        "no advanced rule (docs/rules.md §1.8) is on in this game"
+                    )
+                self.adv.begin(state, actions, check=True)
         for u, order in enumerate(orders):
             if order is not None and state.alive[u] and order not in state.orders(u):
                 raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
@@ -526,7 +533,10 @@ class Game:
                     for v in here:
                         self._knock_out(state, v, by, shooter, report)
                 continue
-            victim = next((v for v in here if kind[v] == "at"), here[0])
+            # one AT out per shell: the owner's choice (``at_spared``), else the lowest index
+            ats = [v for v in here if kind[v] == "at"]
+            exposed = [v for v in ats if v not in acts.at_spared]
+            victim = (exposed or ats or here)[0]
             report.hits.append(victim)
             state.damage[victim] += 1
             if state.damage[victim] >= self.hits_to_kill[kind[victim]]:

@@ -192,7 +192,11 @@ class FinalActDriver:
         actions: dict[int, Actions] = {}
         n = len(st.kind)
         acts: Actions | None = None
+        two_ats = any(
+            sum(1 for u in range(n) if st.kind[u] == "at" and st.side[u] == s) > 1 for s in (0, 1)
+        )
         while not st.over:
+            acts = None
             if adv:  # start-of-round tokens first: both sides see them before deciding
                 acts = players[0].pre_round(st, rng).merge(players[1].pre_round(st, rng))
                 adv.begin(st, acts, check=False)
@@ -202,6 +206,11 @@ class FinalActDriver:
             if acts is not None:
                 acts = acts.merge(players[0].act(view, o0, s0, rng))
                 acts = acts.merge(players[1].act(view, o1, s1, rng))
+            if two_ats:  # which AT a shell on two of them takes (docs/rules.md §1.6)
+                spared = players[0].spare_ats(view, o0) + players[1].spare_ats(view, o1)
+                if spared:
+                    acts = acts or Actions()
+                    acts.at_spared.extend(spared)
             orders: list[Order | None] = [None] * n
             for u, o in o0.items():
                 orders[u] = o

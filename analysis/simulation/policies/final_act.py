@@ -247,6 +247,11 @@ class RandomPolicy:
         """Advanced actions (docs/rules.md §1.8), uniformly at random; adjusts orders/shells."""
         return random_act(view, self.side, orders, shells, rng)
 
+    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
+        """No choice of which AT survives a shell on two (docs/rules.md §1.6): the engine's
+        default rule decides (and the random numbers drawn stay those of before)."""
+        return []
+
     def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
         """``k`` of the action ``tokens`` (``token_share`` pick), uniformly at random."""
         return [tokens[int(i)] for i in rng.choice(len(tokens), k, replace=False)]
@@ -396,6 +401,31 @@ class HeuristicPolicy:
         """Advanced actions (docs/rules.md §1.8) where they help; adjusts orders/shells."""
         likely = self._likely(view)
         return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
+
+    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
+        """Where two own ATs are ordered to end on one cell, the one to keep if a shell hits
+        them (docs/rules.md §1.6): the one whose fire zone from where it ends holds more
+        enemy units (the lower index on a tie)."""
+        st = view.state
+        ends: dict[int, list[int]] = {}
+        for u in view.live:
+            if st.kind[u] == "at" and st.side[u] == self.side:
+                ends.setdefault(orders.get(u, (st.cell[u], st.facing[u]))[0], []).append(u)
+        out: list[int] = []
+        if all(len(ats) < 2 for ats in ends.values()):
+            return out
+        blockers = st.blockers()
+        enemies = {st.cell[v] for v in st.live(self.enemy)}
+        for cell, ats in ends.items():
+            if len(ats) < 2:
+                continue
+
+            def worth(u: int, cell: int = cell) -> int:
+                facing = orders.get(u, (cell, st.facing[u]))[1]
+                return sum(1 for c in st.zone_at(u, cell, facing, blockers) if c in enemies)
+
+            out.append(max(sorted(ats), key=lambda u: (worth(u), -u)))
+        return out
 
     def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
         """``k`` of the action ``tokens`` (``token_share`` pick), by ``TOKEN_PREFERENCE``."""
