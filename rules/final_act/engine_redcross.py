@@ -58,7 +58,11 @@ def settle_red_cross(
         sides.append(state.side[u])
         _repair(state, u, report, state.game.wrecks)
     for side, cell in actions.red_cross.items():
-        if not adv.may_use(state, side, "red_cross") or cell not in red_cross_cells(state, side):
+        if (
+            not adv.may_use(state, side, "red_cross")
+            or side in state.adv.crosses  # one on the board at a time (a second token waits)
+            or cell not in red_cross_cells(state, side)
+        ):
             if check:
                 raise IllegalMoveError(
                     f"{SIDE_NAMES[side]} may not lay a Red Cross on {b.cell_name(cell)}"

@@ -117,3 +117,19 @@ def test_bad_hands_in_a_record_name_their_path() -> None:
     doc["tokens"]["north"] = {"teleport": 1}
     with pytest.raises(ScenarioFormatError, match=r"tokens\.north\.teleport"):
         FinalActRecord.from_json(doc)
+
+
+def test_a_second_red_cross_waits_until_the_first_is_used() -> None:
+    # South holds two Red Cross tokens (a random deal). One lies on c2 (laid at the end of
+    # round 1); laying the second while it is there is refused; once the first has
+    # repaired C (round 2), the second may be laid at the end of round 3.
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True, smoke=True, token_share="random")
+    st = g.initial_state()
+    g.adv.set_hands(st, ({"red_cross": 2}, {"smoke": 2}))
+    play(g, st, actions=Actions(red_cross={0: c("c2")}))
+    with pytest.raises(IllegalMoveError, match="may not lay"):
+        play(g, st, actions=Actions(red_cross={0: c("e2")}))
+    play(g, st, actions=Actions(red_cross_repair=[2]))
+    assert st.damage[2] == 0 and st.adv.crosses == {}
+    play(g, st, actions=Actions(red_cross={0: c("e2")}))
+    assert st.adv.crosses == {0: c("e2")} and st.adv.held[0]["red_cross"] == 0

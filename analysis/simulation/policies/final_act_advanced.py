@@ -113,7 +113,7 @@ def random_after_hits(
         tanks = [u for u in repairable(st, report) if st.side[u] == side]
         if tanks:
             out.red_cross_repair.append(tanks[int(rng.integers(len(tanks)))])
-    if adv.may_use(st, side, "red_cross") and rng.random() < 0.5:
+    if adv.may_use(st, side, "red_cross") and side not in st.adv.crosses and rng.random() < 0.5:
         cells = red_cross_cells(st, side)
         if cells:
             out.red_cross[side] = cells[int(rng.integers(len(cells)))]
@@ -247,7 +247,7 @@ def heuristic_after_hits(st: State, side: int, report: RoundReport) -> Actions:
         tanks = [u for u in repairable(st, report) if st.side[u] == side]
         if tanks:
             out.red_cross_repair.append(min(tanks, key=lambda u: (u not in out_now, u)))
-    elif adv.may_use(st, side, "red_cross"):
+    elif adv.may_use(st, side, "red_cross"):  # (a second token only once the first is used)
         cells = set(red_cross_cells(st, side))
         b = st.game.board
         spots = [
