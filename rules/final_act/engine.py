@@ -67,20 +67,14 @@ from dataclasses import dataclass, field, replace
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
-from tankmap.rules.final_act.engine_readings import Readings, cycles
+from tankmap.rules.final_act.engine_conflicts import passing, resolve
+from tankmap.rules.final_act.engine_readings import Readings
 from tankmap.rules.final_act.tables import FireTable, Order, Tables, tables_of
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
 
 SIDES = (Side.SOUTH, Side.NORTH)
-_OBSTACLES = ("tank", "rm")  # units that block like a tank (docs/rules.md §1.5)
-
-
-def _no_swap(a: str, b: str) -> bool:
-    """May units of kinds ``a`` and ``b`` not trade cells? Two tanks or a tank and an R/M."""
-    return a in _OBSTACLES and b in _OBSTACLES and "tank" in (a, b)
-
 
 END_GOAL = "goal"
 END_ANNIHILATION = "annihilation"
@@ -483,9 +477,9 @@ class Game:
                     movers.append(u)
                 else:
                     state.facing[u] = o[1]  # an AT turning in place
-        self._resolve(state, dest, movers, report)
+        resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
         moved = set(movers)
-        passed = self._passing(state, dest, movers)  # tanks and enemy ATs trading cells
+        passed = passing(state, dest, movers, self.readings)  # tanks and enemy ATs trading
         # moves, and ATs run over by enemy tanks
         for u in movers:
             cell[u] = dest[u]
@@ -550,26 +544,6 @@ class Game:
         self._check_end(state, arrived)
         return report
 
-    def _passing(self, state: State, dest: list[int], movers: list[int]) -> list[tuple[int, int]]:
-        """``(tank, AT)`` enemy pairs that trade cells and are both still moving, under
-        ``tank_at_pass = "run-over"`` (docs/rules.md §1.8a); empty otherwise."""
-        if self.readings.tank_at_pass != "run-over":
-            return []
-        kind, side, cell = state.kind, state.side, state.cell
-        out = []
-        for u in movers:
-            if kind[u] != "tank":
-                continue
-            for v in movers:
-                if (
-                    kind[v] == "at"
-                    and side[v] != side[u]
-                    and dest[v] == cell[u]
-                    and dest[u] == cell[v]
-                ):
-                    out.append((u, v))
-        return out
-
     def _knock_out(self, state: State, u: int, by: int, by_unit: int, report: RoundReport) -> None:
         if not state.alive[u]:
             return
@@ -579,65 +553,6 @@ class Game:
         if state.kind[u] == "tank" and self.wrecks:
             state.wreck[u] = True
             state.wreck_mask |= 1 << state.cell[u]
-
-    def _resolve(
-        self, state: State, dest: list[int], movers: list[int], report: RoundReport
-    ) -> None:
-        """Bounce movers until every cell holds an allowed group (module docstring)."""
-        if not movers:
-            return
-        cell, alive, kind, side = state.cell, state.alive, state.kind, state.side
-        moving = set(movers)
-        live = [u for u in range(len(cell)) if alive[u]]
-        readings = self.readings
-        while True:
-            bounce: set[int] = set()
-            origin: dict[int, list[int]] = {}
-            for u in movers:
-                origin.setdefault(cell[u], []).append(u)
-            for u in movers:
-                for v in origin.get(dest[u], ()):
-                    # docs/rules.md §1.5: two tanks, or a tank and the R/M, may not swap
-                    # (both stay; v is found from its side too); units that may share a
-                    # cell may swap (the groups below judge where they end); §1.8a
-                    # tank_at_pass "bounce": nor may a tank and an enemy AT
-                    if dest[v] == cell[u] and (
-                        _no_swap(kind[u], kind[v])
-                        or (
-                            readings.tank_at_pass == "bounce"
-                            and {kind[u], kind[v]} == {"tank", "at"}
-                            and side[u] != side[v]
-                        )
-                    ):
-                        bounce.add(u)
-            if not readings.tank_rotation:  # §1.8a: no cycles of three or more tanks
-                heavy = [u for u in movers if kind[u] in _OBSTACLES]
-                for loop in cycles(cell, dest, heavy):
-                    if any(kind[u] == "tank" for u in loop):
-                        bounce.update(loop)
-            groups: dict[int, list[int]] = {}
-            crowded = False
-            for u in live:
-                d = dest[u]
-                if d in groups:
-                    groups[d].append(u)
-                    crowded = True
-                else:
-                    groups[d] = [u]
-            if crowded:
-                for members in groups.values():
-                    if len(members) < 2:
-                        continue
-                    entering = [u for u in members if u in moving]
-                    if entering and not self._group_ok(state, members, entering):
-                        bounce.update(entering)
-            if not bounce:
-                return
-            for u in bounce:
-                moving.discard(u)
-                dest[u] = cell[u]
-                report.bounced.append(u)
-            movers[:] = [u for u in movers if u in moving]
 
     def _group_ok(self, state: State, members: list[int], entering: list[int]) -> bool:
         side, kind = state.side, state.kind

@@ -67,22 +67,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_actions import SIDE_NAMES, Actions
 from tankmap.rules.final_act.engine_redcross import settle_red_cross
-from tankmap.rules.final_act.engine_tokens import (
-    ACTION_TOKENS,
-    Hands,
-    Picker,
-    check_hands,
-    deal,
-    equal_hands,
-)
+from tankmap.rules.final_act.engine_token_rules import TokenRules
+from tankmap.rules.final_act.engine_tokens import ACTION_TOKENS, Hands, equal_hands
 from tankmap.rules.final_act.tables import Order, Tables, tables_for
-from tankmap.rules.geometry import Facing
 
 if TYPE_CHECKING:
     from tankmap.rules.final_act.engine import Game, RoundReport, State
@@ -160,8 +151,9 @@ class AdvancedState:
 REPAIRS_PER_RM = 2
 
 
-class Advanced:
-    """The advanced rules that are on for one game (``on``) and their round logic."""
+class Advanced(TokenRules):
+    """The advanced rules that are on for one game (``on``) and their round logic (the
+    action tokens' own rules in ``engine_token_rules.TokenRules``)."""
 
     def __init__(self, game: Game, options: dict[str, Any]) -> None:
         self.game = game
@@ -204,19 +196,6 @@ class Advanced:
         a.held = equal_hands(self.in_play)
         a.dealt = equal_hands(self.in_play)
         return a
-
-    def deal(self, state: State, rng: np.random.Generator, picker: Picker | None = None) -> None:
-        """Share the action tokens out for a new game (option ``token_share``,
-        ``engine_tokens``; nothing to do for equal sets). Draws on ``rng`` only then."""
-        if self.share != "equal" and self.in_play:
-            self.set_hands(state, deal(self.in_play, self.share, self.each, rng, picker))
-
-    def set_hands(self, state: State, hands: Hands) -> None:
-        """Give the sides these hands (a new game's deal, or a record's);
-        ``IllegalMoveError`` for tokens not in play or more than two of one."""
-        check_hands(hands, self.in_play)
-        state.adv.held = (dict(hands[0]), dict(hands[1]))
-        state.adv.dealt = (dict(hands[0]), dict(hands[1]))
 
     def may_use(self, state: State, side: int, name: str) -> bool:
         """Whether ``side`` may use the action ``name`` now: an action token it still holds,
@@ -275,48 +254,6 @@ class Advanced:
             and bool(self.behind_berm[side] >> state.cell[tank] & 1)
         )
 
-    def throttle_orders(self, state: State, u: int) -> list[Order]:
-        """The orders tank ``u`` could give with full throttle: its one-cell moves that
-        keep its facing (docs/rules.md §1.8; ``throttle_end`` says where each ends)."""
-        if state.kind[u] != "tank" or not state.alive[u]:
-            return []
-        here, facing = state.cell[u], state.facing[u]
-        return [o for o in state.orders(u) if o[0] != here and o[1] == facing]
-
-    def throttle_end(self, state: State, u: int, order: Order) -> int:
-        """Where tank ``u`` ends with full throttle and one-cell ``order``: two cells on when
-        a normal move from the first cell could enter the second and the first holds no
-        tank, R/M or wreck now; else the first cell (the order itself)."""
-        g = self.game
-        b = g.board
-        here, facing = state.cell[u], state.facing[u]
-        to = order[0]
-        if state.kind[u] != "tank" or order[1] != facing or to == here:
-            return to
-        if state.wreck_mask >> to & 1 or any(
-            state.alive[v] and state.cell[v] == to and state.kind[v] in ("tank", "rm")
-            for v in range(len(state.kind))
-        ):
-            return to
-        end = b.offset(to, b.col_of(to) - b.col_of(here), b.row_of(to) - b.row_of(here))
-        tables = state.adv.tables[state.side[u]] or g.tables
-        avoid = state.wreck_mask | state.no_entry
-        side = g.sides[state.side[u]]
-        if end >= 0 and (end, facing) in tables.orders("tank", side, to, facing, avoid):
-            return end
-        return to
-
-    def throttle_ends(
-        self, state: State, orders: list[Order | None], actions: Actions
-    ) -> dict[int, int]:
-        """``{tank: end cell}`` of the round's full-throttle tanks (``throttle_end``)."""
-        out = {}
-        for u in actions.full_throttle:
-            o = orders[u] if 0 <= u < len(orders) else None
-            if o is not None and state.alive[u]:
-                out[u] = self.throttle_end(state, u, o)
-        return out
-
     def clearable(self, state: State, side: int) -> list[int]:
         """Minefield cells ``side`` may clear now: its own always, the enemy's while one of
         its live tanks stands in the enemy half."""
@@ -353,28 +290,11 @@ class Advanced:
             found = self._variants[cleared] = tables_for(sc.board, terrain, sc.options)
         return found
 
-    def smoke_cells(self, state: State, side: int) -> list[int]:
-        """Vacant cells next to one of ``side``'s live tanks (where its smoke may go)."""
-        b = self.game.board
-        taken = state.wreck_mask
-        for u, a in enumerate(state.alive):
-            if a:
-                taken |= 1 << state.cell[u]
-        out: set[int] = set()
-        for u, a in enumerate(state.alive):
-            if a and state.kind[u] == "tank" and state.side[u] == side:
-                for dx in (-1, 0, 1):
-                    for dy in (-1, 0, 1):
-                        c = b.offset(state.cell[u], dx, dy)
-                        if c >= 0 and not taken >> c & 1:
-                            out.add(c)
-        return sorted(out)
-
     # --- the round --------------------------------------------------------------------
     def begin(self, state: State, actions: Actions, check: bool) -> None:
-        """Place the start-of-round tokens (quick sand, smoke, mine clearing, Red Cross) once
-        per round; with ``check`` raise ``IllegalMoveError`` for one the rules refuse (the
-        caller restores ``state.adv`` then: ``Game.play_round``)."""
+        """Place the start-of-round tokens (quick sand, mine clearing) once per round;
+        with ``check`` raise ``IllegalMoveError`` for one the rules refuse (the caller
+        restores ``state.adv`` then: ``Game.play_round``)."""
         adv = state.adv
         if adv.begun == state.round:
             return
@@ -400,45 +320,6 @@ class Advanced:
             adv.clear.append((side, cell, state.round + 2))
         if actions.mine_clearing:
             self._refresh_tables(state)
-
-    def lay_smoke(
-        self,
-        state: State,
-        actions: Actions,
-        fired: list[tuple[int, int, int]],
-        start: tuple[list[int], list[Facing], int],
-        report: RoundReport,
-        check: bool,
-    ) -> list[tuple[int, int, int]]:
-        """After the moves: lay the round's smoke (vacant cell next to an own live tank)
-        and return the ``(shooter, target, side)`` shells it does not stop. ``start`` is
-        the shooters' cells, facings and fire blockers when the shells were placed. With
-        ``check`` raise ``IllegalMoveError`` for smoke the rules refuse (else skip it)."""
-        if not actions.smoke:
-            return fired
-        by_side = [0, 0]
-        for side, cell in actions.smoke.items():
-            if not self.may_use(state, side, "smoke") or cell not in self.smoke_cells(state, side):
-                if check:
-                    raise IllegalMoveError(
-                        f"{SIDE_NAMES[side]} may not lay smoke on "
-                        f"{self.game.board.cell_name(cell)} after the moves"
-                    )
-                continue
-            self.spend(state, side, "smoke")
-            by_side[side] |= 1 << cell
-        state.smoke = by_side[0] | by_side[1]
-        cells, facings, blockers = start
-        kept = []
-        for shooter, target, by in fired:
-            smoke = state.smoke if self.smoke_blocks_owner else by_side[1 - by]
-            if shooter >= 0 and smoke:
-                zone = state.zone_at(shooter, cells[shooter], facings[shooter], blockers | smoke)
-            if shooter >= 0 and smoke and target not in zone:
-                report.stopped.append((shooter, target))
-                continue
-            kept.append((shooter, target, by))
-        return kept
 
     def check(
         self,

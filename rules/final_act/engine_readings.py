@@ -65,27 +65,3 @@ class Readings:
 
 DEFAULTS = Readings()
 NAMES: tuple[str, ...] = tuple(f.name for f in fields(Readings))
-
-
-def cycles(cell: list[int], dest: list[int], movers: list[int]) -> list[list[int]]:
-    """Cycles of three or more movers, each ordered into the cell the next one leaves
-    (``dest[a] == cell[b]``, ``dest[b] == cell[c]``, …, back to ``a``)."""
-    leaving = {cell[u]: u for u in movers}
-    seen: set[int] = set()
-    out = []
-    for start in movers:
-        if start in seen:
-            continue
-        path: list[int] = []
-        on_path: dict[int, int] = {}
-        u: int | None = start
-        while u is not None and u not in seen and u not in on_path:
-            on_path[u] = len(path)
-            path.append(u)
-            u = leaving.get(dest[u])
-        if u is not None and u in on_path:
-            loop = path[on_path[u] :]
-            if len(loop) >= 3:
-                out.append(loop)
-        seen.update(path)
-    return out
