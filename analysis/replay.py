@@ -252,12 +252,13 @@ Steps = Generator[ReplayStep, None, ReplayResult]
 
 # --- Final Act -------------------------------------------------------------------------------
 def _final_act(data: Any, source: str) -> tuple[Scenario, Steps]:
-    from tankmap.rules.final_act.engine import Game
     from tankmap.rules.final_act.engine_record import FinalActRecord
 
     rec = FinalActRecord.from_json(data, source)
-    game = Game(rec.scenario)
-    st = game.initial_state()
+    try:
+        game, st = rec.start()
+    except TankmapError as exc:
+        raise IllegalMoveError(f"{source}: {exc}") from None
     return st.to_scenario(), _final_act_steps(rec, game, st, source)
 
 

@@ -6,7 +6,8 @@ A round (the rules engine's phases, docs/rules.md §3 as the repository's rules 
    south's shots first; then the engine's ``artillery_phase`` with those rolls.
 2. **Planning** — simultaneous steps: first one per vehicle slot (the ``k``-th live
    vehicle of each side in card order; action ``i`` = the ``i``-th entry of
-   ``command_options``, ``0`` = no token), then one per gunfire token (action ``32 + j`` =
+   ``command_options``, ``0`` = no token unless every vehicle needs one; with
+   ``tokens_per_kind`` only tokens still in hand), then one per gunfire token (action ``32 + j`` =
    the ``j``-th field of ``gunfire_targets``, ``32 + N`` = no token). Plans stay secret
    until the round resolves.
 3. **Supply drop** — one chance node per drop roll, then ``resolve_orders`` moves, fires
@@ -40,6 +41,7 @@ from tankmap.rules.tank_wars.state import (
     gunfire_targets,
     initial_state,
     outcome,
+    tokens_ok,
 )
 
 NAME = "tankmap_tank_wars"
@@ -173,7 +175,15 @@ class TankWarsGameState(pyspiel.State):  # type: ignore[misc]
             vehicles = tw.vehicles_of(side)
             if self._step >= len(vehicles):
                 return [0]
-            return list(range(len(command_options(tw, vehicles[self._step]))))
+            options = command_options(tw, vehicles[self._step])
+            if tw.rules.tokens_per_kind <= 0:
+                return list(range(len(options)))
+            chosen = self._commands(side, self._plans[player][: self._step])
+            return [  # within the side's tokens of each kind (docs/rules.md §3.1)
+                i
+                for i, c in enumerate(options)
+                if c is None or tokens_ok(tw.rules, {**chosen, -1: c})
+            ]
         j = self._step - g.vehicle_slots
         none = COMMAND_SLOTS + g.cells
         if j >= tw.gunfire_available(side):
@@ -193,13 +203,7 @@ class TankWarsGameState(pyspiel.State):  # type: ignore[misc]
     def _orders(self, side: Side) -> Orders:
         g, tw = self._game(), self.tw
         plan = self._plans[side.index]
-        vehicles = tw.vehicles_of(side)
-        commands: dict[int, Command] = {}
-        for k, a in enumerate(plan[: g.vehicle_slots]):
-            if k < len(vehicles) and a > 0:
-                cmd = command_options(tw, vehicles[k])[a]
-                if cmd is not None:
-                    commands[vehicles[k].ident] = cmd
+        commands = self._commands(side, plan[: g.vehicle_slots])
         targets = gunfire_targets(tw, side)
         gunfire = tuple(
             targets[a - COMMAND_SLOTS]
@@ -207,6 +211,18 @@ class TankWarsGameState(pyspiel.State):  # type: ignore[misc]
             if COMMAND_SLOTS <= a < COMMAND_SLOTS + len(targets)
         )
         return Orders(commands, gunfire)
+
+    def _commands(self, side: Side, picks: list[int]) -> dict[int, Command]:
+        """The command tokens of ``side``'s vehicle slots ``picks`` (indices into each
+        vehicle's ``command_options``)."""
+        vehicles = self.tw.vehicles_of(side)
+        commands: dict[int, Command] = {}
+        for k, a in enumerate(picks):
+            if k < len(vehicles):
+                cmd = command_options(self.tw, vehicles[k])[a]
+                if cmd is not None:
+                    commands[vehicles[k].ident] = cmd
+        return commands
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):

@@ -162,6 +162,8 @@ def parse_data(raw: dict[str, Any]) -> FinalActData:
         choices: tuple[OptionValue, ...] = ()
         if "choices_from" in o:
             choices = choice_sources[o["choices_from"]]
+        elif "choices" in o:
+            choices = tuple(o["choices"])
         if "minimum" in o:
             options.append(
                 BoundedOption(o["name"], default, o["help"], choices, o["minimum"], o["maximum"])

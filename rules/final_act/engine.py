@@ -12,6 +12,7 @@ API::
     state.can_fire(u, order)              # tanks always; an AT only if the order keeps its cell
     report = game.play_round(state, orders, shells)   # checked; IllegalMoveError
     report = game.apply_round(state, orders, shells)  # unchecked (playouts)
+    report = game.apply_round(state, orders, shells, actions, respond)  # §1.8 tokens
     state.winner, state.over, state.end   # after each round
 
 ``orders`` has one ``(to, facing)`` per unit index (``None`` = stay; ignored for units out of
@@ -29,8 +30,9 @@ Round resolution, in order:
 2. **Moves**; ATs entered by a moving enemy tank are eliminated (credited to that tank).
 3. **Hits**: every shell hits the enemy units on its cell after the moves (own units never
    take damage). A tank there takes the hit (damaged; at ``hits`` hits it is out and any ATs
-   under it are out too); otherwise one AT is out per shell (the lowest index first), then
-   the R/M. Several shells on one cell each count.
+   under it are out too); otherwise one AT is out per shell (the owner's choice:
+   ``Actions.at_spared`` names the AT it keeps; else the lowest index first), then the
+   R/M. Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed.
 5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
@@ -41,32 +43,38 @@ Round resolution, in order:
 Advanced rules and action tokens (docs/rules.md §1.8, options off by default) live in
 ``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
 ``play_round`` and ``apply_round`` take an optional ``engine_actions.Actions`` (what the
-sides declare that round). Start-of-round tokens (quick sand, smoke, mine clearing, Red
-Cross) are placed first (``game.adv.begin``; drivers call it before the policies decide);
-R/M repair pairs pass step 1; extra shells (double/quick shot, air strike) join step 3;
-repairs, token bookkeeping and officer losses follow step 4 (``Advanced.finish``).
+sides declare that round). Start-of-round tokens (quick sand, mine clearing) are placed
+first (``game.adv.begin``; drivers call it before the policies decide); R/M repair pairs
+pass step 1; full throttle changes a tank's end cell before step 1; smoke is laid after
+step 2 and stops the shells whose line of fire crosses it; extra shells (double/quick
+shot, air strike) join step 3; the Red Cross, repairs, token bookkeeping and officer
+losses follow step 4 (``Advanced.finish``). ``apply_round``'s ``respond`` answers the
+mid-round decisions (smoke after the moves, Red Cross after the hits); ``play_round``
+takes them from ``actions`` and checks them as the round is played (on a copy of the
+state, so a refused round changes nothing). The round's declarations end up in
+``RoundReport.actions``.
+
+The basic-rule readings that are options (docs/rules.md §1.8a: rotations, AT turning and
+firing, AT into a tank, tank and AT passing, arrival under fire) are in
+``engine_readings`` (``game.readings``) and applied in steps 1, 2 and 5.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
+from tankmap.rules.final_act.engine_conflicts import passing, resolve
+from tankmap.rules.final_act.engine_readings import Readings
 from tankmap.rules.final_act.tables import FireTable, Order, Tables, tables_of
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
 
 SIDES = (Side.SOUTH, Side.NORTH)
-_OBSTACLES = ("tank", "rm")  # units that block like a tank (docs/rules.md §1.5)
-
-
-def _no_swap(a: str, b: str) -> bool:
-    """May units of kinds ``a`` and ``b`` not trade cells? Two tanks or a tank and an R/M."""
-    return a in _OBSTACLES and b in _OBSTACLES and "tank" in (a, b)
-
 
 END_GOAL = "goal"
 END_ANNIHILATION = "annihilation"
@@ -77,11 +85,23 @@ END_LIMIT = "limit"
 class RoundReport:
     """What happened in one round: units out ``(index, cell, by side, by unit)`` and the
     units hit (the shooter, or the tank that ran over an AT, is ``by unit``; -1 for an air
-    strike's shell)."""
+    strike's shell); ``stopped`` lists the ``(shooter, target)`` shells smoke stopped;
+    ``actions`` is everything declared that round (with the answers of ``respond``)."""
 
     knocked_out: list[tuple[int, int, int, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     bounced: list[int] = field(default_factory=list)
+    stopped: list[tuple[int, int]] = field(default_factory=list)
+    actions: Actions = field(default_factory=Actions)
+    # with smoke on: every unit's cell and facing when the shells were placed, and the
+    # cells then blocking fire (``State.zone_at`` answers whether smoke stops a shell)
+    start: tuple[list[int], list[Facing], int] = ([], [], 0)
+
+
+Respond = Callable[[str, "State", dict[int, int], RoundReport], Actions]
+"""Asked during ``apply_round`` for the decisions the rules take mid-round (docs/rules.md
+§1.8): phase ``"moved"`` after the moves, before the hits (smoke), and ``"hit"`` after the
+hits (Red Cross). Gets the state at that moment, the round's shells and the report so far."""
 
 
 class State:
@@ -192,22 +212,30 @@ class State:
         """Cells unit ``u`` may shell now (``blockers`` = ``self.blockers()`` if omitted)."""
         if not self.alive[u]:
             return []
+        if blockers is None:
+            blockers = self.blockers()
+        return self.zone_at(u, self.cell[u], self.facing[u], blockers)
+
+    def zone_at(self, u: int, cell: int, facing: Facing, blockers: int) -> list[int]:
+        """Cells unit ``u``'s kind could shell from ``cell`` facing ``facing`` with fire
+        blocked by ``blockers`` (berms added; ``cell`` itself never blocks)."""
         table = self.game.fire_tables[self.kind[u]]
         if table is None:
             return []
-        if blockers is None:
-            blockers = self.blockers()
-        cell = self.cell[u]
         g = self.game
         elevated = g.elevates[self.kind[u]] and bool(g.tables.elevating_mask >> cell & 1)
-        return table.zone(cell, self.facing[u], (blockers & ~(1 << cell)) | g.berm_mask, elevated)
+        return table.zone(cell, facing, (blockers & ~(1 << cell)) | g.berm_mask, elevated)
 
     def can_fire(self, u: int, order: Order | None) -> bool:
         """Whether unit ``u`` places a shell this round given its ``order`` (docs/rules.md §1.6)."""
         if not self.alive[u] or self.game.fire_tables[self.kind[u]] is None:
             return False
         if self.kind[u] == "at":
-            return order is None or order[0] == self.cell[u]
+            if order is None:
+                return True
+            # docs/rules.md §1.8a at_turn_fires: may an AT that turns in place fire?
+            turned = order[1] != self.facing[u]
+            return order[0] == self.cell[u] and (self.game.readings.at_turn_fires or not turned)
         return True
 
     def to_units(self) -> tuple[Unit, ...]:
@@ -247,6 +275,7 @@ class Game:
         self.berm_mask = self.tables.berm_mask
         self.sides = SIDES
         self.wrecks = bool(opts["wrecks"])
+        self.readings = Readings.of(opts)  # docs/rules.md §1.8a (engine_readings)
         self.max_rounds = int(opts["max_rounds"])
         self.fire_tables: dict[str, FireTable | None] = {
             k: self.tables.fire_table(k) for k in DATA.units
@@ -330,10 +359,18 @@ class Game:
         saved = (state.adv.copy(), state.smoke, state.no_entry)
         try:
             self._check_round(state, orders, shells, actions)
+            if not self.adv:  # nothing is decided mid-round
+                return self._round(state, orders, shells, actions, None, check=False)
+            # the mid-round declarations (smoke after the moves, Red Cross after the hits)
+            # are checked as the round is played: on a copy, kept only if all is legal
+            trial = state.copy()
+            report = self._round(trial, orders, shells, actions, None, check=True)
         except IllegalMoveError:
             state.adv, state.smoke, state.no_entry = saved  # tokens placed by the check
             raise
-        return self.apply_round(state, orders, shells, actions)
+        for name in State.__slots__:
+            setattr(state, name, getattr(trial, name))
+        return report
 
     def plain_orders(self, state: State, orders: list[Order | None]) -> list[Order | None]:
         """``orders`` with docs/rules.md §1.5 applied: a tank's or the R/M's straight move
@@ -365,18 +402,18 @@ class Game:
     ) -> None:
         """``play_round``'s checks (places the round's tokens on ``state`` first)."""
         names = self.scenario.units
-        if actions is not None and not actions.empty():
-            if not self.adv:
-                raise IllegalMoveError("no advanced rule (docs/rules.md §1.8) is on in this game")
-            self.adv.begin(state, actions, check=True)
-        throttle = set(actions.full_throttle) if actions is not None else set()
+        if actions is not None:
+            for u in actions.at_spared:  # docs/rules.md §1.6: the owner keeps this AT
+                if not (0 <= u < len(state.kind) and state.alive[u] and state.kind[u] == "at"):
+                    raise IllegalMoveError(f"unit #{u} is no AT in play to spare")
+            if not replace(actions, at_spared=[]).empty():
+                if not self.adv:
+                    raise IllegalMoveError(
+                        "no advanced rule (docs/rules.md §1.8) is on in this game"
+                    )
+                self.adv.begin(state, actions, check=True)
         for u, order in enumerate(orders):
-            if (
-                order is not None
-                and state.alive[u]
-                and u not in throttle
-                and order not in state.orders(u)
-            ):
+            if order is not None and state.alive[u] and order not in state.orders(u):
                 raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
         blockers = state.blockers()
         for u, target in shells.items():
@@ -398,30 +435,51 @@ class Game:
         orders: list[Order | None],
         shells: dict[int, int],
         actions: Actions | None = None,
+        respond: Respond | None = None,
     ) -> RoundReport:
         """Execute one round without checking legality (see the module docstring;
-        ``actions`` only matter when advanced options are on)."""
+        ``actions`` and ``respond`` only matter when advanced options are on)."""
+        return self._round(state, orders, shells, actions, respond, check=False)
+
+    def _round(
+        self,
+        state: State,
+        orders: list[Order | None],
+        shells: dict[int, int],
+        actions: Actions | None,
+        respond: Respond | None,
+        check: bool,
+    ) -> RoundReport:
         orders = self.plain_orders(state, orders)
         adv = self.adv
-        acts = actions if actions is not None else Actions()
+        report = RoundReport()
+        acts = report.actions
+        if actions is not None:
+            acts.absorb(actions)
         if adv:
             adv.begin(state, acts, check=False)
-        report = RoundReport()
         n = len(state.kind)
         alive, cell, side, kind = state.alive, state.cell, state.side, state.kind
+        smoky = bool(adv) and "smoke" in adv.on
+        # where the shells were placed from (smoke laid after the moves may stop them)
+        if smoky:
+            report.start = (cell[:], state.facing[:], state.blockers())
         dest = cell[:]
         movers: list[int] = []
         turn: dict[int, Facing] = {}
+        ahead = adv.throttle_ends(state, orders, acts) if adv else {}
         for u in range(n):
             o = orders[u]
             if o is not None and alive[u]:
                 if o[0] != cell[u]:
-                    dest[u] = o[0]
+                    dest[u] = ahead.get(u, o[0])
                     turn[u] = o[1]
                     movers.append(u)
                 else:
                     state.facing[u] = o[1]  # an AT turning in place
-        self._resolve(state, dest, movers, report)
+        resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
+        moved = set(movers)
+        passed = passing(state, dest, movers, self.readings)  # tanks and enemy ATs trading
         # moves, and ATs run over by enemy tanks
         for u in movers:
             cell[u] = dest[u]
@@ -431,15 +489,29 @@ class Game:
         for u in range(n):
             if alive[u]:
                 occupants.setdefault(cell[u], []).append(u)
+        walk_in = self.readings.at_into_tank == "eliminated"
         for u in movers:
-            if kind[u] == "tank" and alive[u]:
+            if not alive[u]:
+                continue
+            if kind[u] == "tank":
                 for v in occupants[cell[u]]:
                     if alive[v] and side[v] != side[u] and kind[v] == "at":
                         self._knock_out(state, v, side[u], u, report)
+            elif kind[u] == "at" and walk_in:  # §1.8a at_into_tank: walked into a tank
+                for v in occupants[cell[u]]:
+                    if alive[v] and side[v] != side[u] and kind[v] == "tank":
+                        self._knock_out(state, u, side[v], v, report)
+                        break
+        for tank, at_unit in passed:
+            self._knock_out(state, at_unit, side[tank], tank, report)
         # hits
         fired = [(u, t, side[u]) for u, t in shells.items()]
         if adv:
             fired += adv.extra_shells(state, acts)
+            if smoky:
+                if respond is not None:
+                    acts.absorb(respond("moved", state, shells, report))
+                fired = adv.lay_smoke(state, acts, fired, report.start, report, check)
         for shooter, target, by in fired:
             found = occupants.get(target)
             if not found:
@@ -455,15 +527,21 @@ class Game:
                     for v in here:
                         self._knock_out(state, v, by, shooter, report)
                 continue
-            victim = next((v for v in here if kind[v] == "at"), here[0])
+            # one AT out per shell: the owner's choice (``at_spared``), else the lowest index
+            ats = [v for v in here if kind[v] == "at"]
+            exposed = [v for v in ats if v not in acts.at_spared]
+            victim = (exposed or ats or here)[0]
             report.hits.append(victim)
             state.damage[victim] += 1
             if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
                 self._knock_out(state, victim, by, shooter, report)
         state.round += 1
         if adv:
-            adv.finish(state, acts, report)
-        self._check_end(state)
+            if respond is not None and "red_cross" in adv.on:
+                acts.absorb(respond("hit", state, shells, report))
+            adv.finish(state, acts, report, check)
+        arrived = [u for u, *_ in report.knocked_out if kind[u] == "tank" and u in moved]
+        self._check_end(state, arrived)
         return report
 
     def _knock_out(self, state: State, u: int, by: int, by_unit: int, report: RoundReport) -> None:
@@ -476,56 +554,22 @@ class Game:
             state.wreck[u] = True
             state.wreck_mask |= 1 << state.cell[u]
 
-    def _resolve(
-        self, state: State, dest: list[int], movers: list[int], report: RoundReport
-    ) -> None:
-        """Bounce movers until every cell holds an allowed group (module docstring)."""
-        if not movers:
-            return
-        cell, alive = state.cell, state.alive
-        moving = set(movers)
-        live = [u for u in range(len(cell)) if alive[u]]
-        while True:
-            bounce: set[int] = set()
-            origin: dict[int, list[int]] = {}
-            for u in movers:
-                origin.setdefault(cell[u], []).append(u)
-            for u in movers:
-                for v in origin.get(dest[u], ()):
-                    # docs/rules.md §1.5: two tanks, or a tank and the R/M, may not swap
-                    # (both stay; v is found from its side too); units that may share a
-                    # cell may swap (the groups below judge where they end)
-                    if dest[v] == cell[u] and _no_swap(state.kind[u], state.kind[v]):
-                        bounce.add(u)
-            groups: dict[int, list[int]] = {}
-            crowded = False
-            for u in live:
-                d = dest[u]
-                if d in groups:
-                    groups[d].append(u)
-                    crowded = True
-                else:
-                    groups[d] = [u]
-            if crowded:
-                for members in groups.values():
-                    if len(members) < 2:
-                        continue
-                    entering = [u for u in members if u in moving]
-                    if entering and not self._group_ok(state, members, entering):
-                        bounce.update(entering)
-            if not bounce:
-                return
-            for u in bounce:
-                moving.discard(u)
-                dest[u] = cell[u]
-                report.bounced.append(u)
-            movers[:] = [u for u in movers if u in moving]
-
     def _group_ok(self, state: State, members: list[int], entering: list[int]) -> bool:
         side, kind = state.side, state.kind
         tank_sides = {side[u] for u in entering if kind[u] == "tank"}
+        # an AT walking into an enemy tank's cell is out there (§1.8a at_into_tank)
+        walk_in = self.readings.at_into_tank == "eliminated"
+        held = {side[u] for u in members if kind[u] == "tank"} if walk_in else set()
         kept = [
-            u for u in members if not (kind[u] == "at" and any(s != side[u] for s in tank_sides))
+            u
+            for u in members
+            if not (
+                kind[u] == "at"
+                and (
+                    any(s != side[u] for s in tank_sides)
+                    or (u in entering and any(s != side[u] for s in held))
+                )
+            )
         ]
         if len({side[u] for u in kept}) > 1:
             return False
@@ -533,7 +577,7 @@ class Game:
             bool(self.adv) and self.adv.meet_ok(state, kept)
         )
 
-    def _check_end(self, state: State) -> None:
+    def _check_end(self, state: State, arrived: list[int] | None = None) -> None:
         # docs/rules.md §1.7: a side wins when one of its tanks ends a round on the enemy's
         # last line and the enemy's do not; both in one round is a tie, after which only a
         # *further* tank (one not on the line at the end of the tying round) decides —
@@ -545,6 +589,10 @@ class Game:
                 s = state.side[u]
                 tanks[s] += 1
                 if self.goal_mask[s] >> state.cell[u] & 1:
+                    there.add(u)
+        if self.readings.arrival_hit_wins:  # §1.8a: knocked out on arrival still lands
+            for u in arrived or ():
+                if self.goal_mask[state.side[u]] >> state.cell[u] & 1:
                     there.add(u)
         base = state.tie_base or frozenset()
         landed = [any(state.side[u] == s and u not in base for u in there) for s in (0, 1)]

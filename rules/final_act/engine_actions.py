@@ -1,5 +1,6 @@
-"""What the sides declare in one round under the advanced rules (docs/rules.md §1.8), and its JSON
-form in game records. The rules themselves are in ``engine_advanced``."""
+"""What the sides declare in one round under the advanced rules (docs/rules.md §1.8) — and which
+AT survives a shell on two (§1.6) — and its JSON form in game records. The rules themselves
+are in ``engine_advanced`` (and ``engine`` for the ATs)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SIDE_NAMES = ("south", "north")
+UNIT_LISTS = ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair", "at_spared")
+"""The ``Actions`` fields that list unit indices."""
 
 
 @dataclass
@@ -15,8 +18,12 @@ class Actions:
     """What sides declare in one round (docs/rules.md §1.8). Units are indices into the scenario's
     units; ``quick_sand``/``smoke``/``mine_clearing`` map a side index (0 south, 1 north) to a cell,
     ``air_strike`` a side index to ``(token cell, [target cells])``; ``red_cross`` a side
-    index to the cell where its token goes (start of the round) and ``red_cross_repair``
-    lists the tanks named for the Red Cross repair at the end of the round."""
+    index to the cell where its token goes (at the end of the round, after the hits) and
+    ``red_cross_repair`` lists the tanks repaired by a Red Cross at the end of the round
+    (decided after its hits). ``smoke`` is laid after the moves, ``full_throttle`` lists
+    tanks whose one-cell order is made twice (docs/rules.md §1.8). ``at_spared`` (Extra
+    Forces, no option needed) lists ATs their owner keeps when one shell hits two of its
+    ATs on one cell: the other one is out (docs/rules.md §1.6)."""
 
     rm_repair: list[int] = field(default_factory=list)
     berm_repair: list[int] = field(default_factory=list)
@@ -29,10 +36,12 @@ class Actions:
     red_cross: dict[int, int] = field(default_factory=dict)
     red_cross_repair: list[int] = field(default_factory=list)
     air_strike: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
+    at_spared: list[int] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (
-            self.rm_repair
+            self.at_spared
+            or self.rm_repair
             or self.berm_repair
             or self.double_shot
             or self.quick_shot
@@ -59,12 +68,23 @@ class Actions:
             {**self.red_cross, **other.red_cross},
             self.red_cross_repair + other.red_cross_repair,
             {**self.air_strike, **other.air_strike},
+            self.at_spared + other.at_spared,
         )
+
+    def absorb(self, other: Actions) -> None:
+        """Add ``other``'s declarations to this object (in place)."""
+        for key in UNIT_LISTS:
+            getattr(self, key).extend(getattr(other, key))
+        for key in (
+            *("double_shot", "quick_shot", "quick_sand", "smoke", "mine_clearing"),
+            *("red_cross", "air_strike"),
+        ):
+            getattr(self, key).update(getattr(other, key))
 
     def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
         """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
         out: dict[str, Any] = {}
-        for key in ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair"):
+        for key in UNIT_LISTS:
             units: list[int] = getattr(self, key)
             if units:
                 out[key] = sorted(units)
@@ -93,14 +113,14 @@ class Actions:
         known = (
             *("rm_repair", "berm_repair", "full_throttle", "double_shot", "quick_shot"),
             *("quick_sand", "smoke", "mine_clearing", "air_strike", "red_cross"),
-            "red_cross_repair",
+            *("red_cross_repair", "at_spared"),
         )
         out = Actions()
         for key, value in raw.items():
             if key not in known:
                 fail(f".{key}", f"unknown action (known: {', '.join(known)})", key)
             try:
-                if key in ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair"):
+                if key in UNIT_LISTS:
                     if not isinstance(value, list):
                         raise ValueError("must be a list of unit indices")
                     getattr(out, key).extend(int(u) for u in value)

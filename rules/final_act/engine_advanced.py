@@ -20,32 +20,45 @@ declare in one round (saved in game records). Readings chosen where the texts le
 - ``double_shot`` / ``quick_shot`` (two separate options, each once per game per side):
   only after the side has lost a tank (before this round); one tank that fires its normal
   shell places a second shell anywhere in its fire zone (the same cell allowed).
+- **Lost tanks' shells are one budget per round** (docs/rules.md §1.8): double shot, quick
+  shot and air strike fire extra shells "using the shell" of a tank that is out of the
+  game, so in one round a side's double and quick shots together use at most one shell per
+  tank it has lost (``tanks_lost``), and its air strike gets only the lost tanks' shells
+  left over; each further air-strike shell takes an active tank's shell, which then does
+  not fire.
 - ``berm_repair``: once per game per side, a damaged tank standing in its own half (own
   rows 1–6) directly behind a berm (the cell one step toward the enemy holds a berm)
   declares a repair: it stays and places no shell; if it survives the round it is undamaged.
-- ``full_throttle`` (once per game per side): one tank or R/M whose order is a move without
-  facing change makes that step twice (the middle cell must be enterable by terrain,
-  wrecks and quick sand, like the end cell); the order gives the end cell, conflicts are
-  judged at the end cell only.
+- ``full_throttle`` (once per game per side): one **tank** (not the R/M) whose order is a
+  one-cell move without facing change moves two cells straight on in that direction; the
+  order names the one-cell move (the dial), the token the tank. The second cell must be
+  one a normal move from the first could enter, and the cell passed over must not hold a
+  tank, the R/M or a wreck at the start of the round ("only one tank is allowed on each
+  square area at any given time"); otherwise the tank makes its one-cell move. Conflicts
+  are judged where the tank would end.
 - ``quick_sand`` (once per game per side): placed on any cell at the start of a round
   (before orders, visible to both); for that round and the next no tank or R/M may enter
   it (ATs, infantry, are not stopped); units on it may stay or leave.
 - ``air_strike`` (once per game per side): declared with the shells: a token on one cell
   of the side's own row 1 and 1 or 2 more shells anywhere on that column except the token's
-  cell (hits like any shell; no unit is credited). Shell source: each shell of a tank the
-  side has lost so far pays for one air-strike shell; any other air-strike shell silences
-  one of its live tanks that round (the side's tank shells must be that many fewer).
+  cell (hits like any shell; no unit is credited; no line of fire, so smoke never stops
+  it). Its shells come out of the lost tanks' budget above, the rest from active tanks.
 - ``mine_clearing`` (once per game per side): placed at the start of a round (before
   orders, seen by both) on one minefield cell — of the side's own minefield at any time, of
   the enemy's only while one of the side's live tanks stands in the enemy half (own rows
   7–12). That round and the next the cell is open ground for the side's units (any
   direction, any kind; a cleared lane loses its arrow for them); for the enemy nothing
   changes. A unit still on the cell when the token goes may leave it as from any cell.
-- ``smoke`` (once per game per side): placed at the start of a round (before orders, so
-  both sides know it when placing shells) on a vacant cell (no unit, no wreck) next to one
-  of the side's live tanks (8 neighbours); for that round it blocks lines of fire like a
-  tank (for both sides; a shell may still land on the smoke cell).
-
+- ``smoke`` (once per game per side): laid after the orders are revealed and the moves
+  executed, before the shells land ("any time after the movement phase, and before the
+  shooting phase"): on a vacant cell (no unit, no wreck, after the moves) next to one of
+  the side's live tanks (8 neighbours, where the tank now stands). For that round it
+  blocks lines of fire like a tank: a shell placed (from the shooter's start-of-round cell
+  and facing) whose line of fire passes through the smoke does not land (elevated
+  shooters and air strikes have no line of fire and are not stopped). Option
+  ``smoke_blocks_owner`` (default true): it stops both sides' shells; false: only the
+  enemy's. The side decides it seeing the moves and the placed shells (they lie on the
+  board): ``Game.apply_round``'s ``respond``, phase ``"moved"``.
 - ``red_cross``: see ``engine_redcross``.
 """
 
@@ -57,11 +70,9 @@ from typing import TYPE_CHECKING, Any
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_actions import SIDE_NAMES, Actions
-from tankmap.rules.final_act.engine_redcross import (
-    activate_red_cross,
-    check_red_cross,
-    place_red_cross,
-)
+from tankmap.rules.final_act.engine_redcross import settle_red_cross
+from tankmap.rules.final_act.engine_token_rules import TokenRules
+from tankmap.rules.final_act.engine_tokens import ACTION_TOKENS, Hands, equal_hands
 from tankmap.rules.final_act.tables import Order, Tables, tables_for
 
 if TYPE_CHECKING:
@@ -100,11 +111,12 @@ class AdvancedState:
     quick-sand tokens on the board; ``clear`` = ``(side, cell, last round)`` of
     mine-clearing tokens and ``tables[side]`` the movement tables with them (``None``: the
     game's own); ``crosses[side]`` the cell of a Red Cross token on the board; ``begun`` =
-    the round whose start-of-round tokens are placed."""
+    the round whose start-of-round tokens are placed; ``held[side]`` the action tokens the
+    side still holds (``engine_tokens``) and ``dealt`` its hands at the start."""
 
     __slots__ = (
         *("rm_left", "used", "shots_lost", "tanks_lost", "sand", "clear", "tables"),
-        *("crosses", "begun"),
+        *("crosses", "begun", "held", "dealt"),
     )
 
     def __init__(self) -> None:
@@ -117,6 +129,8 @@ class AdvancedState:
         self.tables: list[Tables | None] = [None, None]
         self.crosses: dict[int, int] = {}
         self.begun = -1
+        self.held: Hands = ({}, {})
+        self.dealt: Hands = ({}, {})
 
     def copy(self) -> AdvancedState:
         a = AdvancedState()
@@ -128,6 +142,8 @@ class AdvancedState:
         a.clear = self.clear[:]
         a.tables = self.tables[:]
         a.crosses = dict(self.crosses)
+        a.held = (dict(self.held[0]), dict(self.held[1]))
+        a.dealt = self.dealt  # never changed after the deal
         a.begun = self.begun
         return a
 
@@ -135,12 +151,17 @@ class AdvancedState:
 REPAIRS_PER_RM = 2
 
 
-class Advanced:
-    """The advanced rules that are on for one game (``on``) and their round logic."""
+class Advanced(TokenRules):
+    """The advanced rules that are on for one game (``on``) and their round logic (the
+    action tokens' own rules in ``engine_token_rules.TokenRules``)."""
 
     def __init__(self, game: Game, options: dict[str, Any]) -> None:
         self.game = game
         self.on = frozenset(n for n in MODELLED if options.get(n))
+        self.smoke_blocks_owner = bool(options.get("smoke_blocks_owner", True))
+        self.share = str(options.get("token_share", "equal"))  # engine_tokens
+        self.each = int(options.get("tokens_each", 3))
+        self.in_play = [t for t in ACTION_TOKENS if t in self.on]
         self.officer = [u.kind == "tank" and u.name in DATA.officers for u in game.scenario.units]
         half = DATA.half_rows
         b = game.board
@@ -172,15 +193,30 @@ class Advanced:
         for u, kind in enumerate(state.kind):
             if kind == "rm":
                 a.rm_left[u] = REPAIRS_PER_RM
+        a.held = equal_hands(self.in_play)
+        a.dealt = equal_hands(self.in_play)
         return a
 
     def may_use(self, state: State, side: int, name: str) -> bool:
-        """Whether ``side`` may still use the once-per-game action ``name`` now."""
-        if name not in self.on or name in state.adv.used[side]:
+        """Whether ``side`` may use the action ``name`` now: an action token it still holds,
+        another once-per-game action it has not used."""
+        if name not in self.on:
+            return False
+        if name in ACTION_TOKENS:
+            if state.adv.held[side].get(name, 0) <= 0:
+                return False
+        elif name in state.adv.used[side]:
             return False
         if name in ("double_shot", "quick_shot"):
             return state.adv.tanks_lost[side] > 0
         return True
+
+    def spend(self, state: State, side: int, name: str) -> None:
+        """``side`` uses the action ``name`` (one token of it, if it is a token)."""
+        state.adv.used[side].add(name)
+        if name in ACTION_TOKENS:
+            held = state.adv.held[side]
+            held[name] = held.get(name, 0) - 1
 
     def meet_ok(self, state: State, kept: list[int]) -> bool:
         """May these units (one side) share a cell as a repair pair: one tank damaged at
@@ -218,26 +254,6 @@ class Advanced:
             and bool(self.behind_berm[side] >> state.cell[tank] & 1)
         )
 
-    def throttle_orders(self, state: State, u: int) -> list[Order]:
-        """The two-cell orders unit ``u`` (tank or R/M) could be given with full throttle."""
-        if state.kind[u] not in ("tank", "rm") or not state.alive[u]:
-            return []
-        g = self.game
-        b = g.board
-        side = g.sides[state.side[u]]
-        tables = state.adv.tables[state.side[u]] or g.tables
-        here, facing = state.cell[u], state.facing[u]
-        avoid = state.wreck_mask | state.no_entry
-        out = []
-        for to, f in tables.orders(state.kind[u], side, here, facing, avoid):
-            if f != facing or to == here:
-                continue
-            dx, dy = b.col_of(to) - b.col_of(here), b.row_of(to) - b.row_of(here)
-            end = b.offset(to, dx, dy)
-            if end >= 0 and (end, facing) in tables.orders(state.kind[u], side, to, facing, avoid):
-                out.append((end, facing))
-        return out
-
     def clearable(self, state: State, side: int) -> list[int]:
         """Minefield cells ``side`` may clear now: its own always, the enemy's while one of
         its live tanks stands in the enemy half."""
@@ -274,28 +290,11 @@ class Advanced:
             found = self._variants[cleared] = tables_for(sc.board, terrain, sc.options)
         return found
 
-    def smoke_cells(self, state: State, side: int) -> list[int]:
-        """Vacant cells next to one of ``side``'s live tanks (where its smoke may go)."""
-        b = self.game.board
-        taken = state.wreck_mask
-        for u, a in enumerate(state.alive):
-            if a:
-                taken |= 1 << state.cell[u]
-        out: set[int] = set()
-        for u, a in enumerate(state.alive):
-            if a and state.kind[u] == "tank" and state.side[u] == side:
-                for dx in (-1, 0, 1):
-                    for dy in (-1, 0, 1):
-                        c = b.offset(state.cell[u], dx, dy)
-                        if c >= 0 and not taken >> c & 1:
-                            out.add(c)
-        return sorted(out)
-
     # --- the round --------------------------------------------------------------------
     def begin(self, state: State, actions: Actions, check: bool) -> None:
-        """Place the start-of-round tokens (quick sand, smoke, mine clearing, Red Cross) once
-        per round; with ``check`` raise ``IllegalMoveError`` for one the rules refuse (the
-        caller restores ``state.adv`` then: ``Game.play_round``)."""
+        """Place the start-of-round tokens (quick sand, mine clearing) once per round;
+        with ``check`` raise ``IllegalMoveError`` for one the rules refuse (the caller
+        restores ``state.adv`` then: ``Game.play_round``)."""
         adv = state.adv
         if adv.begun == state.round:
             return
@@ -303,19 +302,9 @@ class Advanced:
         for side, cell in actions.quick_sand.items():
             if check and not self.may_use(state, side, "quick_sand"):
                 raise IllegalMoveError(f"{SIDE_NAMES[side]} may not use quick sand now")
-            adv.used[side].add("quick_sand")
+            self.spend(state, side, "quick_sand")
             adv.sand.append((cell, state.round + 2))
-        smoke = 0
-        for side, cell in actions.smoke.items():
-            if check and (
-                not self.may_use(state, side, "smoke") or cell not in self.smoke_cells(state, side)
-            ):
-                raise IllegalMoveError(
-                    f"{SIDE_NAMES[side]} may not lay smoke on {self.game.board.cell_name(cell)}"
-                )
-            adv.used[side].add("smoke")
-            smoke |= 1 << cell
-        state.smoke = smoke
+        state.smoke = 0
         state.no_entry = 0
         for cell, _last in adv.sand:
             state.no_entry |= 1 << cell
@@ -327,12 +316,10 @@ class Advanced:
                 raise IllegalMoveError(
                     f"{SIDE_NAMES[side]} may not clear {self.game.board.cell_name(cell)}"
                 )
-            adv.used[side].add("mine_clearing")
+            self.spend(state, side, "mine_clearing")
             adv.clear.append((side, cell, state.round + 2))
         if actions.mine_clearing:
             self._refresh_tables(state)
-        if actions.red_cross:
-            place_red_cross(self, state, actions, check)
 
     def check(
         self,
@@ -384,12 +371,20 @@ class Advanced:
             ):
                 raise IllegalMoveError(f"unit #{u}: full throttle not available")
             if orders[u] not in self.throttle_orders(state, u):
-                raise IllegalMoveError(f"{names[u].label}: not a full-throttle order")
+                raise IllegalMoveError(
+                    f"{names[u].label}: full throttle needs a tank's one-cell move without a turn"
+                )
             sides_using.setdefault("full_throttle", []).append(state.side[u])
         for key, sides in sides_using.items():
             if len(sides) != len(set(sides)):
-                raise IllegalMoveError(f"{key} is used once per game")
-        check_red_cross(self, state, actions)
+                raise IllegalMoveError(f"one {key} per side and round")
+        for side in (0, 1):
+            extra = self.extra_shot_count(state, side, actions)
+            if extra > state.adv.tanks_lost[side]:
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]}: {extra} double/quick shots this round but only "
+                    f"{state.adv.tanks_lost[side]} lost tanks' shells"
+                )
         b = self.game.board
         for side, (token, targets) in actions.air_strike.items():
             if not self.may_use(state, side, "air_strike") or b.own_row(token, side) != 1:
@@ -420,8 +415,26 @@ class Advanced:
             cap -= state.adv.shots_lost[side]
         strike = actions.air_strike.get(side)
         if strike is not None:
-            cap -= max(0, len(strike[1]) - state.adv.tanks_lost[side])
+            free = max(0, state.adv.tanks_lost[side] - self.extra_shot_count(state, side, actions))
+            cap -= max(0, len(strike[1]) - free)
         return max(0, cap)
+
+    @staticmethod
+    def extra_shot_count(state: State, side: int, actions: Actions) -> int:
+        """``side``'s double and quick shots declared in ``actions``."""
+        return sum(
+            1
+            for key in (actions.double_shot, actions.quick_shot)
+            for u in key
+            if 0 <= u < len(state.side) and state.side[u] == side
+        )
+
+    def lost_shells_left(self, state: State, side: int, actions: Actions) -> int:
+        """Lost tanks' shells ``side`` has not yet used this round in ``actions`` (double
+        and quick shots first, then air-strike shells)."""
+        strike = actions.air_strike.get(side)
+        used = self.extra_shot_count(state, side, actions) + (len(strike[1]) if strike else 0)
+        return max(0, state.adv.tanks_lost[side] - used)
 
     def extra_shells(self, state: State, actions: Actions) -> list[tuple[int, int, int]]:
         """``(shooter, target, side)`` of the round's shells beyond one per unit (shooter
@@ -432,28 +445,31 @@ class Advanced:
             out += [(-1, t, side) for t in targets]
         return out
 
-    def finish(self, state: State, actions: Actions, report: RoundReport) -> None:
-        """After the hits: repairs, token bookkeeping, officer losses (``state.round`` is
-        already the number of the round just played)."""
+    def finish(
+        self, state: State, actions: Actions, report: RoundReport, check: bool = False
+    ) -> None:
+        """After the hits: the Red Cross (``engine_redcross``; with ``check`` it raises
+        ``IllegalMoveError`` for a use the rules refuse), repairs, token bookkeeping,
+        officer losses (``state.round`` is already the number of the round just played)."""
         adv = state.adv
-        if actions.red_cross_repair:
-            activate_red_cross(state, actions, report, self.game.wrecks)
+        if actions.red_cross_repair or actions.red_cross:
+            settle_red_cross(self, state, actions, report, check)
         for u in actions.rm_repair:
             rm = self.repair_partner(state, u)
             if rm >= 0:
                 state.damage[u] = 0
                 adv.rm_left[rm] -= 1
         for u in actions.berm_repair:
-            adv.used[state.side[u]].add("berm_repair")
+            self.spend(state, state.side[u], "berm_repair")
             if state.alive[u]:
                 state.damage[u] = 0
         for key in ("double_shot", "quick_shot"):
             for u in getattr(actions, key):
-                adv.used[state.side[u]].add(key)
+                self.spend(state, state.side[u], key)
         for u in actions.full_throttle:
-            adv.used[state.side[u]].add("full_throttle")
+            self.spend(state, state.side[u], "full_throttle")
         for side in actions.air_strike:
-            adv.used[side].add("air_strike")
+            self.spend(state, side, "air_strike")
         officers = [0, 0]
         for u, _cell, _by, _by_unit in report.knocked_out:
             if state.kind[u] == "tank":

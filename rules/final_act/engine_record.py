@@ -8,7 +8,10 @@ File format (``*.fagame.json`` by convention)::
                  "shells": {"0": "f7", "3": "c9"},         shooter unit index -> cell
                  "actions": {"rm_repair": [5], "double_shot": {"3": "f8"},
                              "quick_sand": {"north": "e6"}}}, ...],   optional (docs/rules.md §1.8)
-     "result": {"winner": "south", "end": "goal", "rounds": 11}}      (or null)
+     "result": {"winner": "south", "end": "goal", "rounds": 11},      (or null)
+     "tokens": {"south": {"smoke": 2}, "north": {"air_strike": 1, ...}}}
+                optional: the action tokens each side held at the start, when they were
+                not equal sets (option token_share, docs/rules.md §1.8)
 
 ``replay`` plays every round through ``Game.play_round`` (so every order and shell is
 checked, advanced actions included: ``engine_advanced.Actions``) and refuses a record
@@ -32,6 +35,7 @@ from tankmap.rules.fileformat import (
 )
 from tankmap.rules.final_act.engine import Game, State
 from tankmap.rules.final_act.engine_advanced import Actions
+from tankmap.rules.final_act.engine_tokens import Hands, hands_from_json, hands_to_json
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 from tankmap.rules.safeio import read_bounded, strict_json
@@ -52,6 +56,7 @@ class FinalActRecord:
     rounds: list[Round] = field(default_factory=list)
     result: dict[str, Any] | None = None
     actions: dict[int, Actions] = field(default_factory=dict)
+    hands: Hands | None = None  # the tokens dealt, when not equal sets (engine_tokens)
 
     @staticmethod
     def of(
@@ -66,12 +71,23 @@ class FinalActRecord:
                 "rounds": state.round,
             }
         kept = {i: a for i, a in (actions or {}).items() if not a.empty()}
-        return FinalActRecord(state.game.scenario, list(rounds), result, kept)
+        adv = state.game.adv
+        hands = state.adv.dealt if adv and adv.share != "equal" else None
+        return FinalActRecord(state.game.scenario, list(rounds), result, kept, hands)
+
+    def start(self) -> tuple[Game, State]:
+        """The game and its state before round 1 (with the record's token hands)."""
+        game = Game(self.scenario)
+        state = game.initial_state()
+        if self.hands is not None:
+            if not game.adv:
+                raise IllegalMoveError("the record holds action tokens but none is on")
+            game.adv.set_hands(state, self.hands)
+        return game, state
 
     def replay(self) -> State:
         """Play every round from the start (checked) and return the final state."""
-        game = Game(self.scenario)
-        state = game.initial_state()
+        game, state = self.start()
         for n, (orders, shells) in enumerate(self.rounds, 1):
             try:
                 game.play_round(state, orders, shells, self.actions.get(n - 1))
@@ -101,13 +117,16 @@ class FinalActRecord:
             if acts is not None and not acts.empty():
                 entry["actions"] = acts.to_json(b.cell_name)
             rounds.append(entry)
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "scenario": scenario_to_json(self.scenario),
             "rounds": rounds,
             "result": self.result,
         }
+        if self.hands is not None:
+            out["tokens"] = hands_to_json(self.hands)
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1) + "\n"
@@ -171,7 +190,14 @@ class FinalActRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             fail("$.result", "must be an object or null", result)
-        return FinalActRecord(scenario, rounds, result, actions)
+        hands = None
+        if "tokens" in data:
+
+            def bad_tokens(suffix: str, message: str, value: Any) -> Any:
+                return fail(f"$.tokens{suffix}", message, value)
+
+            hands = hands_from_json(data["tokens"], bad_tokens)
+        return FinalActRecord(scenario, rounds, result, actions, hands)
 
     @staticmethod
     def loads(text: str | bytes, source: str = "<string>") -> FinalActRecord:

@@ -1,16 +1,17 @@
 """The Red Cross action token (docs/rules.md §1.8; seed 000 "Red Cross") for the reference engine.
 
-Reading chosen (also in ``engine_advanced`` and /work/notes/discrepancies.md): once per game
-per side the token is laid at the start of a round (= "at the end of" the previous turn,
-before orders, seen by both) on a vacant cell (no unit, no wreck) of the side's own half
-(own rows 1–6). From the end of that round on, at the end of a round the side may use it
-for one of its tanks named in that round's actions (``red_cross_repair``), decided with the
-orders: if at the end of the round the tank stands on the token's cell or one of its 8
-neighbours and no live enemy tank stands on the token's cell, then a damaged tank loses its
-flame, and a tank knocked out in that very round (its second hit) is back in play with one
-hit mark (no wreck; the knock-out is not counted); the token then leaves the board. If the
-named tank does not qualify nothing happens and the token stays. Shells on the token's cell
-do not stop it; any unit may move onto it.
+Reading (docs/rules.md §1.8): once per game per side the token is laid at the end of a
+round, after its hits ("at the end of any turn"), on a vacant cell (no unit, no wreck) of
+the side's own half (own rows 1–6); it is seen by both. At the end of a *later* round
+("only at the end of the next turn after it was placed" — never the round it was laid),
+decided after that round's hits, the side may use it on one of its tanks
+(``red_cross_repair``) that stands on the token's cell or one of its 8 neighbours while no
+live enemy tank stands on the token's cell: a damaged tank loses its flame, and a tank
+knocked out in that very round (its second hit) is back in play with one hit mark (no
+wreck; the knock-out is not counted); the token then leaves the board. Shells on the
+token's cell do not stop it; any unit may move onto it. Both decisions are taken by
+``Game.apply_round``'s ``respond``, phase ``"hit"``; a checked round refuses a repair of
+a tank that does not qualify.
 """
 
 from __future__ import annotations
@@ -40,64 +41,76 @@ def red_cross_cells(state: State, side: int) -> list[int]:
     ]
 
 
-def place_red_cross(adv: Advanced, state: State, actions: Actions, check: bool) -> None:
-    """Lay the round's Red Cross tokens (``Advanced.begin``)."""
+def settle_red_cross(
+    adv: Advanced, state: State, actions: Actions, report: RoundReport, check: bool
+) -> None:
+    """At the end of the round (after the hits): first the Red Cross repairs of tokens laid
+    in an earlier round, then the tokens laid now. With ``check`` raise
+    ``IllegalMoveError`` for a use the rules refuse; without, skip it."""
+    b = state.game.board
+    sides: list[int] = []
+    for u in actions.red_cross_repair:
+        ok = "red_cross" in adv.on and 0 <= u < len(state.kind) and _repairable(state, u, report)
+        if not ok or state.side[u] in sides:
+            if check:
+                raise IllegalMoveError(f"unit #{u} cannot be repaired by a Red Cross now")
+            continue
+        sides.append(state.side[u])
+        _repair(state, u, report, state.game.wrecks)
     for side, cell in actions.red_cross.items():
-        if check and (
-            not adv.may_use(state, side, "red_cross") or cell not in red_cross_cells(state, side)
+        if (
+            not adv.may_use(state, side, "red_cross")
+            or side in state.adv.crosses  # one on the board at a time (a second token waits)
+            or cell not in red_cross_cells(state, side)
         ):
-            raise IllegalMoveError(
-                f"{SIDE_NAMES[side]} may not lay a Red Cross on {state.game.board.cell_name(cell)}"
-            )
-        state.adv.used[side].add("red_cross")
+            if check:
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]} may not lay a Red Cross on {b.cell_name(cell)}"
+                )
+            continue
+        adv.spend(state, side, "red_cross")
         state.adv.crosses[side] = cell
 
 
-def check_red_cross(adv: Advanced, state: State, actions: Actions) -> None:
-    """Refuse a Red Cross repair without a token on the board or of a non-tank/enemy unit."""
-    sides = []
-    for u in actions.red_cross_repair:
-        if (
-            "red_cross" not in adv.on
-            or not 0 <= u < len(state.kind)
-            or state.kind[u] != "tank"
-            or not state.alive[u]
-            or state.side[u] not in state.adv.crosses
-        ):
-            raise IllegalMoveError(f"unit #{u} cannot be named for a Red Cross repair now")
-        sides.append(state.side[u])
-    if len(sides) != len(set(sides)):
-        raise IllegalMoveError("one Red Cross repair per side")
+def repairable(state: State, report: RoundReport) -> list[int]:
+    """The tanks a Red Cross on the board may repair now, at the end of a round (after
+    ``report``'s hits)."""
+    return [u for u in range(len(state.kind)) if _repairable(state, u, report)]
 
 
-def activate_red_cross(state: State, actions: Actions, report: RoundReport, wrecks: bool) -> None:
-    """At the end of the round (after the hits): repair the named tanks that qualify."""
+def _repairable(state: State, u: int, report: RoundReport) -> bool:
+    """Tank ``u`` is damaged (or was knocked out this round), on or next to its side's
+    token, and no live enemy tank stands on the token."""
+    side = state.side[u]
+    cross = state.adv.crosses.get(side)
+    if cross is None or state.kind[u] != "tank":
+        return False
+    out = any(e[0] == u for e in report.knocked_out)
+    if not (out or (state.alive[u] and state.damage[u] > 0)):
+        return False
     b = state.game.board
-    for u in actions.red_cross_repair:
-        side = state.side[u]
-        cross = state.adv.crosses.get(side)
-        if cross is None:
-            continue
-        here = state.cell[u]
-        if max(abs(b.col_of(here) - b.col_of(cross)), abs(b.row_of(here) - b.row_of(cross))) > 1:
-            continue
-        if any(
-            state.alive[v] and state.kind[v] == "tank" and state.side[v] != side
-            for v in range(len(state.kind))
-            if state.cell[v] == cross
-        ):
-            continue
-        out = next((e for e in report.knocked_out if e[0] == u), None)
-        if out is not None:  # "hit a second time ... continues the battle with a hit mark"
-            report.knocked_out.remove(out)
-            state.kills[out[2]] -= 1
-            state.alive[u] = True
-            state.wreck[u] = False
-            if wrecks:
-                state.wreck_mask &= ~(1 << here)
-            state.damage[u] = 1
-        elif state.alive[u] and state.damage[u] > 0:
-            state.damage[u] = 0
-        else:
-            continue
-        del state.adv.crosses[side]
+    here = state.cell[u]
+    if max(abs(b.col_of(here) - b.col_of(cross)), abs(b.row_of(here) - b.row_of(cross))) > 1:
+        return False
+    return not any(
+        state.alive[v] and state.kind[v] == "tank" and state.side[v] != side
+        for v in range(len(state.kind))
+        if state.cell[v] == cross
+    )
+
+
+def _repair(state: State, u: int, report: RoundReport, wrecks: bool) -> None:
+    """Remove tank ``u``'s flame, or bring it back with one hit if it was knocked out this
+    round; the token leaves the board."""
+    out = next((e for e in report.knocked_out if e[0] == u), None)
+    if out is not None:  # "hit a second time ... continues the battle with a hit mark"
+        report.knocked_out.remove(out)
+        state.kills[out[2]] -= 1
+        state.alive[u] = True
+        state.wreck[u] = False
+        if wrecks:
+            state.wreck_mask &= ~(1 << state.cell[u])
+        state.damage[u] = 1
+    else:
+        state.damage[u] = 0
+    del state.adv.crosses[state.side[u]]

@@ -32,6 +32,18 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         False,
         "a diagonal step is forbidden when both cells beside it are blocked (docs/rules.md §2.3)",
     ),
+    OptionSpec(
+        "diagonal_escape",
+        True,
+        "a command tank may escape by a diagonal step across the enemy edge (never through "
+        "the board's corner point); false: only by a straight step (docs/rules.md §2.5)",
+    ),
+    OptionSpec(
+        "backward_escape",
+        False,
+        "a command tank may also escape by the backward step off the enemy edge "
+        "(docs/rules.md §2.5)",
+    ),
     BoundedOption(
         "max_turns",
         300,

@@ -50,7 +50,7 @@ class _Entry:
         self.route: EscapeRoute | None = None
 
 
-_Key = tuple[int, int, int, int, bool]
+_Key = tuple[int, int, int, int, bool, bool]
 _MEMO: dict[_Key, _Entry] = {}
 _MEMO_LIMIT = 1 << 15
 # the levels of the last few searches that found an escape, for their routes if asked next
@@ -98,9 +98,10 @@ def escape_route(
     speed = state.speed[p]
     side = state.side[p]
     strict = state.strict_corners
+    diagonal = state.tables.diagonal_escape
     if occ < 0:
         occ = int.from_bytes(bytes(v != EMPTY for v in state.grid), "little")
-    key = (occ, s0, speed, side, strict)
+    key = (occ, s0, speed, side, strict, diagonal)
     entry = _MEMO.get(key)
     if entry is not None:
         turns = entry.plain.turns
@@ -114,7 +115,7 @@ def escape_route(
         elif limit <= entry.limit:
             return _NONE
     columns, rows = state.columns, state.size // state.columns
-    lay = _layout(columns, rows, 1)
+    lay = _layout(columns, rows, 1, diagonal)
     esc = list(lay.escape[side])
     if entry is not None and entry.plain.turns is not None:  # found: the routes only
         turns = entry.plain.turns
@@ -364,7 +365,7 @@ def terrain_escape_turns(state: GameState, side: int, speed: int) -> list[int]:
     ``speed`` to escape from there over the terrain alone (obstacles and wrecks block,
     pieces do not), ``-1`` if it cannot: levels of turns walked back from the escape."""
     columns, rows = state.columns, state.size // state.columns
-    lay = _layout(columns, rows, 1)
+    lay = _layout(columns, rows, 1, state.tables.diagonal_escape)
     bits = _cell_bits(columns, rows)
     free = 0
     for c, v in enumerate(state.grid):

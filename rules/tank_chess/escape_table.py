@@ -18,7 +18,7 @@ from tankmap.rules.tank_chess.escape_route import _cell_bits, _free, _Walk
 from tankmap.rules.tank_chess.reach import _layout, _step_masks
 from tankmap.rules.tank_chess.state import GameState
 
-_Key = tuple[int, int, int, int, bool]
+_Key = tuple[int, int, int, int, bool, bool]
 _MEMO: dict[_Key, tuple[int, list[list[int]]]] = {}
 _MEMO_LIMIT = 1 << 10
 
@@ -59,11 +59,12 @@ def _levels(state: GameState, p: int, c0: int, limit: int) -> list[list[int]]:
     columns, rows = state.columns, state.size // state.columns
     free = _free(state, c0)
     side, speed, strict = state.side[p], state.speed[p], state.strict_corners
-    key = (free, columns, side, speed, strict)
+    diagonal = state.tables.diagonal_escape
+    key = (free, columns, side, speed, strict, diagonal)
     got = _MEMO.get(key)
     if got is not None and (got[0] >= limit or len(got[1]) < got[0]):
         return got[1]  # deep enough, or the search ran dry before its limit
-    lay = _layout(columns, rows, 1)
+    lay = _layout(columns, rows, 1, diagonal)
     fwd_ok, back_ok = _step_masks(lay, free, strict)
     walk = _Walk(lay, fwd_ok, back_ok, speed)
     level = [x & free for x in walk.back(list(lay.escape[side]), speed - 1)]

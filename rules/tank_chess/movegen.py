@@ -112,7 +112,7 @@ class Tree:
         return self.rel
 
 
-_TREES: dict[tuple[int, int, int], list[Tree | None]] = {}
+_TREES: dict[tuple[int, int, int, bool], list[Tree | None]] = {}
 
 
 def _rotations(s: int, steps: int) -> list[int]:
@@ -131,7 +131,7 @@ def _escapes(t: Tables, s: int, steps: int, side: int) -> bool:
 
 def move_tree(t: Tables, s0: int, speed: int) -> Tree:
     """The (cached) move tree of a piece of ``speed`` starting in state ``s0``."""
-    key = (t.columns, t.rows, speed)
+    key = (t.columns, t.rows, speed, t.diagonal_escape)
     trees = _TREES.get(key)
     if trees is None:
         trees = _TREES[key] = [None] * (t.size * 8)
@@ -159,7 +159,8 @@ def end_states(st: GameState, p: int, c0: int, f0: int) -> tuple[set[int], bool]
     if st.kind[p] == COMMAND:
         side = st.side[p]
         esc = tree.esc[side]
-        escaped = tree.root_esc[side]
+        # option backward_escape: the backward step off the enemy edge escapes too
+        escaped = tree.root_esc[side] or (st.backward_escape and t.back_escape[side][s0])
         side_a, side_b = tree.side_a, tree.side_b
         while i < n:
             sa = side_a[i]
@@ -269,7 +270,8 @@ def cached_end_states(st: GameState, p: int, occ: int) -> Ends:
     """``end_states`` of live piece ``p`` where it stands, memoised across positions and
     games: the answer depends only on the move tree, the occupancy of the cells the tree
     looks at (``occ`` must be ``occupancy(st.grid)`` of the current position, with or
-    without ``p`` on its cell), ``strict_corners`` and, for a command tank, its side. The
+    without ``p`` on its cell), ``strict_corners`` and, for a command tank, its side and
+    ``backward_escape`` (the tree itself is per ``diagonal_escape``). The
     set's iteration order is the one ``end_states`` gives (same insertions), so turn lists
     built from it are identical. Memory is bounded (the memo is dropped when large)."""
     global _memo_size
@@ -277,8 +279,12 @@ def cached_end_states(st: GameState, p: int, occ: int) -> Ends:
     f0 = st.facing[p]
     tree = move_tree(st.tables, c0 * 8 + f0, st.speed[p])
     key = occ & (tree.rel if tree.rel >= 0 else tree.relevant(st.tables, c0 * 8 + f0))
+    command = st.kind[p] == COMMAND
     key = (
-        key * 8 + (4 if st.strict_corners else 0) + (st.side[p] + 1 if st.kind[p] == COMMAND else 0)
+        key * 16
+        + (8 if command and st.backward_escape else 0)
+        + (4 if st.strict_corners else 0)
+        + (st.side[p] + 1 if command else 0)
     )
     memo = tree.memo
     hit = memo.get(key)

@@ -165,7 +165,7 @@ class TerrainReach:
 class _Layout:
     """Geometry of ``blocks`` stacked boards (see the layout comment)."""
 
-    def __init__(self, columns: int, rows: int, blocks: int) -> None:
+    def __init__(self, columns: int, rows: int, blocks: int, diagonal_escape: bool = True) -> None:
         self.columns, self.rows, self.blocks = columns, rows, blocks
         self.width = w = columns + 1
         self.stride = stride = (rows + 1) * w
@@ -176,12 +176,13 @@ class _Layout:
         self.board = one_block_board * self.rep
         self.shift = tuple(Facing(f).dy * w + Facing(f).dx for f in range(8))
         # escape[side][f]: cells of one block from which a forward step in f leaves the
-        # board through that side's enemy edge, between two cells (not at the corner point)
+        # board through that side's enemy edge, between two cells (not at the corner
+        # point); straight steps only without ``diagonal_escape`` (docs/rules.md §2.5)
         esc: list[list[int]] = [[0] * 8, [0] * 8]
         for f in range(8):
             dx, dy = Facing(f).dx, Facing(f).dy
             for side, (row, want_dy) in enumerate(((rows - 1, 1), (0, -1))):
-                if dy != want_dy:
+                if dy != want_dy or (dx and not diagonal_escape):
                     continue
                 for col in range(columns):
                     if 0 <= col + dx < columns:
@@ -211,8 +212,8 @@ class _Layout:
 
 
 @cache
-def _layout(columns: int, rows: int, blocks: int) -> _Layout:
-    return _Layout(columns, rows, blocks)
+def _layout(columns: int, rows: int, blocks: int, diagonal_escape: bool = True) -> _Layout:
+    return _Layout(columns, rows, blocks, diagonal_escape)
 
 
 def _sh(x: int, k: int) -> int:
@@ -464,6 +465,11 @@ def terrain_of(scenario: Scenario) -> tuple[bool, npt.NDArray[np.bool_]]:
     return bool(opts["strict_corners"]), free_cells
 
 
+def diagonal_escape_of(scenario: Scenario) -> bool:
+    """The scenario's ``diagonal_escape`` option (docs/rules.md §2.5)."""
+    return bool(scenario.options.get("diagonal_escape", True))
+
+
 def pack_cells(lay: _Layout, cells: npt.NDArray[np.bool_]) -> int:
     """A per-cell bool array as the bits of block 0 of ``lay``."""
     padded = np.zeros((lay.rows + 1, lay.width), dtype=bool)
@@ -501,7 +507,7 @@ def side_terrain_reach(scenario: Scenario) -> dict[Side, TerrainReach]:
     if not groups:
         return {side: TerrainReach(empty.copy(), None) for side in Side}
     keys = sorted(groups)
-    lay = _layout(board.columns, board.rows, len(keys))
+    lay = _layout(board.columns, board.rows, len(keys), diagonal_escape_of(scenario))
     free = pack_cells(lay, free_cells) * lay.rep
     escapes = {g: k[0] for g, k in enumerate(keys) if k[2]}
     dist, found = _search(

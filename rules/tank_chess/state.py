@@ -40,6 +40,10 @@ Choices where docs/rules.md is silent (documented here, see also the ruleset doc
       piece that backs up may fire through the cell it left).
     - ``strict_corners``: the board edge never blocks, so a diagonal escape is never
       refused by it; the backward step obeys ``strict_corners`` when it is diagonal.
+    - Escapes (docs/rules.md §2.5): by a forward step, diagonal ones allowed unless the
+      option ``diagonal_escape`` is false (the tables then hold straight escapes only);
+      by the backward step only with ``backward_escape`` (never through a corner point,
+      diagonal only when diagonal escapes are allowed).
     - Destroying *any* command tank of a side wins (a legal army has exactly one).
     - Every live piece can always rotate in place, so "no legal move" only happens to a
       side without live pieces on the board.
@@ -136,6 +140,7 @@ class GameState:
         "columns",
         "size",
         "strict_corners",
+        "backward_escape",
         "max_turns",
         "grid",
         "kind",
@@ -160,6 +165,7 @@ class GameState:
     columns: int
     size: int
     strict_corners: bool
+    backward_escape: bool
     max_turns: int
     grid: list[int]
     kind: list[int]
@@ -191,10 +197,11 @@ class GameState:
         opts = {s.name: s.default for s in OPTION_SPECS}
         opts.update(scenario.options)
         self.scenario = scenario
-        self.tables = tables_for(board.columns, board.rows)
+        self.tables = tables_for(board.columns, board.rows, bool(opts["diagonal_escape"]))
         self.columns = board.columns
         self.size = board.size
         self.strict_corners = bool(opts["strict_corners"])
+        self.backward_escape = bool(opts["backward_escape"])
         max_turns = opts["max_turns"]
         self.max_turns = int(max_turns) if isinstance(max_turns, int | float) else 300
         grid = terrain_grid(board.size, scenario.terrain)

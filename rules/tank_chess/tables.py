@@ -38,7 +38,10 @@ class Tables:
       step from ``s`` (the orthogonal neighbours it squeezes between), -1 if the step is
       orthogonal or one of them is off the board (the edge never blocks a corner).
     - ``escape[side][s]``: a forward step from ``s`` leaves the board through the enemy
-      edge of ``side`` (0 = south escapes north) other than through a corner point.
+      edge of ``side`` (0 = south escapes north) other than through a corner point (and,
+      unless ``diagonal_escape``, straight: docs/rules.md §2.5).
+    - ``back_escape[side][s]``: the same for the backward step (option
+      ``backward_escape``).
     - ``ray_first[d * size + c]``: the neighbour of ``c`` in direction ``d`` (-1 if none);
       ``ray_rest[d * size + c]``: the cells after it along the ray, nearest first.
     - ``mortar[d * size + c]``: the on-board cells exactly 3..5 (data) cells from ``c`` in
@@ -55,6 +58,8 @@ class Tables:
     side_a: tuple[int, ...]
     side_b: tuple[int, ...]
     escape: tuple[tuple[bool, ...], tuple[bool, ...]]
+    back_escape: tuple[tuple[bool, ...], tuple[bool, ...]]
+    diagonal_escape: bool
     ray_first: tuple[int, ...]
     ray_rest: tuple[tuple[int, ...], ...]
     mortar: tuple[tuple[int, ...], ...]
@@ -63,8 +68,9 @@ class Tables:
 
 
 @cache
-def tables_for(columns: int, rows: int) -> Tables:
-    """The shared tables of a ``columns`` × ``rows`` board."""
+def tables_for(columns: int, rows: int, diagonal_escape: bool = True) -> Tables:
+    """The shared tables of a ``columns`` × ``rows`` board (escapes by a diagonal step
+    allowed or not: option ``diagonal_escape``)."""
     size = columns * rows
     lo, hi = tank_chess_data().mortar_range
 
@@ -79,6 +85,15 @@ def tables_for(columns: int, rows: int) -> Tables:
     side_b: list[int] = []
     esc_south: list[bool] = []
     esc_north: list[bool] = []
+    back_south: list[bool] = []
+    back_north: list[bool] = []
+
+    def leaves(row: int, col: int, dx: int, dy: int, want_dy: int, edge: int) -> bool:
+        """A step (dx, dy) from (col, row) crosses that enemy edge between two cells."""
+        if dy != want_dy or row != edge or not 0 <= col + dx < columns:
+            return False
+        return diagonal_escape or dx == 0
+
     for c in range(size):
         col, row = c % columns, c // columns
         for f in range(8):
@@ -95,12 +110,13 @@ def tables_for(columns: int, rows: int) -> Tables:
             else:
                 side_a.append(-1)
                 side_b.append(-1)
-            ncol = col + dx
             # south escapes across the top edge (row == rows - 1, dy == +1), north across
             # the bottom edge; a diagonal step must cross that edge between two cells, not
             # at the board's corner point (the new column must still be on the board).
-            esc_south.append(dy == 1 and row == rows - 1 and 0 <= ncol < columns)
-            esc_north.append(dy == -1 and row == 0 and 0 <= ncol < columns)
+            esc_south.append(leaves(row, col, dx, dy, 1, rows - 1))
+            esc_north.append(leaves(row, col, dx, dy, -1, 0))
+            back_south.append(leaves(row, col, -dx, -dy, 1, rows - 1))
+            back_north.append(leaves(row, col, -dx, -dy, -1, 0))
     ray_first: list[int] = []
     ray_rest: list[tuple[int, ...]] = []
     mortar: list[tuple[int, ...]] = []
@@ -128,6 +144,8 @@ def tables_for(columns: int, rows: int) -> Tables:
         side_a=tuple(side_a),
         side_b=tuple(side_b),
         escape=(tuple(esc_south), tuple(esc_north)),
+        back_escape=(tuple(back_south), tuple(back_north)),
+        diagonal_escape=diagonal_escape,
         ray_first=tuple(ray_first),
         ray_rest=tuple(ray_rest),
         mortar=tuple(mortar),

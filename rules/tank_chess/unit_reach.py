@@ -37,6 +37,7 @@ from tankmap.rules.tank_chess.reach import (
     _sh,
     _step_masks,
     _turn,
+    diagonal_escape_of,
     pack_cells,
     terrain_of,
 )
@@ -204,7 +205,7 @@ def unit_terrain_reach(scenario: Scenario) -> list[UnitTerrainReach | None]:
     for _, u in live:
         facing = int(u.facing) if u.facing is not None else 4 * u.side.index
         starts.append([u.cell * 8 + facing])
-    lay = _layout(board.columns, board.rows, len(live))
+    lay = _layout(board.columns, board.rows, len(live), diagonal_escape_of(scenario))
     free0 = pack_cells(lay, free_cells)
     escapes = {g: u.side.index for g, (_, u) in enumerate(live) if facts[g][1]}
     dist, found, levels = _turns(
@@ -256,7 +257,7 @@ def turn_steps(
     origins = np.flatnonzero(live)
     if not origins.size:
         return TurnSteps(live, np.zeros(0, dtype=np.int64), ())
-    lay = _layout(board.columns, board.rows, len(origins))
+    lay = _layout(board.columns, board.rows, len(origins), diagonal_escape_of(scenario))
     own = 0
     for g, u in enumerate(origins.tolist()):
         own |= lay.bit(g, u)

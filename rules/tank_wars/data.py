@@ -4,7 +4,8 @@ Every number of docs/rules.md §3 is a ruleset option whose default comes from
 ``resources/rulesets/tank-wars.json``: per vehicle kind ``<kind>_count``, ``<kind>_armour``,
 ``<kind>_moves`` (movement pattern), ``<kind>_shells`` and ``<kind>_gunfire``; and per game
 ``gunfire_tokens``, ``long_range_shots``, ``supply_drops``, ``support_armour``, ``setup_rows``,
-``gunfire_hits_stationary``, ``max_rounds``. ``TankWarsRules.of(options)`` turns the effective
+``gunfire_hits_stationary``, ``max_rounds``, and the readings ``shells_used_up``,
+``stay_without_token``, ``tokens_per_kind``. ``TankWarsRules.of(options)`` turns the effective
 option values of a scenario into the plain numbers the checks and the engine use.
 """
 
@@ -148,6 +149,9 @@ class TankWarsRules:
     setup_rows: int
     gunfire_hits_stationary: bool
     max_rounds: int
+    shells_used_up: bool = False
+    stay_without_token: bool = True
+    tokens_per_kind: int = 0
 
     @staticmethod
     def of(options: Mapping[str, OptionValue]) -> TankWarsRules:
@@ -174,6 +178,9 @@ class TankWarsRules:
             setup_rows=int(options["setup_rows"]),
             gunfire_hits_stationary=bool(options["gunfire_hits_stationary"]),
             max_rounds=int(options["max_rounds"]),
+            shells_used_up=bool(options["shells_used_up"]),
+            stay_without_token=bool(options["stay_without_token"]),
+            tokens_per_kind=int(options["tokens_per_kind"]),
         )
 
     def kind(self, name: str) -> KindRules:

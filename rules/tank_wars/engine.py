@@ -27,12 +27,15 @@ A round (docs/rules.md §3; one player acts, then the other — the two boards n
 the order only fixes the order of dice rolls):
 
 1. **Artillery**: each side fires one shot per shell of its live vehicles, or
-   ``long_range_shots`` if none of them has shells. Dice: one roll 0..35 per shot (see
-   ``draw_rolls``), south's shots first, then north's; the roll is the field
-   (``roll_to_cell``). A support token there is removed; else a vehicle there loses 1 AP;
-   else a crater is placed (a field holds at most one crater). Fire is simultaneous:
-   vehicles at 0 AP are removed at the end of the phase.
-2–3. **Planning**: the orders (command tokens, gunfire tokens).
+   ``long_range_shots`` if none of their cards has shells (with ``shells_used_up`` the
+   shells are a stock for the game: each vehicle fires those it has left, ``spent``).
+   Dice: one roll 0..35 per shot (see ``draw_rolls``), south's shots first, then north's;
+   the roll is the field (``roll_to_cell``). A support token there is removed; else a
+   vehicle there loses 1 AP; else a crater is placed (a field holds at most one crater).
+   Fire is simultaneous: vehicles at 0 AP are removed at the end of the phase.
+2–3. **Planning**: the orders (command tokens, gunfire tokens). A vehicle without a token
+   stays, unless ``stay_without_token`` is off (then every live vehicle needs one);
+   ``tokens_per_kind`` (when above 0) caps a side's tokens of each kind.
 4. **Movement**, south's vehicles in card order (the order of the scenario's units), then
    north's. A command is *not executed* when its token is outside the vehicle's pattern, it
    is a 2-field token and the vehicle has 1 AP left, or it ends off the vehicle's own board.
@@ -83,6 +86,7 @@ from tankmap.rules.tank_wars.state import (
     outcome,
     roll_to_cell,
     to_scenario,
+    tokens_ok,
 )
 
 Policy = Callable[[TankWarsState, Side], Orders]
@@ -153,6 +157,7 @@ class _Work:
         self.craters = set(state.craters)
         self.supports = set(state.supports)
         self.lost = list(state.lost_gunfire)
+        self.spent = state.spent
         self.events = events
         self.phase = phase
         self.round = state.round + 1
@@ -206,6 +211,7 @@ class _Work:
             (self.lost[0], self.lost[1]),
             state.round + (1 if finished else 0),
             in_round,
+            self.spent,
         )
 
 
@@ -221,6 +227,11 @@ def artillery_phase(
         raise IllegalMoveError("the game is over")
     w = _Work(state, events, "artillery")
     shots = [state.artillery_shots(s) for s in _SIDES]
+    if state.rules.shells_used_up:  # every vehicle fires the shells it has left
+        spent = list(state.spent) or [0] * (1 + max((v.ident for v in state.vehicles), default=0))
+        for v in state.vehicles:
+            spent[v.ident] += state.shells_left(v)
+        w.spent = tuple(spent)
     total = shots[0] + shots[1]
     rolls = draw_rolls(rng, total)
     k = 0
@@ -250,7 +261,9 @@ def _checked(
 ) -> tuple[dict[int, Command], list[int]]:
     """The commands of ``side``'s live vehicles and its gunfire tokens (at most the available
     count). ``IllegalMoveError`` for a command to an enemy vehicle, a command that is not a
-    ``Command``, or a gunfire token on a field that is neither enemy nor an own crater."""
+    ``Command``, a live vehicle without a token when ``stay_without_token`` is off, more
+    tokens of a kind than ``tokens_per_kind``, or a gunfire token on a field that is
+    neither enemy nor an own crater."""
     commands: dict[int, Command] = {}
     for ident, cmd in orders.commands.items():
         v = state.vehicle(ident)
@@ -263,6 +276,17 @@ def _checked(
                 f"{side} order for vehicle {ident} is not a Command: {short(cmd)}"
             )
         commands[ident] = cmd
+    rules = state.rules
+    if not rules.stay_without_token:
+        for v in state.vehicles_of(side):
+            if v.ident not in commands:
+                raise IllegalMoveError(
+                    f"{side} {v.kind} ({v.ident}) has no command token (stay_without_token off)"
+                )
+    if not tokens_ok(rules, commands):
+        raise IllegalMoveError(
+            f"{side} uses more than {rules.tokens_per_kind} command tokens of one kind"
+        )
     enemy = board_cells(state.board, side.other)
     for cell in orders.gunfire:
         if cell not in enemy and cell not in state.craters:
@@ -400,13 +424,22 @@ def play_game(
 def random_orders(state: TankWarsState, side: Side, rng: np.random.Generator) -> Orders:
     """Baseline orders: per vehicle (card order) a uniform pick among ``command_options``
     (staying included), then every available gunfire token on a uniform pick of
-    ``gunfire_targets`` (``draw_choices`` makes all the picks)."""
+    ``gunfire_targets`` (``draw_choices`` makes all the picks). With ``tokens_per_kind``
+    the vehicles pick one after the other among the tokens still in hand."""
     mine = [v for v in state.vehicles if v.side is side]
     options = [command_options(state, v) for v in mine]
     n = state.gunfire_available(side)
     targets = gunfire_targets(state, side)
-    picks = draw_choices(rng, [len(o) for o in options] + [len(targets)] * n)
     commands: dict[int, Command] = {}
+    if state.rules.tokens_per_kind > 0:  # one vehicle after the other, within the tokens
+        for v, opts in zip(mine, options, strict=True):
+            left = [c for c in opts if c is None or tokens_ok(state.rules, {**commands, -1: c})]
+            chosen = left[draw_choices(rng, [len(left)])[0]] if left else None
+            if chosen is not None:
+                commands[v.ident] = chosen
+        picks = draw_choices(rng, [len(targets)] * n)
+        return Orders(commands, tuple(targets[j] for j in picks))
+    picks = draw_choices(rng, [len(o) for o in options] + [len(targets)] * n)
     for v, opts, pick in zip(mine, options, picks, strict=False):
         chosen = opts[pick]
         if chosen is not None:

@@ -167,7 +167,9 @@ class TankWarsState:
     ``craters``/``supports`` the token fields; ``lost_gunfire[i]`` the gunfire symbols side
     ``i`` has lost with destroyed vehicles; ``round`` the number of rounds finished;
     ``in_round`` is True between the artillery phase and the resolution of the orders (the
-    moment both sides plan, knowing where the shells fell).
+    moment both sides plan, knowing where the shells fell); ``spent[ident]`` the shells
+    vehicle ``ident`` has fired so far (kept only with ``shells_used_up``; empty = none;
+    a position saved as a scenario does not keep it).
     """
 
     rules: TankWarsRules
@@ -178,6 +180,7 @@ class TankWarsState:
     lost_gunfire: tuple[int, int] = (0, 0)
     round: int = 0
     in_round: bool = False
+    spent: tuple[int, ...] = ()
 
     def vehicles_of(self, side: Side) -> tuple[Vehicle, ...]:
         return tuple(v for v in self.vehicles if v.side is side)
@@ -194,11 +197,22 @@ class TankWarsState:
         gunfire symbols of its destroyed vehicles (never below 0)."""
         return max(0, self.rules.gunfire_tokens - self.lost_gunfire[side.index])
 
+    def shells_left(self, v: Vehicle) -> int:
+        """Shells vehicle ``v`` fires in the next artillery phase: its card's shells, less
+        those already fired with ``shells_used_up``."""
+        card = self.rules.kind(v.kind).shells
+        if not self.rules.shells_used_up or v.ident >= len(self.spent):
+            return card
+        return max(0, card - self.spent[v.ident])
+
     def artillery_shots(self, side: Side) -> int:
-        """Shots ``side`` fires in the next artillery phase: the shells of its live vehicles,
-        or ``long_range_shots`` if none of them has shells (no artillery vehicle)."""
-        shells = sum(self.rules.kind(v.kind).shells for v in self.vehicles if v.side is side)
-        return shells if shells > 0 else self.rules.long_range_shots
+        """Shots ``side`` fires in the next artillery phase: the shells of its live vehicles
+        (``shells_left``), or ``long_range_shots`` if none of their cards has shells (no
+        artillery vehicle; one that has used up its shells still counts as one)."""
+        mine = [v for v in self.vehicles if v.side is side]
+        if not any(self.rules.kind(v.kind).shells for v in mine):
+            return self.rules.long_range_shots
+        return sum(self.shells_left(v) for v in mine)
 
 
 def roll_to_cell(board: Board, side: Side, roll: int) -> int:
@@ -292,13 +306,56 @@ def outcome(state: TankWarsState) -> Outcome | None:
 def command_options(state: TankWarsState, vehicle: Vehicle) -> list[Command | None]:
     """The commands ``vehicle`` can usefully plan now: ``None`` (no token: it stays) and
     every token of its pattern whose end field is on its own board, without the 2-field
-    tokens when it has 1 AP left. Occupancy is not checked (it depends on card order)."""
-    out: list[Command | None] = [None]
+    tokens when it has 1 AP left. Occupancy is not checked (it depends on card order).
+    Without ``stay_without_token`` ``None`` is not allowed: in its place come the
+    ``idle_commands`` (tokens that would not be executed: the vehicle stays)."""
+    out: list[Command | None] = []
+    if state.rules.stay_without_token:
+        out.append(None)
+    else:
+        out.extend(idle_commands(state, vehicle))
     for cmd in command_table(state.board, vehicle.side, state.rules, vehicle.kind)[vehicle.cell]:
         if cmd.kind.distance == 2 and vehicle.armour <= 1:
             continue
         out.append(cmd)
     return out
+
+
+def executes(state: TankWarsState, vehicle: Vehicle, command: Command) -> bool:
+    """Whether ``command`` would be executed for ``vehicle`` (in its pattern, not 2 fields
+    with 1 AP left, ending on its own board), occupancy aside."""
+    if command.kind not in state.rules.kind(vehicle.kind).moves:
+        return False
+    if command.kind.distance == 2 and vehicle.armour <= 1:
+        return False
+    end = command_end(state.board, vehicle.cell, command)
+    return end >= 0 and end in board_cells(state.board, vehicle.side)
+
+
+def idle_commands(state: TankWarsState, vehicle: Vehicle) -> list[Command]:
+    """Per token kind, the first placement that would not be executed for ``vehicle`` (a
+    token it may be given to stay where it is), in token order; none for a kind every
+    placement of which moves it."""
+    out = []
+    for kind in CommandKind:
+        for d in kind.directions:
+            cmd = Command(kind, d)
+            if not executes(state, vehicle, cmd):
+                out.append(cmd)
+                break
+    return out
+
+
+def tokens_ok(rules: TankWarsRules, commands: Mapping[int, Command]) -> bool:
+    """Whether ``commands`` (one side's) use at most ``tokens_per_kind`` tokens of each kind
+    (always, when it is 0)."""
+    limit = rules.tokens_per_kind
+    if limit <= 0:
+        return True
+    count: dict[CommandKind, int] = {}
+    for cmd in commands.values():
+        count[cmd.kind] = count.get(cmd.kind, 0) + 1
+    return all(n <= limit for n in count.values())
 
 
 def gunfire_targets(state: TankWarsState, side: Side) -> list[int]:

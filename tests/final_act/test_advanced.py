@@ -202,21 +202,27 @@ def test_double_shot_needs_the_tanks_own_shell_and_its_fire_zone() -> None:
 
 
 def test_quick_shot_is_a_separate_once_per_game_token() -> None:
-    # Both options on (each usable once): no quick shot before a loss; after it, C places
-    # its shell and the double shot on f8 (two hits: tank 1 out) and the quick shot on f7;
-    # a second quick shot later is refused.
+    # Both options on (each usable once): no quick shot before a loss. After one loss
+    # (2A out) south has one lost tank's shell a round (docs/rules.md §1.8: one budget per
+    # round across double shot, quick shot and air strike), so double and quick shot in
+    # the same round is refused; in two rounds both are allowed: round 2 C places its shell
+    # and the double shot on f8 (two hits: tank 1 out), round 3 its shell and the quick
+    # shot; a second quick shot later is refused.
     g = shot_game(double_shot=True, quick_shot=True)
     st = g.initial_state()
     with pytest.raises(IllegalMoveError):
         play(g, st, shells={2: "f8"}, actions=Actions(quick_shot={2: c("f8")}))
     play(g, st, shells={5: "k2"})
-    play(
-        g,
-        st,
-        shells={2: "f8"},
-        actions=Actions(double_shot={2: c("f8")}, quick_shot={2: c("f7")}),
-    )
+    with pytest.raises(IllegalMoveError, match="lost tanks' shells"):
+        play(
+            g,
+            st,
+            shells={2: "f8"},
+            actions=Actions(double_shot={2: c("f8")}, quick_shot={2: c("f7")}),
+        )
+    play(g, st, shells={2: "f8"}, actions=Actions(double_shot={2: c("f8")}))
     assert not st.alive[4]
+    play(g, st, shells={2: "f7"}, actions=Actions(quick_shot={2: c("f6")}))
     with pytest.raises(IllegalMoveError):
         play(g, st, shells={2: "f7"}, actions=Actions(quick_shot={2: c("f6")}))
 

@@ -5,7 +5,7 @@ expected answer is derived in a comment (geometry as in test_advanced.py's docst
 from __future__ import annotations
 
 import pytest
-from advanced_support import FAR, N, S, at, c, game, play, tank
+from advanced_support import FAR, N, S, at, c, game, play, rm, stay, tank
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.engine import Game
@@ -15,29 +15,63 @@ from tankmap.rules.scenario import Terrain
 
 
 # --- full throttle ------------------------------------------------------------------------
+# docs/rules.md §1.8: a tank only; the order is its one-cell move (the dial) and the token
+# makes it two cells straight on; the cell passed over must not hold a tank, R/M or wreck at
+# the start of the round, else the tank moves one cell.
 def test_full_throttle_moves_two_cells_without_turning() -> None:
-    # c2 facing N: forward twice -> c4; forward-right twice without turning -> d3 -> e4.
-    for to in ("c4", "e4"):
+    # c2 facing N: forward (c3) twice -> c4; forward-right without turning (d3) twice ->
+    # d3 -> e4.
+    for one, two in (("c3", "c4"), ("d3", "e4")):
         g = game(*FAR, tank(S, "c2", "C"), full_throttle=True)
         st = g.initial_state()
-        play(g, st, {2: (to, Facing.N)}, actions=Actions(full_throttle=[2]))
-        assert st.cell[2] == c(to) and st.facing[2] is Facing.N
+        play(g, st, {2: (one, Facing.N)}, actions=Actions(full_throttle=[2]))
+        assert st.cell[2] == c(two) and st.facing[2] is Facing.N
 
 
 def test_full_throttle_refusals() -> None:
-    g = game(*FAR, tank(S, "c2", "C"), full_throttle=True)
+    g = game(*FAR, tank(S, "c2", "C"), rm(S, "e2"), full_throttle=True)
     st = g.initial_state()
-    with pytest.raises(IllegalMoveError):  # a 2-cell order without the token
-        play(g, st, {2: ("c4", Facing.N)})
-    with pytest.raises(IllegalMoveError):  # "cannot be applied with direction change"
-        play(g, st, {2: ("e4", Facing.E)}, actions=Actions(full_throttle=[2]))
-    play(g, st, {2: ("c4", Facing.N)}, actions=Actions(full_throttle=[2]))
-    with pytest.raises(IllegalMoveError):  # once per game
-        play(g, st, {2: ("c6", Facing.N)}, actions=Actions(full_throttle=[2]))
-    # a wreck on the middle cell c3 stops it
-    g = game(*FAR, tank(S, "c2", "C"), tank(N, "c3", "1", 2, wreck=True), full_throttle=True)
-    with pytest.raises(IllegalMoveError):
-        play(g, g.initial_state(), {2: ("c4", Facing.N)}, actions=Actions(full_throttle=[2]))
+    with pytest.raises(IllegalMoveError, match="illegal order"):  # a 2-cell order
+        play(g, st, {2: ("c4", Facing.N)}, actions=Actions(full_throttle=[2]))
+    with pytest.raises(IllegalMoveError, match="full throttle"):  # with a direction change
+        play(g, st, {2: ("d3", Facing.E)}, actions=Actions(full_throttle=[2]))
+    with pytest.raises(IllegalMoveError, match="full throttle"):  # for tanks only
+        play(g, st, {3: ("e3", Facing.N)}, actions=Actions(full_throttle=[3]))
+    with pytest.raises(IllegalMoveError, match="full throttle"):  # staying is no move
+        play(g, st, actions=Actions(full_throttle=[2]))
+    play(g, st, {2: ("c3", Facing.N)}, actions=Actions(full_throttle=[2]))
+    assert st.cell[2] == c("c4")
+    with pytest.raises(IllegalMoveError, match="not available"):  # once per game
+        play(g, st, {2: ("c5", Facing.N)}, actions=Actions(full_throttle=[2]))
+
+
+def test_full_throttle_never_through_a_tank_or_rm() -> None:
+    # South 1 stands on c3 at the start of the round and moves on to c4; C on c2 throttles
+    # forward: c3 held by a tank at the start -> C makes its one-cell move to c3 (vacated by
+    # 1, so no conflict). The same with the own R/M on c3 moving to c4.
+    for blocker in (tank(S, "c3", "1"), rm(S, "c3")):
+        g = game(*FAR, tank(S, "c2", "C"), blocker, full_throttle=True)
+        st = g.initial_state()
+        play(
+            g,
+            st,
+            {2: ("c3", Facing.N), 3: ("c4", Facing.N)},
+            actions=Actions(full_throttle=[2]),
+        )
+        assert (st.cell[2], st.cell[3]) == (c("c3"), c("c4"))
+
+
+def test_full_throttle_passes_over_an_at_and_stops_short_of_a_wreck() -> None:
+    # An enemy AT on c3 is no obstacle to pass over: C goes c2 -> c4, the AT (not entered)
+    # stays in the game. A wreck on c4 (the second cell) cannot be entered: C moves to c3.
+    g = game(*FAR, tank(S, "c2", "C"), at(N, "c3"), full_throttle=True)
+    st = g.initial_state()
+    play(g, st, {2: ("c3", Facing.N)}, actions=Actions(full_throttle=[2]))
+    assert st.cell[2] == c("c4") and st.alive[3]
+    g = game(*FAR, tank(S, "c2", "C"), tank(N, "c4", "1", 2, wreck=True), full_throttle=True)
+    st = g.initial_state()
+    play(g, st, {2: ("c3", Facing.N)}, actions=Actions(full_throttle=[2]))
+    assert st.cell[2] == c("c3")
 
 
 def test_full_throttle_conflict_at_the_end_cell() -> None:
@@ -45,7 +79,7 @@ def test_full_throttle_conflict_at_the_end_cell() -> None:
     # ordered into one cell -> neither moves (docs/rules.md §1.5).
     g = game(*FAR, tank(S, "c2", "C"), tank(N, "c5", "1"), full_throttle=True)
     st = g.initial_state()
-    play(g, st, {2: ("c4", Facing.N), 3: ("c4", Facing.S)}, actions=Actions(full_throttle=[2]))
+    play(g, st, {2: ("c3", Facing.N), 3: ("c4", Facing.S)}, actions=Actions(full_throttle=[2]))
     assert (st.cell[2], st.cell[3]) == (c("c2"), c("c5"))
 
 
@@ -71,27 +105,72 @@ def test_quick_sand_stops_tanks_for_two_rounds_not_infantry() -> None:
 
 
 # --- smoke --------------------------------------------------------------------------------
-def test_smoke_blocks_the_line_of_fire_for_one_round() -> None:
-    # South C on f3, north 1 on f8 facing S: f3 is in its zone (f4..f7 empty). South lays
-    # smoke on f4 (vacant, next to C): the line f8 -> f3 crosses f4's interior -> blocked.
-    g = game(*FAR, tank(S, "f3", "C"), tank(N, "f8", "1"), tank(S, "g3", "1"), smoke=True)
+# docs/rules.md §1.8: laid after the moves, before the shells land, on a vacant cell next to
+# an own tank (where it now stands); shells whose line of fire (from where they were placed)
+# crosses it do not land.
+def smoke_game(**opts: object) -> Game:
+    # South C on f2 (index 2), north 1 on f8 facing S (index 3).
+    return game(*FAR, tank(S, "f2", "C"), tank(N, "f8", "1"), smoke=True, **opts)
+
+
+def test_smoke_is_laid_after_the_moves_and_stops_a_shell() -> None:
+    # C moves f2 -> f3; north 1 shells f3 (f = 5 straight ahead; f7..f4 empty at the
+    # start). South lays smoke on f4: next to f3 where C now stands (it was 2 rows from
+    # f2). The line f8 -> f3 crosses f4's interior -> the shell does not land: no hit.
+    g = smoke_game()
     st = g.initial_state()
-    assert c("f3") in st.fire_zone(3)
-    with pytest.raises(IllegalMoveError, match="fire zone"):
-        play(g, st, shells={3: "f3"}, actions=Actions(smoke={0: c("f4")}))
-    play(g, st, actions=Actions(smoke={0: c("f4")}))
-    assert c("f3") in st.fire_zone(3)  # the next round it is gone
-    play(g, st, shells={3: "f3"})
+    play(g, st, {2: ("f3", Facing.N)}, shells={3: "f3"}, actions=Actions(smoke={0: c("f4")}))
+    assert st.cell[2] == c("f3") and st.damage[2] == 0 and st.adv.used[0] == {"smoke"}
+    play(g, st, shells={3: "f3"})  # the next round the smoke is gone
     assert st.damage[2] == 1
 
 
-@pytest.mark.parametrize("cell", ["g3", "f6", "l12"])
-def test_smoke_needs_a_vacant_cell_next_to_an_own_tank(cell: str) -> None:
-    # g3 holds an own tank (not vacant); f6 is 3 rows from f3 and not next to g3; l12 is
-    # next to no south tank (and holds a north tank).
-    g = game(*FAR, tank(S, "f3", "C"), tank(N, "f8", "1"), tank(S, "g3", "1"), smoke=True)
+@pytest.mark.parametrize("cell", ["f3", "f5", "l12"])
+def test_smoke_needs_a_cell_vacant_and_next_to_an_own_tank_after_the_moves(cell: str) -> None:
+    # C moves f2 -> f3: f3 then holds C (not vacant); f5 is two rows from f3; l12 is next to
+    # no south tank (and holds a north tank).
+    g = smoke_game()
     with pytest.raises(IllegalMoveError, match="smoke"):
-        play(g, g.initial_state(), actions=Actions(smoke={0: c(cell)}))
+        play(g, g.initial_state(), {2: ("f3", Facing.N)}, actions=Actions(smoke={0: c(cell)}))
+
+
+def test_smoke_may_go_where_a_unit_stood_before_the_moves() -> None:
+    # South 1 on e3 moves to e4; e3 is vacant after the moves and next to C on f2.
+    g = game(*FAR, tank(S, "f2", "C"), tank(S, "e3", "1"), smoke=True)
+    st = g.initial_state()
+    play(g, st, {3: ("e4", Facing.N)}, actions=Actions(smoke={0: c("e3")}))
+    assert st.adv.used[0] == {"smoke"}
+
+
+@pytest.mark.parametrize("owner_blocked", [True, False])
+def test_smoke_blocks_its_owners_fire_by_option(owner_blocked: bool) -> None:
+    # C on f2 and north 1 on f8 both stay and shell each other (f = 6 each way; f3..f7
+    # empty). South's smoke on f3 lies on both lines. smoke_blocks_owner true (default):
+    # both shells stop; false: only north's shell stops, C's shell damages north 1.
+    g = smoke_game(smoke_blocks_owner=owner_blocked)
+    st = g.initial_state()
+    play(g, st, shells={2: "f8", 3: "f2"}, actions=Actions(smoke={0: c("f3")}))
+    assert st.damage[2] == 0
+    assert st.damage[3] == (0 if owner_blocked else 1)
+
+
+def test_smoke_decided_by_respond_after_the_moves() -> None:
+    # Unchecked play asks ``respond`` in phase "moved", after the moves: it sees C on f3
+    # and north's shell on f3, and lays smoke on f4; the round's report keeps the action.
+    g = smoke_game()
+    st = g.initial_state()
+    seen = []
+
+    def respond(phase: str, now: object, shells: dict[int, int], report: object) -> Actions:
+        seen.append((phase, st.cell[2], dict(shells)))
+        return Actions(smoke={0: c("f4")}) if phase == "moved" else Actions()
+
+    orders = stay(g)
+    orders[2] = (c("f3"), Facing.N)
+    report = g.apply_round(st, orders, {3: c("f3")}, None, respond)
+    assert seen == [("moved", c("f3"), {3: c("f3")})]
+    assert st.damage[2] == 0 and report.stopped == [(3, c("f3"))]
+    assert report.actions.smoke == {0: c("f4")}
 
 
 # --- air strike ---------------------------------------------------------------------------
@@ -140,6 +219,29 @@ def test_air_strike_shells_of_lost_tanks_are_free() -> None:
     assert not st.alive[2]
     one = Actions(air_strike={0: (c("c1"), [c("c7")])})
     play(g, st, shells={0: "a2", 3: "e3"}, actions=one)
+    assert st.damage[4] == 1
+
+
+def test_lost_tanks_shells_are_one_budget_per_round() -> None:
+    # docs/rules.md §1.8: "in one round a side fires at most one extra shell per tank it has
+    # lost, whichever tokens ask for them". As above C is out in round 1 (one lost tank).
+    # Round 2: 2A (e2) fires its shell on e3 and a double shot on e4 (its zone): that uses
+    # the one lost tank's shell, so the air strike's shell on c7 must take an active tank's
+    # shell: of the live a1 and e2 only one may fire (a1's shell is refused).
+    g = game(
+        *FAR,
+        tank(S, "c2", "C", 1),
+        tank(S, "e2", "2A"),
+        tank(N, "c7", "1"),
+        air_strike=True,
+        double_shot=True,
+    )
+    st = g.initial_state()
+    play(g, st, shells={4: "c2"})
+    both = Actions(air_strike={0: (c("c1"), [c("c7")])}, double_shot={3: c("e4")})
+    with pytest.raises(IllegalMoveError, match="at most 1 tank shells"):
+        play(g, st, shells={0: "a2", 3: "e3"}, actions=both)
+    play(g, st, shells={3: "e3"}, actions=both)
     assert st.damage[4] == 1
 
 
@@ -226,49 +328,82 @@ def test_enemy_minefield_only_with_a_tank_in_the_enemy_half() -> None:
 
 
 # --- Red Cross ----------------------------------------------------------------------------
-def test_red_cross_removes_a_flame_next_to_it() -> None:
-    # "place the token at any vacant square on their half ... at the end of any turn" (= the
-    # start of our round 1); "only at the end of the next turn after it was placed" (= the
-    # end of round 1); "a hit tank located at any of the surrounding squares ... including
-    # the token's area itself, can be fixed": C damaged on d3, token on c2 (diagonal
-    # neighbour). The token is then removed.
+# docs/rules.md §1.8: laid on a vacant own-half cell at the end of a round (after its hits);
+# used at the end of a later round, decided after that round's hits, on a damaged tank on
+# or next to it, not while an enemy tank stands on it.
+def test_red_cross_removes_a_flame_next_to_it_a_round_later() -> None:
+    # C damaged on d3. Round 1: the token goes on c2 at its end ("at the end of any turn").
+    # Naming C in round 1 is refused: activation comes before the laying at a round's end,
+    # and "only at the end of the next turn after it was placed". Round 2: c2 is a diagonal
+    # neighbour of d3 ("any of the surrounding squares"): C's flame goes, the token too.
     g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
     st = g.initial_state()
-    play(g, st, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    with pytest.raises(IllegalMoveError, match="Red Cross"):
+        play(g, st, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    play(g, st, actions=Actions(red_cross={0: c("c2")}))
+    assert st.adv.crosses == {0: c("c2")} and st.damage[2] == 1
+    play(g, st, actions=Actions(red_cross_repair=[2]))
     assert st.damage[2] == 0 and st.adv.crosses == {}
 
 
+def test_red_cross_is_laid_on_a_cell_vacant_at_the_end_of_the_round() -> None:
+    # C moves d3 -> d4 in round 1: d3 is vacant at the round's end (the token may go there),
+    # d4 is not.
+    g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
+    with pytest.raises(IllegalMoveError, match="may not lay"):
+        play(g, g.initial_state(), {2: ("d4", Facing.N)}, actions=Actions(red_cross={0: c("d4")}))
+    st = g.initial_state()
+    play(g, st, {2: ("d4", Facing.N)}, actions=Actions(red_cross={0: c("d3")}))
+    assert st.adv.crosses == {0: c("d3")}
+
+
 def test_red_cross_brings_back_a_tank_hit_twice_that_round() -> None:
-    # North 1 on d8 facing S covers d3 (f = 5, s = 0; d7..d4 empty): C's second hit. "A tank
-    # that is hit a second time may also be recovered ... only if the Red Cross was
-    # activated at the end of the turn it was hit. That tank continues the battle with a
-    # hit mark": alive, one hit, no wreck, not counted as a kill.
+    # Token laid on c2 at the end of round 1. Round 2: north 1 on d8 facing S shells d3
+    # (f = 5, s = 0; d7..d4 empty): C's second hit. Decided after the hits: "A tank that is
+    # hit a second time may also be recovered ... only if the Red Cross was activated at
+    # the end of the turn it was hit. That tank continues the battle with a hit mark":
+    # alive, one hit, no wreck, not counted as a kill.
     g = game(*FAR, tank(S, "d3", "C", 1), tank(N, "d8", "1"), red_cross=True)
     st = g.initial_state()
-    play(g, st, shells={3: "d3"}, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    play(g, st, actions=Actions(red_cross={0: c("c2")}))
+    play(g, st, shells={3: "d3"}, actions=Actions(red_cross_repair=[2]))
     assert st.alive[2] and not st.wreck[2] and st.damage[2] == 1
     assert st.kills == [0, 0] and not st.wreck_mask >> c("d3") & 1
 
 
-def test_red_cross_out_of_range_or_enemy_on_it_does_nothing() -> None:
-    # C on d3 is 2 columns from the token on b2: out of range, the token stays. Then north 1
-    # on c5 (facing S) drives onto the token's cell c4 next to C: "If an enemy tank is on
-    # your Red Cross you cannot activate it"; once it has moved on to c3, C is repaired.
+def test_red_cross_out_of_range_or_enemy_on_it_is_refused() -> None:
+    # C on d3 is 2 columns from a token on b2: out of range. Then north 1 on c5 (facing S)
+    # drives onto the token's cell c4 next to C: "If an enemy tank is on your Red Cross you
+    # cannot activate it"; once it has moved on to c3, C is repaired.
     g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
     st = g.initial_state()
-    play(g, st, actions=Actions(red_cross={0: c("b2")}, red_cross_repair=[2]))
-    assert st.damage[2] == 1 and st.adv.crosses == {0: c("b2")}
+    play(g, st, actions=Actions(red_cross={0: c("b2")}))
+    with pytest.raises(IllegalMoveError, match="Red Cross"):
+        play(g, st, actions=Actions(red_cross_repair=[2]))
     g = game(*FAR, tank(S, "d3", "C", 1), tank(N, "c5", "1"), red_cross=True)
     st = g.initial_state()
-    play(
-        g,
-        st,
-        {3: ("c4", Facing.S)},
-        actions=Actions(red_cross={0: c("c4")}, red_cross_repair=[2]),
-    )
-    assert st.cell[3] == c("c4") and st.damage[2] == 1
+    play(g, st, actions=Actions(red_cross={0: c("c4")}))
+    with pytest.raises(IllegalMoveError, match="Red Cross"):
+        play(g, st, {3: ("c4", Facing.S)}, actions=Actions(red_cross_repair=[2]))
+    play(g, st, {3: ("c4", Facing.S)})
+    assert st.damage[2] == 1
     play(g, st, {3: ("c3", Facing.S)}, actions=Actions(red_cross_repair=[2]))
     assert st.damage[2] == 0
+
+
+def test_red_cross_decided_by_respond_after_the_hits() -> None:
+    # Unchecked play asks ``respond`` in phase "hit" after the hits: it sees C knocked out
+    # by north's shell and names it; C is back with one hit.
+    g = game(*FAR, tank(S, "d3", "C", 1), tank(N, "d8", "1"), red_cross=True)
+    st = g.initial_state()
+    play(g, st, actions=Actions(red_cross={0: c("c2")}))
+
+    def respond(phase: str, now: object, shells: dict[int, int], report: object) -> Actions:
+        out = [u for u, *_ in report.knocked_out]  # type: ignore[attr-defined]
+        return Actions(red_cross_repair=out) if phase == "hit" and out == [2] else Actions()
+
+    report = g.apply_round(st, stay(g), {3: c("d3")}, None, respond)
+    assert st.alive[2] and st.damage[2] == 1 and report.actions.red_cross_repair == [2]
 
 
 @pytest.mark.parametrize(
@@ -287,8 +422,9 @@ def test_red_cross_placement_refusals(cell: str, why: str) -> None:
 def test_red_cross_once_per_game_and_only_with_a_token() -> None:
     g = game(*FAR, tank(S, "d3", "C", 1), red_cross=True)
     st = g.initial_state()
-    with pytest.raises(IllegalMoveError, match="Red Cross repair"):  # no token yet
+    with pytest.raises(IllegalMoveError, match="Red Cross"):  # no token yet
         play(g, st, actions=Actions(red_cross_repair=[2]))
-    play(g, st, actions=Actions(red_cross={0: c("c2")}, red_cross_repair=[2]))
+    play(g, st, actions=Actions(red_cross={0: c("c2")}))
+    play(g, st, actions=Actions(red_cross_repair=[2]))
     with pytest.raises(IllegalMoveError, match="may not lay"):  # used
         play(g, st, actions=Actions(red_cross={0: c("c1")}))

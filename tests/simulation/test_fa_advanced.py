@@ -22,8 +22,8 @@ from tankmap.analysis.simulation.runner import game_rng, simulate
 from tankmap.cli import main
 from tankmap.rules.board import Board
 from tankmap.rules.fileformat import read_scenario, write_scenario
-from tankmap.rules.final_act.engine import Game
-from tankmap.rules.final_act.engine_advanced import MODELLED
+from tankmap.rules.final_act.engine import Game, RoundReport, State
+from tankmap.rules.final_act.engine_advanced import MODELLED, Actions
 from tankmap.rules.final_act.engine_record import FinalActRecord
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario, Terrain, Unit
@@ -162,10 +162,15 @@ def test_heuristic_repairs_behind_a_berm() -> None:
 
 
 def test_heuristic_throttles_onto_the_goal() -> None:
-    # South C on f10 facing N: f11 then f12 (north's last line of defence) in one round.
+    # South C on f10 facing N: ordered forward (f11) with the token it goes on to f12
+    # (north's last line of defence) in one round (docs/rules.md §1.8).
     scenario = sc(Unit("tank", S, c("f10"), Facing.N, "C"), full_throttle=True)
     orders, _shells, acts = heuristic_actions(scenario)
-    assert acts.full_throttle == [2] and orders[2] == (c("f12"), Facing.N)  # type: ignore[attr-defined]
+    assert acts.full_throttle == [2] and orders[2] == (c("f11"), Facing.N)  # type: ignore[attr-defined]
+    prep = Prepared(Game(scenario))
+    st = prep.game.initial_state()
+    prep.game.play_round(st, [orders.get(u) for u in range(3)], {}, acts)  # type: ignore[arg-type]
+    assert st.cell[2] == c("f12") and st.winner is S
 
 
 def test_heuristic_clears_a_mine_that_shortens_its_route() -> None:
@@ -192,24 +197,69 @@ def test_heuristic_clears_a_mine_that_shortens_its_route() -> None:
 
 
 def test_heuristic_lays_and_uses_a_red_cross_for_a_damaged_tank() -> None:
-    # Damaged C on f3 (own half): the token goes on a vacant cell next to it furthest back:
-    # own row 2 holds e2 f2 g2, the lowest cell index wins -> e2.
+    # Damaged C on f3 (own half). At the end of round 1 (phase "hit") the token goes on a
+    # vacant cell next to it furthest back: own row 2 holds e2 f2 g2, the lowest cell index
+    # wins -> e2. At the end of round 2 C (still on f3, next to e2; no enemy covers it:
+    # north's l12 tank reaches columns i..l only) is named and its flame is gone.
     scenario = sc(Unit("tank", S, c("f3"), Facing.N, "C", 1), red_cross=True)
     prep = Prepared(Game(scenario))
-    st = prep.game.initial_state()
+    g = prep.game
+    pols = (HeuristicPolicy(prep, 0), HeuristicPolicy(prep, 1))
+    rng = np.random.default_rng(0)
+
+    def respond(phase: str, now: State, shells: dict[int, int], report: RoundReport) -> Actions:
+        return pols[0].respond(phase, now, shells, report, rng)
+
+    st = g.initial_state()
+    report = g.apply_round(st, [None] * 3, {}, None, respond)
+    assert report.actions.red_cross == {0: c("e2")} and st.adv.crosses == {0: c("e2")}
+    report = g.apply_round(st, [None] * 3, {}, None, respond)
+    assert report.actions.red_cross_repair == [2] and st.damage[2] == 0
+
+
+def test_heuristic_smokes_the_cell_that_stops_an_enemy_shell() -> None:
+    # South C on f2 stays; north 1 on f8 facing S shells f2 (f = 6, f3..f7 empty). After the
+    # moves south may smoke e1 e3 f1 f3 g1 g3 (next to C; e2/g2 too). Only f3 lies on the
+    # line f8 -> f2 (the others are off it or behind C): the heuristic lays it there and
+    # the shell stops.
+    scenario = sc(
+        Unit("tank", S, c("f2"), Facing.N, "C"), Unit("tank", N, c("f8"), Facing.S, "1"), smoke=True
+    )
+    prep = Prepared(Game(scenario))
+    g = prep.game
     pol = HeuristicPolicy(prep, 0)
     rng = np.random.default_rng(0)
-    assert pol.pre_round(st, rng).red_cross == {0: c("e2")}
-    # With a token on C's own cell every order ends next to it: C is named, and (no enemy
-    # covers f3: north's l12 tank reaches columns i..l only) its flame is gone afterwards.
-    prep.game.adv.begin(st, pol.pre_round(st, rng), check=True)
-    st.adv.crosses = {0: c("f3")}
-    view = RoundView(st, prep)
-    orders, shells = pol.decide(view, rng)
-    acts = pol.act(view, orders, shells, rng)
-    assert acts.red_cross_repair == [2]
-    prep.game.play_round(st, [orders.get(u) for u in range(3)], shells, acts)
-    assert st.damage[2] == 0
+
+    def respond(phase: str, now: State, shells: dict[int, int], report: RoundReport) -> Actions:
+        return pol.respond(phase, now, shells, report, rng)
+
+    st = g.initial_state()
+    report = g.apply_round(st, [None] * 4, {3: c("f2")}, None, respond)
+    assert report.actions.smoke == {0: c("f3")} and st.damage[2] == 0
+
+
+def test_random_policy_stays_within_the_lost_tanks_shells() -> None:
+    # South has lost one tank; double shot, quick shot and air strike all on: whatever the
+    # draws, its double and quick shots plus air-strike shells paid by lost tanks never
+    # exceed one, and the checked engine accepts the round.
+    scenario = sc(
+        Unit("tank", S, c("e2"), Facing.N, "2A"),
+        Unit("tank", S, c("g2"), Facing.N, "2"),
+        double_shot=True,
+        quick_shot=True,
+        air_strike=True,
+    )
+    prep = Prepared(Game(scenario))
+    pol = RandomPolicy(prep, 0)
+    for seed in range(40):
+        st = prep.game.initial_state()
+        st.adv.tanks_lost[0] = 1
+        view = RoundView(st, prep)
+        rng = np.random.default_rng(seed)
+        orders, shells = pol.decide(view, rng)
+        acts = pol.act(view, orders, shells, rng)
+        assert len(acts.double_shot) + len(acts.quick_shot) <= 1
+        prep.game.play_round(st, [orders.get(u) for u in range(4)], shells, acts)
 
 
 def test_random_policy_respects_the_officer_loss_cap() -> None:

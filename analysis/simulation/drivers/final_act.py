@@ -6,9 +6,11 @@ second); ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-tim
 implementations of the same ideas (``policies/final_act.py`` on ``rules.final_act.engine``).
 Both kinds of game record replay through the reference engine.
 
-Advanced rules and tokens (docs/rules.md §1.8) are modelled by the reference engine and policies
-only: when one is on, ``random``/``heuristic`` fall back to the reference implementations
-(``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to the JSON).
+Advanced rules and tokens (docs/rules.md §1.8), and the basic-rule readings set away from
+their defaults (§1.8a, ``rules.final_act.engine_readings``), are modelled by the reference
+engine and policies only: then ``random``/``heuristic`` fall back to the reference
+implementations (``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to
+the JSON).
 
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
@@ -29,8 +31,9 @@ from tankmap.analysis.simulation.games import (
 from tankmap.analysis.simulation.noise import game_key, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
-from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, State
+from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
 from tankmap.rules.final_act.engine_advanced import MODELLED, Actions
+from tankmap.rules.final_act.engine_readings import Readings
 from tankmap.rules.final_act.engine_record import FinalActRecord, Round
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.registry import get_ruleset
@@ -49,8 +52,9 @@ class FinalActDriver:
 
     def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
         """Whether both policies run vectorised (``play_many``): not when the prepared
-        game has advanced options (rules §1.8) on, which only the reference engine models."""
-        if prepared is not None and prepared.game.adv:
+        game has advanced options (rules §1.8) on or a reading (§1.8a) changed, which only
+        the reference engine models."""
+        if prepared is not None and (prepared.game.adv or prepared.game.readings.changed):
             return False
         return all(parse_policy(p)[0] in BATCHED for p in policies)
 
@@ -59,10 +63,19 @@ class FinalActDriver:
         because advanced options (docs/rules.md §1.8) are on in ``scenario``, or ``None``."""
         opts = get_ruleset(scenario.ruleset).options(scenario)
         on = [name for name in MODELLED if opts.get(name)]
-        if not on or not any(parse_policy(p)[0] in BATCHED for p in policies):
+        changed = [
+            f"{name}={str(opts[name]).lower() if isinstance(opts[name], bool) else opts[name]}"
+            for name in Readings.of(opts).changed
+        ]
+        if not (on or changed) or not any(parse_policy(p)[0] in BATCHED for p in policies):
             return None
+        what = []
+        if on:
+            what.append(f"advanced options {', '.join(on)}")
+        if changed:
+            what.append(f"readings {', '.join(changed)}")
         return (
-            f"advanced options {', '.join(on)} are modelled by the reference engine only: "
+            f"{' and '.join(what)} are modelled by the reference engine only: "
             "random/heuristic play as random-ref/heuristic-ref (slower)"
         )
 
@@ -74,7 +87,8 @@ class FinalActDriver:
         from tankmap.analysis.simulation.drivers import final_act_kernel
 
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
-        if not (self.batched(policies, prepared) or searching) or prepared.game.adv:
+        game = prepared.game
+        if not (self.batched(policies, prepared) or searching) or game.adv or game.readings.changed:
             return
         from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 
@@ -160,6 +174,7 @@ class FinalActDriver:
             return self._batched(prepared, policies, [key_of(rng)], record)[0]
         prep: Prepared = prepared
         game = prep.game
+        adv = game.adv
         st = game.initial_state()
         players = []
         for s, spec in enumerate(policies):
@@ -170,13 +185,18 @@ class FinalActDriver:
                         if st.side[u] == s and st.kind[u] == r[3:]:
                             st.alive[u] = False
             players.append(make_policy(base, restrictions, prep, s))
+        if adv:  # the action tokens' share-out (docs/rules.md §1.8; equal sets: no draw)
+            adv.deal(st, rng, lambda side, tokens, k: players[side].pick_tokens(tokens, k, rng))
         deaths: list[Death] = []
         rounds: list[Round] = []
         actions: dict[int, Actions] = {}
         n = len(st.kind)
-        adv = game.adv
         acts: Actions | None = None
+        two_ats = any(
+            sum(1 for u in range(n) if st.kind[u] == "at" and st.side[u] == s) > 1 for s in (0, 1)
+        )
         while not st.over:
+            acts = None
             if adv:  # start-of-round tokens first: both sides see them before deciding
                 acts = players[0].pre_round(st, rng).merge(players[1].pre_round(st, rng))
                 adv.begin(st, acts, check=False)
@@ -186,6 +206,11 @@ class FinalActDriver:
             if acts is not None:
                 acts = acts.merge(players[0].act(view, o0, s0, rng))
                 acts = acts.merge(players[1].act(view, o1, s1, rng))
+            if two_ats:  # which AT a shell on two of them takes (docs/rules.md §1.6)
+                spared = players[0].spare_ats(view, o0) + players[1].spare_ats(view, o1)
+                if spared:
+                    acts = acts or Actions()
+                    acts.at_spared.extend(spared)
             orders: list[Order | None] = [None] * n
             for u, o in o0.items():
                 orders[u] = o
@@ -194,10 +219,22 @@ class FinalActDriver:
             shells = s0
             shells.update(s1)
             if record:
-                if acts is not None and not acts.empty():
-                    actions[len(rounds)] = acts
                 rounds.append((list(orders), dict(shells)))
-            report = game.apply_round(st, orders, shells, acts)
+            respond = None
+            if adv:
+
+                def respond(
+                    phase: str, now: State, placed: dict[int, int], so_far: RoundReport
+                ) -> Actions:
+                    return (
+                        players[0]
+                        .respond(phase, now, placed, so_far, rng)
+                        .merge(players[1].respond(phase, now, placed, so_far, rng))
+                    )
+
+            report = game.apply_round(st, orders, shells, acts, respond)
+            if record and not report.actions.empty():
+                actions[len(rounds) - 1] = report.actions
             for u, cell, _by, by_unit in report.knocked_out:
                 deaths.append(
                     Death(

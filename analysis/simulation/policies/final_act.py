@@ -13,7 +13,8 @@ result maps unit index → order and shooter index → target cell.
   into their zone, else turn in place to face the threat, else advance; shells go on the
   cells enemy units are most likely to move into (each enemy's orders weighted by how much
   they shorten its route; damaged tanks count double), spread over several cells.
-- advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round`` and ``act``, see
+- advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round``, ``act`` and
+  ``respond`` (mid-round: smoke, Red Cross), see
   ``policies/final_act_advanced.py``.
 - restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
   side's units of that kind take no part in the game) are applied by ``make_policy`` and
@@ -28,16 +29,26 @@ import numpy as np
 
 from tankmap.analysis.simulation.policies.final_act_advanced import (
     heuristic_act,
+    heuristic_after_hits,
+    heuristic_after_moves,
     heuristic_pre_round,
     random_act,
+    random_after_hits,
+    random_after_moves,
     random_pre_round,
 )
-from tankmap.rules.final_act.engine import SIDES, Game, State
+from tankmap.rules.final_act.engine import SIDES, Game, RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 
 INF = 1_000_000
+# The heuristic's picks under ``token_share`` pick, most wanted first: tokens that win races
+# (full throttle) and take tanks out, before the defensive ones.
+TOKEN_PREFERENCE = (
+    *("full_throttle", "air_strike", "quick_shot", "smoke", "red_cross", "quick_sand"),
+    "mine_clearing",
+)
 # Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
 _LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
 _VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
@@ -236,6 +247,28 @@ class RandomPolicy:
         """Advanced actions (docs/rules.md §1.8), uniformly at random; adjusts orders/shells."""
         return random_act(view, self.side, orders, shells, rng)
 
+    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
+        """No choice of which AT survives a shell on two (docs/rules.md §1.6): the engine's
+        default rule decides (and the random numbers drawn stay those of before)."""
+        return []
+
+    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
+        """``k`` of the action ``tokens`` (``token_share`` pick), uniformly at random."""
+        return [tokens[int(i)] for i in rng.choice(len(tokens), k, replace=False)]
+
+    def respond(
+        self,
+        phase: str,
+        state: State,
+        shells: dict[int, int],
+        report: RoundReport,
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Mid-round tokens (``Game.apply_round``'s ``respond``), uniformly at random."""
+        if phase == "moved":
+            return random_after_moves(state, self.side, rng)
+        return random_after_hits(state, self.side, report, rng)
+
 
 class HeuristicPolicy:
     """Advance on shortest routes, use cover, face threats, shell likely destinations."""
@@ -368,6 +401,48 @@ class HeuristicPolicy:
         """Advanced actions (docs/rules.md §1.8) where they help; adjusts orders/shells."""
         likely = self._likely(view)
         return heuristic_act(view, self.side, orders, shells, likely, self.prep, self._plan)
+
+    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
+        """Where two own ATs are ordered to end on one cell, the one to keep if a shell hits
+        them (docs/rules.md §1.6): the one whose fire zone from where it ends holds more
+        enemy units (the lower index on a tie)."""
+        st = view.state
+        ends: dict[int, list[int]] = {}
+        for u in view.live:
+            if st.kind[u] == "at" and st.side[u] == self.side:
+                ends.setdefault(orders.get(u, (st.cell[u], st.facing[u]))[0], []).append(u)
+        out: list[int] = []
+        if all(len(ats) < 2 for ats in ends.values()):
+            return out
+        blockers = st.blockers()
+        enemies = {st.cell[v] for v in st.live(self.enemy)}
+        for cell, ats in ends.items():
+            if len(ats) < 2:
+                continue
+
+            def worth(u: int, cell: int = cell) -> int:
+                facing = orders.get(u, (cell, st.facing[u]))[1]
+                return sum(1 for c in st.zone_at(u, cell, facing, blockers) if c in enemies)
+
+            out.append(max(sorted(ats), key=lambda u: (worth(u), -u)))
+        return out
+
+    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
+        """``k`` of the action ``tokens`` (``token_share`` pick), by ``TOKEN_PREFERENCE``."""
+        return sorted(tokens, key=TOKEN_PREFERENCE.index)[:k]
+
+    def respond(
+        self,
+        phase: str,
+        state: State,
+        shells: dict[int, int],
+        report: RoundReport,
+        rng: np.random.Generator,
+    ) -> Actions:
+        """Mid-round tokens (``Game.apply_round``'s ``respond``) where they help."""
+        if phase == "moved":
+            return heuristic_after_moves(state, self.side, shells, report)
+        return heuristic_after_hits(state, self.side, report)
 
     def _at_order(
         self, view: RoundView, u: int, likely: dict[int, float], noise: list[float], base: int

@@ -1,14 +1,17 @@
 """How the reference Final Act policies use the advanced rules and tokens (docs/rules.md §1.8).
 
 Only called when a game has §1.8 options on (``Game.adv``), so games without them draw
-exactly the same random numbers as before. Two steps per round and side:
+exactly the same random numbers as before. Four steps per round and side:
 
 - ``pre_round`` (before anyone orders; the tokens are visible to both sides): quick sand
-  and smoke.
+  and mine clearing.
 - ``act`` (after the side's ``decide``): repairs (which turn the units' orders into stays
-  and drop the repaired tank's shell), full throttle, air strike, double/quick shot, and
-  dropping the tank shells an officer loss or an air strike takes away. ``orders`` and
-  ``shells`` are changed in place.
+  and drop the repaired tank's shell), full throttle, air strike, double/quick shot (within
+  the round's lost tanks' shells), and dropping the tank shells an officer loss or an air
+  strike takes away. ``orders`` and ``shells`` are changed in place.
+- ``after_moves`` (the engine's ``respond``, phase ``"moved"``: the moves are done, the
+  shells lie on the board): smoke.
+- ``after_hits`` (phase ``"hit"``): the Red Cross — its use on a tank, then laying it.
 
 ``random`` uses each available action with probability 1/2, choosing uniformly among its
 legal uses; ``heuristic`` uses them when they help: repairs when the repair cell is not
@@ -17,7 +20,9 @@ repair left retreats behind a berm out of fire), full throttle to win or
 to gain two rounds without entering fire, a second shell on the best remaining likely
 enemy cell, an air strike on the column where it finds the most likely enemies (worth
 more than the tank shells it costs), quick sand in front of the enemy tank closest to its
-goal, smoke beside the own tank under the most fire, dropping the least valuable shells.
+goal, smoke where it stops the most enemy shells on its units (more than it stops of its
+own on enemy units), the Red Cross on a tank knocked out that round before a damaged one,
+laid next to the damaged own tank furthest back; dropping the least valuable shells.
 """
 
 from __future__ import annotations
@@ -26,9 +31,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tankmap.rules.final_act.engine import State
+from tankmap.rules.final_act.engine import RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
-from tankmap.rules.final_act.engine_redcross import red_cross_cells
+from tankmap.rules.final_act.engine_redcross import red_cross_cells, repairable
 from tankmap.rules.final_act.tables import Order
 
 if TYPE_CHECKING:
@@ -79,15 +84,36 @@ def random_pre_round(st: State, side: int, rng: np.random.Generator) -> Actions:
     out = Actions()
     if adv.may_use(st, side, "quick_sand") and rng.random() < 0.5:
         out.quick_sand[side] = int(rng.integers(st.game.board.size))
-    if adv.may_use(st, side, "smoke") and rng.random() < 0.5:
-        cells = adv.smoke_cells(st, side)
-        if cells:
-            out.smoke[side] = cells[int(rng.integers(len(cells)))]
     if adv.may_use(st, side, "mine_clearing") and rng.random() < 0.5:
         cells = adv.clearable(st, side)
         if cells:
             out.mine_clearing[side] = cells[int(rng.integers(len(cells)))]
-    if adv.may_use(st, side, "red_cross") and rng.random() < 0.5:
+    return out
+
+
+def random_after_moves(st: State, side: int, rng: np.random.Generator) -> Actions:
+    """Smoke on a uniformly chosen legal cell, with probability 1/2."""
+    adv = st.game.adv
+    out = Actions()
+    if adv.may_use(st, side, "smoke") and rng.random() < 0.5:
+        cells = adv.smoke_cells(st, side)
+        if cells:
+            out.smoke[side] = cells[int(rng.integers(len(cells)))]
+    return out
+
+
+def random_after_hits(
+    st: State, side: int, report: RoundReport, rng: np.random.Generator
+) -> Actions:
+    """The Red Cross on a uniformly chosen tank it may repair, then laying it, each with
+    probability 1/2."""
+    adv = st.game.adv
+    out = Actions()
+    if side in st.adv.crosses and rng.random() < 0.5:
+        tanks = [u for u in repairable(st, report) if st.side[u] == side]
+        if tanks:
+            out.red_cross_repair.append(tanks[int(rng.integers(len(tanks)))])
+    if adv.may_use(st, side, "red_cross") and side not in st.adv.crosses and rng.random() < 0.5:
         cells = red_cross_cells(st, side)
         if cells:
             out.red_cross[side] = cells[int(rng.integers(len(cells)))]
@@ -129,17 +155,16 @@ def random_act(
         token, cells = _column(st, side, int(rng.integers(st.game.board.columns)))
         picks = rng.integers(len(cells), size=2)
         out.air_strike[side] = (token, [cells[int(i)] for i in picks])
-    cross = st.adv.crosses.get(side)
-    if cross is not None and rng.random() < 0.5:
-        tanks = [u for u in mine if st.kind[u] == "tank"]
-        if tanks:
-            out.red_cross_repair.append(tanks[int(rng.integers(len(tanks)))])
     drop = _shells_to_drop(st, side, shells, busy, out)
     for _ in range(drop):
         shooters = [u for u in _tank_shooters(st, shells) if u not in busy]
         shells.pop(shooters[int(rng.integers(len(shooters)))])
     for key in EXTRA_SHOTS:
-        if adv.may_use(st, side, key) and rng.random() < 0.5:
+        if (
+            adv.may_use(st, side, key)
+            and adv.lost_shells_left(st, side, out) > 0
+            and rng.random() < 0.5
+        ):
             shooters = [u for u in _tank_shooters(st, shells) if u not in getattr(out, key)]
             shooters = [u for u in shooters if u not in out.double_shot and view.zones[u]]
             if shooters:
@@ -160,19 +185,6 @@ def heuristic_pre_round(
     enemy = 1 - side
     if adv.may_use(st, side, "mine_clearing") and plan is not None:
         _mine_clearing(st, side, prep, out, plan)
-    if adv.may_use(st, side, "red_cross"):
-        # next to (or on) the damaged own tank furthest back in the own half
-        cells = set(red_cross_cells(st, side))
-        b = st.game.board
-        spots = [
-            (b.own_row(cell, side), cell)
-            for u in st.live(side)
-            if st.kind[u] == "tank" and st.damage[u] > 0
-            for cell in (st.cell[u], *_around(st, st.cell[u]))
-            if cell in cells
-        ]
-        if spots:
-            out.red_cross[side] = min(spots)[1]
     if adv.may_use(st, side, "quick_sand"):
         # in front of the enemy tank closest to its goal, if it is 3 rounds away or less
         best: tuple[int, int] | None = None
@@ -185,39 +197,68 @@ def heuristic_pre_round(
                 best = (d, to)
         if best is not None:
             out.quick_sand[side] = best[1]
-    if adv.may_use(st, side, "smoke"):
-        blockers = st.blockers()
-        shooters = [u for u in st.live(enemy) if st.game.fire_tables[st.kind[u]] is not None]
+    return out
 
-        def threats(cell: int, extra: int) -> int:
-            n = 0
-            for v in shooters:
-                _z, mask = prep.zone(st.kind[v], st.cell[v], st.facing[v], blockers | extra)
-                n += mask >> cell & 1
-            return n
 
-        covered = [0] * st.game.board.size  # enemy shooters covering each cell now
-        for v in shooters:
-            m = prep.zone(st.kind[v], st.cell[v], st.facing[v], blockers)[1]
-            while m:
-                low = m & -m
-                covered[low.bit_length() - 1] += 1
-                m ^= low
-        vacant: set[int] | None = None
-        best_gain, best_cell = 1, -1
-        for u in st.live(side):
-            if st.kind[u] != "tank" or covered[st.cell[u]] < 2:
+def heuristic_after_moves(
+    st: State, side: int, shells: dict[int, int], report: RoundReport
+) -> Actions:
+    """Smoke on the legal cell that stops the most enemy shells on cells holding own units
+    (a damaged tank counts twice) less the own shells it stops on enemy units, if any."""
+    adv = st.game.adv
+    out = Actions()
+    if not adv.may_use(st, side, "smoke"):
+        return out
+    cells, facings, blockers = report.start
+    holding: dict[int, int] = {}  # cell -> worth of the units there, per side
+    for u in st.live():
+        worth = 2 if st.kind[u] == "tank" and st.damage[u] else 1
+        key = st.cell[u] * 2 + st.side[u]
+        holding[key] = holding.get(key, 0) + worth
+    aimed = [
+        (v, t, holding.get(t * 2 + (1 - st.side[v]), 0))
+        for v, t in shells.items()
+        if 0 <= v < len(cells)
+    ]
+    aimed = [(v, t, w) for v, t, w in aimed if w]
+    best_gain, best_cell = 0, -1
+    for c in adv.smoke_cells(st, side):
+        gain = 0
+        for v, t, w in aimed:
+            mine = st.side[v] == side
+            if mine and not adv.smoke_blocks_owner:
                 continue
-            if vacant is None:
-                vacant = set(adv.smoke_cells(st, side))
-            now = covered[st.cell[u]]
-            for c in _around(st, st.cell[u]):
-                if c in vacant:
-                    gain = now - threats(st.cell[u], 1 << c)
-                    if gain > best_gain:
-                        best_gain, best_cell = gain, c
-        if best_cell >= 0:
-            out.smoke[side] = best_cell
+            if t not in st.zone_at(v, cells[v], facings[v], blockers | 1 << c):
+                gain += -w if mine else w
+        if gain > best_gain:
+            best_gain, best_cell = gain, c
+    if best_cell >= 0:
+        out.smoke[side] = best_cell
+    return out
+
+
+def heuristic_after_hits(st: State, side: int, report: RoundReport) -> Actions:
+    """The Red Cross on an own tank knocked out this round, else on the most damaged one it
+    may repair; laid next to (or on) the damaged own tank furthest back in the own half."""
+    adv = st.game.adv
+    out = Actions()
+    if side in st.adv.crosses:
+        out_now = {u for u, *_ in report.knocked_out}
+        tanks = [u for u in repairable(st, report) if st.side[u] == side]
+        if tanks:
+            out.red_cross_repair.append(min(tanks, key=lambda u: (u not in out_now, u)))
+    elif adv.may_use(st, side, "red_cross"):  # (a second token only once the first is used)
+        cells = set(red_cross_cells(st, side))
+        b = st.game.board
+        spots = [
+            (b.own_row(cell, side), cell)
+            for u in st.live(side)
+            if st.kind[u] == "tank" and st.damage[u] > 0
+            for cell in (st.cell[u], *_around(st, st.cell[u]))
+            if cell in cells
+        ]
+        if spots:
+            out.red_cross[side] = min(spots)[1]
     return out
 
 
@@ -294,17 +335,6 @@ def heuristic_act(
             _to_berm(view, side, damaged, busy, orders)
     if adv.may_use(st, side, "full_throttle"):
         _throttle(view, side, mine, busy, orders, out, prep)
-    cross = st.adv.crosses.get(side)
-    if cross is not None:
-        # name the tank ending next to the token: a damaged one, else the most exposed one
-        # (naming costs nothing: the token stays unless a flame is removed)
-        near = [
-            (-st.damage[u], -view.danger(enemy, orders[u][0]), u)
-            for u in mine
-            if st.kind[u] == "tank" and u in orders and _chebyshev(st, orders[u][0], cross) <= 1
-        ]
-        if near:
-            out.red_cross_repair.append(min(near)[2])
     if adv.may_use(st, side, "air_strike"):
         _air_strike(st, side, shells, likely, out)
     drop = _shells_to_drop(st, side, shells, busy, out)
@@ -313,7 +343,7 @@ def heuristic_act(
         for u in worst[:drop]:
             shells.pop(u)
     for key in EXTRA_SHOTS:
-        if not adv.may_use(st, side, key):
+        if not adv.may_use(st, side, key) or adv.lost_shells_left(st, side, out) <= 0:
             continue
         left = dict(likely)
         for c in shells.values():
@@ -419,10 +449,11 @@ def _throttle(
         here = dist[st.cell[u] * 8 + st.facing[u]]
         chosen = orders.get(u, _stay(st, u))
         for o in st.game.adv.throttle_orders(st, u):
-            if o[0] in taken:
+            end = st.game.adv.throttle_end(st, u, o)
+            if end == o[0] or end in taken:
                 continue
-            d = dist[o[0] * 8 + o[1]]
-            danger = view.danger(enemy, o[0])
+            d = dist[end * 8 + o[1]]
+            danger = view.danger(enemy, end)
             if d == 0 or (d <= here - 2 and danger <= view.danger(enemy, chosen[0])):
                 score = d + 0.35 * danger
                 if best is None or score < best[0]:

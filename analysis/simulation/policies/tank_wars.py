@@ -8,7 +8,11 @@
   with seeded noise so it stays hard to predict; gunfire tokens go on the enemy fields
   where enemy vehicles are most likely to end (each enemy vehicle's options weighted
   equally, weaker vehicles count more), at most one token per field.
-- restriction ``+no-KIND``: vehicles of that kind never get a command.
+- restriction ``+no-KIND``: vehicles of that kind never get a command (when every
+  vehicle must get a token — ``stay_without_token`` off — one that is not executed).
+- options ``stay_without_token`` and ``tokens_per_kind`` (docs/rules.md §3.1): the choices
+  come from ``command_options`` (a token that is not executed stands for staying) and stay
+  within the side's tokens of each kind, vehicle after vehicle.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from tankmap.rules.tank_wars.engine import (
     random_orders,
 )
 from tankmap.rules.tank_wars.ruleset import board_cells
-from tankmap.rules.tank_wars.state import Vehicle
+from tankmap.rules.tank_wars.state import Vehicle, executes, idle_commands, tokens_ok
 
 Policy = Callable[[TankWarsState, Side], Orders]
 
@@ -53,8 +57,8 @@ def _options(state: TankWarsState, v: Vehicle) -> tuple[Option, ...]:
         return found[2]
     out: list[Option] = []
     for cmd in command_options(state, v):
-        if cmd is None:
-            out.append((None, v.cell, ()))
+        if cmd is None or not executes(state, v, cmd):  # no token, or one not executed
+            out.append((cmd, v.cell, ()))
         else:
             path = _path(state, v.cell, cmd)
             out.append((cmd, path[-1], path))
@@ -64,6 +68,17 @@ def _options(state: TankWarsState, v: Vehicle) -> tuple[Option, ...]:
     return _OPTIONS[key][2]
 
 
+def _idle(state: TankWarsState, v: Vehicle, commands: dict[int, Command]) -> Command | None:
+    """What vehicle ``v`` of a banned kind is given: nothing, or — when every vehicle needs
+    a token — one that is not executed, within the side's tokens."""
+    if state.rules.stay_without_token:
+        return None
+    for cmd in idle_commands(state, v):
+        if tokens_ok(state.rules, {**commands, -1: cmd}):
+            return cmd
+    return None
+
+
 def random_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
     def policy(state: TankWarsState, side: Side) -> Orders:
         orders = random_orders(state, side, rng)
@@ -71,6 +86,11 @@ def random_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()
             return orders
         kinds = {v.ident: v.kind for v in state.vehicles}
         kept = {i: c for i, c in orders.commands.items() if kinds.get(i) not in banned}
+        for v in state.vehicles_of(side):
+            if v.kind in banned:
+                idle = _idle(state, v, kept)
+                if idle is not None:
+                    kept[v.ident] = idle
         return Orders(kept, orders.gunfire)
 
     return policy
@@ -83,6 +103,9 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
         for v in state.vehicles_of(side):
             if v.kind in banned:
                 claimed.add(v.cell)
+                idle = _idle(state, v, commands)
+                if idle is not None:
+                    commands[v.ident] = idle
                 continue
             options = _options(state, v)
             noise = rng.random(len(options)).tolist()
@@ -91,8 +114,15 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
             best_score = -1e9
             craters_at = state.craters
             supports = state.supports
+            limited = state.rules.tokens_per_kind > 0
             for (cmd, end, path), z in zip(options, noise, strict=True):
                 if end in claimed:
+                    continue
+                if (
+                    limited
+                    and cmd is not None
+                    and not tokens_ok(state.rules, {**commands, -1: cmd})
+                ):
                     continue
                 craters = sum(1 for c in path if c in craters_at)
                 score = (2.0 if end in supports else 0.0) - craters * (
@@ -101,7 +131,18 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
                 score += 0.8 * z + (0.3 if cmd is not None else 0.0)
                 if score > best_score:
                     best, best_end, best_score = cmd, end, score
-            claimed.add(best_end if best is not None else v.cell)
+            if best is None and not state.rules.stay_without_token:
+                # every vehicle needs a token: one not executed, else any left in hand
+                best = _idle(state, v, commands) or next(
+                    (
+                        c
+                        for c, _e, _p in options
+                        if c is not None and tokens_ok(state.rules, {**commands, -1: c})
+                    ),
+                    None,
+                )
+                best_end = v.cell  # at worst it is cancelled
+            claimed.add(best_end)
             if best is not None:
                 commands[v.ident] = best
         # gunfire: where the enemy most likely ends

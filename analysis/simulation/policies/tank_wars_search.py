@@ -26,7 +26,12 @@ from tankmap.rules.tank_wars.engine import (
     play_round,
     resolve_orders,
 )
-from tankmap.rules.tank_wars.state import command_options, gunfire_targets, outcome
+from tankmap.rules.tank_wars.state import (
+    command_options,
+    gunfire_targets,
+    outcome,
+    tokens_ok,
+)
 
 DEFAULT_SAMPLES = 3
 """Sampled futures per decision: against the heuristic on the built-in boards, 3 scored
@@ -93,7 +98,7 @@ def search_policy(
                     trial.pop(v.ident, None)
                 else:
                     trial[v.ident] = cmd
-                if trial == commands:
+                if trial == commands or not tokens_ok(state.rules, trial):
                     continue
                 s = score(state, side, Orders(trial, plan.gunfire), futures)
                 if s > best:
@@ -116,13 +121,14 @@ def search_policy(
 
 def _likely_fields(state: TankWarsState, side: Side, allowed: list[int]) -> list[int]:
     """Enemy-board fields by how many enemy command options end there (most first)."""
-    from tankmap.rules.tank_wars.state import command_end
+    from tankmap.rules.tank_wars.state import command_end, executes
 
     count: dict[int, float] = {}
     for e in state.vehicles_of(side.other):
         options = command_options(state, e)
         for cmd in options:
-            end = e.cell if cmd is None else command_end(state.board, e.cell, cmd)
+            moves = cmd is not None and executes(state, e, cmd)
+            end = command_end(state.board, e.cell, cmd) if cmd is not None and moves else e.cell
             count[end] = count.get(end, 0.0) + 1.0 / len(options)
     ok = set(allowed)
     return sorted((c for c in count if c in ok), key=lambda c: (-count[c], c))

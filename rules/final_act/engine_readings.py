@@ -1,0 +1,67 @@
+"""Final Act readings of the basic rules that are ruleset options (docs/rules.md §1.8a).
+
+The rule texts leave these cases open; each reading is an option whose default is the one
+tankmap has always played (``DEFAULTS``). ``Readings.of(options)`` holds a game's values;
+``Readings.changed`` names the options set away from the default — the fast engines (numpy
+batch and compiled kernel) play the defaults only, so a game with any of them changed is
+played by the reference engine (``FinalActDriver.batched``).
+
+- ``tank_rotation`` (default true): three or more tanks (or tanks and the R/M) ordered
+  round a cycle of cells — each into the cell the next one leaves — all move; false: the
+  whole cycle stays, like two tanks that may not swap.
+- ``at_turn_fires`` (default true): an AT that turns in place still places a shell; false:
+  turning counts as moving ("an AT unit cannot move and shoot at the same turn").
+- ``at_into_tank`` (default ``"stays"``): an AT ordered into the cell where an enemy tank
+  ends the round without having moved stays (the cell is held); ``"eliminated"``: it walks
+  in and is out, credited to that tank ("in any situation where a tank and a rival anti
+  tank unit move to the same square, the tank has the upper hand").
+- ``tank_at_pass`` (default ``"pass"``): an enemy tank and AT that trade cells both move
+  and nothing happens; ``"run-over"``: both move and the AT is out (the tank drove over
+  it); ``"bounce"``: both stay, like two tanks.
+- ``arrival_hit_wins`` (default false): a tank that moves onto the enemy's last line and
+  is knocked out there in the same round has not reached it; true: it counts as landed
+  (docs/rules.md §1.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+AT_INTO_TANK = ("stays", "eliminated")
+TANK_AT_PASS = ("pass", "run-over", "bounce")
+
+
+@dataclass(frozen=True)
+class Readings:
+    """One game's values of the basic-rule reading options (module docstring)."""
+
+    tank_rotation: bool = True
+    at_turn_fires: bool = True
+    at_into_tank: str = "stays"
+    tank_at_pass: str = "pass"
+    arrival_hit_wins: bool = False
+
+    @staticmethod
+    def of(options: Mapping[str, Any]) -> Readings:
+        """The readings in effective ``options`` (missing names keep their default)."""
+        d = DEFAULTS
+        return Readings(
+            tank_rotation=bool(options.get("tank_rotation", d.tank_rotation)),
+            at_turn_fires=bool(options.get("at_turn_fires", d.at_turn_fires)),
+            at_into_tank=str(options.get("at_into_tank", d.at_into_tank)),
+            tank_at_pass=str(options.get("tank_at_pass", d.tank_at_pass)),
+            arrival_hit_wins=bool(options.get("arrival_hit_wins", d.arrival_hit_wins)),
+        )
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """Names of the options whose value differs from the default, in field order."""
+        return tuple(
+            f.name for f in fields(self) if getattr(self, f.name) != getattr(DEFAULTS, f.name)
+        )
+
+
+DEFAULTS = Readings()
+NAMES: tuple[str, ...] = tuple(f.name for f in fields(Readings))
