@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from tankmap.analysis import board_style as st
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.ruleset import Ruleset, load_ruleset_data
 from tankmap.rules.scenario import Scenario
@@ -96,7 +97,7 @@ _FINAL_ACT = Palette(
         ),
     ),
     facings=4,
-    range_colours=("#e53935", "#fb8c00", "#fdd835", "#43a047", "#1e88e5", "#8e24aa"),
+    range_colours=st.RANGE_COLOURS,
     limits={
         "tank": 7,
         "berm-large": 1,
@@ -174,6 +175,8 @@ def palette_for(ruleset: Ruleset) -> Palette:
         entries.append(known.get(kind) or Entry(kind, kind.replace("-", " ").title(), True))
     for kind in ruleset.terrain_kinds:
         entries.append(known.get(kind) or Entry(kind, kind.replace("-", " ").title(), False))
+    # terrain buttons show the board's colours (analysis.board_style)
+    entries = [e if e.is_unit else replace(e, colour=st.terrain_look(e.kind).fill) for e in entries]
     data = _data(ruleset.name)
     names = data.get("tank_names")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
