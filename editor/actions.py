@@ -64,6 +64,12 @@ def _tool(tool_id: str) -> Handler:
     return lambda w: w.ctx.set_tool(tool_id)
 
 
+def _resize(w: MainWindow) -> object:
+    from tankmap.editor.resize import resize_board
+
+    return resize_board(w)
+
+
 def _open_record(w: MainWindow) -> object:
     from tankmap.editor.replay_view import open_game_record
 
@@ -212,6 +218,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Ctrl+Shift+U",
         "&Edit",
         lambda w: w.report(w.copy_setup(Side.NORTH)),
+    ),
+    ActionSpec(
+        "edit.resize",
+        "Resi&ze board…",
+        "Ctrl+Alt+R",
+        "&Edit",
+        _resize,
+        "New width and height, anchored where the board should stay; pieces off the new "
+        "board are removed only after you agree (undoable)",
     ),
     ActionSpec(
         "tools.select",

@@ -238,6 +238,9 @@ class BoardScene(QGraphicsScene):
         doc = self.doc
         assert doc is not None
         s = doc.scenario
+        if s.board != self.geo.board:  # resized: new geometry, every item anew
+            self.set_document(doc)
+            return
         board_key = (s.board, s.ruleset, dict(s.options).__repr__())
         if board_key != self._board_key:
             self._board_key = board_key
