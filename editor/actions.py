@@ -162,8 +162,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&Paste",
         "Ctrl+V",
         "&Edit",
+        lambda w: w.stamp(),
+        "The copied pieces follow the cursor (green where they may go, red where not); "
+        "click to paste, Esc to stop",
+    ),
+    ActionSpec(
+        "edit.paste_here",
+        "Paste &here",
+        "Ctrl+Shift+V",
+        "&Edit",
         lambda w: w.paste(),
-        "Paste at the cell under the cursor",
+        "Paste at once at the cell under the cursor",
     ),
     ActionSpec(
         "edit.delete",
