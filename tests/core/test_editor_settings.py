@@ -99,3 +99,11 @@ def test_tiled_maps_keep_it() -> None:
     assert '"editor:symmetry"' in dumps_tmj(s)
     assert dumps_scenario(loads_tmx(dumps_tmx(s))) == dumps_scenario(s)
     assert loads_tmj(dumps_tmj(s)) == s
+
+
+def test_the_ladder_cache_key_ignores_it() -> None:
+    from tankmap.analysis.ladder_cache import board_key
+
+    plain = read_scenario(MIRROR)
+    saved = loads_scenario(json.dumps(_doc(symmetry="point")))
+    assert board_key(saved) == board_key(plain)
