@@ -312,21 +312,40 @@ def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) ->
         labels.append("tinted: setup zones")
     if not plain and scenario.ruleset == "final-act":
         handles.append(tuple(Rectangle((0, 0), 1, 1, fc=c, ec="none") for c in RANGE_COLOURS))
-        labels.append("bars beside the rows: range markers (rows r and r + 6 alike)")
+        labels.append("side bars: range markers (rows r and r + 6 alike)")
     return handles, labels
 
 
+KEY_FONT = 7.0  # points
+
+
+def key_columns(labels: list[str], width: float, most: int) -> int:
+    """How many columns (at most ``most``) a key of ``labels`` may have and still fit in
+    ``width`` inches: estimated from the longest label of each column (7 pt text, about
+    half an em per character) plus the mark and the spacing."""
+    em = KEY_FONT / 72
+    for ncol in range(max(1, most), 1, -1):
+        rows = -(-len(labels) // ncol)
+        columns = [labels[k * rows : (k + 1) * rows] for k in range(ncol)]
+        need = sum((2.2 + 0.8 + 1.2) * em + 0.52 * em * max(map(len, c)) for c in columns if c)
+        if need <= width:
+            return ncol
+    return 1
+
+
 def add_key(fig: Figure, key: Key, ncol: int | None = None) -> None:
-    """Put ``key`` under the figure's panels (a figure legend, outside the boards)."""
+    """Put ``key`` under the figure's panels (a figure legend, outside the boards), in as
+    many columns as fit the figure's width (``ncol`` or 4 at most)."""
     handles, labels = key
     if not handles:
         return
+    width = float(fig.get_size_inches()[0])
     fig.legend(
         handles,
         labels,
         loc="outside lower center",
-        ncol=ncol or min(len(handles), 4),
-        fontsize=7,
+        ncol=key_columns(labels, width, ncol or min(len(handles), 4)),
+        fontsize=KEY_FONT,
         frameon=False,
         handler_map={tuple: HandlerTuple(ndivide=None, pad=0), TerrainSwatch: SwatchHandler()},
         handlelength=2.2,
@@ -360,7 +379,7 @@ def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     fig = Figure(figsize=size, layout="constrained")
     ax = fig.add_subplot()
     draw_board(ax, scenario, title=title)
-    add_key(fig, board_key(scenario), ncol=max(1, min(3, int(size[0] // 1.6))))
+    add_key(fig, board_key(scenario), ncol=3)
     return fig
 
 

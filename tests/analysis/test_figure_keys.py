@@ -51,7 +51,7 @@ def test_board_key_names_every_mark_of_a_final_act_board(mirror: ScenarioAnalysi
     assert "minefield lane (arrow: the way across)" in key
     assert "outline colour: the terrain's owner" in key
     assert "tinted: setup zones" in key
-    assert "bars beside the rows: range markers (rows r and r + 6 alike)" in key
+    assert "side bars: range markers (rows r and r + 6 alike)" in key
 
 
 def test_heat_maps_have_a_labelled_scale_per_panel(mirror: ScenarioAnalysis) -> None:
@@ -75,7 +75,7 @@ def test_lanes_routes_and_contested_explain_their_own_marks(mirror: ScenarioAnal
     assert routes[:2] == ["one unit's route (one colour each)", "where it stands after each round"]
     contested = _key(contested_figure(mirror))
     assert contested[0] == "contested (both sides fire)" and "large berm" in contested
-    assert not any(k.startswith("bars beside") for k in contested)  # drawn without them
+    assert not any(k.startswith("side bars") for k in contested)  # drawn without them
 
 
 def test_tank_chess_and_tank_wars_keys() -> None:
@@ -86,7 +86,7 @@ def test_tank_chess_and_tank_wars_keys() -> None:
     # each Tank Chess piece has its own token shape, named in the key
     for words in ("octagon: command tank", "circle: light tank", "square: heavy tank"):
         assert words in key
-    assert not any(k.startswith(("bars beside", "outline colour")) for k in key)
+    assert not any(k.startswith(("side bars", "outline colour")) for k in key)
     kill = kill_figure(tc)
     assert kill is not None and len(_scales(kill)) == 2
     tw = analyse(read_scenario(maps.ROOT / "tank-wars" / "default.json"))
