@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from tankmap.editor import clipboard, editing
@@ -543,6 +543,14 @@ class MainWindow(QMainWindow):
         act = self.actions_by_id.get(f"tools.{tool_id}")
         if act is not None:
             act.setChecked(True)
+        else:  # the stamp (Ctrl+V) has no button: none of the tool buttons is on
+            for other in ("select", "place", "erase"):
+                tool = self.actions_by_id[f"tools.{other}"]
+                group = tool.actionGroup()
+                if tool.isChecked() and group is not None:
+                    group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
+                    tool.setChecked(False)
+                    group.setExclusionPolicy(QActionGroup.ExclusionPolicy.Exclusive)
 
     def _hover(self, cell: object) -> None:
         if not isinstance(cell, int):

@@ -34,6 +34,7 @@ def test_the_stamp_follows_the_cursor_green_then_red(make_window: Any) -> None:
     _copy_tank_and_berm(w)
     w.run_action("edit.paste")
     assert w.ctx.tool_id == "stamp"
+    assert not any(w.actions_by_id[f"tools.{t}"].isChecked() for t in ("select", "place", "erase"))
     hover(w, "f1")  # the tank's anchor on f1: tank f1, berm g2 h2 — free, in the setup rows
     assert _ghost_cells(w) == {"f1", "g2", "h2"}
     assert w.ctx.tool.ok and w.ctx.scene.preview.fill == QColor(67, 160, 71, 120)
@@ -69,6 +70,7 @@ def test_a_click_pastes_one_undo_step_and_the_stamp_stays(make_window: Any) -> N
     assert w.doc.scenario == before
     w.run_action("edit.escape")
     assert w.ctx.tool_id == "select" and not w.ctx.scene.ghosts
+    assert w.actions_by_id["tools.select"].isChecked()
 
 
 def test_an_empty_clipboard_says_so(make_window: Any) -> None:
