@@ -124,3 +124,16 @@ def test_token_shapes_differ_per_kind() -> None:
     # the triangle's corners: apex up, base below the centre
     (ax, ay), (bx, by), (cx, cy) = st.token_polygon("triangle")
     assert ax == 0 and ay > 1 and by == cy < 0 and bx == -cx
+
+
+def test_legend_dock_and_palette_name_the_token_shapes(make_window: Any) -> None:
+    from tankmap import maps
+
+    w = make_window(maps.ROOT / "final-act" / "extra-forces.json")
+    texts = w.legend_dock.texts()
+    for line in ("Rounded square: tank", "Triangle: AT", "Circle with a cross: R/M"):
+        assert line in texts
+    w = make_window(maps.ROOT / "tank-chess" / "basic-16.json")
+    shapes = [t for t in w.legend_dock.texts() if ": " in t and t.endswith("tank")]
+    assert len(shapes) == 4  # command, light, medium, heavy: one shape each
+    assert w.doc.palette.entry("obstacle").colour == st.terrain_look("obstacle").fill
