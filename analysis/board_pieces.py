@@ -389,15 +389,13 @@ class SwatchHandler:
         from matplotlib.collections import LineCollection
 
         look = st.terrain_look(orig_handle.kind)
-        x0, y0 = handlebox.xdescent, handlebox.ydescent
+        x0, y0 = -handlebox.xdescent, -handlebox.ydescent  # the handle box's lower left
         w, h = handlebox.width, handlebox.height
         t = handlebox.get_transform()
-        box = Rectangle(
-            (x0 - x0, y0 - y0), w, h, fc=look.fill, ec=st.TERRAIN_EDGE, lw=0.6, transform=t
-        )
+        box = Rectangle((x0, y0), w, h, fc=look.fill, ec=st.TERRAIN_EDGE, lw=0.6, transform=t)
         handlebox.add_artist(box)
         lines, dots = st.hatch_marks(orig_handle.kind)
-        cx, cy = w / 2, h / 2
+        cx, cy = x0 + w / 2, y0 + h / 2  # the marks of one cell, stretched over the box
         segments = [[(cx + a * w, cy + b * h), (cx + c * w, cy + d * h)] for a, b, c, d in lines]
         if segments:
             handlebox.add_artist(
