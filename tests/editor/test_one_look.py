@@ -45,14 +45,17 @@ def _close(a: tuple[int, int, int], b: str, tol: int = 12) -> bool:
     return max(abs(a[0] - c.red()), abs(a[1] - c.green()), abs(a[2] - c.blue())) <= tol
 
 
-def _report_pixels(scenario: Scenario) -> dict[str, tuple[int, int, int]]:
+Spots = dict[str, tuple[str, float, float]]
+
+
+def _report_pixels(scenario: Scenario, spots: Spots = SPOTS) -> dict[str, tuple[int, int, int]]:
     fig = board_figure(scenario)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     image = np.asarray(canvas.buffer_rgba())
     ax = fig.axes[0]
     out = {}
-    for name, (cell, dx, dy) in SPOTS.items():
+    for name, (cell, dx, dy) in spots.items():
         c = scenario.board.parse_cell(cell)
         x, y = ax.transData.transform(
             (scenario.board.col_of(c) + dx, scenario.board.row_of(c) + dy)
@@ -62,7 +65,7 @@ def _report_pixels(scenario: Scenario) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def _editor_pixels(scenario: Scenario) -> dict[str, tuple[int, int, int]]:
+def _editor_pixels(scenario: Scenario, spots: Spots = SPOTS) -> dict[str, tuple[int, int, int]]:
     scene, _doc = _scene(scenario)
     rect = scene.sceneRect()
     image = QImage(int(rect.width()), int(rect.height()), QImage.Format.Format_ARGB32)
@@ -71,7 +74,7 @@ def _editor_pixels(scenario: Scenario) -> dict[str, tuple[int, int, int]]:
     scene.render(p, image.rect().toRectF(), rect)
     p.end()
     out = {}
-    for name, (cell, dx, dy) in SPOTS.items():
+    for name, (cell, dx, dy) in spots.items():
         point = scene.geo.centre(scenario.board.parse_cell(cell)) + QPointF(dx * CELL, -dy * CELL)
         point -= rect.topLeft()
         c = QColor(image.pixel(int(point.x()), int(point.y())))
@@ -137,3 +140,29 @@ def test_legend_dock_and_palette_name_the_token_shapes(make_window: Any) -> None
     shapes = [t for t in w.legend_dock.texts() if ": " in t and t.endswith("tank")]
     assert len(shapes) == 4  # command, light, medium, heavy: one shape each
     assert w.doc.palette.entry("obstacle").colour == st.terrain_look("obstacle").fill
+
+
+def test_a_built_in_tank_chess_board_matches_too(make_window: Any) -> None:
+    from tankmap import maps
+    from tankmap.rules.fileformat import read_scenario
+
+    make_window()
+    s = read_scenario(maps.ROOT / "tank-chess" / "basic-16.json")
+    b = s.board
+    obstacle = b.cell_name(s.terrain[0].cells[0])
+    white = next(u for u in s.units if u.side is Side.SOUTH and u.kind == "heavy")
+    black = next(u for u in s.units if u.side is Side.NORTH and u.kind == "heavy")
+    spots: Spots = {
+        "obstacle": (obstacle, 0.25, 0.25),  # clear of the brick lines
+        "white heavy": (b.cell_name(white.cell), -0.25, -0.25),  # in the square, off the code
+        "black heavy": (b.cell_name(black.cell), 0.25, 0.25),
+    }
+    expected = {
+        "obstacle": st.terrain_look("obstacle").fill,
+        "white heavy": st.side_look("tank-chess", Side.SOUTH)[0],
+        "black heavy": st.side_look("tank-chess", Side.NORTH)[0],
+    }
+    report, editor = _report_pixels(s, spots), _editor_pixels(s, spots)
+    for name, colour in expected.items():
+        assert _close(report[name], colour), (name, report[name], colour)
+        assert _close(editor[name], colour), (name, editor[name], colour)
