@@ -11,6 +11,7 @@ and "provisional" label) come from the small style table below, not from rule co
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -176,7 +177,8 @@ def draw_board(
     heading = title if title is not None else (scenario.title or rs.title)
     if rs.provisional and "provisional" not in heading.lower():
         heading += " (provisional)"
-    ax.set_title(heading, fontsize=10)
+    # a long title over a narrow board wraps instead of running off the figure
+    ax.set_title(textwrap.fill(heading, max(24, int(b.columns * 5.5))), fontsize=10)
     if norm is None or colormap is None:
         return None
     return ScalarMappable(norm, colormap)
@@ -375,11 +377,13 @@ def add_scale(
 
 def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     """A new ``Figure`` with the board, its terrain and units, and a key under it."""
-    size = figure_size(scenario, extra=0.7)
-    fig = Figure(figsize=size, layout="constrained")
+    key = board_key(scenario)
+    width = figure_size(scenario)[0]
+    rows = -(-len(key[1]) // key_columns(key[1], width, 3))
+    fig = Figure(figsize=figure_size(scenario, extra=0.2 + 0.15 * rows), layout="constrained")
     ax = fig.add_subplot()
     draw_board(ax, scenario, title=title)
-    add_key(fig, board_key(scenario), ncol=3)
+    add_key(fig, key, ncol=3)
     return fig
 
 

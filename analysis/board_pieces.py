@@ -90,19 +90,16 @@ def draw_cells(
     grid = PatchCollection(squares, facecolors=fills, edgecolors=st.GRID)
     sz.track(ax.add_collection(grid), st.GRID_WIDTH)
     for side, cells in zones.items():
-        for cell in cells:
-            x, y = xy(cell)
-            ax.add_patch(
-                Rectangle(
-                    (x - 0.5, y - 0.5),
-                    1,
-                    1,
-                    fc=st.SIDE_COLOURS[side],
-                    alpha=st.ZONE_ALPHA,
-                    ec="none",
-                    zorder=1.1,
-                )
+        tints = [Rectangle((xy(c)[0] - 0.5, xy(c)[1] - 0.5), 1, 1) for c in sorted(cells)]
+        ax.add_collection(
+            PatchCollection(
+                tints,
+                facecolors=st.SIDE_COLOURS[side],
+                alpha=st.ZONE_ALPHA,
+                edgecolors="none",
+                zorder=1.1,
             )
+        )
 
 
 def draw_range_bars(ax: Axes, scenario: Scenario, row_y: Callable[[int], float]) -> None:
@@ -158,17 +155,17 @@ def draw_terrain(
 ) -> None:
     """One terrain piece: fill and hatching per cell, the lane and its arrow, the outline
     (in the owner's colour for an owned piece). ``faded``: under a heat map."""
-    from matplotlib.collections import LineCollection
+    from matplotlib.collections import LineCollection, PatchCollection
 
     look = st.terrain_look(piece.kind)
     alpha = 0.55 if faded else 1.0
     lines, dots = st.hatch_marks(piece.kind)
     hatch_segments = []
+    fills: list[Rectangle] = []
+    marks: list[Circle] = []
     for cell in piece.cells:
         x, y = xy(cell)
-        ax.add_patch(
-            Rectangle((x - 0.5, y - 0.5), 1, 1, fc=look.fill, ec="none", alpha=alpha, zorder=2)
-        )
+        fills.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
         if cell == piece.lane:
             i = st.LANE_INSET
             ax.add_patch(
@@ -185,12 +182,16 @@ def draw_terrain(
                 _arrow(ax, x, y, piece.arrow)
             continue
         hatch_segments.extend([[(x + a, y + b), (x + c, y + d)] for a, b, c, d in lines])
-        for dx, dy, r in dots:
-            ax.add_patch(
-                Circle(
-                    (x + dx, y + dy), r, fc=look.hatch_colour, ec="none", alpha=alpha, zorder=2.1
-                )
+        marks.extend(Circle((x + dx, y + dy), r) for dx, dy, r in dots)
+    ax.add_collection(
+        PatchCollection(fills, facecolors=look.fill, edgecolors="none", alpha=alpha, zorder=2)
+    )
+    if marks:
+        ax.add_collection(
+            PatchCollection(
+                marks, facecolors=look.hatch_colour, edgecolors="none", alpha=alpha, zorder=2.1
             )
+        )
     if hatch_segments:
         hatching = ax.add_collection(
             LineCollection(
