@@ -195,7 +195,8 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
     }
     if scenario.to_move is not Side.SOUTH:
         out["to_move"] = scenario.to_move.value
-    editor = {k: v for k, v in sorted(scenario.editor.items()) if v != EDITOR_SETTINGS[k][0]}
+    defaults = {k: values[0] for k, values in EDITOR_SETTINGS.items()}
+    editor = {k: v for k, v in sorted(scenario.editor.items()) if v != defaults.get(k)}
     if editor:
         out["editor"] = editor
     out["terrain"] = [_terrain_json(t, b) for t in scenario.terrain]
