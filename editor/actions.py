@@ -64,6 +64,14 @@ def _tool(tool_id: str) -> Handler:
     return lambda w: w.ctx.set_tool(tool_id)
 
 
+def _stamp(w: MainWindow) -> object:
+    from tankmap.editor.tools.stamp import start_stamp
+
+    outcome = start_stamp(w.ctx)
+    w.report(outcome)
+    return outcome
+
+
 def _resize(w: MainWindow) -> object:
     from tankmap.editor.resize import resize_board
 
@@ -162,7 +170,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&Paste",
         "Ctrl+V",
         "&Edit",
-        lambda w: w.stamp(),
+        _stamp,
         "The copied pieces follow the cursor (green where they may go, red where not); "
         "click to paste, Esc to stop",
     ),

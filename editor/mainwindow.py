@@ -516,18 +516,6 @@ class MainWindow(QMainWindow):
             self.ctx.say(f"Refused: {outcome.reason}")
         return outcome
 
-    def stamp(self) -> editing.Outcome:
-        """Ctrl+V: the stamp tool with the clipboard (a preview follows the cursor)."""
-        if not self.ctx.clipboard.pieces:
-            outcome = editing.Outcome(False, "the clipboard is empty (copy pieces first)")
-            self.report(outcome)
-            return outcome
-        if self.ctx.tool_id == "stamp":
-            self.ctx.tool.activate()
-        else:
-            self.ctx.set_tool("stamp")
-        return editing.Outcome(True)
-
     def toggle_unit_view(self) -> None:
         self.ctx.unit_view = self.actions_by_id["view.unit_view"].isChecked()
         self.overlays.refresh_unit_view()

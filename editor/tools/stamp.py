@@ -9,8 +9,20 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tankmap.editor import clipboard, editing
+from tankmap.editor.context import EditorContext
 from tankmap.editor.pieces import Piece, cells_of
 from tankmap.editor.tools.base import CellEvent, Tool
+
+
+def start_stamp(ctx: EditorContext) -> editing.Outcome:
+    """Ctrl+V: the stamp tool with the clipboard (refused while the clipboard is empty)."""
+    if not ctx.clipboard.pieces:
+        return editing.Outcome(False, "the clipboard is empty (copy pieces first)")
+    if ctx.tool_id == "stamp":
+        ctx.tool.activate()
+    else:
+        ctx.set_tool("stamp")
+    return editing.Outcome(True)
 
 
 class StampTool(Tool):
