@@ -11,66 +11,43 @@ and "provisional" label) come from the small style table below, not from rule co
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
-from matplotlib.collections import PatchCollection
 from matplotlib.colors import Colormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
-from matplotlib.patches import FancyArrow, Polygon, Rectangle
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from tankmap.rules.geometry import Facing, Side
+from tankmap.analysis import board_style as st
+from tankmap.analysis.board_pieces import (
+    Sizer,
+    SwatchHandler,
+    TerrainSwatch,
+    draw_cells,
+    draw_frame,
+    draw_range_bars,
+    draw_terrain,
+    draw_unit,
+    token_marker,
+)
+from tankmap.analysis.board_style import COORDINATE_TEXT, RANGE_BAR
+from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
-from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.scenario import Scenario, Unit
 
-SIDE_COLOURS = {Side.SOUTH: "#1f5fbf", Side.NORTH: "#c0392b"}
-# Tank Chess is played White against Black: white and black tokens, each with an outline
-# that reads on light and dark terrain alike (fill, outline, text)
-TANK_CHESS_LOOKS = {
-    Side.SOUTH: ("#f7f6f2", "#1a1a1a", "#111111"),
-    Side.NORTH: ("#1c1c1c", "#e6e6e6", "#ffffff"),
-}
-
-
-def side_look(ruleset: str, side: Side) -> tuple[str, str, str]:
-    """How ``side``'s unit tokens are drawn in ``ruleset``, in the reports and the editor
-    alike: ``(fill, outline, text)`` colours. Tank Chess: white and black; else blue/red."""
-    if ruleset == "tank-chess":
-        return TANK_CHESS_LOOKS[side]
-    return SIDE_COLOURS[side], "#ffffff", "#ffffff"
-
-
-SIDE_LIGHT = {Side.SOUTH: "#a9c4ee", Side.NORTH: "#f1b2aa"}
-# Final Act range markers: rows r and r + 6 share a colour (docs/rules.md §1.1)
-RANGE_COLOURS = ("#fde2e2", "#fdf0d5", "#fdfbd4", "#e3f6dc", "#dcefff", "#ece3fb")
-TERRAIN_STYLE: dict[str, dict[str, Any]] = {
-    "berm-large": {"fc": "#b08d57", "hatch": "///", "label": "berm"},
-    "berm-small": {"fc": "#c9a66b", "hatch": "///", "label": "berm"},
-    "swamp": {"fc": "#4f7f6f", "hatch": "...", "label": "swamp"},
-    "minefield": {"fc": "#8c2d2d", "hatch": "xx", "label": "minefield"},
-    "obstacle": {"fc": "#4a4a4a", "hatch": "", "label": "obstacle"},
-    "crater": {"fc": "#6b5b4b", "hatch": "..", "label": "crater"},
-    "support": {"fc": "#e8c547", "hatch": "++", "label": "support"},
-}
-DEFAULT_TERRAIN = {"fc": "#777777", "hatch": "", "label": "terrain"}
-# how the keys name terrain kinds (the editor palette's words)
-TERRAIN_NAMES = {
-    "berm-large": "large berm",
-    "berm-small": "small berm",
-    "swamp": "swamp",
-    "minefield": "minefield",
-    "obstacle": "obstacle",
-    "crater": "crater",
-    "support": "support token",
-}
-LANE_FILL = "#f3d9a4"
-SHORT_KIND = {"tank": "T", "at": "AT", "rm": "RM", "heavy": "H", "medium": "M", "artillery": "A"}
+# the shared look (re-exported: figures and the editor name them from here)
+SIDE_COLOURS = st.SIDE_COLOURS
+side_look = st.side_look
+RANGE_COLOURS = st.RANGE_COLOURS
+LANE_FILL = st.LANE_FILL
+TERRAIN_NAMES = {kind: look.label for kind, look in st.TERRAIN.items()}
 
 
 def time_unit(scenario: Scenario) -> str:
@@ -104,12 +81,7 @@ def cell_xy(scenario: Scenario, cell: int) -> tuple[float, float]:
 
 def unit_code(scenario: Scenario, unit: Unit) -> str:
     """Short text drawn on a unit: its name, the Tank Chess code, or a kind initial."""
-    if unit.name:
-        return unit.name
-    code = get_ruleset(scenario.ruleset).unit_stats(unit.kind).get("code")
-    if isinstance(code, str):
-        return code
-    return SHORT_KIND.get(unit.kind, unit.kind[:2].upper())
+    return st.unit_code(scenario.ruleset, unit)
 
 
 def draw_board(
@@ -145,29 +117,28 @@ def draw_board(
         lo = vmin if vmin is not None else (float(finite.min()) if finite.size else 0.0)
         hi = vmax if vmax is not None else (float(finite.max()) if finite.size else 1.0)
         norm = Normalize(lo, hi if hi > lo else lo + 1)
-    setup = rs.setup_cells(scenario, Side.SOUTH) | rs.setup_cells(scenario, Side.NORTH)
-    squares: list[Rectangle] = []
-    colours: list[Any] = []
-    for cell in range(b.size):
-        x, y = cell_xy(scenario, cell)
-        fc: Any = "#ffffff"
-        if plain:
-            pass
-        elif scenario.ruleset == "final-act":
-            fc = RANGE_COLOURS[b.row_of(cell) % 6]
-        elif cell in setup:
-            fc = "#f0f0f0"
-        if values is not None and colormap is not None and norm is not None:
+    bars = not plain and scenario.ruleset == "final-act"
+    _frame(ax, scenario, bars)
+    pt = Sizer(ax)
+    colours: list[Any] | None = None
+    if plain or values is not None:
+        colours = ["#ffffff"] * b.size
+    if values is not None and colormap is not None and norm is not None:
+        for cell in range(b.size):
             v = float(values[cell])
             if np.isfinite(v) and v >= 0:
-                fc = colormap(norm(v))
-        squares.append(Rectangle((x - 0.5, y - 0.5), 1, 1))
-        colours.append(fc)
-    ax.add_collection(
-        PatchCollection(squares, facecolors=colours, edgecolors="#bbbbbb", linewidths=0.5)
-    )
+                colours[cell] = colormap(norm(v))  # type: ignore[index]
+    zones: dict[Any, frozenset[int]] = {}
+    if colours is None:
+        zones = {side: rs.setup_cells(scenario, side) for side in Side}
+    xy = lambda cell: cell_xy(scenario, cell)  # noqa: E731
+    draw_cells(ax, scenario, xy, colours, zones, pt)
+    if bars:
+        draw_range_bars(ax, scenario, lambda row: row_y(scenario, row))
+    for x0, y0, x1, y1 in _boards(scenario):
+        draw_frame(ax, x0, y0, x1, y1, pt)
     for piece in scenario.terrain:
-        _draw_terrain(ax, scenario, piece, faded=values is not None)
+        draw_terrain(ax, scenario, piece, xy, pt, faded=values is not None)
     if values is not None and annotate and norm is not None and colormap is not None:
         for cell in range(b.size):
             v = float(values[cell])
@@ -185,30 +156,59 @@ def draw_board(
                     zorder=3,
                 )
     if units:
-        # units sharing a cell (Final Act AT + tank, two ATs) are drawn side by side
+        # units sharing a cell (Final Act AT + tank, two ATs) sit in the cell's quarters
         by_cell: dict[int, list[Unit]] = {}
         for u in scenario.units:
             by_cell.setdefault(u.cell, []).append(u)
         slots = {id(u): (i, len(us)) for us in by_cell.values() for i, u in enumerate(us)}
         for u in scenario.units:
-            _draw_unit(
-                ax, scenario, u, alpha=unit_alpha, small=values is not None, slot=slots[id(u)]
+            draw_unit(
+                ax,
+                scenario,
+                u,
+                xy,
+                pt,
+                alpha=unit_alpha,
+                hollow=values is not None,
+                slot=slots[id(u)],
             )
-    _frame(ax, scenario)
     for artist in [*ax.texts, *ax.patches]:
         artist.set_in_layout(False)  # constrained layout need not measure every cell
     heading = title if title is not None else (scenario.title or rs.title)
     if rs.provisional and "provisional" not in heading.lower():
         heading += " (provisional)"
-    ax.set_title(heading, fontsize=10)
+    # a long title over a narrow board wraps instead of running off the figure
+    ax.set_title(textwrap.fill(heading, max(24, int(b.columns * 5.5))), fontsize=10)
     if norm is None or colormap is None:
         return None
     return ScalarMappable(norm, colormap)
 
 
-def _frame(ax: Axes, scenario: Scenario) -> None:
+def _boards(scenario: Scenario) -> list[tuple[float, float, float, float]]:
+    """The edge of each board drawn (Tank Wars: two), as (x0, y0, x1, y1)."""
     b = scenario.board
-    ax.set_xlim(-0.6, b.columns - 0.4)
+    right = b.columns - 0.5
+    if two_boards(scenario):
+        half = b.rows // 2
+        return [
+            (-0.5, -0.5, right, row_y(scenario, half - 1) + 0.5),
+            (-0.5, row_y(scenario, half) - 0.5, right, row_y(scenario, b.rows - 1) + 0.5),
+        ]
+    edges = [(-0.5, -0.5, right, b.rows - 0.5)]
+    if b.rows % 2 == 0:  # the line between the two halves
+        edges.append((-0.5, -0.5, right, b.rows / 2 - 0.5))
+    return edges
+
+
+def _pad(bars: bool) -> float:
+    gap, width, _ = RANGE_BAR
+    return 0.5 + gap + width + 0.05 if bars else 0.6
+
+
+def _frame(ax: Axes, scenario: Scenario, bars: bool) -> None:
+    b = scenario.board
+    pad = _pad(bars)
+    ax.set_xlim(-pad, b.columns - 1 + pad)
     top = row_y(scenario, b.rows - 1)
     ax.set_ylim(-0.6, top + 0.6)
     ax.set_aspect("equal")
@@ -216,7 +216,7 @@ def _frame(ax: Axes, scenario: Scenario) -> None:
     ax.set_yticks(
         [row_y(scenario, r) for r in range(b.rows)], [str(r + 1) for r in range(b.rows)], fontsize=7
     )
-    ax.tick_params(length=0)
+    ax.tick_params(length=0, colors=COORDINATE_TEXT)
     for spine in ax.spines.values():
         spine.set_visible(False)
     if two_boards(scenario):
@@ -230,131 +230,6 @@ def _frame(ax: Axes, scenario: Scenario) -> None:
             fontsize=7,
             color="#555555",
         )
-
-
-def _draw_terrain(ax: Axes, scenario: Scenario, piece: Terrain, faded: bool) -> None:
-    style = TERRAIN_STYLE.get(piece.kind, DEFAULT_TERRAIN)
-    alpha = 0.55 if faded else 0.9
-    for cell in piece.cells:
-        x, y = cell_xy(scenario, cell)
-        is_lane = piece.lane == cell
-        fc = LANE_FILL if is_lane else style["fc"]
-        ax.add_patch(
-            Rectangle(
-                (x - 0.5, y - 0.5),
-                1,
-                1,
-                fc=fc,
-                ec="#333333",
-                lw=0.6,
-                hatch="" if is_lane else style["hatch"],
-                alpha=alpha,
-                zorder=2,
-            )
-        )
-        if is_lane and piece.arrow is not None:
-            f = piece.arrow
-            ax.add_patch(
-                FancyArrow(
-                    x - 0.3 * f.dx,
-                    y - 0.3 * f.dy,
-                    0.5 * f.dx,
-                    0.5 * f.dy,
-                    width=0.08,
-                    head_width=0.3,
-                    head_length=0.2,
-                    length_includes_head=True,
-                    color="#8c2d2d",
-                    zorder=3,
-                )
-            )
-    if piece.side is not None and len(piece.cells) > 0 and not faded:
-        x, y = cell_xy(scenario, piece.cells[0])
-        ax.add_patch(
-            Rectangle(
-                (x - 0.45, y + 0.3), 0.15, 0.15, fc=SIDE_COLOURS[piece.side], ec="none", zorder=3
-            )
-        )
-
-
-def _draw_unit(
-    ax: Axes,
-    scenario: Scenario,
-    unit: Unit,
-    alpha: float,
-    small: bool,
-    slot: tuple[int, int] = (0, 1),
-) -> None:
-    """Draw one unit; ``slot`` = (its index, how many units share the cell)."""
-    x, y = cell_xy(scenario, unit.cell)
-    fill, outline, text_colour = side_look(scenario.ruleset, unit.side)
-    colour = "#7f7f7f" if unit.wreck else fill
-    if unit.wreck:
-        outline, text_colour = "#ffffff", "#ffffff"
-    r = 0.42 if small else 0.36
-    index, shared = slot
-    if shared > 1:  # side by side, smaller
-        r = r / shared + 0.04
-        x += (index - (shared - 1) / 2) * (0.9 / shared)
-    if unit.facing is not None:
-        f: Facing = unit.facing
-        length = np.hypot(f.dx, f.dy)
-        ux, uy = f.dx / length, f.dy / length
-        px, py = -uy, ux
-        edge = r * 0.57 if small else r * (1.0 if f.is_orthogonal else 1.3)
-        tip = (x + ux * (edge + 0.16), y + uy * (edge + 0.16))
-        base1 = (x + ux * (edge - 0.02) + px * 0.15, y + uy * (edge - 0.02) + py * 0.15)
-        base2 = (x + ux * (edge - 0.02) - px * 0.15, y + uy * (edge - 0.02) - py * 0.15)
-        ax.add_patch(
-            Polygon(
-                [tip, base1, base2],
-                closed=True,
-                fc=colour,
-                ec=outline,
-                lw=0.6,
-                alpha=alpha,
-                zorder=6,
-            )
-        )
-    if small:  # on a heat map: a hollow marker that leaves the cell's number readable
-        ax.add_patch(
-            Rectangle(
-                (x - r, y - r),
-                2 * r,
-                2 * r,
-                fill=False,
-                ec=colour,
-                lw=2.0,
-                zorder=5,
-                alpha=alpha,
-            )
-        )
-    else:
-        ax.add_patch(
-            Rectangle(
-                (x - r, y - r), 2 * r, 2 * r, fc=colour, ec=outline, lw=1.0, alpha=alpha, zorder=5
-            )
-        )
-        label = unit_code(scenario, unit)
-        if unit.damage:
-            label += "*"
-        if unit.armour is not None and scenario.ruleset == "tank-wars":
-            label += f"\n{unit.armour}AP"
-        ax.text(
-            x,
-            y,
-            label,
-            ha="center",
-            va="center",
-            color=text_colour,
-            zorder=6,
-            fontsize=(7 if len(label) <= 3 else 5.5) * (0.8 if shared > 1 else 1.0),
-            fontweight="bold",
-            alpha=alpha,
-        )
-    if unit.wreck:
-        ax.plot([x - r, x + r], [y - r, y + r], color="black", lw=1, zorder=6)
-        ax.plot([x - r, x + r], [y + r, y - r], color="black", lw=1, zorder=6)
 
 
 def figure_size(scenario: Scenario, panels: int = 1, extra: float = 0.0) -> tuple[float, float]:
@@ -372,10 +247,11 @@ Key = tuple[list[Any], list[str]]
 
 def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) -> Key:
     """Legend entries for what ``draw_board`` shows of ``scenario``: each side's unit
-    tokens, the facing mark, wrecks and damage, the terrain kinds on the board (colour and
-    hatching), minefield lanes, owner marks and the Final Act range-marker rows. ``heat``:
-    the board was drawn under a heat map (hollow unit marks, faded terrain, no owner
-    marks); ``plain``: without the background colours."""
+    tokens, the token shape of each unit kind, the facing barrel, wrecks and damage, the
+    terrain kinds on the board (colour and hatching), minefield lanes, owner outlines, the
+    setup zones and the Final Act range-marker bars. ``heat``: the board was drawn under a
+    heat map (hollow unit marks, faded terrain, no owner outlines); ``plain``: without the
+    background colours."""
     rs = get_ruleset(scenario.ruleset)
     names = rs.side_names()
     handles: list[Any] = []
@@ -384,58 +260,96 @@ def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) ->
     for side in sides:
         fill, outline, _ = side_look(scenario.ruleset, side)
         if heat:
-            mark = Line2D([], [], ls="", marker="s", ms=8, mfc="none", mec=fill, mew=2.0)
+            mark = Line2D([], [], ls="", marker="o", ms=8, mfc="none", mec=fill, mew=2.0)
         else:
-            mark = Line2D([], [], ls="", marker="s", ms=9, mfc=fill, mec=outline, mew=1.0)
+            mark = Line2D([], [], ls="", marker="o", ms=9, mfc=fill, mec="#555555", mew=1.0)
         handles.append(mark)
         labels.append(f"{side_label(names[side], side)} unit")
-    if any(u.facing is not None for u in scenario.units):
-        handles.append(Line2D([], [], ls="", marker="^", ms=6, color="#555555"))
-        labels.append("triangle: where it faces")
+    kinds = [k for k in rs.unit_kinds if any(u.kind == k for u in scenario.units)]
+    kinds += sorted({u.kind for u in scenario.units} - set(kinds))
+    for kind in kinds:
+        look = st.token_look(kind)
+        handles.append(
+            Line2D(
+                [],
+                [],
+                ls="",
+                marker=token_marker(look.shape, look.cross),
+                ms=9,
+                mfc="#d0d0d0",
+                mec="#333333",
+                mew=1.0,
+            )
+        )
+        labels.append(f"{look.name}: {st.kind_name(scenario.ruleset, kind)}")
+    if any(u.facing is not None for u in scenario.units) and not heat:
+        handles.append(Line2D([], [], lw=2.5, color="#555555", solid_capstyle="round"))
+        labels.append("barrel: where it faces")
     if any(u.wreck for u in scenario.units):
-        handles.append(Line2D([], [], ls="", marker="X", ms=7, mfc="#7f7f7f", mec="black"))
+        handles.append(Line2D([], [], ls="", marker="X", ms=7, mfc=st.WRECK_FILL, mec="black"))
         labels.append("wreck")
     if not heat and any(u.damage for u in scenario.units):
-        handles.append(Line2D([], [], ls="", marker="$*$", ms=7, color="black"))
-        labels.append("damaged")
+        handles.append(Line2D([], [], ls="", marker="o", ms=6, color=st.DAMAGE_COLOUR))
+        labels.append("orange dot: damaged")
     present = {t.kind for t in scenario.terrain}
     for kind in [*rs.terrain_kinds, *sorted(present - set(rs.terrain_kinds))]:
         if kind in present:
-            style = TERRAIN_STYLE.get(kind, DEFAULT_TERRAIN)
-            handles.append(
-                Rectangle((0, 0), 1, 1, fc=style["fc"], ec="#333333", lw=0.6, hatch=style["hatch"])
-            )
+            handles.append(TerrainSwatch(kind))
             labels.append(TERRAIN_NAMES.get(kind, kind))
     if any(t.lane is not None for t in scenario.terrain):
-        handles.append(Rectangle((0, 0), 1, 1, fc=LANE_FILL, ec="#333333", lw=0.6))
+        handles.append(Rectangle((0, 0), 1, 1, fc=LANE_FILL, ec=st.TERRAIN_EDGE, lw=0.6))
         labels.append("minefield lane (arrow: the way across)")
     if not heat and any(t.side is not None for t in scenario.terrain):
         handles.append(
-            tuple(Line2D([], [], ls="", marker="s", ms=4, color=SIDE_COLOURS[s]) for s in Side)
+            tuple(Rectangle((0, 0), 1, 1, fc="none", ec=SIDE_COLOURS[s], lw=2.0) for s in Side)
         )
-        labels.append("corner mark: the terrain's owner")
+        labels.append("outline colour: the terrain's owner")
+    if not plain and not heat and any(rs.setup_cells(scenario, s) for s in Side):
+        handles.append(
+            tuple(
+                Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[s], alpha=st.ZONE_ALPHA * 2, ec="none")
+                for s in Side
+            )
+        )
+        labels.append("tinted: setup zones")
     if not plain and scenario.ruleset == "final-act":
-        handles.append(tuple(Rectangle((0, 0), 1, 1, fc=c, ec="#bbbbbb") for c in RANGE_COLOURS))
-        labels.append("row colours: range markers (rows r and r + 6 alike)")
-    elif not plain and any(rs.setup_cells(scenario, s) for s in Side):
-        handles.append(Rectangle((0, 0), 1, 1, fc="#f0f0f0", ec="#bbbbbb"))
-        labels.append("setup rows")
+        handles.append(tuple(Rectangle((0, 0), 1, 1, fc=c, ec="none") for c in RANGE_COLOURS))
+        labels.append("side bars: range markers (rows r and r + 6 alike)")
     return handles, labels
 
 
+KEY_FONT = 7.0  # points
+
+
+def key_columns(labels: list[str], width: float, most: int) -> int:
+    """How many columns (at most ``most``) a key of ``labels`` may have and still fit in
+    ``width`` inches: estimated from the longest label of each column (7 pt text, about
+    half an em per character) plus the mark and the spacing."""
+    em = KEY_FONT / 72
+    for ncol in range(max(1, most), 1, -1):
+        rows = -(-len(labels) // ncol)
+        columns = [labels[k * rows : (k + 1) * rows] for k in range(ncol)]
+        need = sum((2.2 + 0.8 + 1.2) * em + 0.52 * em * max(map(len, c)) for c in columns if c)
+        if need <= width:
+            return ncol
+    return 1
+
+
 def add_key(fig: Figure, key: Key, ncol: int | None = None) -> None:
-    """Put ``key`` under the figure's panels (a figure legend, outside the boards)."""
+    """Put ``key`` under the figure's panels (a figure legend, outside the boards), in as
+    many columns as fit the figure's width (``ncol`` or 4 at most)."""
     handles, labels = key
     if not handles:
         return
+    width = float(fig.get_size_inches()[0])
     fig.legend(
         handles,
         labels,
         loc="outside lower center",
-        ncol=ncol or min(len(handles), 4),
-        fontsize=7,
+        ncol=key_columns(labels, width, ncol or min(len(handles), 4)),
+        fontsize=KEY_FONT,
         frameon=False,
-        handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
+        handler_map={tuple: HandlerTuple(ndivide=None, pad=0), TerrainSwatch: SwatchHandler()},
         handlelength=2.2,
         columnspacing=1.2,
     )
@@ -463,10 +377,13 @@ def add_scale(
 
 def board_figure(scenario: Scenario, title: str | None = None) -> Figure:
     """A new ``Figure`` with the board, its terrain and units, and a key under it."""
-    fig = Figure(figsize=figure_size(scenario, extra=0.7), layout="constrained")
+    key = board_key(scenario)
+    width = figure_size(scenario)[0]
+    rows = -(-len(key[1]) // key_columns(key[1], width, 3))
+    fig = Figure(figsize=figure_size(scenario, extra=0.2 + 0.15 * rows), layout="constrained")
     ax = fig.add_subplot()
     draw_board(ax, scenario, title=title)
-    add_key(fig, board_key(scenario), ncol=3)
+    add_key(fig, key, ncol=3)
     return fig
 
 

@@ -31,10 +31,12 @@ def cache_dir() -> Path:
 
 
 def board_key(scenario: Scenario) -> str:
-    """A short hash of the board's canonical text (title and notes excluded)."""
+    """A short hash of the board's canonical text (title, notes and the editor's settings
+    excluded)."""
     from dataclasses import replace
 
-    text = dumps_scenario(canonical(replace(scenario, title="", author="", notes="")))
+    bare = replace(scenario, title="", author="", notes="", editor={})
+    text = dumps_scenario(canonical(bare))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 

@@ -64,6 +64,20 @@ def _tool(tool_id: str) -> Handler:
     return lambda w: w.ctx.set_tool(tool_id)
 
 
+def _stamp(w: MainWindow) -> object:
+    from tankmap.editor.tools.stamp import start_stamp
+
+    outcome = start_stamp(w.ctx)
+    w.report(outcome)
+    return outcome
+
+
+def _resize(w: MainWindow) -> object:
+    from tankmap.editor.resize import resize_board
+
+    return resize_board(w)
+
+
 def _open_record(w: MainWindow) -> object:
     from tankmap.editor.replay_view import open_game_record
 
@@ -156,8 +170,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&Paste",
         "Ctrl+V",
         "&Edit",
+        _stamp,
+        "The copied pieces follow the cursor (green where they may go, red where not); "
+        "click to paste, Esc to stop",
+    ),
+    ActionSpec(
+        "edit.paste_here",
+        "Paste &here",
+        "Ctrl+Shift+V",
+        "&Edit",
         lambda w: w.paste(),
-        "Paste at the cell under the cursor",
+        "Paste at once at the cell under the cursor",
     ),
     ActionSpec(
         "edit.delete",
@@ -212,6 +235,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Ctrl+Shift+U",
         "&Edit",
         lambda w: w.report(w.copy_setup(Side.NORTH)),
+    ),
+    ActionSpec(
+        "edit.resize",
+        "Resi&ze board…",
+        "Ctrl+Alt+R",
+        "&Edit",
+        _resize,
+        "New width and height, anchored where the board should stay; pieces off the new "
+        "board are removed only after you agree (undoable)",
     ),
     ActionSpec(
         "tools.select",

@@ -29,17 +29,17 @@ def copy(ctx: EditorContext) -> int:
     return len(sel)
 
 
-def paste(ctx: EditorContext, at: int | None = None) -> editing.Outcome:
-    """Paste the clipboard with its first piece's anchor on ``at`` (default: the cell
-    under the cursor, else where the pieces were copied from), as one undoable step."""
+def arranged(ctx: EditorContext, target: int | None) -> tuple[list[Piece], str]:
+    """The clipboard's pieces moved so the first piece's anchor lands on ``target`` (where
+    they were copied from if ``None``), units renamed where their name is taken; or no
+    pieces and the reason they cannot go there."""
     doc = ctx.doc
     clip = ctx.clipboard
     if not clip.pieces:
-        return editing.Outcome(False, "the clipboard is empty")
+        return [], "the clipboard is empty"
     board = doc.scenario.board
     if clip.board != (board.columns, board.rows):
-        return editing.Outcome(False, "the clipboard holds pieces of another board size")
-    target = at if at is not None else ctx.hover
+        return [], "the clipboard holds pieces of another board size"
     dx = dy = 0
     if target is not None:
         dx = board.col_of(target) - board.col_of(clip.origin)
@@ -49,7 +49,7 @@ def paste(ctx: EditorContext, at: int | None = None) -> editing.Outcome:
     for p in clip.pieces:
         moved = translate(p, board, dx, dy)
         if moved is None:
-            return editing.Outcome(False, "the pasted pieces would leave the board")
+            return [], "the pasted pieces would leave the board"
         if (
             isinstance(moved, Unit)
             and moved.name is not None
@@ -58,4 +58,13 @@ def paste(ctx: EditorContext, at: int | None = None) -> editing.Outcome:
             moved = replace(moved, name=editing.free_name(doc, scenario, moved.kind, moved.side))
         scenario = scenario.adding(moved)
         pieces.append(moved)
-    return editing.add_pieces(doc, pieces, f"Paste {len(pieces)} piece(s)")
+    return pieces, ""
+
+
+def paste(ctx: EditorContext, at: int | None = None) -> editing.Outcome:
+    """Paste the clipboard with its first piece's anchor on ``at`` (default: the cell
+    under the cursor, else where the pieces were copied from), as one undoable step."""
+    pieces, reason = arranged(ctx, at if at is not None else ctx.hover)
+    if not pieces:
+        return editing.Outcome(False, reason)
+    return editing.add_pieces(ctx.doc, pieces, f"Paste {len(pieces)} piece(s)")

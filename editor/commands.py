@@ -17,7 +17,7 @@ from PySide6.QtGui import QUndoCommand
 
 from tankmap.editor.document import Document
 from tankmap.editor.palette_data import piece_label
-from tankmap.editor.pieces import Piece, copy_side, swap_sides
+from tankmap.editor.pieces import Piece, Symmetry, copy_side, swap_sides
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
@@ -162,6 +162,19 @@ class CopySide(ScenarioCommand):
     def __init__(self, doc: Document, source: Side = Side.SOUTH) -> None:
         text = f"Copy {source.value} setup to {source.other.value}"
         super().__init__(doc, text, copy_side(doc.scenario, source))
+
+
+class SetSymmetry(ScenarioCommand):
+    """Switch symmetry mode (kept in the scenario's ``editor`` settings, saved with it)."""
+
+    def __init__(self, doc: Document, mode: Symmetry) -> None:
+        editor = dict(doc.scenario.editor)
+        if mode is Symmetry.OFF:
+            editor.pop("symmetry", None)
+        else:
+            editor["symmetry"] = mode.value
+        after = replace(doc.scenario, editor=editor)
+        super().__init__(doc, f"Symmetry: {mode.value}", after, doc.selection)
 
 
 class SetScenarioInfo(ScenarioCommand):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -43,6 +43,9 @@ from tankmap.rules.registry import get_ruleset, ruleset_names
 from tankmap.rules.ruleset import OptionSpec, Ruleset
 from tankmap.rules.scenario import OptionValue, Scenario
 
+if TYPE_CHECKING:
+    from tankmap.editor.resize import ResizeRequest
+
 FILE_FILTER = "tankmap scenarios (*.json);;All files (*)"
 
 
@@ -72,6 +75,14 @@ class Prompter(Protocol):
     def error(self, text: str) -> None: ...
 
     def info(self, title: str, text: str) -> None: ...
+
+    def confirm(self, title: str, text: str) -> bool:
+        """A yes/no question (``True``: go ahead)."""
+        ...
+
+    def resize_board(self, columns: int, rows: int) -> ResizeRequest | None:
+        """The new board size and anchor (Edit ▸ Resize board…)."""
+        ...
 
 
 class QtPrompter:
@@ -155,6 +166,19 @@ class QtPrompter:
     def info(self, title: str, text: str) -> None:
         InfoDialog(title, text, self.parent).exec()
         self._refocus()
+
+    def confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(self.parent, title, text)
+        self._refocus()
+        return answer == QMessageBox.StandardButton.Yes
+
+    def resize_board(self, columns: int, rows: int) -> ResizeRequest | None:
+        from tankmap.editor.resize import ResizeDialog
+
+        dialog = ResizeDialog(columns, rows, self.parent)
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self._refocus()
+        return dialog.request() if accepted else None
 
 
 def recovery_message(autosave: str, original: str) -> str:

@@ -5,6 +5,8 @@ Promises:
   ``editor.commands``), which call ``_set_scenario``; every change emits ``changed`` once.
 - ``modified`` is ``not undo_stack.isClean()``; saving marks the stack clean.
 - ``violations`` is ``ruleset.check(scenario)``, computed once per scenario value.
+- ``symmetry`` (symmetry mode) lives in the scenario's ``editor`` settings, so it is saved
+  with the file and comes back on open; switching it is an undoable command.
 - ``selection`` holds piece values (pieces are immutable values, equal iff identical); it
   is pruned to pieces still present after each change and emits ``selection_changed``.
 """
@@ -49,7 +51,6 @@ class Document(QObject):
         self._violations: list[Violation] | None = None
         self._checked: dict[Scenario, list[Violation]] = {}
         self._selection: tuple[Piece, ...] = ()
-        self.symmetry = Symmetry.OFF
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -65,6 +66,20 @@ class Document(QObject):
     @property
     def scenario(self) -> Scenario:
         return self._scenario
+
+    @property
+    def symmetry(self) -> Symmetry:
+        """Symmetry mode: part of the scenario (``editor.symmetry``), saved with the file."""
+        return Symmetry(self._scenario.editor.get("symmetry", Symmetry.OFF.value))
+
+    @symmetry.setter
+    def symmetry(self, mode: Symmetry) -> None:
+        """Switch symmetry mode: one undoable step (it is saved with the file)."""
+        if mode is self.symmetry:
+            return
+        from tankmap.editor.commands import SetSymmetry
+
+        self.undo_stack.push(SetSymmetry(self, mode))
 
     @property
     def ruleset(self) -> Ruleset:

@@ -103,6 +103,13 @@ def preview_with_images(doc: Document, piece: Piece) -> tuple[Outcome, list[Piec
     return _check(doc, after), images
 
 
+def preview_pieces(doc: Document, pieces: Sequence[Piece]) -> tuple[Outcome, list[Piece]]:
+    """Would ``add_pieces(doc, pieces)`` succeed, and the mirror images it would add (the
+    stamp tool's green/red answer for a pasted group)."""
+    after, images = _with_images(doc, pieces)
+    return _check(doc, after), images
+
+
 def _with_images(doc: Document, pieces: Sequence[Piece]) -> tuple[Scenario, list[Piece]]:
     after = doc.scenario
     for p in pieces:

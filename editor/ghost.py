@@ -22,7 +22,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
-from tankmap.analysis.board_figure import side_look
+from tankmap.analysis import board_style as st
 from tankmap.editor.items import Z_TOP, Geometry, TerrainItem, UnitItem
 from tankmap.editor.palette_data import Palette
 from tankmap.editor.pieces import Piece, cells_of
@@ -69,16 +69,9 @@ def board_diff(before: Scenario, after: Scenario) -> BoardDiff:
 def piece_item(geo: Geometry, piece: Piece, palette: Palette, ruleset: str) -> QGraphicsItem:
     """A board item for ``piece`` drawn as the scene draws it (colour and side look)."""
     if isinstance(piece, Unit):
-        try:
-            text = piece.name or palette.entry(piece.kind).short
-        except KeyError:
-            text = piece.name or piece.kind[:2]
-        return UnitItem(geo, piece, text, QPointF(), side_look(ruleset, piece.side))
-    try:
-        colour = palette.entry(piece.kind).colour
-    except KeyError:
-        colour = "#777777"
-    return TerrainItem(geo, piece, colour)
+        text = st.token_text(ruleset, piece)
+        return UnitItem(geo, piece, text, QPointF(), st.token_colours(ruleset, piece))
+    return TerrainItem(geo, piece)
 
 
 class GhostOverlay(QGraphicsItem):

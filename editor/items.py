@@ -9,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from tankmap.analysis import board_style as st
+from tankmap.editor.tokens import CELL_SIZE, paint_hatch, paint_token, pen
 from tankmap.rules.board import Board
-from tankmap.rules.geometry import Facing, Side
+from tankmap.rules.geometry import Facing
 from tankmap.rules.scenario import Terrain, Unit
 
-CELL = 48.0
+CELL = CELL_SIZE  # scene units per cell
 MARGIN = 30.0
-SIDE_COLOURS = {Side.SOUTH: QColor("#1e63b5"), Side.NORTH: QColor("#c0392b")}
-LIGHT = QColor("#f4efe3")
-DARK = QColor("#e8e0cc")
-GRID = QColor("#b9ad8f")
+SIDE_COLOURS = {side: QColor(colour) for side, colour in st.SIDE_COLOURS.items()}
+GRID = QColor(st.GRID)
 
 Z_BOARD, Z_ZONES, Z_TERRAIN, Z_OVERLAY, Z_UNITS, Z_TOP = 0, 1, 2, 3, 4, 6
 
@@ -78,20 +78,14 @@ class Geometry:
         return path.simplified()
 
 
-def _terrain_brush(kind: str, colour: str) -> QBrush:
-    c = QColor(colour)
-    if kind == "swamp":
-        return QBrush(c, Qt.BrushStyle.Dense4Pattern)
-    return QBrush(c)
-
-
 class TerrainItem(QGraphicsItem):
-    """One terrain piece: its cells filled with the kind's colour, the owner's border, the
-    minefield lane and arrow."""
+    """One terrain piece in the shared look (``analysis.board_style``): its cells filled
+    and hatched as the kind's look says, outlined in its owner's colour (or the neutral
+    edge colour), the minefield lane and arrow."""
 
-    def __init__(self, geo: Geometry, piece: Terrain, colour: str) -> None:
+    def __init__(self, geo: Geometry, piece: Terrain) -> None:
         super().__init__()
-        self.geo, self.piece, self.colour = geo, piece, colour
+        self.geo, self.piece = geo, piece
         self.path = geo.path(piece.cells)
         self.selected = False
         self.setZValue(Z_TERRAIN)
@@ -104,61 +98,39 @@ class TerrainItem(QGraphicsItem):
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         t = self.piece
+        look = st.terrain_look(t.kind)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        border = SIDE_COLOURS[t.side] if t.side is not None else QColor("#3d352b")
-        p.save()
-        p.setClipPath(self.path)
         p.setPen(Qt.PenStyle.NoPen)
-        if t.kind == "swamp":
-            p.setBrush(QColor("#c9d8b6"))
-            p.drawPath(self.path)
-        p.setBrush(_terrain_brush(t.kind, self.colour))
+        p.setBrush(QColor(look.fill))
         p.drawPath(self.path)
-        p.setPen(QPen(border, 6 if t.side is not None else 3))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawPath(self.path)
-        p.restore()
-        if t.kind.startswith("berm"):
-            p.setPen(QPen(QColor(255, 255, 255, 90), 1.5))
-            for c in t.cells:
-                r = self.geo.rect(c).adjusted(10, 10, -10, -10)
-                p.drawLine(r.topLeft(), r.bottomRight())
-        if t.kind == "minefield":
-            p.setPen(QPen(QColor(255, 230, 230), 2))
-            for c in t.cells:
-                if c == t.lane:
-                    continue
-                r = self.geo.rect(c).adjusted(15, 15, -15, -15)
-                p.drawLine(r.topLeft(), r.bottomRight())
-                p.drawLine(r.topRight(), r.bottomLeft())
-        if t.kind == "crater":
-            p.setBrush(QColor("#2c2017"))
-            for c in t.cells:
-                p.drawEllipse(self.geo.rect(c).adjusted(12, 12, -12, -12))
-        if t.kind == "support":
-            p.setPen(QPen(QColor("white"), 3))
-            for c in t.cells:
-                r = self.geo.rect(c)
-                ctr = r.center()
-                p.drawLine(QPointF(ctr.x() - 9, ctr.y()), QPointF(ctr.x() + 9, ctr.y()))
-                p.drawLine(QPointF(ctr.x(), ctr.y() - 9), QPointF(ctr.x(), ctr.y() + 9))
+        sign = -1.0 if self.geo.flipped else 1.0
+        for c in t.cells:
+            if c != t.lane:
+                paint_hatch(p, t.kind, self.geo.centre(c), sign)
         if t.lane is not None:
-            r = self.geo.rect(t.lane).adjusted(4, 4, -4, -4)
+            inset = st.LANE_INSET * CELL
+            r = self.geo.rect(t.lane).adjusted(inset, inset, -inset, -inset)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor("#e9d8c4"))
+            p.setBrush(QColor(st.LANE_FILL))
             p.drawRect(r)
             if t.arrow is not None:
-                _draw_arrow(p, r.center(), self.geo.vector(t.arrow), CELL * 0.34, QColor("#6b1d1d"))
+                _draw_arrow(
+                    p,
+                    r.center(),
+                    self.geo.vector(t.arrow),
+                    CELL * st.ARROW_LENGTH,
+                    QColor(st.ARROW_COLOUR),
+                )
+        owned = t.side is not None
+        edge = st.SIDE_COLOURS[t.side] if t.side is not None else st.TERRAIN_EDGE
+        width = st.OWNER_EDGE_WIDTH if owned else st.TERRAIN_EDGE_WIDTH
+        p.setPen(pen(edge, width, Qt.PenCapStyle.SquareCap))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(self.path)
         if self.selected:
             p.setPen(QPen(QColor("#ffb300"), 3, Qt.PenStyle.DashLine))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawPath(self.geo.path(t.cells, 1))
-
-
-def _round_pen(colour: QColor, width: float) -> QPen:
-    pen = QPen(colour, width)
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    return pen
 
 
 def _draw_arrow(
@@ -168,19 +140,22 @@ def _draw_arrow(
     norm = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / norm, dy / norm
     tip = QPointF(centre.x() + ux * length, centre.y() + uy * length)
-    tail = QPointF(centre.x() - ux * length, centre.y() - uy * length)
-    p.setPen(_round_pen(colour, 3))
-    p.drawLine(tail, tip)
     w = length * 0.5
-    left = QPointF(tip.x() - ux * w - uy * w * 0.7, tip.y() - uy * w + ux * w * 0.7)
-    right = QPointF(tip.x() - ux * w + uy * w * 0.7, tip.y() - uy * w - ux * w * 0.7)
+    base = QPointF(tip.x() - ux * w, tip.y() - uy * w)
+    tail = QPointF(centre.x() - ux * length, centre.y() - uy * length)
+    p.setPen(pen(colour, st.ARROW_WIDTH))
+    p.drawLine(tail, base)
+    left = QPointF(base.x() - uy * w, base.y() + ux * w)
+    right = QPointF(base.x() + uy * w, base.y() - ux * w)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(colour)
     p.drawPolygon(QPolygonF([tip, left, right]))
 
 
 class UnitItem(QGraphicsItem):
-    """One unit: a disc in its side's colour with a barrel toward its facing and its name or
-    kind letters; damaged units get a notch, wrecks are grey and crossed out."""
+    """One unit as a token in the shared look (``analysis.board_style``): the kind's shape
+    in its side's colours, a barrel toward its facing, its code; damaged units get an
+    orange dot, wrecks are grey and crossed out."""
 
     def __init__(
         self,
@@ -188,21 +163,22 @@ class UnitItem(QGraphicsItem):
         piece: Unit,
         text: str,
         offset: QPointF,
-        look: tuple[str, str, str] | None = None,
+        look: tuple[str, str, str],
     ) -> None:
         super().__init__()
         self.geo, self.piece, self.text = geo, piece, text
-        # (fill, outline, text) — the reports' look (analysis.board_figure.side_look)
+        # (fill, outline, text): analysis.board_style.token_colours, as in the reports
         self.look = look
         self.selected = False
         self.offset = offset
         self.centre = geo.centre(piece.cell) + offset
-        self.radius = CELL * (0.36 if offset.isNull() else 0.24)
+        r = st.TOKEN_RADIUS if offset.isNull() else st.SHARED_RADIUS
+        self.radius = CELL * r
         self.setZValue(Z_UNITS)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
-        r = self.radius + CELL * 0.2
+        r = self.radius * 1.6 + 4
         return QRectF(self.centre.x() - r, self.centre.y() - r, 2 * r, 2 * r)
 
     def paint(
@@ -210,41 +186,22 @@ class UnitItem(QGraphicsItem):
     ) -> None:
         u = self.piece
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        fill = SIDE_COLOURS[u.side] if self.look is None else QColor(self.look[0])
-        colour = QColor("#7d7d7d") if u.wreck else fill
-        outline = colour.darker(170) if self.look is None or u.wreck else QColor(self.look[1])
-        text_colour = QColor("white") if self.look is None or u.wreck else QColor(self.look[2])
-        ctr, rad = self.centre, self.radius
-        if u.facing is not None:
-            dx, dy = self.geo.vector(u.facing)
-            norm = (dx * dx + dy * dy) ** 0.5
-            tip = QPointF(ctr.x() + dx / norm * rad * 1.45, ctr.y() + dy / norm * rad * 1.45)
-            p.setPen(_round_pen(outline, rad * 0.36))
-            p.drawLine(ctr, tip)
-            p.setPen(_round_pen(colour.darker(150) if self.look is None else colour, rad * 0.2))
-            p.drawLine(ctr, tip)
-        p.setPen(QPen(outline, 2))
-        p.setBrush(colour)
-        p.drawEllipse(ctr, rad, rad)
-        if u.damage:
-            p.setBrush(QColor("#ff9800"))
-            p.setPen(Qt.PenStyle.NoPen)
-            p.drawEllipse(QPointF(ctr.x() + rad * 0.7, ctr.y() - rad * 0.7), rad * 0.3, rad * 0.3)
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(int(rad * (0.9 if len(self.text) < 3 else 0.7)))
-        p.setFont(font)
-        p.setPen(text_colour)
-        box = QRectF(ctr.x() - rad, ctr.y() - rad, 2 * rad, 2 * rad)
-        p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text)
-        if u.wreck:
-            p.setPen(QPen(QColor("#222"), 3))
-            p.drawLine(box.topLeft(), box.bottomRight())
-            p.drawLine(box.topRight(), box.bottomLeft())
+        vector = self.geo.vector(u.facing) if u.facing is not None else None
+        paint_token(
+            p,
+            u.kind,
+            self.centre,
+            self.radius,
+            self.look,
+            self.text,
+            vector,
+            damaged=bool(u.damage),
+            wreck=u.wreck,
+        )
         if self.selected:
             p.setPen(QPen(QColor("#ffb300"), 3))
             p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawEllipse(ctr, rad + 4, rad + 4)
+            p.drawEllipse(self.centre, self.radius * 1.3 + 4, self.radius * 1.3 + 4)
 
 
 class CellsOverlay(QGraphicsItem):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from tankmap.editor import clipboard, editing
@@ -184,8 +184,8 @@ class MainWindow(QMainWindow):
         doc.undo_stack.canRedoChanged.connect(redo.setEnabled)
         doc.undo_stack.undoTextChanged.connect(self._undo_text)
         doc.undo_stack.redoTextChanged.connect(self._redo_text)
-        doc.symmetry = Symmetry.OFF
-        self.actions_by_id["symmetry.off"].setChecked(True)
+        doc.changed.connect(self._show_symmetry)  # undo and redo switch it too
+        self._show_symmetry()
         rs = doc.ruleset
         text = ruleset_title(rs) + (" — rules not final" if rs.provisional else "")
         self.ruleset_label.setText(text)
@@ -425,16 +425,21 @@ class MainWindow(QMainWindow):
             self.ctx.say(f"Refused: {outcome.reason}")
 
     def set_symmetry(self, mode: Symmetry) -> None:
+        """Switch symmetry mode (an undoable edit of the scenario: saved with the file)."""
         self.doc.symmetry = mode
+        self._show_symmetry()
+        self.ctx.say(f"Symmetry: {mode.value}")
+        if self.ctx.tool_id == "place":
+            self.ctx.tool.activate()
+
+    def _show_symmetry(self) -> None:
+        """Check the toolbar button of the document's symmetry mode."""
         ids = {
             Symmetry.OFF: "symmetry.off",
             Symmetry.POINT: "symmetry.point",
             Symmetry.LEFT_RIGHT: "symmetry.lr",
         }
-        self.actions_by_id[ids[mode]].setChecked(True)
-        self.ctx.say(f"Symmetry: {mode.value}")
-        if self.ctx.tool_id == "place":
-            self.ctx.tool.activate()
+        self.actions_by_id[ids[self.doc.symmetry]].setChecked(True)
 
     def cycle_shape(self, step: int) -> str | None:
         """Choose the next (``step`` 1) or previous (-1) footprint shape of the palette's
@@ -526,6 +531,14 @@ class MainWindow(QMainWindow):
         act = self.actions_by_id.get(f"tools.{tool_id}")
         if act is not None:
             act.setChecked(True)
+        else:  # the stamp (Ctrl+V) has no button: none of the tool buttons is on
+            for other in ("select", "place", "erase"):
+                tool = self.actions_by_id[f"tools.{other}"]
+                group = tool.actionGroup()
+                if tool.isChecked() and group is not None:
+                    group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
+                    tool.setChecked(False)
+                    group.setExclusionPolicy(QActionGroup.ExclusionPolicy.Exclusive)
 
     def _hover(self, cell: object) -> None:
         if not isinstance(cell, int):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from tankmap.analysis import board_style as st
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.ruleset import Ruleset, load_ruleset_data
 from tankmap.rules.scenario import Scenario
@@ -45,12 +46,7 @@ class Entry:
     names: tuple[str, ...] = ()  # unit names handed out in order (Final Act tanks)
     owned: bool = True  # terrain with an owner side (Final Act) or neutral (Tank Chess)
     arrow: bool = False  # minefield: has an arrow (default: the owner's forward)
-    colour: str = "#888888"
-    abbrev: str = ""  # the letters drawn on a unit without a name
-
-    @property
-    def short(self) -> str:
-        return self.abbrev or self.label[:1].upper()
+    colour: str = "#888888"  # terrain: set from the board look (analysis.board_style)
 
 
 @dataclass(frozen=True)
@@ -73,18 +69,15 @@ _LINE3: Offsets = ((-1, 0), (0, 0), (1, 0))
 _FINAL_ACT = Palette(
     entries=(
         Entry("tank", "Tank", True, names=("C", "1", "1A", "1B", "2", "2A", "2B")),
-        Entry("at", "AT infantry", True, abbrev="AT"),
-        Entry("rm", "R/M", True, abbrev="RM"),
-        Entry("berm-large", "Large berm", False, (Shape("1×3", _LINE3),), colour="#a0793d"),
-        Entry(
-            "berm-small", "Small berm", False, (Shape("1×2", ((0, 0), (1, 0))),), colour="#b88f52"
-        ),
+        Entry("at", "AT infantry", True),
+        Entry("rm", "R/M", True),
+        Entry("berm-large", "Large berm", False, (Shape("1×3", _LINE3),)),
+        Entry("berm-small", "Small berm", False, (Shape("1×2", ((0, 0), (1, 0))),)),
         Entry(
             "swamp",
             "Swamp",
             False,
             (Shape("2×2", ((0, 0), (1, 0), (0, 1), (1, 1))),),
-            colour="#5d7f4a",
         ),
         Entry(
             "minefield",
@@ -92,11 +85,10 @@ _FINAL_ACT = Palette(
             False,
             (Shape("1×3", _LINE3, lane=1),),
             arrow=True,
-            colour="#8c4a4a",
         ),
     ),
     facings=4,
-    range_colours=("#e53935", "#fb8c00", "#fdd835", "#43a047", "#1e88e5", "#8e24aa"),
+    range_colours=st.RANGE_COLOURS,
     limits={
         "tank": 7,
         "berm-large": 1,
@@ -120,13 +112,13 @@ _TC_SHAPES = (
 )
 _TANK_CHESS = Palette(
     entries=(
-        Entry("command", "Command tank", True, abbrev="C"),
+        Entry("command", "Command tank", True),
         Entry("light", "Light tank", True),
         Entry("medium", "Medium tank", True),
         Entry("heavy", "Heavy tank", True),
-        Entry("destroyer", "Tank destroyer", True, abbrev="TD"),
-        Entry("mortar", "Heavy mortar", True, abbrev="HM"),
-        Entry("obstacle", "Obstacle", False, _TC_SHAPES, owned=False, colour="#6d5f52"),
+        Entry("destroyer", "Tank destroyer", True),
+        Entry("mortar", "Heavy mortar", True),
+        Entry("obstacle", "Obstacle", False, _TC_SHAPES, owned=False),
     ),
     facings=8,
     limits={
@@ -142,9 +134,9 @@ _TANK_WARS = Palette(
     entries=(
         Entry("heavy", "Heavy tank", True),
         Entry("medium", "Medium tank", True),
-        Entry("artillery", "Artillery", True, abbrev="A"),
-        Entry("crater", "Crater", False, owned=False, colour="#8d6e63"),
-        Entry("support", "Support token", False, owned=False, colour="#2e7d32"),
+        Entry("artillery", "Artillery", True),
+        Entry("crater", "Crater", False, owned=False),
+        Entry("support", "Support token", False, owned=False),
     ),
     facings=0,
     limits={"heavy": 1, "medium": 1, "artillery": 1},
@@ -174,6 +166,8 @@ def palette_for(ruleset: Ruleset) -> Palette:
         entries.append(known.get(kind) or Entry(kind, kind.replace("-", " ").title(), True))
     for kind in ruleset.terrain_kinds:
         entries.append(known.get(kind) or Entry(kind, kind.replace("-", " ").title(), False))
+    # terrain buttons show the board's colours (analysis.board_style)
+    entries = [e if e.is_unit else replace(e, colour=st.terrain_look(e.kind).fill) for e in entries]
     data = _data(ruleset.name)
     names = data.get("tank_names")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tankmap.analysis.board_figure import side_look
+from tankmap.analysis.board_style import side_look
 from tankmap.analysis.replay import Replay, ReplayStep, load_replay
 from tankmap.editor.document import Document
 from tankmap.editor.items import CELL, Z_TOP, Geometry

@@ -19,13 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tankmap.analysis.board_figure import side_look
+from tankmap.analysis import board_style as st
 from tankmap.editor.document import Document
 from tankmap.editor.items import (
     CELL,
-    DARK,
     GRID,
-    LIGHT,
     MARGIN,
     SIDE_COLOURS,
     Z_BOARD,
@@ -70,40 +68,41 @@ class BoardItem(QGraphicsItem):
         b = self.geo.board
         p.setPen(Qt.PenStyle.NoPen)
         for cell in range(b.size):
-            p.setBrush(LIGHT if (b.col_of(cell) + b.row_of(cell)) % 2 else DARK)
+            p.setBrush(QColor(st.cell_colour(b.col_of(cell), b.row_of(cell))))
             p.drawRect(self.geo.rect(cell))
         for side, path in self.zone_paths.items():
             tint = QColor(SIDE_COLOURS[side])
-            tint.setAlpha(34)
+            tint.setAlphaF(st.ZONE_ALPHA)
             p.setBrush(tint)
             p.drawPath(path)
-        p.setPen(QPen(GRID, 1))
+        p.setPen(QPen(GRID, st.GRID_WIDTH * CELL))
         p.setBrush(Qt.BrushStyle.NoBrush)
         for col in range(b.columns + 1):
             p.drawLine(QPointF(col * CELL, 0), QPointF(col * CELL, b.rows * CELL))
         for row in range(b.rows + 1):
             p.drawLine(QPointF(0, row * CELL), QPointF(b.columns * CELL, row * CELL))
         if b.rows % 2 == 0:  # the line between the two halves
-            p.setPen(QPen(QColor("#5a4e36"), 2.5))
+            p.setPen(QPen(QColor(st.BORDER), st.BORDER_WIDTH * CELL))
             y = b.rows / 2 * CELL
             p.drawLine(QPointF(0, y), QPointF(b.columns * CELL, y))
-        p.setPen(QPen(QColor("#5a4e36"), 2))
+        p.setPen(QPen(QColor(st.BORDER), st.BORDER_WIDTH * CELL))
         p.drawRect(self.geo.board_rect())
         self._paint_edges(p, b)
 
     def _paint_edges(self, p: QPainter, b: Board) -> None:
         colours = self.palette.range_colours
         if colours:
+            gap, width, inset = (v * CELL for v in st.RANGE_BAR)
             p.setPen(Qt.PenStyle.NoPen)
             for row in range(b.rows):
                 p.setBrush(QColor(colours[row % len(colours)]))
-                y = self.geo.row_y(row)
-                p.drawRect(QRectF(-9, y + 2, 6, CELL - 4))
-                p.drawRect(QRectF(b.columns * CELL + 3, y + 2, 6, CELL - 4))
+                y = self.geo.row_y(row) + inset / 2
+                p.drawRect(QRectF(-gap - width, y, width, CELL - inset))
+                p.drawRect(QRectF(b.columns * CELL + gap, y, width, CELL - inset))
         font = QFont()
         font.setPixelSize(13)
         p.setFont(font)
-        p.setPen(QColor("#4a4030"))
+        p.setPen(QColor(st.COORDINATE_TEXT))
         off = 12 if colours else 0
         for col in range(b.columns):
             letter = chr(97 + col)
@@ -239,6 +238,9 @@ class BoardScene(QGraphicsScene):
         doc = self.doc
         assert doc is not None
         s = doc.scenario
+        if s.board != self.geo.board:  # resized: new geometry, every item anew
+            self.set_document(doc)
+            return
         board_key = (s.board, s.ruleset, dict(s.options).__repr__())
         if board_key != self._board_key:
             self._board_key = board_key
@@ -279,26 +281,18 @@ class BoardScene(QGraphicsScene):
         cell = key[0].cell  # type: ignore[union-attr]
         if cell not in shared:
             return QPointF()
-        k = shared[cell].index(key)
-        return QPointF((-0.2 + 0.4 * (k % 2)) * CELL, (-0.2 + 0.4 * (k // 2)) * CELL)
+        dx, dy = st.slot_offset(shared[cell].index(key), len(shared[cell]))
+        return QPointF(dx * CELL, -dy * CELL)
 
     def _make_item(self, key: PieceKey, shared: dict[int, list[PieceKey]]) -> QGraphicsItem:
         assert self.doc is not None
         piece = key[0]
-        palette = self.doc.palette
+        ruleset = self.doc.scenario.ruleset
         if isinstance(piece, Unit):
-            try:
-                entry = palette.entry(piece.kind)
-                text = piece.name or entry.short
-            except KeyError:
-                text = piece.name or piece.kind[:2]
-            look = side_look(self.doc.scenario.ruleset, piece.side)
+            text = st.token_text(ruleset, piece)
+            look = st.token_colours(ruleset, piece)
             return UnitItem(self.geo, piece, text, self._offset(key, shared), look)
-        try:
-            colour = palette.entry(piece.kind).colour
-        except KeyError:
-            colour = "#777777"
-        return TerrainItem(self.geo, piece, colour)
+        return TerrainItem(self.geo, piece)
 
     def sync_selection(self) -> None:
         assert self.doc is not None

@@ -40,9 +40,13 @@ _TOP_KEYS = (
     "author",
     "notes",
     "to_move",
+    "editor",
     "terrain",
     "units",
 )
+# the editor's settings a file may carry: key -> allowed values (the first is the default,
+# which is not written); the rules never read them, ``tankmap check`` only validates them
+EDITOR_SETTINGS = {"symmetry": ("off", "point", "left-right")}
 _TERRAIN_KEYS = ("kind", "side", "cells", "lane", "arrow", "shape")
 _UNIT_KEYS = ("kind", "name", "side", "cell", "facing", "damage", "armour", "wreck")
 
@@ -96,6 +100,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         k: r.typed(obj.get(k, ""), f"$.{k}", str, "a string") for k in ("title", "author", "notes")
     }
     to_move = r.side(obj.get("to_move", "south"), "$.to_move")
+    editor = _editor_settings(r, obj.get("editor", {}))
 
     terrain_list = r.typed(obj.get("terrain", []), "$.terrain", list, "a list")
     units_list = r.typed(obj.get("units", []), "$.units", list, "a list")
@@ -157,7 +162,22 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         author=texts["author"],
         notes=texts["notes"],
         to_move=to_move,
+        editor=editor,
     )
+
+
+def _editor_settings(r: _Reader, value: Any) -> dict[str, str]:
+    """The ``editor`` object's settings that differ from their defaults."""
+    obj = r.obj(value, "$.editor", tuple(EDITOR_SETTINGS))
+    out = {}
+    for key, allowed in EDITOR_SETTINGS.items():
+        if key in obj:
+            text = r.typed(obj[key], f"$.editor.{key}", str, "a string")
+            if text not in allowed:
+                r.fail(f"$.editor.{key}", f"must be one of {', '.join(allowed)}", text)
+            if text != allowed[0]:
+                out[key] = text
+    return out
 
 
 def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
@@ -175,6 +195,10 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
     }
     if scenario.to_move is not Side.SOUTH:
         out["to_move"] = scenario.to_move.value
+    defaults = {k: values[0] for k, values in EDITOR_SETTINGS.items()}
+    editor = {k: v for k, v in sorted(scenario.editor.items()) if v != defaults.get(k)}
+    if editor:
+        out["editor"] = editor
     out["terrain"] = [_terrain_json(t, b) for t in scenario.terrain]
     out["units"] = [_unit_json(u, b) for u in scenario.units]
     return out

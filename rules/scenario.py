@@ -77,10 +77,14 @@ class Scenario:
     author: str = ""
     notes: str = ""
     to_move: Side = Side.SOUTH
+    # the editor's settings saved with the file (``symmetry``); no rule reads them
+    editor: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         if not isinstance(self.options, MappingProxyType):
             object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        if not isinstance(self.editor, MappingProxyType):
+            object.__setattr__(self, "editor", MappingProxyType(dict(self.editor)))
         object.__setattr__(self, "terrain", tuple(self.terrain))
         object.__setattr__(self, "units", tuple(self.units))
 
@@ -96,6 +100,7 @@ class Scenario:
                 self.author,
                 self.notes,
                 self.to_move,
+                tuple(sorted(self.editor.items())),
             )
         )
 
@@ -110,6 +115,7 @@ class Scenario:
             and self.units == other.units
             and (self.title, self.author, self.notes, self.to_move)
             == (other.title, other.author, other.notes, other.to_move)
+            and dict(self.editor) == dict(other.editor)
         )
 
     def __repr__(self) -> str:
@@ -117,7 +123,8 @@ class Scenario:
             f"Scenario(ruleset={self.ruleset!r}, board={self.board!r}, "
             f"options={dict(self.options)!r}, terrain={self.terrain!r}, units={self.units!r}, "
             f"title={self.title!r}, author={self.author!r}, notes={self.notes!r}, "
-            f"to_move={self.to_move!r})"
+            f"to_move={self.to_move!r}"
+            + (f", editor={dict(self.editor)!r})" if self.editor else ")")
         )
 
     # --- editing helpers (each returns a new scenario) ---------------------------------

@@ -13,8 +13,9 @@ board's last row), with
   ``arrow``;
 - a hidden, locked object layer ``tankmap pieces``: one rectangle per terrain piece with its
   ``kind``, ``side``, ``cells`` and ``shape``, so pieces that touch keep their grouping;
-- map properties: ``ruleset``, ``title``, ``author``, ``notes``, ``to_move`` and one
-  ``option:NAME`` property per scenario option.
+- map properties: ``ruleset``, ``title``, ``author``, ``notes``, ``to_move``, one
+  ``option:NAME`` property per scenario option and one ``editor:NAME`` per editor setting
+  (``editor:symmetry``).
 
 Reading goes the other way (``rules.tiled_read``: ``read_tiled``, ``loads_tmx``,
 ``loads_tmj``). The tile layers are the truth for terrain cells: a piece of
@@ -184,6 +185,7 @@ def scenario_to_tiled(scenario: Scenario) -> dict[str, Any]:
         _prop("to_move", doc.get("to_move", "south")),
     ]
     properties += [_prop(f"option:{k}", v) for k, v in doc["options"].items()]
+    properties += [_prop(f"editor:{k}", v) for k, v in doc.get("editor", {}).items()]
     return {
         "type": "map",
         "version": JSON_FORMAT_VERSION,

@@ -174,6 +174,9 @@ def _read_map(m: _JsonMap, fail: _Fail) -> Scenario:
     }
     if props.get("to_move", "south") != "south":
         document["to_move"] = props["to_move"]
+    editor = {k[7:]: v for k, v in props.items() if k.startswith("editor:")}
+    if editor:
+        document["editor"] = editor
     document["terrain"] = terrain
     document["units"] = units
     return scenario_from_json(document, fail.source)

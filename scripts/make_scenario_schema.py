@@ -107,7 +107,7 @@ def _ruleset_clause(name: str) -> dict[str, Any]:
 def schema_document() -> dict[str, Any]:
     """The schema as a JSON document."""
     from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS
-    from tankmap.rules.fileformat import MAX_FILE_BYTES
+    from tankmap.rules.fileformat import EDITOR_SETTINGS, MAX_FILE_BYTES
     from tankmap.rules.registry import ruleset_names
     from tankmap.rules.safeio import MAX_INT_DIGITS
 
@@ -156,6 +156,13 @@ def schema_document() -> dict[str, Any]:
             "author": {"type": "string"},
             "notes": {"type": "string"},
             "to_move": {"$ref": "#/$defs/side"},
+            "editor": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    key: {"enum": list(values)} for key, values in EDITOR_SETTINGS.items()
+                },
+            },
             "terrain": {"type": "array", "maxItems": 2000, "items": {"$ref": "#/$defs/terrain"}},
             "units": {"type": "array", "maxItems": 2000, "items": {"$ref": "#/$defs/unit"}},
         },

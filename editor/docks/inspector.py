@@ -98,7 +98,7 @@ class InspectorDock(QWidget):
         key = (
             (doc, doc.selection)
             if doc.selection
-            else (doc, s.title, s.author, s.notes, tuple(sorted(s.options.items())))
+            else (doc, s.board, s.title, s.author, s.notes, tuple(sorted(s.options.items())))
         )
         if key == self._key and not force:
             return

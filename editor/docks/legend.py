@@ -18,10 +18,13 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from tankmap.analysis.board_figure import side_label, side_look
+from tankmap.analysis import board_style as st
+from tankmap.analysis.board_figure import side_label
+from tankmap.analysis.board_style import side_look
 from tankmap.editor.context import EditorContext
 from tankmap.editor.items import LANE_COLOURS, SIDE_COLOURS
 from tankmap.editor.overlays import COVERAGE_COLOURS, REACH_COLOUR, OverlayController
+from tankmap.editor.tokens import CELL, paint_token
 from tankmap.rules.geometry import Side
 from tankmap.rules.violations import Severity
 
@@ -32,7 +35,8 @@ SWATCH_W, SWATCH_H = 34, 16
 class Entry:
     """One legend line: a swatch (``kind`` drawn in ``colours``) and what it means.
 
-    Kinds: ``disc`` (a unit token: fill, outline), ``tint`` (a translucent cell), ``fill``,
+    Kinds: ``disc`` (a side's tokens: fill, outline), ``token`` (a unit kind's token
+    shape; the colour slot holds the kind), ``tint`` (a translucent cell), ``fill``,
     ``outline``, ``dashed`` (a dashed cell outline), ``dot``, ``line``, ``dashline``,
     ``bars`` (the range-marker bars), ``ramp`` (a heat-map scale, light to dark)."""
 
@@ -55,6 +59,11 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
         label = side_label(names[side], side)
         text = f"{label} unit (the barrel points where it faces)"
         board.append(Entry("disc", (fill, outline), text))
+    for kind in doc.ruleset.unit_kinds:
+        if any(u.kind == kind for u in scenario.units):
+            look = st.token_look(kind)
+            text = f"{look.name.capitalize()}: {st.kind_name(scenario.ruleset, kind)}"
+            board.append(Entry("token", (kind,), text))
     for side in Side:
         colour = SIDE_COLOURS[side].name()
         board.append(Entry("tint", (colour,), f"{side.value.capitalize()}'s setup area"))
@@ -152,7 +161,12 @@ def swatch(entry: Entry) -> QPixmap:
     box = QRectF(1, 1, SWATCH_W - 2, SWATCH_H - 2)
     colours = [QColor(c) for c in entry.colours]
     kind = entry.kind
-    if kind == "disc":
+    if kind == "token":  # a unit kind's token shape, in grey
+        p.scale(SWATCH_H / CELL, SWATCH_H / CELL)
+        p.translate((SWATCH_W - SWATCH_H) / 2 * CELL / SWATCH_H, 0)
+        grey = ("#d0d0d0", "#333333", "#333333")
+        paint_token(p, entry.colours[0], QPointF(CELL / 2, CELL / 2), CELL * 0.4, grey, "")
+    elif kind == "disc":
         p.setBrush(colours[0])
         p.setPen(QPen(colours[1] if len(colours) > 1 else colours[0].darker(170), 1.5))
         r = SWATCH_H / 2 - 1.5

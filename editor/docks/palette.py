@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tankmap.analysis import board_style as st
 from tankmap.editor.context import EditorContext
 from tankmap.editor.document import Document
 from tankmap.editor.palette_data import Entry, limit, shapes_for, terrain_budget
+from tankmap.editor.tokens import CELL, paint_hatch, paint_token
 from tankmap.rules.geometry import Side
 
 
@@ -67,21 +69,22 @@ def shared_count(ctx: EditorContext, kind: str) -> tuple[str, str]:
 
 
 def entry_icon(entry: Entry) -> QIcon:
-    """A small swatch: a grey disc with a barrel for units, the kind's colour for terrain."""
+    """A small swatch in the board's look: a grey token of the kind's shape with a barrel
+    for units, a hatched cell of the kind for terrain (drawn at board scale, shrunk)."""
     pix = QPixmap(22, 22)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.scale(22 / CELL, 22 / CELL)
+    centre = QPointF(CELL / 2, CELL / 2)
     if entry.is_unit:
-        p.setPen(QPen(QColor("#37474f"), 3))
-        p.drawLine(QPointF(11, 11), QPointF(11, 1))
-        p.setBrush(QColor("#607d8b"))
-        p.setPen(QPen(QColor("#37474f"), 1))
-        p.drawEllipse(QPointF(11, 12), 8, 8)
+        colours = ("#90a4ae", "#37474f", "#37474f")
+        paint_token(p, entry.kind, centre + QPointF(0, 4), CELL * 0.36, colours, "", (0, -1))
     else:
-        p.setPen(QPen(QColor("#3d352b"), 1))
+        p.setPen(QPen(QColor(st.TERRAIN_EDGE), 2))
         p.setBrush(QBrush(QColor(entry.colour)))
-        p.drawRect(QRectF(2, 4, 18, 14))
+        p.drawRect(QRectF(1, 1, CELL - 2, CELL - 2))
+        paint_hatch(p, entry.kind, centre)
     p.end()
     return QIcon(pix)
 

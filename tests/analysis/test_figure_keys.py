@@ -45,18 +45,19 @@ def mirror() -> ScenarioAnalysis:
 
 def test_board_key_names_every_mark_of_a_final_act_board(mirror: ScenarioAnalysis) -> None:
     key = _key(board_figure(mirror.scenario))
-    assert key[:3] == ["South unit", "North unit", "triangle: where it faces"]
+    assert key[:4] == ["South unit", "North unit", "rounded square: tank", "barrel: where it faces"]
     for words in ("large berm", "small berm", "swamp", "minefield"):
         assert words in key
     assert "minefield lane (arrow: the way across)" in key
-    assert "corner mark: the terrain's owner" in key
-    assert "row colours: range markers (rows r and r + 6 alike)" in key
+    assert "outline colour: the terrain's owner" in key
+    assert "tinted: setup zones" in key
+    assert "side bars: range markers (rows r and r + 6 alike)" in key
 
 
 def test_heat_maps_have_a_labelled_scale_per_panel(mirror: ScenarioAnalysis) -> None:
     cov = coverage_figure(mirror)
     assert _scales(cov) == ["units that can fire at the cell (blank: none)"] * 2
-    assert "South unit" in _key(cov) and "corner mark: the terrain's owner" not in _key(cov)
+    assert "South unit" in _key(cov) and "outline colour: the terrain's owner" not in _key(cov)
     reach = reach_figure(mirror)
     assert _scales(reach) == ["rounds to stand there (blank: never)"] * 2
     assert "swamp" in _key(reach)
@@ -74,15 +75,18 @@ def test_lanes_routes_and_contested_explain_their_own_marks(mirror: ScenarioAnal
     assert routes[:2] == ["one unit's route (one colour each)", "where it stands after each round"]
     contested = _key(contested_figure(mirror))
     assert contested[0] == "contested (both sides fire)" and "large berm" in contested
-    assert not any(k.startswith("row colours") for k in contested)  # drawn without them
+    assert not any(k.startswith("side bars") for k in contested)  # drawn without them
 
 
 def test_tank_chess_and_tank_wars_keys() -> None:
     tc = analyse(read_scenario(maps.ROOT / "tank-chess" / "basic-16.json"))
     key = _key(board_figure(tc.scenario))
     assert key[:2] == ["White (south) unit", "Black (north) unit"]
-    assert "obstacle" in key and "setup rows" in key
-    assert not any(k.startswith(("row colours", "corner mark")) for k in key)
+    assert "obstacle" in key and "tinted: setup zones" in key
+    # each Tank Chess piece has its own token shape, named in the key
+    for words in ("octagon: command tank", "circle: light tank", "square: heavy tank"):
+        assert words in key
+    assert not any(k.startswith(("side bars", "outline colour")) for k in key)
     kill = kill_figure(tc)
     assert kill is not None and len(_scales(kill)) == 2
     tw = analyse(read_scenario(maps.ROOT / "tank-wars" / "default.json"))

@@ -25,6 +25,8 @@ class FakePrompter:
         self.save: str | None = None
         self.new: Scenario | None = None
         self.recover_answer = False
+        self.confirm_answer = False
+        self.resize: Any = None  # a tankmap.editor.resize.ResizeRequest
         self.asked: list[tuple[str, Any]] = []
 
     def unsaved_changes(self, name: str, doing: str = "closing it") -> str:
@@ -59,6 +61,14 @@ class FakePrompter:
 
     def info(self, title: str, text: str) -> None:
         self.asked.append(("info", title))
+
+    def confirm(self, title: str, text: str) -> bool:
+        self.asked.append(("confirm", text))
+        return self.confirm_answer
+
+    def resize_board(self, columns: int, rows: int) -> Any:
+        self.asked.append(("resize", (columns, rows)))
+        return self.resize
 
 
 @pytest.fixture

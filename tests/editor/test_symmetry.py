@@ -28,7 +28,8 @@ def test_point_symmetry_places_moves_and_erases_both(make_window: Any) -> None:
     w.run_action("tools.place")
     click(w, "b2")
     assert names(w) == {("b2", "south", "C", Facing.N), ("k11", "north", "C", Facing.S)}
-    assert w.doc.undo_stack.count() == 1  # one macro = one undo step
+    # switching symmetry (saved with the file) and the mirrored placement (one macro)
+    assert w.doc.undo_stack.count() == 2
     w.run_action("tools.select")
     drag(w, "b2", "c3")
     # c3 -> column 12+1-3 = 10 (j), row 10

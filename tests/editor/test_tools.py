@@ -167,11 +167,11 @@ def test_copy_paste_at_cursor(make_window: Any) -> None:
     w.doc.select(w.doc.scenario.units)
     w.run_action("edit.copy")
     w.ctx.set_hover(b.parse_cell("e2"))
-    w.run_action("edit.paste")
+    w.run_action("edit.paste_here")  # Ctrl+Shift+V: at once (Ctrl+V is the stamp)
     units = w.doc.scenario.units
     assert [(b.cell_name(u.cell), u.name) for u in units] == [("b1", "C"), ("e2", "1")]
     w.ctx.set_hover(b.parse_cell("e2"))
-    w.run_action("edit.paste")  # onto the same cell: refused, nothing changes
+    w.run_action("edit.paste_here")  # onto the same cell: refused, nothing changes
     assert len(w.doc.scenario.units) == 2
     assert "Refused" in w.message.text()
 
