@@ -32,7 +32,8 @@ Round resolution, in order:
    under it are out too); otherwise one AT is out per shell (the lowest index first), then
    the R/M. Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
-   and the R/M are removed.
+   and the R/M are removed (except an R/M knocked out during a declared R/M repair, which
+   stays as a wreck with its tank: ``engine_advanced``).
 5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
    do not wins; both in one round is a tie, decided by the first *further* tank (one not on
    the line at the end of the tying round; ``State.tie_base``); otherwise a side with no
@@ -438,8 +439,10 @@ class Game:
                         self._knock_out(state, v, side[u], u, report)
         # hits
         fired = [(u, t, side[u]) for u, t in shells.items()]
+        repairing: frozenset[int] = frozenset()  # R/Ms that stay as wrecks when hit
         if adv:
             fired += adv.extra_shells(state, acts)
+            repairing = adv.repair_wrecks(state, acts)
         for shooter, target, by in fired:
             found = occupants.get(target)
             if not found:
@@ -453,7 +456,7 @@ class Game:
                 report.hits.append(tank)
                 if state.damage[tank] >= self.hits_to_kill["tank"]:
                     for v in here:
-                        self._knock_out(state, v, by, shooter, report)
+                        self._knock_out(state, v, by, shooter, report, v in repairing)
                 continue
             victim = next((v for v in here if kind[v] == "at"), here[0])
             report.hits.append(victim)
@@ -466,13 +469,23 @@ class Game:
         self._check_end(state)
         return report
 
-    def _knock_out(self, state: State, u: int, by: int, by_unit: int, report: RoundReport) -> None:
+    def _knock_out(
+        self,
+        state: State,
+        u: int,
+        by: int,
+        by_unit: int,
+        report: RoundReport,
+        wreck: bool = False,
+    ) -> None:
+        """Take unit ``u`` out; a tank (or, with ``wreck``, any unit: an R/M hit while
+        repairing) stays as a wreck when the ``wrecks`` option is on."""
         if not state.alive[u]:
             return
         state.alive[u] = False
         state.kills[by] += 1
         report.knocked_out.append((u, state.cell[u], by, by_unit))
-        if state.kind[u] == "tank" and self.wrecks:
+        if (wreck or state.kind[u] == "tank") and self.wrecks:
             state.wreck[u] = True
             state.wreck_mask |= 1 << state.cell[u]
 

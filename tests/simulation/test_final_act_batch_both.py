@@ -43,6 +43,9 @@ def test_both_sides_at_once_decide_the_same(name: str, no_berms: tuple[bool, boo
         slow = players.decide(st, noise, still)
         for a, b in zip(fast, slow, strict=True):
             live = ~st.over
+            if a is None or b is None:  # no R/M repair on this map
+                assert a is None and b is None
+                continue
             np.testing.assert_array_equal(a[live], b[live])
         checked += int((~st.over).sum())
         batch.apply(st, *fast)

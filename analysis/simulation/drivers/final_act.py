@@ -8,7 +8,9 @@ Both kinds of game record replay through the reference engine.
 
 Advanced rules and tokens (docs/rules.md §1.8) are modelled by the reference engine and policies
 only: when one is on, ``random``/``heuristic`` fall back to the reference implementations
-(``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to the JSON).
+(``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to the JSON). The
+Extra Forces R/M repair (``rm_repair``, docs/rules.md §1.3, on by default) is modelled by
+the fast engines too (``engine_advanced.FAST``) and never causes a fallback.
 
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
@@ -30,7 +32,7 @@ from tankmap.analysis.simulation.noise import game_key, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, State
-from tankmap.rules.final_act.engine_advanced import MODELLED, Actions
+from tankmap.rules.final_act.engine_advanced import FAST, MODELLED, Actions
 from tankmap.rules.final_act.engine_record import FinalActRecord, Round
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.registry import get_ruleset
@@ -49,8 +51,8 @@ class FinalActDriver:
 
     def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
         """Whether both policies run vectorised (``play_many``): not when the prepared
-        game has advanced options (rules §1.8) on, which only the reference engine models."""
-        if prepared is not None and prepared.game.adv:
+        game has advanced options (rules §1.8) on that only the reference engine models."""
+        if prepared is not None and prepared.game.adv.slow:
             return False
         return all(parse_policy(p)[0] in BATCHED for p in policies)
 
@@ -58,7 +60,7 @@ class FinalActDriver:
         """One line saying that vectorised policies fall back to the reference engine
         because advanced options (docs/rules.md §1.8) are on in ``scenario``, or ``None``."""
         opts = get_ruleset(scenario.ruleset).options(scenario)
-        on = [name for name in MODELLED if opts.get(name)]
+        on = [name for name in MODELLED if opts.get(name) and name not in FAST]
         if not on or not any(parse_policy(p)[0] in BATCHED for p in policies):
             return None
         return (
@@ -74,7 +76,7 @@ class FinalActDriver:
         from tankmap.analysis.simulation.drivers import final_act_kernel
 
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
-        if not (self.batched(policies, prepared) or searching) or prepared.game.adv:
+        if not (self.batched(policies, prepared) or searching) or prepared.game.adv.slow:
             return
         from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 

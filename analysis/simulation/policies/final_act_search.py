@@ -77,7 +77,7 @@ class SearchPolicy(HeuristicPolicy):
         for _ in range(self.samples):
             enemy = HeuristicPolicy(prep, 1 - side)
             futures.append((*enemy.decide(view, rng), int(rng.integers(2**63))))
-        fast = not prep.game.adv and final_act_kernel.available()
+        fast = not prep.game.adv.slow and final_act_kernel.available()
 
         def score(plans: list[dict[int, Order]]) -> list[float]:
             if fast:
