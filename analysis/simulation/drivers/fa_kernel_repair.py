@@ -64,7 +64,8 @@ def _random_repairs(
 
 @_jit
 def _cheb(T_col: Any, T_row: Any, a: int, b: int) -> int:
-    return max(abs(T_col[a] - T_col[b]), abs(T_row[a] - T_row[b]))
+    d: int = max(abs(T_col[a] - T_col[b]), abs(T_row[a] - T_row[b]))
+    return d
 
 
 @_jit

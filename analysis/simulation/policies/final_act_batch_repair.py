@@ -21,6 +21,8 @@ unit of the deciding side in unit order; ``kind`` gives each slot's unit kind.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -99,7 +101,7 @@ def heuristic_repairs(
     d_cell: IntArray,
     d_fac: IntArray,
     ok: BoolArray,
-    danger: FloatArray,
+    danger: npt.NDArray[Any],
     claimed: BoolArray,
     dest: IntArray,
     fac: IntArray,
