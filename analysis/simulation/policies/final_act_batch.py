@@ -289,23 +289,17 @@ class BatchPlayers:
             dest_fac[:, u] = np.where(live, d_fac[rows, pos], dest_fac[:, u])
             self._shell_random(st, view, noise[:, base + 1], u, dest, shells)
         if repair is not None:
-            uarr = np.array(self.units_of[side])
-            d, f, sh = dest[:, uarr], dest_fac[:, uarr], shells[:, uarr]
-            repair[:, uarr] = _repair.random_repairs(
-                self.tb.batch.kind[uarr],
-                uarr,
-                st.cell[:, uarr],
-                st.facing[:, uarr],
-                st.damage[:, uarr],
-                view.alive[:, uarr],
-                st.rm_left[:, uarr],
+            _repair.side_random(
+                self.tb.batch.kind,
+                self.units_of[side],
+                st,
+                view.alive,
                 noise,
-                NOISE_PER_UNIT,
-                d,
-                f,
-                sh,
+                dest,
+                dest_fac,
+                shells,
+                repair,
             )
-            dest[:, uarr], dest_fac[:, uarr], shells[:, uarr] = d, f, sh
 
     def _shell_random(
         self,
@@ -358,27 +352,13 @@ class BatchPlayers:
         options = self._move_orders(
             st, view, noise, still, side, units, order, danger, claimed, dest, dest_fac
         )
-        fixed = np.zeros((len(rows), len(units)), dtype=bool)  # tanks under repair
         if repair is not None:
-            uarr = np.array(units)
-            d, f = dest[:, uarr], dest_fac[:, uarr]
-            fixed = _repair.heuristic_repairs(
-                b.kind[uarr],
-                st.cell[:, uarr],
-                st.facing[:, uarr],
-                st.damage[:, uarr],
-                view.alive[:, uarr],
-                st.rm_left[:, uarr],
-                tb.col,
-                tb.row,
-                *options,
-                danger,
-                claimed,
-                d,
-                f,
+            _repair.side_heuristic(
+                tb, units, st, view.alive, options, danger, claimed, dest, dest_fac, repair
             )
-            dest[:, uarr], dest_fac[:, uarr] = d, f
-            repair[:, uarr] = fixed
+        fixed = (
+            np.zeros((len(rows), len(units)), dtype=bool) if repair is None else repair[:, units]
+        )
         slot = {u: p for p, u in enumerate(units)}
         for u in units:
             if b.kind[u] == AT:

@@ -21,12 +21,15 @@ unit of the deciding side in unit order; ``kind`` gives each slot's unit kind.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.rules.final_act.engine_batch import RM, TANK
+from tankmap.rules.final_act.engine_batch import RM, TANK, BatchState
+
+if TYPE_CHECKING:
+    from tankmap.analysis.simulation.policies.final_act_batch import BatchTables
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -181,3 +184,47 @@ def heuristic_repairs(
         dest[rix[wait], t_slot[wait]] = target[wait]
         fac[rix[wait], t_slot[wait]] = facing[rix[wait], t_slot[wait]]
     return repair
+
+
+def side_random(
+    kind: IntArray,
+    units: list[int],
+    st: BatchState,
+    alive: BoolArray,
+    noise: FloatArray,
+    dest: IntArray,
+    fac: IntArray,
+    shells: IntArray,
+    repair: BoolArray,
+) -> None:
+    """``random_repairs`` for the side whose units are ``units`` (whole-game arrays ``[g,
+    u]``, changed in place)."""
+    from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
+
+    u = np.array(units)
+    d, f, sh = dest[:, u], fac[:, u], shells[:, u]
+    state = (st.cell[:, u], st.facing[:, u], st.damage[:, u], alive[:, u], st.rm_left[:, u])
+    repair[:, u] = random_repairs(kind[u], u, *state, noise, NOISE_PER_UNIT, d, f, sh)
+    dest[:, u], fac[:, u], shells[:, u] = d, f, sh
+
+
+def side_heuristic(
+    tb: BatchTables,
+    units: list[int],
+    st: BatchState,
+    alive: BoolArray,
+    options: tuple[IntArray, IntArray, BoolArray],
+    danger: npt.NDArray[Any],
+    claimed: BoolArray,
+    dest: IntArray,
+    fac: IntArray,
+    repair: BoolArray,
+) -> None:
+    """``heuristic_repairs`` for the side whose units are ``units`` (``options``: their
+    ranked orders ``[g, j, k]`` from the move pass; whole-game arrays changed in place)."""
+    u = np.array(units)
+    d, f = dest[:, u], fac[:, u]
+    state = (st.cell[:, u], st.facing[:, u], st.damage[:, u], alive[:, u], st.rm_left[:, u])
+    kind = tb.batch.kind[u]
+    repair[:, u] = heuristic_repairs(kind, *state, tb.col, tb.row, *options, danger, claimed, d, f)
+    dest[:, u], fac[:, u] = d, f
