@@ -122,18 +122,23 @@ def default_agent(scenario: Scenario, games: int) -> tuple[str, str]:
     """The agent ``simulate`` plays both sides with when none is asked for, and why (one
     sentence): the strongest agent (``search``) when ``games`` finish in about a minute on
     two cores, else ``heuristic``. Final Act boards with advanced options on (rules §1.8)
-    get the heuristic: only the one-game engine plays those, and search there is slow."""
+    get the heuristic: only the one-game engine plays those, and search there is slow (R/M
+    repair, which the fast engines model, does not count); so do boards with a basic-rule
+    reading changed (rules §1.8a)."""
     limit = SEARCH_DEFAULT_GAMES.get(scenario.ruleset)
     names = get_driver(scenario.ruleset).policy_names()
     if limit is None or "search" not in names:
         return "heuristic", "the game's default agent"
     if scenario.ruleset == "final-act":
-        from tankmap.rules.final_act.engine_advanced import MODELLED
+        from tankmap.rules.final_act.engine_advanced import FAST, MODELLED
+        from tankmap.rules.final_act.engine_readings import Readings
         from tankmap.rules.registry import get_ruleset
 
         opts = get_ruleset(scenario.ruleset).options(scenario)
-        if any(opts.get(name) for name in MODELLED):
+        if any(opts.get(name) for name in MODELLED if name not in FAST):
             return "heuristic", "advanced options are on, which search plays slowly"
+        if Readings.of(opts).changed:
+            return "heuristic", "rule readings are changed, which search plays slowly"
     if games > limit:
         return "heuristic", (
             f"search, the strongest agent, is the default only up to {limit} games "

@@ -34,7 +34,8 @@ Round resolution, in order:
    ``Actions.at_spared`` names the AT it keeps; else the lowest index first), then the
    R/M. Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
-   and the R/M are removed.
+   and the R/M are removed (except an R/M knocked out during a declared R/M repair, which
+   stays as a wreck with its tank: ``engine_advanced``).
 5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
    do not wins; both in one round is a tie, decided by the first *further* tank (one not on
    the line at the end of the tying round; ``State.tie_base``); otherwise a side with no
@@ -506,8 +507,10 @@ class Game:
             self._knock_out(state, at_unit, side[tank], tank, report)
         # hits
         fired = [(u, t, side[u]) for u, t in shells.items()]
+        repairing: frozenset[int] = frozenset()  # R/Ms that stay as wrecks when hit
         if adv:
             fired += adv.extra_shells(state, acts)
+            repairing = adv.repair_wrecks(state, acts)
             if smoky:
                 if respond is not None:
                     acts.absorb(respond("moved", state, shells, report))
@@ -525,7 +528,7 @@ class Game:
                 report.hits.append(tank)
                 if state.damage[tank] >= self.hits_to_kill["tank"]:
                     for v in here:
-                        self._knock_out(state, v, by, shooter, report)
+                        self._knock_out(state, v, by, shooter, report, v in repairing)
                 continue
             # one AT out per shell: the owner's choice (``at_spared``), else the lowest index
             ats = [v for v in here if kind[v] == "at"]
@@ -544,13 +547,23 @@ class Game:
         self._check_end(state, arrived)
         return report
 
-    def _knock_out(self, state: State, u: int, by: int, by_unit: int, report: RoundReport) -> None:
+    def _knock_out(
+        self,
+        state: State,
+        u: int,
+        by: int,
+        by_unit: int,
+        report: RoundReport,
+        wreck: bool = False,
+    ) -> None:
+        """Take unit ``u`` out; a tank (or, with ``wreck``, any unit: an R/M hit while
+        repairing) stays as a wreck when the ``wrecks`` option is on."""
         if not state.alive[u]:
             return
         state.alive[u] = False
         state.kills[by] += 1
         report.knocked_out.append((u, state.cell[u], by, by_unit))
-        if state.kind[u] == "tank" and self.wrecks:
+        if (wreck or state.kind[u] == "tank") and self.wrecks:
             state.wreck[u] = True
             state.wreck_mask |= 1 << state.cell[u]
 

@@ -6,14 +6,17 @@ holds which are on, ``AdvancedState`` the per-game counters, ``Actions`` what th
 declare in one round (saved in game records). Readings chosen where the texts leave gaps
 (also in /work/notes/discrepancies.md, "fa-advanced: readings chosen"):
 
-- ``rm_repair`` (Extra Forces): a damaged tank and its own R/M that has repairs left (2 per
-  game) may end a round on one cell (the only time a tank and an R/M may share). In a later
-  round the side declares ``rm_repair`` for that tank: the tank and the R/M both stay (an
-  order that moves either one is illegal) and the tank places no shell. At the end of that
-  round the tank is undamaged and the R/M has one repair fewer — unless the cell was hit:
-  a hit on the damaged tank knocks it out and, as for any tank knocked out on a shared
-  cell, the R/M with it ("both are eliminated"). After the repair the two may keep sharing
-  until one of them leaves.
+- ``rm_repair`` (Extra Forces, on by default; only on in games with an R/M): a damaged tank
+  and its own R/M that has repairs left (2 per game) may end a round on one cell (the only
+  time a tank and an R/M may share). In a later round the side declares ``rm_repair`` for
+  that tank: the tank and the R/M both stay (an order that moves either one is illegal)
+  and the tank places no shell. At the end of that round the tank is undamaged and the R/M
+  has one repair fewer — unless the cell was hit: a hit on the damaged tank knocks it out
+  and, as for any tank knocked out on a shared cell, the R/M with it; both stay as wrecks
+  ("remain on the board as wrecks"; with ``wrecks`` off both are removed). A hit on the
+  pair in a round without a declared repair follows the ordinary rules (the R/M is
+  removed). After the repair the two may keep sharing until one of them leaves. The
+  numpy batch engine and the compiled kernel model this option too (``FAST``).
 - ``officer_loss``: in the round after a round in which a side lost officer tanks (named
   C, 1, 2), its tanks place that many shells fewer than the tanks that may fire — only if
   the side still has at least 3 live tanks.
@@ -99,7 +102,10 @@ TOKENS = (
 )
 """Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
 
-__all__ = ["MODELLED", "TOKENS", "Actions", "Advanced", "AdvancedState"]
+FAST = frozenset({"rm_repair"})
+"""The §1.8-style options the fast engines (numpy batch engine, compiled kernel) model too."""
+
+__all__ = ["FAST", "MODELLED", "TOKENS", "Actions", "Advanced", "AdvancedState"]
 
 
 class AdvancedState:
@@ -157,7 +163,10 @@ class Advanced(TokenRules):
 
     def __init__(self, game: Game, options: dict[str, Any]) -> None:
         self.game = game
-        self.on = frozenset(n for n in MODELLED if options.get(n))
+        on = {n for n in MODELLED if options.get(n)}
+        if not any(u.kind == "rm" for u in game.scenario.units):
+            on.discard("rm_repair")  # an Extra Forces rule: nothing to repair with
+        self.on = frozenset(on)
         self.smoke_blocks_owner = bool(options.get("smoke_blocks_owner", True))
         self.share = str(options.get("token_share", "equal"))  # engine_tokens
         self.each = int(options.get("tokens_each", 3))
@@ -186,6 +195,11 @@ class Advanced(TokenRules):
 
     def __bool__(self) -> bool:
         return bool(self.on)
+
+    @property
+    def slow(self) -> frozenset[str]:
+        """The options on that only the reference engine models (not in ``FAST``)."""
+        return self.on - FAST
 
     # --- state ------------------------------------------------------------------------
     def initial(self, state: State) -> AdvancedState:
@@ -243,6 +257,12 @@ class Advanced(TokenRules):
             ):
                 return v
         return -1
+
+    def repair_wrecks(self, state: State, actions: Actions) -> frozenset[int]:
+        """The R/Ms repairing this round: knocked out with their tank, they stay as wrecks."""
+        if not actions.rm_repair:
+            return frozenset()
+        return frozenset(self.repair_partner(state, u) for u in actions.rm_repair) - {-1}
 
     def can_berm_repair(self, state: State, tank: int) -> bool:
         side = state.side[tank]

@@ -8,12 +8,21 @@ orders and shells.
 Arrays (``G`` games × ``U`` units, unit ``u`` = ``scenario.units[u]``): ``cell``, ``facing``
 (0..7), ``damage``, ``alive`` (in play, not a wreck), ``wreck``; per game ``wreck_cells``
 (``G × N`` bool), ``round``, ``over``, ``winner`` (-1 none/draw, 0 south, 1 north), ``end``
-(``END_CODES`` index), ``kills`` (``G × 2``).
+(``END_CODES`` index), ``kills`` (``G × 2``), ``rm_left`` (``G × U``: repairs left of each
+R/M, 0 for other units).
 
-``apply(state, dest, dest_facing, shells)``: ``dest``/``dest_facing`` are every unit's
-ordered end cell and facing (staying put: its own cell), ``shells[g, u]`` the target of
-unit ``u`` or -1. Only games with ``over == False`` change. Returns the knock-outs of the
-round as arrays ``(game, unit, cell, by_unit)``. Orders are trusted (no legality check).
+``apply(state, dest, dest_facing, shells, repair)``: ``dest``/``dest_facing`` are every
+unit's ordered end cell and facing (staying put: its own cell), ``shells[g, u]`` the target
+of unit ``u`` or -1, ``repair[g, u]`` (optional) whether tank ``u`` is declared repaired by
+the R/M on its cell this round (Extra Forces R/M repair, option ``rm_repair``; the caller
+makes both stay and the tank not fire). Only games with ``over == False`` change. Returns
+the knock-outs of the round as arrays ``(game, unit, cell, by_unit)``. Orders are trusted
+(no legality check).
+
+R/M repair (``rules.final_act.engine_advanced``): a tank damaged at the start of the round
+and an own R/M with repairs left may end the round alone together on one cell; an R/M
+knocked out with its tank during a declared repair stays as a wreck (option ``wrecks``);
+after the hits a declared tank still in play is undamaged and its R/M has one repair fewer.
 """
 
 from __future__ import annotations
@@ -51,6 +60,7 @@ class BatchState:
     end: IntArray
     kills: IntArray
     tie_base: BoolArray  # [g, u]: tanks on the enemy line at the end of a tying round
+    rm_left: IntArray  # [g, u]: repairs left of each R/M (rule option rm_repair)
 
 
 class BatchGame:
@@ -94,6 +104,9 @@ class BatchGame:
         self.has_at = bool(self.is_at.any())
         self.side_onehot = np.stack([self.side == 0, self.side == 1], axis=1).astype(np.int64)
         self.goal_of = self.goal[self.side]  # [u, cell]: the goal cells of unit u's side
+        # Extra Forces R/M repair (engine_advanced): only in games with an R/M
+        self.repair_on = "rm_repair" in game.adv.on
+        self.same_side = ~self.enemies
 
     def initial(self, games: int) -> BatchState:
         """``games`` copies of the scenario's starting position."""
@@ -119,11 +132,20 @@ class BatchGame:
             end=np.full(g, end, dtype=np.int64),
             kills=np.zeros((g, 2), dtype=np.int64),
             tie_base=np.zeros((g, self.n_units), dtype=bool),
+            rm_left=np.tile(
+                np.array([ref.adv.rm_left.get(u, 0) for u in range(self.n_units)], dtype=np.int64),
+                (g, 1),
+            ),
         )
 
     # --- one round ---------------------------------------------------------------------
     def apply(
-        self, st: BatchState, dest: IntArray, dest_facing: IntArray, shells: IntArray
+        self,
+        st: BatchState,
+        dest: IntArray,
+        dest_facing: IntArray,
+        shells: IntArray,
+        repair: BoolArray | None = None,
     ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
         """Play one round in every unfinished game (module docstring)."""
         active = ~st.over
@@ -133,7 +155,10 @@ class BatchGame:
         moving = alive & ~stay
         # an order that keeps the cell may turn (an AT turning in place)
         st.facing = np.where(alive & stay, dest_facing, st.facing)
-        moving = self._resolve(alive, origin, dest, moving)
+        pair = None  # [g, u]: damaged tanks and R/Ms with repairs left (may pair up)
+        if self.repair_on:
+            pair = alive & ((self.is_tank & (st.damage > 0)) | (self.is_rm & (st.rm_left > 0)))
+        moving = self._resolve(alive, origin, dest, moving, pair)
         st.cell = np.where(moving, dest, origin)
         st.facing = np.where(moving, dest_facing, st.facing)
         cell = st.cell
@@ -154,6 +179,10 @@ class BatchGame:
                 by = run_over[gv, :, vv].argmax(axis=1)
                 self._knock_out(st, gv, vv, by, events)
                 alive = st.alive & active[:, None]
+        # R/Ms repairing this round: knocked out with their tank, they stay as wrecks
+        repairing = None
+        if repair is not None and self.repair_on and (repair & alive).any():
+            repairing = self._partners(st, repair & alive, alive)
         # hits, shell by shell (unit slot order; the result does not depend on it)
         rows = np.arange(len(cell))
         # shells that could hit something in some game (units only leave play below, so
@@ -183,7 +212,7 @@ class BatchGame:
                     gd = g[dead]
                     sub = here[gd]
                     gg, uu = np.nonzero(sub)
-                    self._knock_out(st, gd[gg], uu, np.full(len(uu), s), events)
+                    self._knock_out(st, gd[gg], uu, np.full(len(uu), s), events, repairing)
             rest = hit_any & ~has_tank
             if rest.any():
                 g = rows[rest]
@@ -194,6 +223,8 @@ class BatchGame:
                 if dead.any():
                     self._knock_out(st, g[dead], pick[dead], np.full(int(dead.sum()), s), events)
             alive = st.alive & active[:, None]
+        if repairing is not None and repair is not None:
+            self._repair(st, repair & st.alive & active[:, None])
         st.round = st.round + active
         self._check_end(st, active)
         if events:
@@ -206,6 +237,38 @@ class BatchGame:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty
 
+    def _partners(self, st: BatchState, declared: BoolArray, alive: BoolArray) -> BoolArray:
+        """[g, v]: R/M ``v`` has repairs left and shares its cell with a ``declared`` own
+        damaged tank in play (``engine_advanced.Advanced.repair_partner``)."""
+        tanks = declared & self.is_tank & (st.damage > 0) & alive
+        rms = alive & self.is_rm & (st.rm_left > 0)
+        with_tank = (
+            (st.cell[:, :, None] == st.cell[:, None, :])
+            & tanks[:, None, :]
+            & self.same_side[None, :, :]
+        ).any(axis=2)
+        out: BoolArray = rms & with_tank
+        return out
+
+    def _repair(self, st: BatchState, declared: BoolArray) -> None:
+        """After the hits: each declared tank still in play with an R/M partner is
+        undamaged, and that R/M has one repair fewer (``Advanced.finish``)."""
+        rms = self._partners(st, declared, st.alive)
+        if not rms.any():
+            return
+        tanks = (
+            (
+                (st.cell[:, :, None] == st.cell[:, None, :])
+                & rms[:, None, :]
+                & self.same_side[None]
+            ).any(axis=2)
+            & declared
+            & self.is_tank
+            & (st.damage > 0)
+        )
+        st.damage[tanks] = 0
+        st.rm_left[rms] -= 1
+
     def _knock_out(
         self,
         st: BatchState,
@@ -213,6 +276,7 @@ class BatchGame:
         u: IntArray,
         by: IntArray,
         events: list[Event],
+        repairing: BoolArray | None = None,
     ) -> None:
         fresh = st.alive[g, u]
         g, u, by = g[fresh], u[fresh], by[fresh]
@@ -223,12 +287,19 @@ class BatchGame:
         cells = st.cell[g, u]
         if self.wrecks:
             tank = self.is_tank[u]
+            if repairing is not None:  # an R/M hit while repairing stays as a wreck
+                tank = tank | repairing[g, u]
             st.wreck[g[tank], u[tank]] = True
             st.wreck_cells[g[tank], cells[tank]] = True
         events.append((g, u, cells, by))
 
     def _resolve(
-        self, alive: BoolArray, origin: IntArray, dest: IntArray, moving: BoolArray
+        self,
+        alive: BoolArray,
+        origin: IntArray,
+        dest: IntArray,
+        moving: BoolArray,
+        pair: BoolArray | None = None,
     ) -> BoolArray:
         """Bounce movers until every cell holds an allowed group (reference: engine.py).
         Only games with a shared cell or a possible swap are examined (most have none)."""
@@ -255,15 +326,28 @@ class BatchGame:
             rows = todo[shared | swaps]
             if not len(rows):
                 break
-            bounce = self._bounces(alive[rows], origin[rows], dest[rows], moving[rows])
+            bounce = self._bounces(
+                alive[rows],
+                origin[rows],
+                dest[rows],
+                moving[rows],
+                None if pair is None else pair[rows],
+            )
             moving[rows] &= ~bounce
             todo = rows[bounce.any(axis=1)]
         return moving
 
     def _bounces(
-        self, alive: BoolArray, origin: IntArray, dest: IntArray, moving: BoolArray
+        self,
+        alive: BoolArray,
+        origin: IntArray,
+        dest: IntArray,
+        moving: BoolArray,
+        pair: BoolArray | None = None,
     ) -> BoolArray:
-        """Which movers of these games must stay this iteration (swaps, bad groups)."""
+        """Which movers of these games must stay this iteration (swaps, bad groups);
+        ``pair``: units that may form an R/M repair pair (a damaged tank, an R/M with
+        repairs left), or ``None`` when R/M repair is off."""
         side = self.side
         pos = np.where(moving, dest, origin)
         swap = (
@@ -286,7 +370,10 @@ class BatchGame:
         a1 = np.where(mt_side[:, :, 0], 0, a1)
         n0, n1 = t0 + a0 + r0, t1 + a1 + r1
         bad = (n0 > 0) & (n1 > 0)
-        for t, a, r, n in ((t0, a0, r0, n0), (t1, a1, r1, n1)):
+        # [g, u]: the units of each side on u's cell that may pair up for a repair
+        if pair is not None:
+            p0, p1 = ((same & (pair & (side == s))[:, None, :]).sum(axis=2) for s in (0, 1))
+        for s, (t, a, r, n) in enumerate(((t0, a0, r0, n0), (t1, a1, r1, n1))):
             bad |= (
                 (n > self.max_units)
                 | (t > self.max_kind[TANK])
@@ -294,7 +381,10 @@ class BatchGame:
                 | (r > self.max_kind[RM])
             )
             if self.forbid_tank_rm:
-                bad |= (t > 0) & (r > 0)
+                mixed = (t > 0) & (r > 0)
+                if pair is not None:  # alone together: a damaged tank and its R/M
+                    mixed &= ~((t == 1) & (r == 1) & (a == 0) & ((p0, p1)[s] == 2))
+                bad |= mixed
         result: BoolArray = moving & (bad | swap)
         return result
 

@@ -32,6 +32,7 @@ class FUnit:
     row: int
     facing: int
     wreck: bool = False
+    damage: int = 0  # hits taken (a tank: 0 or 1)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class FPos:
     tank_cone: tuple[int, int] = (3, 3)  # (centre, radius) of the diamond |s| + |f - c| <= r
     at_cone: tuple[int, int] = (2, 2)
     at_berm_elevated: bool = True  # rules §1.6: an AT on a berm has no line-of-fire limits
+    rm_repair: bool = True  # rules §1.3: a damaged tank and its R/M may share (Extra Forces)
 
 
 # the cone option values (resources/rulesets/final-act.json "cones"): diamond centre, radius
@@ -87,7 +89,7 @@ def from_scenario(sc: Scenario) -> FPos:
     for u in sc.units:
         assert u.facing is not None
         col, row = cc(u.cell)
-        units.append(FUnit(u.kind, u.side.index, col, row, int(u.facing), u.wreck))
+        units.append(FUnit(u.kind, u.side.index, col, row, int(u.facing), u.wreck, u.damage))
     o = sc.options
     return FPos(
         b.columns,
@@ -102,6 +104,7 @@ def from_scenario(sc: Scenario) -> FPos:
         CONES[str(o.get("tank_cone", "diamond-3"))],
         CONES[str(o.get("at_cone", "diamond-2"))],
         bool(o.get("at_berm_elevated", True)),
+        bool(o.get("rm_repair", True)),
     )
 
 
@@ -281,8 +284,9 @@ def resolve_hits(
     position where nobody moved: ``"ok0"``/``"ok1"`` (live, damage), ``"wreck"`` or ``"out"``.
 
     A shell hits only the shooter's enemies on its cell: a live tank there takes it (damaged
-    at the first hit, out at the second, and then any AT under it is out too); otherwise one
-    AT is out per shell; otherwise the R/M is out. Units already wrecks stay wrecks."""
+    at the first hit, out at the second, and then any AT or R/M under it is out too — no
+    repair is declared here, so the R/M is removed); otherwise one AT is out per shell;
+    otherwise the R/M is out. Units already wrecks stay wrecks."""
     status = ["wreck" if u.wreck else f"ok{damage[i]}" for i, u in enumerate(pos.units)]
     for i in out or ():
         status[i] = "out"  # already out this round (an AT run over by an enemy tank)
@@ -301,7 +305,7 @@ def resolve_hits(
             dmg[t] += 1
             if dmg[t] >= 2:
                 status[t] = "wreck" if wrecks else "out"
-                for a in ats:
+                for a in ats + rms:
                     status[a] = "out"
             else:
                 status[t] = f"ok{dmg[t]}"
@@ -315,13 +319,17 @@ def resolve_hits(
 # --- executing orders (rules §1.5 conflicts) ---------------------------------------------------
 def sharing_allowed(pos: FPos, group: list[int]) -> bool:
     """May these units end a round on one cell (docs/rules.md §1.3)? One side; a tank with one own
-    AT; two ATs; the R/M with one own AT; never a tank with the R/M."""
+    AT; two ATs; the R/M with one own AT; a tank with the R/M only "when exercising the repair
+    act": with R/M repair on, the R/M alone with one own damaged tank (the positions here
+    come fresh from scenarios, so every R/M still has its 2 repairs)."""
     if len(group) <= 1:
         return True
     units = [pos.units[i] for i in group]
     kinds = sorted(u.kind for u in units)
     if len({u.side for u in units}) > 1:
         return False
+    if pos.rm_repair and kinds == ["rm", "tank"]:
+        return any(u.kind == "tank" and u.damage > 0 for u in units)
     return kinds in (["at", "tank"], ["at", "at"], ["at", "rm"])
 
 
@@ -415,7 +423,7 @@ def play_round(
     status ``"both"`` appended (callers skip such rounds)."""
     placed, eliminated = resolve_moves(pos, orders)
     moved = tuple(
-        FUnit(u.kind, u.side, cell[0], cell[1], facing, u.wreck)
+        FUnit(u.kind, u.side, cell[0], cell[1], facing, u.wreck, u.damage)
         for u, (cell, facing) in zip(pos.units, placed, strict=True)
     )
     after = FPos(
@@ -431,6 +439,7 @@ def play_round(
         pos.tank_cone,
         pos.at_cone,
         pos.at_berm_elevated,
+        pos.rm_repair,
     )
     status = resolve_hits(after, damage, shells, wrecks, out=eliminated)
     on_goal = [0, 0]

@@ -24,9 +24,11 @@ from tankmap.rules.scenario import Terrain, Unit
 def test_rm_may_join_a_damaged_tank_only_with_rm_repair() -> None:
     # "R/M units are not allowed to share a square with a tank, with the exception of when
     # exercising the repair act": R/M on f2 facing N moves forward to f3 where the damaged
-    # tank stays. With rm_repair the pair may end the round together; without it the R/M
-    # bounces (docs/rules.md §1.3 forbids tank + R/M); an undamaged tank needs no repair: bounce.
-    for opts, damage, joined in (({"rm_repair": True}, 1, True), ({}, 1, False)):
+    # tank stays. With rm_repair (on by default with Extra Forces) the pair may end the
+    # round together; without it the R/M bounces (docs/rules.md §1.3 forbids tank + R/M);
+    # an undamaged tank needs no repair: bounce.
+    cases = (({"rm_repair": True}, 1, True), ({}, 1, True), ({"rm_repair": False}, 1, False))
+    for opts, damage, joined in cases:
         g = game(*FAR, tank(S, "f3", "C", damage), rm(S, "f2"), **opts)
         st = g.initial_state()
         play(g, st, {3: ("f3", Facing.N)})
@@ -66,7 +68,7 @@ def test_rm_repair_keeps_both_idle(
 
 
 def test_rm_repair_needs_the_option_a_damaged_tank_and_the_rm_on_its_cell() -> None:
-    g = game(*FAR, tank(S, "f3", "C", 1), rm(S, "f3"))
+    g = game(*FAR, tank(S, "f3", "C", 1), rm(S, "f3"), rm_repair=False)
     with pytest.raises(IllegalMoveError):  # option off
         play(g, g.initial_state(), actions=Actions(rm_repair=[2]))
     g = game(*FAR, tank(S, "f3", "C", 0), rm(S, "f3"), rm_repair=True)
@@ -80,12 +82,12 @@ def test_rm_repair_needs_the_option_a_damaged_tank_and_the_rm_on_its_cell() -> N
 def test_hit_during_repair_eliminates_tank_and_rm() -> None:
     # "If a tank and the R/M unit take a hit during repair, both are eliminated (and remain
     # on the board as wrecks)": north tank on f8 facing S covers f3 (f = 5, s = 0; f7..f4
-    # empty). The damaged tank's second hit knocks it out, the R/M with it; the tank is a
-    # wreck, no repair is used.
+    # empty). The damaged tank's second hit knocks it out, the R/M with it; both are
+    # wrecks (the wrecks option is on by default), no repair is used.
     g = game(*FAR, tank(S, "f3", "C", 1), rm(S, "f3"), tank(N, "f8", "1"), rm_repair=True)
     st = g.initial_state()
     play(g, st, shells={4: "f3"}, actions=Actions(rm_repair=[2]))
-    assert not st.alive[2] and not st.alive[3] and st.wreck[2]
+    assert not st.alive[2] and not st.alive[3] and st.wreck[2] and st.wreck[3]
     assert st.adv.rm_left[3] == 2
 
 

@@ -210,7 +210,6 @@ ADVANCED = (
     "officer_loss",
     "double_shot",
     "berm_repair",
-    "rm_repair",
     "air_strike",
     "full_throttle",
     "quick_shot",
@@ -226,10 +225,14 @@ def test_advanced_rule_options_exist_off_and_warn_when_on(
 ) -> None:
     # docs/rules.md §1.8: advanced rules and action tokens are options, all off by default. All are
     # modelled by the reference engine now (no warning); one flagged "modelled": false in
-    # the data file would draw the option-not-modelled warning.
+    # the data file would draw the option-not-modelled warning. R/M repair is an option too
+    # but part of Extra Forces (§1.3), so it is on by default.
     rs = get_ruleset("final-act")
     defaults = {s.name: s.default for s in rs.option_specs}
     assert all(defaults[name] is False for name in ADVANCED)
+    assert defaults["rm_repair"] is True
+    sc_extra = read_scenario(maps.ROOT / "final-act" / "extra-forces.json")
+    assert rs.check(sc_extra.with_options(rm_repair=False)) == []
     sc = read_scenario(maps.ROOT / "final-act" / "mirror.json")
     assert rs.check(sc) == []
     assert rs.check(sc.with_options(**{name: True for name in ADVANCED})) == []

@@ -1,5 +1,8 @@
 """The vectorised Final Act engine plays exactly like the reference engine: both are fed the
-same orders and shells (from seeded random playouts) and compared after every round."""
+same orders and shells (from seeded random playouts) and compared after every round. On the
+Extra Forces map (R/M repair on by default) the playouts also send R/Ms onto neighbouring
+damaged tanks and declare repairs at random, so repair pairs, repairs and R/Ms hit during
+a repair are compared too."""
 
 from __future__ import annotations
 
@@ -7,12 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from repair_support import repairs
 
 from tankmap.analysis.simulation.policies.final_act import Prepared, RandomPolicy, RoundView
 from tankmap.analysis.simulation.runner import game_rng
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.final_act.engine import Game
+from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.engine_batch import END_CODES, BatchGame
+from tankmap.rules.final_act.tables import Order
 from tankmap.rules.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,25 +34,33 @@ def crosscheck(scenario: Scenario, games: int, seed: int) -> tuple[int, int, int
     policies = [(RandomPolicy(prep, 0), RandomPolicy(prep, 1)) for _ in range(games)]
     bs = batch.initial(games)
     rounds = 0
+    done = [0]  # repairs declared
     while not all(s.over for s in states):
         n = batch.n_units
         dest = bs.cell.copy()
         dest_facing = bs.facing.copy()
         shells = np.full((games, n), -1, dtype=np.int64)
+        repair = np.zeros((games, n), dtype=bool)
         for g, st in enumerate(states):
             if st.over:
                 continue
             view = RoundView(st, prep)
             o0, s0 = policies[g][0].decide(view, rngs[g])
             o1, s1 = policies[g][1].decide(view, rngs[g])
-            orders = [None] * n
+            orders: list[Order | None] = [None] * n
             for u, o in {**o0, **o1}.items():
                 orders[u] = o
-                dest[g, u], dest_facing[g, u] = o[0], int(o[1])
-            for u, t in {**s0, **s1}.items():
+            fired = {**s0, **s1}
+            declared = repairs(st, orders, fired, rngs[g])
+            repair[g, declared] = True
+            for u, o in enumerate(orders):
+                if o is not None:
+                    dest[g, u], dest_facing[g, u] = o[0], int(o[1])
+            for u, t in fired.items():
                 shells[g, u] = t
-            game.apply_round(st, orders, {**s0, **s1})
-        batch.apply(bs, dest, dest_facing, shells)
+            game.apply_round(st, orders, fired, Actions(rm_repair=declared))
+        batch.apply(bs, dest, dest_facing, shells, repair)
+        done[0] += int(repair.sum())
         rounds += 1
         for g, st in enumerate(states):
             where = f"game {g} round {st.round}"
@@ -62,8 +76,16 @@ def crosscheck(scenario: Scenario, games: int, seed: int) -> tuple[int, int, int
             assert int(bs.round[g]) == st.round, where
             assert END_CODES[int(bs.end[g])] == (st.end or ""), where
             assert int(bs.winner[g]) == (-1 if st.winner is None else st.winner.index), where
+            left = [st.adv.rm_left.get(u, 0) for u in range(n)]
+            assert list(bs.rm_left[g]) == left, where
     kills = int(bs.kills.sum())
     wrecks = int(bs.wreck.sum())
+    if batch.repair_on:
+        used = int((2 * batch.is_rm - bs.rm_left).sum())  # repairs made (2 per R/M)
+        rm_wrecks = int((bs.wreck & batch.is_rm).sum())
+        # the games exercised repairs, and R/Ms hit during a repair (wrecks on)
+        assert done[0] > 10 and used > 5
+        assert (rm_wrecks > 0) is batch.wrecks
     return rounds, kills, wrecks
 
 
@@ -71,7 +93,8 @@ def crosscheck(scenario: Scenario, games: int, seed: int) -> tuple[int, int, int
 @pytest.mark.parametrize("name", MAPS)
 def test_batch_engine_matches_reference(name: str, wrecks: bool) -> None:
     scenario = read_scenario(ROOT / "maps" / "final-act" / f"{name}.json")
-    rounds, kills, left = crosscheck(scenario.with_options(wrecks=wrecks), 16, seed=3)
+    games = 48 if name == "extra-forces" else 16
+    rounds, kills, left = crosscheck(scenario.with_options(wrecks=wrecks), games, seed=3)
     # the games were long and bloody enough to exercise conflicts, hits and wrecks
     assert rounds > 10 and kills > 16
     assert (left > 0) is wrecks

@@ -40,10 +40,12 @@ def test_vectorised_policies_fall_back_when_an_advanced_option_is_on() -> None:
     plain = FA.prepare(EXTRA)
     assert FA.batched(("heuristic", "random"), plain)
     assert FA.fallback_note(EXTRA, ("heuristic", "heuristic")) is None
-    prep = FA.prepare(EXTRA.with_options(rm_repair=True))
+    prep = FA.prepare(EXTRA.with_options(officer_loss=True))
     assert not FA.batched(("heuristic", "random"), prep)
-    note = FA.fallback_note(EXTRA.with_options(rm_repair=True), ("heuristic", "random"))
-    assert note is not None and "rm_repair" in note and "heuristic-ref" in note
+    note = FA.fallback_note(EXTRA.with_options(officer_loss=True), ("heuristic", "random"))
+    assert note is not None and "officer_loss" in note and "heuristic-ref" in note
+    # R/M repair (Extra Forces, on by default) is modelled by the fast engines: no fallback
+    assert "rm_repair" in plain.game.adv.on and "rm_repair" not in note
     # the -ref policies are the reference ones anyway: nothing to say
     assert FA.fallback_note(ALL_ON, ("heuristic-ref", "random-ref")) is None
 

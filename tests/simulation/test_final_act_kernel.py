@@ -3,8 +3,9 @@
 Both are fed the same game keys on every built-in Final Act map, for every pairing of the
 vectorised policies and restrictions and for rule options that change the engine's course
 (no wrecks, a short round limit); every field of every game result must be equal. The
-kernel's helpers (numpy-order pairwise summation, counter-based noise) are checked against
-their numpy counterparts directly.
+Extra Forces map plays with R/M repair (on by default): its games are compared with repairs
+declared by both policies. The kernel's helpers (numpy-order pairwise summation,
+counter-based noise) are checked against their numpy counterparts directly.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from repair_support import repairs
 
 from tankmap.analysis.simulation import noise
 from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_batch, final_act_kernel
@@ -70,6 +72,42 @@ def test_kernel_follows_rule_options(options: dict[str, object]) -> None:
     for name in ("mirror", "extra-forces"):
         scenario = _scenario(name).with_options(**options)  # type: ignore[arg-type]
         _both(scenario, ("heuristic", "heuristic"), _keys(3, 40))
+
+
+@needs_numba
+@pytest.mark.parametrize("wrecks", [True, False])
+@pytest.mark.parametrize(
+    "policies",
+    [("heuristic", "heuristic"), ("random", "random"), ("random", "heuristic")],
+    ids=["heuristic", "random", "random/heuristic"],
+)
+def test_kernel_plays_the_numpy_repair_games(policies: tuple[str, str], wrecks: bool) -> None:
+    """R/M repair on the Extra Forces map: the same games on both engines, and the numpy
+    records of those games show both sides' policies declaring repairs (and, with wrecks
+    on, the heuristic pair leaving an R/M wreck of a hit during a repair)."""
+    scenario = _scenario("extra-forces").with_options(wrecks=wrecks)
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    assert "rm_repair" in prep.game.adv.on
+    keys = _keys(17, 200)
+    compiled = final_act_kernel.play_many(prep, policies, keys)
+    reference = final_act_batch.play_many(prep, policies, keys, record=True)
+    declared = [0, 0]
+    rm_wrecks = 0
+    for i, (a, b) in enumerate(zip(compiled, reference, strict=True)):
+        assert b.record is not None
+        b_plain = type(b)(**{**b.__dict__, "record": None})
+        assert a == b_plain, f"game {i} differs: kernel {a!r} vs numpy {b!r}"
+        for acts in b.record.actions.values():
+            for u in acts.rm_repair:
+                declared[prep.game.scenario.units[u].side.index] += 1
+        if i < 40:  # replayed through the reference engine (checked): R/M wrecks there
+            st = b.record.replay()
+            rm_wrecks += sum(k == "rm" and w for k, w in zip(st.kind, st.wreck, strict=True))
+    assert min(declared) > 0
+    if wrecks and policies == ("heuristic", "heuristic"):
+        assert rm_wrecks > 0
+    if not wrecks:
+        assert rm_wrecks == 0
 
 
 @needs_numba
@@ -156,12 +194,14 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
     random legal plans (orders and shells of both sides) on positions of seeded games."""
     from tankmap.analysis.simulation.policies.final_act import HeuristicPolicy, RoundView
     from tankmap.analysis.simulation.policies.final_act_search import value
+    from tankmap.rules.final_act.engine_advanced import Actions
 
     scenario = _scenario(name)
     prep = get_driver(scenario.ruleset).prepare(scenario)
     game = prep.game
     rng = np.random.default_rng(4)
     checked = 0
+    declared = 0
     for _ in range(3):
         st = game.initial_state()
         players = (HeuristicPolicy(prep, 0), HeuristicPolicy(prep, 1))
@@ -177,33 +217,43 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
                     zone = view.zones[u]
                     if zone and st.can_fire(u, orders[u]) and rng.random() < 0.8:
                         shells[u] = zone[int(rng.integers(len(zone)))]
-                rows.append((orders, shells))
+                fixed = repairs(st, orders, shells, rng)  # type: ignore[arg-type]
+                declared += len(fixed)
+                rows.append((orders, shells, fixed))
             units = len(st.kind)
             dest = np.tile(np.array(st.cell, dtype=np.int64), (len(rows), 1))
             fac = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (len(rows), 1))
             fire = np.full((len(rows), units), -1, dtype=np.int64)
-            for r, (orders, shells) in enumerate(rows):
+            fix = np.zeros((len(rows), units), dtype=np.bool_)
+            for r, (orders, shells, fixed) in enumerate(rows):
                 for u, o in enumerate(orders):
                     if o is not None:
                         dest[r, u], fac[r, u] = o[0], int(o[1])  # type: ignore[call-overload]
                 for u, c in shells.items():
                     fire[r, u] = c
+                fix[r, fixed] = True
             keys = np.arange(len(rows), dtype=np.uint64)
             for me in (0, 1):
-                got = fa_kernel_search.lookahead_values(prep, st, me, dest, fac, fire, keys, 0)
-                for r, (orders, shells) in enumerate(rows):
+                got = fa_kernel_search.lookahead_values(prep, st, me, dest, fac, fire, keys, 0, fix)
+                for r, (orders, shells, fixed) in enumerate(rows):
                     work = st.copy()
-                    game.apply_round(work, orders, shells)  # type: ignore[arg-type]
+                    game.apply_round(work, orders, shells, Actions(rm_repair=fixed))  # type: ignore[arg-type]
                     assert got[r] == value(work, prep, me), (r, me, st.round)
                     checked += 1
             view = RoundView(st, prep)
             (o0, s0), (o1, s1) = (p.decide(view, rng) for p in players)
+            # the heuristic's own repairs and R/M drives (reference policies) make pairs
+            acts = Actions()
+            if game.adv:
+                acts = players[0].act(view, o0, s0, rng).merge(players[1].act(view, o1, s1, rng))
             full: list[tuple[int, object] | None] = [None] * len(st.kind)
             for plan in (o0, o1):
                 for u, o in plan.items():
                     full[u] = o
-            game.apply_round(st, full, {**s0, **s1})  # type: ignore[arg-type]
+            game.apply_round(st, full, {**s0, **s1}, acts)  # type: ignore[arg-type]
     assert checked > 300
+    if name == "extra-forces":  # R/M repair on: repair rounds were scored too
+        assert declared > 5
 
 
 @needs_numba

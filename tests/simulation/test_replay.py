@@ -115,3 +115,31 @@ def test_a_tank_without_facing_plays_facing_forward(
     write_scenario(s, f)
     assert main(["check", str(f)]) == 0
     assert main(["simulate", str(f), "--games", "4", "--workers", "1", "--json"]) == 0
+
+
+def test_records_with_rm_repairs_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Extra Forces games of the vectorised heuristic (R/M repair on by default) record the
+    repairs they declare; ``tankmap replay`` plays them back through the checked reference
+    engine (every repair must be legal there) and reaches the recorded result."""
+    from tankmap.analysis.simulation.drivers.final_act_batch import play_many
+    from tankmap.analysis.simulation.games import get_driver
+    from tankmap.analysis.simulation.noise import game_key
+
+    scenario = read_scenario(
+        Path(__file__).resolve().parents[2] / "maps/final-act/extra-forces.json"
+    )
+    prep = get_driver("final-act").prepare(scenario)
+    results = play_many(prep, ("heuristic", "random"), [game_key(5, g) for g in range(40)], True)
+    with_repairs = [r for r in results if r.record is not None and r.record.actions]
+    assert len(with_repairs) >= 2
+    for i, r in enumerate(with_repairs[:3]):
+        assert r.record is not None
+        path = tmp_path / f"repairs-{i}.json"
+        r.record.save(path)
+        rounds = [n for n, a in r.record.actions.items() if a.rm_repair]
+        saved = json.loads(path.read_text())
+        assert all("rm_repair" in saved["rounds"][n]["actions"] for n in rounds)
+        assert main(["replay", str(path), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["result"]["rounds"] == r.length
+        assert doc["result"]["winner"] == (None if r.winner is None else r.winner.value)

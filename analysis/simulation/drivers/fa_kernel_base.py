@@ -85,6 +85,9 @@ class Tables(NamedTuple):
     max_units: int
     max_kind: npt.NDArray[np.int64]
     forbid_tank_rm: bool
+    repair_on: bool
+    col: npt.NDArray[np.int64]
+    row: npt.NDArray[np.int64]
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
@@ -148,6 +151,9 @@ def tables(tb: BatchTables) -> Tables:
         max_units=int(b.max_units),
         max_kind=c(b.max_kind),
         forbid_tank_rm=bool(b.forbid_tank_rm),
+        repair_on=bool(b.repair_on),
+        col=c(tb.col),
+        row=c(tb.row),
     )
     if len(_PACKED) > 8:
         _PACKED.clear()

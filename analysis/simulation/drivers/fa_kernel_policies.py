@@ -16,6 +16,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_base import (
     _noise,
     _pairwise,
 )
+from tankmap.analysis.simulation.drivers.fa_kernel_repair import _heuristic_repairs
 from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
 
 
@@ -219,6 +220,9 @@ def _heuristic_side(
     T_side: Any,
     T_tgt: Any,
     T_width: Any,
+    T_repair_on: Any,
+    T_col: Any,
+    T_row: Any,
     side: int,
     nob: bool,
     key: np.uint64,
@@ -244,7 +248,12 @@ def _heuristic_side(
     mine: Any,
     keyd: Any,
     order: Any,
+    rm_left: Any,
+    repair: Any,
+    busy: Any,
 ) -> None:
+    """One side's heuristic orders and shells (BatchPlayers._heuristic); with
+    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared)."""
     n = T_n
     units = cell.shape[0]
     enemy = 1 - side
@@ -317,6 +326,33 @@ def _heuristic_side(
                 claimed[to] = True
         else:
             dest[u] = here
+    if T_repair_on:
+        _heuristic_repairs(
+            T_col,
+            T_row,
+            T_elevating,
+            T_k_move,
+            T_kind,
+            T_ks,
+            T_ord_dest,
+            T_ord_fac,
+            T_side,
+            side,
+            nob,
+            cell,
+            facing,
+            damage,
+            alive,
+            rm_left,
+            wreck_cells,
+            danger,
+            claimed,
+            dest,
+            dest_fac,
+            repair,
+            busy,
+            ok,
+        )
     # ATs (_at_order)
     t_max = T_tgt.shape[2]
     for i in range(m):
@@ -385,7 +421,7 @@ def _heuristic_side(
             for t in range(t_max):
                 if vvalid[u, t]:
                     count += 1
-            can = count > 0 and alive[u]
+            can = count > 0 and alive[u] and not (T_repair_on and repair[u])
             if T_kind[u] == AT:
                 can = can and dest[u] == cell[u]
             if not can:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _jit
+from tankmap.analysis.simulation.drivers.fa_kernel_repair import _finish_repairs, _repair_wrecks
 
 
 # --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
@@ -17,13 +18,17 @@ def _resolve(
     T_max_units: Any,
     T_no_swap: Any,
     T_side: Any,
+    T_repair_on: Any,
     alive: Any,
     origin: Any,
     dest: Any,
     moving: Any,
     bounce: Any,
+    damage: Any,
+    rm_left: Any,
 ) -> None:
-    """Bounce movers until every cell holds an allowed group (BatchGame._resolve)."""
+    """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
+    ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up)."""
     units = origin.shape[0]
     while True:
         trigger = False
@@ -55,11 +60,19 @@ def _resolve(
                     break
             pu = dest[u]
             t0 = a0 = r0 = t1 = a1 = r1 = 0
+            p0 = p1 = 0  # units that may pair up for an R/M repair
             tank_in0 = tank_in1 = False
             for v in range(units):
                 if not alive[v] or (dest[v] if moving[v] else origin[v]) != pu:
                     continue
                 kv = T_kind[v]
+                if T_repair_on and (
+                    (kv == TANK and damage[v] > 0) or (kv == RM and rm_left[v] > 0)
+                ):
+                    if T_side[v] == 0:
+                        p0 += 1
+                    else:
+                        p1 += 1
                 if T_side[v] == 0:
                     if kv == TANK:
                         t0 += 1
@@ -97,7 +110,10 @@ def _resolve(
                 or r1 > T_max_kind[RM]
             ):
                 bad = True
-            if T_forbid_tank_rm and ((t0 > 0 and r0 > 0) or (t1 > 0 and r1 > 0)):
+            if T_forbid_tank_rm and (
+                (t0 > 0 and r0 > 0 and not (t0 == 1 and r0 == 1 and a0 == 0 and p0 == 2))
+                or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
+            ):
                 bad = True
             if bad or swap:
                 bounce[u] = True
@@ -128,12 +144,13 @@ def _knock_out(
     d_cell: Any,
     d_round: Any,
     d_by: Any,
+    as_wreck: bool,
 ) -> None:
     if not alive[u]:
         return
     alive[u] = False
     kills[g, T_side[by]] += 1
-    if T_wrecks and T_kind[u] == TANK:
+    if T_wrecks and (T_kind[u] == TANK or as_wreck):
         wreck[u] = True
         wreck_cells[cell[u]] = True
     i = d_count[g]
@@ -154,6 +171,7 @@ def _apply(
     T_no_swap: Any,
     T_side: Any,
     T_wrecks: Any,
+    T_repair_on: Any,
     g: int,
     rnd: int,
     cell: Any,
@@ -173,7 +191,13 @@ def _apply(
     d_cell: Any,
     d_round: Any,
     d_by: Any,
+    rm_left: Any,
+    repair: Any,
+    rwreck: Any,
 ) -> None:
+    """One round's rules (BatchGame.apply). With ``T_repair_on``: ``repair[u]`` marks the
+    tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
+    scratch space (the repairing R/Ms)."""
     units = cell.shape[0]
     for u in range(units):
         stay = dest[u] == cell[u]
@@ -187,11 +211,14 @@ def _apply(
         T_max_units,
         T_no_swap,
         T_side,
+        T_repair_on,
         alive,
         cell,
         dest,
         moving,
         bounce,
+        damage,
+        rm_left,
     )
     for u in range(units):
         if moving[u]:
@@ -221,8 +248,13 @@ def _apply(
                     d_cell,
                     d_round,
                     d_by,
+                    False,
                 )
                 break
+    # R/Ms repairing this round: knocked out with their tank, they stay as wrecks
+    repairing = T_repair_on and _repair_wrecks(
+        T_kind, T_side, cell, damage, alive, rm_left, repair, rwreck
+    )
     # hits, shell by shell in unit order
     for s in range(units):
         target = shells[s]
@@ -268,6 +300,7 @@ def _apply(
                             d_cell,
                             d_round,
                             d_by,
+                            repairing and rwreck[u],
                         )
         else:
             pick = first_at if first_at >= 0 else first_any
@@ -291,7 +324,10 @@ def _apply(
                     d_cell,
                     d_round,
                     d_by,
+                    False,
                 )
+    if T_repair_on:
+        _finish_repairs(T_kind, T_side, cell, damage, alive, rm_left, repair)
 
 
 @_jit

@@ -31,13 +31,16 @@ def _lookahead(
     wreck0: Any,
     wreck_cells0: Any,
     tie0: Any,
+    rm_left0: Any,
     forced_dest: Any,
     forced_fac: Any,
     forced_shells: Any,
+    forced_repair: Any,
     values: Any,
 ) -> None:
     """For each row ``g``: from the position given (``done`` rounds played), play the
-    forced round ``forced_*[g]`` (every unit's order and shell, -1 for none), then up to
+    forced round ``forced_*[g]`` (every unit's order and shell, -1 for none, and the tanks
+    declared repaired by their R/M), then up to
     ``ahead`` rounds of the heuristic on both sides (noise keyed ``keys[g]``); set
     ``values[g]`` to ``final_act_search.value`` of the position reached for side ``me``."""
     units = cell0.shape[0]
@@ -48,9 +51,10 @@ def _lookahead(
     wreck = np.empty(units, dtype=np.bool_)
     tie_base = np.empty(units, dtype=np.bool_)
     wreck_cells = np.empty(T.n, dtype=np.bool_)
+    rm_left = np.empty(units, dtype=np.int64)
     S = _scratch(T, units)
     still, best_d, dest, dest_fac, shells = S[0], S[1], S[2], S[3], S[4]
-    moving, bounce = S[5], S[6]
+    moving, bounce, repair, rwreck = S[5], S[6], S[19], S[20]
     kills = np.zeros((1, 2), dtype=np.int64)
     d_count = np.zeros(1, dtype=np.int64)
     d_unit = np.zeros((1, units), dtype=np.int64)
@@ -68,12 +72,14 @@ def _lookahead(
         wreck[:] = wreck0
         wreck_cells[:] = wreck_cells0
         tie_base[:] = tie0
+        rm_left[:] = rm_left0
         still[:] = 0
         best_d[:] = np.inf
         d_count[0] = 0
         dest[:] = forced_dest[g]
         dest_fac[:] = forced_fac[g]
         shells[:] = forced_shells[g]
+        repair[:] = forced_repair[g]
         rnd = done + 1
         _apply(
             T.forbid_tank_rm,
@@ -84,6 +90,7 @@ def _lookahead(
             T.no_swap,
             T.side,
             T.wrecks,
+            T.repair_on,
             0,
             rnd,
             cell,
@@ -103,6 +110,9 @@ def _lookahead(
             d_cell,
             d_round,
             d_by,
+            rm_left,
+            repair,
+            rwreck,
         )
         end, winner = _check_end(
             T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base
@@ -114,6 +124,7 @@ def _lookahead(
             _round(
                 T, S, bases, nobs, key, r * T.width, 0, rnd, cell, facing, damage,
                 alive, wreck, wreck_cells, kills, d_count, d_unit, d_cell, d_round, d_by,
+                rm_left,
             )  # fmt: skip
             end, winner = _check_end(
                 T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base
@@ -151,12 +162,15 @@ def lookahead_values(
     shells: npt.NDArray[np.int64],
     keys: npt.NDArray[np.uint64],
     ahead: int,
+    repair: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.float64]:
     """The search agent's scores: for each row ``g`` of ``dest``/``facing``/``shells``
-    (every unit's order and shell for the next round, -1 for no shell), play that round
+    (every unit's order and shell for the next round, -1 for no shell) and ``repair``
+    (tanks declared repaired by their R/M that round; none if omitted), play that round
     from the reference-engine ``state``, then up to ``ahead`` rounds of the heuristic on both
     sides with noise keyed ``keys[g]``, and value the position for side ``me`` (as
-    ``final_act_search.value``). Only for games without advanced options (rules §1.8)."""
+    ``final_act_search.value``). Only for games without advanced options the fast engines
+    do not model (rules §1.8; Extra Forces R/M repair is modelled)."""
     from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 
     T = tables(tables_of(prep))
@@ -170,6 +184,11 @@ def lookahead_values(
     tie = np.zeros(units, dtype=np.bool_)
     if state.tie_base:
         tie[list(state.tie_base)] = True
+    rm_left = np.zeros(units, dtype=np.int64)
+    for u, left in state.adv.rm_left.items():
+        rm_left[u] = left if T.repair_on else 0
+    if repair is None:
+        repair = np.zeros(dest.shape, dtype=np.bool_)
     values = np.empty(dest.shape[0], dtype=np.float64)
     _lookahead(
         T,
@@ -184,9 +203,11 @@ def lookahead_values(
         np.array(state.wreck, dtype=np.bool_),
         wreck_cells,
         tie,
+        rm_left,
         dest,
         facing,
         shells,
+        np.ascontiguousarray(repair, dtype=np.bool_),
         values,
     )
     return values

@@ -10,7 +10,8 @@ Advanced rules and tokens (docs/rules.md §1.8), and the basic-rule readings set
 their defaults (§1.8a, ``rules.final_act.engine_readings``), are modelled by the reference
 engine and policies only: then ``random``/``heuristic`` fall back to the reference
 implementations (``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to
-the JSON).
+the JSON). The Extra Forces R/M repair (``rm_repair``, docs/rules.md §1.3, on by default)
+is modelled by the fast engines too (``engine_advanced.FAST``) and never causes a fallback.
 
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
@@ -32,7 +33,7 @@ from tankmap.analysis.simulation.noise import game_key, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
-from tankmap.rules.final_act.engine_advanced import MODELLED, Actions
+from tankmap.rules.final_act.engine_advanced import FAST, MODELLED, Actions
 from tankmap.rules.final_act.engine_readings import Readings
 from tankmap.rules.final_act.engine_record import FinalActRecord, Round
 from tankmap.rules.final_act.tables import Order
@@ -52,9 +53,9 @@ class FinalActDriver:
 
     def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
         """Whether both policies run vectorised (``play_many``): not when the prepared
-        game has advanced options (rules §1.8) on or a reading (§1.8a) changed, which only
-        the reference engine models."""
-        if prepared is not None and (prepared.game.adv or prepared.game.readings.changed):
+        game has advanced options (rules §1.8) on that only the reference engine models or a
+        reading (§1.8a) changed."""
+        if prepared is not None and (prepared.game.adv.slow or prepared.game.readings.changed):
             return False
         return all(parse_policy(p)[0] in BATCHED for p in policies)
 
@@ -62,7 +63,7 @@ class FinalActDriver:
         """One line saying that vectorised policies fall back to the reference engine
         because advanced options (docs/rules.md §1.8) are on in ``scenario``, or ``None``."""
         opts = get_ruleset(scenario.ruleset).options(scenario)
-        on = [name for name in MODELLED if opts.get(name)]
+        on = [name for name in MODELLED if opts.get(name) and name not in FAST]
         changed = [
             f"{name}={str(opts[name]).lower() if isinstance(opts[name], bool) else opts[name]}"
             for name in Readings.of(opts).changed
@@ -88,7 +89,8 @@ class FinalActDriver:
 
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
         game = prepared.game
-        if not (self.batched(policies, prepared) or searching) or game.adv or game.readings.changed:
+        slow = game.adv.slow or game.readings.changed
+        if not (self.batched(policies, prepared) or searching) or slow:
             return
         from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 

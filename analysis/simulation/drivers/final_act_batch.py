@@ -24,6 +24,7 @@ from tankmap.analysis.simulation.policies.final_act_batch import (
     BatchTables,
 )
 from tankmap.rules.final_act.engine import SIDES
+from tankmap.rules.final_act.engine_actions import Actions
 from tankmap.rules.final_act.engine_batch import END_CODES, BatchState
 from tankmap.rules.final_act.engine_record import FinalActRecord, Round
 from tankmap.rules.final_act.tables import Order
@@ -56,6 +57,7 @@ def _take(st: BatchState, keep: Any) -> BatchState:
         end=st.end[keep],
         kills=st.kills[keep],
         tie_base=st.tie_base[keep],
+        rm_left=st.rm_left[keep],
     )
 
 
@@ -91,6 +93,7 @@ def play_many(
     history[0] = st.cell
     deaths: list[list[Death]] = [[] for _ in range(n_games)]
     rounds: list[list[Round]] = [[] for _ in range(n_games)]
+    actions: list[dict[int, Actions]] = [{} for _ in range(n_games)]
     final: dict[int, tuple[int, int, int, int, int, Any, Any]] = {}
     for row in np.nonzero(st.over)[0]:
         final[int(row)] = _final(st, int(row))
@@ -110,10 +113,10 @@ def play_many(
         better = d_here < best_d
         best_d = np.where(better, d_here, best_d)
         still = np.where(better, 0, still + 1)
-        dest, dest_fac, shells = players.decide(st, noise, still)
+        dest, dest_fac, shells, repair = players.decide(st, noise, still)
         if record:
-            _record(st, active, ids, dest, dest_fac, shells, rounds)
-        gi, ui, cells, by = batch.apply(st, dest, dest_fac, shells)
+            _record(st, active, ids, dest, dest_fac, shells, repair, rounds, actions)
+        gi, ui, cells, by = batch.apply(st, dest, dest_fac, shells, repair)
         for g, u, c, b in zip(gi.tolist(), ui.tolist(), cells.tolist(), by.tolist(), strict=True):
             deaths[ids[g]].append(
                 Death(
@@ -154,6 +157,7 @@ def play_many(
                     "end": END_CODES[end],
                     "rounds": length,
                 },
+                actions[g],
             )
         out.append(
             GameResult(
@@ -189,7 +193,9 @@ def _record(
     dest: Any,
     dest_fac: Any,
     shells: Any,
+    repair: Any,
     rounds: list[list[Round]],
+    actions: list[dict[int, Actions]],
 ) -> None:
     for row in active:
         orders: list[Order | None] = []
@@ -199,4 +205,9 @@ def _record(
             else:
                 orders.append(None)
         fired = {int(u): int(shells[row, u]) for u in np.nonzero(shells[row] >= 0)[0]}
-        rounds[int(ids[row])].append((orders, fired))
+        game = rounds[int(ids[row])]
+        if repair is not None and repair[row].any():
+            actions[int(ids[row])][len(game)] = Actions(
+                rm_repair=[int(u) for u in np.nonzero(repair[row])[0]]
+            )
+        game.append((orders, fired))

@@ -46,6 +46,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _random_side,
     _view,
 )
+from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
 from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end
 from tankmap.analysis.simulation.games import Death, GameResult, parse_policy
 from tankmap.analysis.simulation.policies.final_act import Prepared
@@ -103,6 +104,8 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.int64),  # mine
         np.empty(units, dtype=np.float64),  # keyd
         np.empty(units, dtype=np.int64),  # order
+        np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
+        np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
     )
 
 
@@ -128,10 +131,12 @@ def _round(
     d_cell: Any,
     d_round: Any,
     d_by: Any,
+    rm_left: Any,
 ) -> None:
     """Round ``rnd`` of game ``g``: both sides' policies (``bases[side]`` HEURISTIC or
     RANDOM, noise from counter ``base`` of ``key``) decide on the position, then the rules
-    apply it (deaths recorded in ``d_*[g]``). ``S`` is ``_scratch``'s arrays."""
+    apply it (deaths recorded in ``d_*[g]``). ``S`` is ``_scratch``'s arrays; ``rm_left``
+    the R/Ms' repairs left (R/M repair, ``T.repair_on``)."""
     (
         still,
         best_d,
@@ -152,7 +157,11 @@ def _round(
         mine,
         keyd,
         order,
+        repair,
+        busy,
     ) = S
+    if T.repair_on:
+        repair[:] = False
     for u in range(cell.shape[0]):
         d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
         if d_here < best_d[u]:
@@ -218,6 +227,11 @@ def _round(
                 shells,
                 ok,
             )
+            if T.repair_on:
+                _random_repairs(
+                    T.kind, T.side, side, key, base, cell, facing, damage, alive, rm_left,
+                    dest, dest_fac, shells, repair,
+                )  # fmt: skip
         else:
             _heuristic_side(
                 T.bet_words,
@@ -236,6 +250,9 @@ def _round(
                 T.side,
                 T.tgt,
                 T.width,
+                T.repair_on,
+                T.col,
+                T.row,
                 side,
                 nobs[side],
                 key,
@@ -261,6 +278,9 @@ def _round(
                 mine,
                 keyd,
                 order,
+                rm_left,
+                repair,
+                busy,
             )
     _apply(
         T.forbid_tank_rm,
@@ -271,6 +291,7 @@ def _round(
         T.no_swap,
         T.side,
         T.wrecks,
+        T.repair_on,
         g,
         rnd,
         cell,
@@ -290,6 +311,9 @@ def _round(
         d_cell,
         d_round,
         d_by,
+        rm_left,
+        repair,
+        busy,
     )
 
 
@@ -306,6 +330,7 @@ def _play(
     init_alive: Any,
     init_wreck: Any,
     init_wreck_cells: Any,
+    init_rm_left: Any,
     out: Any,
     kills: Any,
     d_count: Any,
@@ -328,6 +353,7 @@ def _play(
     wreck = np.empty(units, dtype=np.bool_)
     tie_base = np.empty(units, dtype=np.bool_)
     wreck_cells = np.empty(T.n, dtype=np.bool_)
+    rm_left = np.empty(units, dtype=np.int64)
     hist = np.empty((T.max_rounds + 1, units), dtype=np.int64)
     S = _scratch(T, units)
     still, best_d = S[0], S[1]
@@ -341,6 +367,7 @@ def _play(
         alive[:] = init_alive
         wreck[:] = init_wreck
         wreck_cells[:] = init_wreck_cells
+        rm_left[:] = init_rm_left
         tie_base[:] = False
         still[:] = 0
         best_d[:] = np.inf
@@ -353,6 +380,7 @@ def _play(
             _round(
                 T, S, bases, nobs, key, rnd * T.width, g, rnd + 1, cell, facing, damage,
                 alive, wreck, wreck_cells, kills, d_count, d_unit, d_cell, d_round, d_by,
+                rm_left,
             )  # fmt: skip
             rnd += 1
             hist[rnd, :] = cell
@@ -428,6 +456,7 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
             st.alive[0],
             st.wreck[0],
             st.wreck_cells[0],
+            st.rm_left[0],
             res,
             kills,
             d_count,

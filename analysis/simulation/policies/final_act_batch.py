@@ -30,6 +30,8 @@ BoolArray = npt.NDArray[np.bool_]
 KINDS = ("tank", "at", "rm")
 _TURNS = np.array([2, 4, 6], dtype=np.int64)
 NOISE_PER_UNIT = 48  # random numbers each game draws per unit and round (+ cells + 1)
+# A unit's numbers: [0] random order, [1] shell when nothing is likely, [2] tie among
+# units, [3] random R/M repair (tanks; final_act_batch_repair), [8 + j] order j's score.
 
 
 def pack_bits(bits: BoolArray, words: int) -> npt.NDArray[np.uint64]:
@@ -138,6 +140,9 @@ class BatchTables:
         self.value = np.array([_VALUE[KINDS[k]] for k in b.kind], dtype=np.float64)
         self.fires = np.array([game.fire_tables[KINDS[k]] is not None for k in b.kind], dtype=bool)
         self.elevates = np.array([game.elevates[KINDS[k]] for k in b.kind], dtype=bool)
+        cols = game.board.columns
+        self.col = np.append(np.arange(n) % cols, 0).astype(np.int64)  # (index n: padding)
+        self.row = np.append(np.arange(n) // cols, 0).astype(np.int64)
 
 
 class View:
@@ -207,8 +212,9 @@ class BatchPlayers:
 
     def decide(
         self, st: BatchState, noise: FloatArray, still: IntArray
-    ) -> tuple[IntArray, IntArray, IntArray]:
-        """Orders (``dest``, ``dest_facing``) and ``shells`` for every unit of every game;
+    ) -> tuple[IntArray, IntArray, IntArray, BoolArray | None]:
+        """Orders (``dest``, ``dest_facing``), ``shells`` and R/M ``repair`` declarations
+        (``None`` when the game has no R/M repair) for every unit of every game;
         ``noise[g]`` holds ``NOISE_PER_UNIT`` numbers per unit; ``still[g, u]`` counts the
         rounds since unit ``u`` last got closer to its goal (``stale_amplitude``)."""
         tb = self.tb
@@ -216,19 +222,30 @@ class BatchPlayers:
         dest = st.cell.copy()
         dest_fac = st.facing.copy()
         shells = np.full(st.cell.shape, -1, dtype=np.int64)
+        repair = np.zeros(st.cell.shape, dtype=bool) if tb.batch.repair_on else None
         if self.both:
             _both.heuristic_both(
-                tb, self.units_of, self.no_berms, st, view, noise, still, dest, dest_fac, shells
+                tb,
+                self.units_of,
+                self.no_berms,
+                st,
+                view,
+                noise,
+                still,
+                dest,
+                dest_fac,
+                shells,
+                repair,
             )
-            return dest, dest_fac, shells
+            return dest, dest_fac, shells, repair
         for side in (0, 1):
             if not self.units_of[side]:
                 continue
             if self.bases[side] == "random":
-                self._random(st, view, noise, side, dest, dest_fac, shells)
+                self._random(st, view, noise, side, dest, dest_fac, shells, repair)
             else:
-                self._heuristic(st, view, noise, still, side, dest, dest_fac, shells)
-        return dest, dest_fac, shells
+                self._heuristic(st, view, noise, still, side, dest, dest_fac, shells, repair)
+        return dest, dest_fac, shells, repair
 
     # --- helpers -------------------------------------------------------------------------
     def _options(
@@ -262,6 +279,7 @@ class BatchPlayers:
         dest: IntArray,
         dest_fac: IntArray,
         shells: IntArray,
+        repair: BoolArray | None,
     ) -> None:
         rows = view.rows
         for u in self.units_of[side]:
@@ -274,6 +292,18 @@ class BatchPlayers:
             dest[:, u] = np.where(live, d_cell[rows, pos], dest[:, u])
             dest_fac[:, u] = np.where(live, d_fac[rows, pos], dest_fac[:, u])
             self._shell_random(st, view, noise[:, base + 1], u, dest, shells)
+        if repair is not None:
+            _repair.side_random(
+                self.tb.batch.kind,
+                self.units_of[side],
+                st,
+                view.alive,
+                noise,
+                dest,
+                dest_fac,
+                shells,
+                repair,
+            )
 
     def _shell_random(
         self,
@@ -303,6 +333,7 @@ class BatchPlayers:
         dest: IntArray,
         dest_fac: IntArray,
         shells: IntArray,
+        repair: BoolArray | None,
     ) -> None:
         tb = self.tb
         b = tb.batch
@@ -322,9 +353,17 @@ class BatchPlayers:
         movers = uarr[b.kind[uarr] != AT]
         gi, ui = np.nonzero(view.alive[:, movers])
         claimed[gi, st.cell[gi, movers[ui]]] = True
-        self._move_orders(
+        options = self._move_orders(
             st, view, noise, still, side, units, order, danger, claimed, dest, dest_fac
         )
+        if repair is not None:
+            _repair.side_heuristic(
+                tb, units, st, view.alive, options, danger, claimed, dest, dest_fac, repair
+            )
+        fixed = (
+            np.zeros((len(rows), len(units)), dtype=bool) if repair is None else repair[:, units]
+        )
+        slot = {u: p for p, u in enumerate(units)}
         for u in units:
             if b.kind[u] == AT:
                 self._at_order(st, view, noise, u, side, likely, danger, dest, dest_fac)
@@ -332,7 +371,7 @@ class BatchPlayers:
         shooters = [u for u in units if b.kind[u] == TANK] + [u for u in units if b.kind[u] == AT]
         for u in shooters:
             valid = view.valid[:, u]
-            can = valid.any(axis=1) & view.alive[:, u]
+            can = valid.any(axis=1) & view.alive[:, u] & ~fixed[:, slot[u]]
             if b.kind[u] == AT:
                 can &= dest[:, u] == st.cell[:, u]
             tgt = view.tgt[:, u]
@@ -367,10 +406,11 @@ class BatchPlayers:
         claimed: BoolArray,
         dest: IntArray,
         dest_fac: IntArray,
-    ) -> None:
+    ) -> tuple[IntArray, IntArray, BoolArray]:
         """Tanks and the R/M, one at a time per game in ``order`` (reference: the scalar
         heuristic): shortest route, out of enemy fire, never into a cell another unit of
-        the side holds or was just ordered into."""
+        the side holds or was just ordered into. Returns the side's units' first
+        ``k_move`` ranked orders ``[g, j, k]`` (cells, facings) and which are usable."""
         tb = self.tb
         b = tb.batch
         rows = view.rows
@@ -420,6 +460,7 @@ class BatchPlayers:
             moved = has & (to != here)
             claimed[rows[moved], here[moved]] = False
             claimed[rows[moved], to[moved]] = True
+        return d_cell, d_fac, ok
 
     def _at_order(
         self,
@@ -472,3 +513,4 @@ class BatchPlayers:
 
 
 from tankmap.analysis.simulation.policies import final_act_batch_both as _both  # noqa: E402
+from tankmap.analysis.simulation.policies import final_act_batch_repair as _repair  # noqa: E402

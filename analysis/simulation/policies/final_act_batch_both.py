@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.policies import final_act_batch_repair as _repair
 from tankmap.analysis.simulation.policies.final_act_batch import (
     _TURNS,
     NOISE_PER_UNIT,
@@ -48,8 +49,10 @@ def heuristic_both(
     dest: IntArray,
     dest_fac: IntArray,
     shells: IntArray,
+    repair: BoolArray | None = None,
 ) -> None:
-    """Fill ``dest``, ``dest_fac`` and ``shells`` for both sides (``stackable`` must hold)."""
+    """Fill ``dest``, ``dest_fac`` and ``shells`` (and ``repair``, when given: the game has
+    R/M repair) for both sides (``stackable`` must hold)."""
     n = tb.size
     g = st.cell.shape[0]
     rows = np.arange(2 * g)
@@ -126,6 +129,25 @@ def heuristic_both(
     o_fac = d_fac[rcol, om, o_pick]
     dest_r[rcol, om] = o_to
     fac_r[rcol, om] = np.where(o_has, o_fac, facing[rcol, om])
+    fixed = np.zeros(ur.shape, dtype=bool)  # tanks under repair (final_act_batch_repair)
+    if repair is not None:
+        fixed = _repair.heuristic_repairs(
+            kind_p,
+            cell,
+            facing,
+            st.damage[gcol, ur],
+            alive,
+            st.rm_left[gcol, ur],
+            tb.col,
+            tb.row,
+            d_cell,
+            d_fac,
+            ok,
+            danger,
+            claimed,
+            dest_r,
+            fac_r,
+        )
     # --- ATs (_at_order) ---
     at_slots = np.nonzero(kind_p == AT)[0].tolist()
     words = view.words[grow]
@@ -179,7 +201,7 @@ def heuristic_both(
     shells_r = np.full(ur.shape, -1, dtype=np.int64)
     shooters = np.nonzero(kind_p == TANK)[0].tolist() + at_slots
     for p in shooters:
-        rc = np.nonzero(alive[:, p])[0]
+        rc = np.nonzero(alive[:, p] & ~fixed[:, p])[0]
         valid = view.valid[grow[rc], ur[rc, p]]
         can = valid.any(axis=1)
         if kind_p[p] == AT:
@@ -205,3 +227,5 @@ def heuristic_both(
     dest[gcol, ur] = dest_r
     dest_fac[gcol, ur] = fac_r
     shells[gcol, ur] = shells_r
+    if repair is not None:
+        repair[gcol, ur] = fixed

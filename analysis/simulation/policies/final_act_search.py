@@ -78,7 +78,8 @@ class SearchPolicy(HeuristicPolicy):
             enemy = HeuristicPolicy(prep, 1 - side)
             futures.append((*enemy.decide(view, rng), int(rng.integers(2**63))))
         # the kernel plays the default readings only (docs/rules.md §1.8, §1.8a)
-        fast = not (prep.game.adv or prep.game.readings.changed) and final_act_kernel.available()
+        slow = prep.game.adv.slow or prep.game.readings.changed
+        fast = not slow and final_act_kernel.available()
 
         def score(plans: list[dict[int, Order]]) -> list[float]:
             if fast:
