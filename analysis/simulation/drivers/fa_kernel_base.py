@@ -3,8 +3,11 @@ counter-based noise and numpy-order sums its decisions use (see ``final_act_kern
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -24,6 +27,52 @@ except ImportError:  # pragma: no cover - exercised only where numba cannot be i
     _numba = None
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_HERE = Path(__file__).resolve().parent
+KERNEL_SOURCES = (
+    *sorted(_HERE.glob("fa_kernel_*.py")),
+    _HERE / "final_act_kernel.py",
+    _HERE.parent / "noise.py",  # constants compiled in as globals
+    _HERE.parent / "policies" / "final_act_batch.py",
+)
+"""The files whose text the compiled kernel depends on."""
+
+
+def guard_cache(folder: Path = _HERE / "__pycache__") -> bool:
+    """Drop numba's cached kernel in ``folder`` when any of ``KERNEL_SOURCES`` changed
+    since it was written, and return whether it did. numba checks only the file of each
+    compiled function, not those of the functions it calls or the constants it reads, so a
+    kernel module changed under an unchanged caller (an update, a checkout) would otherwise
+    run the caller's stale machine code with the old rules. A fingerprint of all the
+    sources is kept beside the cache (``fa_kernel.sources``). An unwritable folder (an
+    installed package: updates rewrite every file, which numba notices) is left alone."""
+    digest = hashlib.sha256()
+    for path in KERNEL_SOURCES:
+        digest.update(path.name.encode() + b"\0")
+        with contextlib.suppress(OSError):
+            digest.update(path.read_bytes())
+    stamp = folder / "fa_kernel.sources"
+    try:
+        if stamp.read_text(encoding="ascii") == digest.hexdigest():
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    stems = tuple(f"{p.stem}." for p in KERNEL_SOURCES if p.parent == _HERE)
+    try:
+        folder.mkdir(exist_ok=True)
+        for cached in folder.iterdir():
+            if cached.suffix in (".nbi", ".nbc") and cached.name.startswith(stems):
+                cached.unlink(missing_ok=True)
+        temp = folder / f"fa_kernel.sources.{os.getpid()}"
+        temp.write_text(digest.hexdigest(), encoding="ascii")
+        os.replace(temp, stamp)
+    except OSError:
+        return False
+    return True
+
+
+if _numba is not None:
+    guard_cache()
 
 TANK, AT, RM = 0, 1, 2
 HEURISTIC, RANDOM = 0, 1
