@@ -12,9 +12,14 @@ with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speed
 ratio of the two in the same run. ``-ref`` rows are the one-game reference implementations.
 
 Tank Chess policies remember move-generation answers across positions and games
-(``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``), as a long
-simulation does; the warm-up games fill those memos, so the figures are the steady state
-of a run of many games on one map (the first game of a fresh process is slower).
+(``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the
+heuristic remembers each position's facts (``policies.tank_chess_memo``: self-play meets
+the same positions again and again), as a long simulation does; the warm-up games fill
+those memos. ``… positions not remembered`` rows play the same games with the position
+memo off (``tank_chess_memo.LIMIT = 0``, the policy as it was before the memo) and
+``memo_speedup`` is the ratio in the same run; ``… after 1,000 games`` times 200 new
+games of a run that has played 1,000 (the steady state of a long simulation: fewer new
+positions per game).
 """
 
 from __future__ import annotations
@@ -108,6 +113,37 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
             os.environ["TANKMAP_KERNEL"] = saved
 
 
+def tank_chess_without_memo(path: str, policy: str, games: int) -> dict[str, Any]:
+    """``playouts_per_second`` with the heuristic's position memo off."""
+    from tankmap.analysis.simulation.policies import tank_chess_memo
+
+    saved = tank_chess_memo.LIMIT
+    tank_chess_memo.LIMIT = 0
+    try:
+        return playouts_per_second(path, policy, games)
+    finally:
+        tank_chess_memo.LIMIT = saved
+
+
+def tank_chess_long_run(
+    path: str = "tank-chess/basic-16.json", played: int = 1000, games: int = 200
+) -> dict[str, Any]:
+    """Playouts per second (CPU time) of heuristic games ``played`` … ``played + games - 1``
+    of one seeded run, after games 0 … ``played - 1`` (best of two such blocks)."""
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = ("heuristic", "heuristic")
+    play_games(driver, prepared, pols, 0, range(played))
+    best = 0.0
+    for k in range(2):
+        lo = played + k * games
+        start = time.process_time()
+        play_games(driver, prepared, pols, 0, range(lo, lo + games))
+        best = max(best, games / max(time.process_time() - start, 1e-9))
+    return {"playouts_per_second": round(best, 1)}
+
+
 def scaling(
     path: str = "final-act/mirror.json", games: int = 20000, repeat: int = 2
 ) -> dict[str, Any]:
@@ -148,6 +184,17 @@ def run() -> dict[str, Any]:
         figures[f"final-act/{name} heuristic"]["kernel_speedup"] = round(
             fast / slow["playouts_per_second"], 2
         )
+    for path, policy, games in (
+        ("tank-chess/basic-16.json", "heuristic", 40),
+        ("tank-chess/sample-20.json", "heuristic", 20),
+    ):
+        name = f"{path.removesuffix('.json')} {policy}"
+        slow = tank_chess_without_memo(path, policy, games)
+        figures[f"{name}, positions not remembered"] = slow
+        figures[name]["memo_speedup"] = round(
+            figures[name]["playouts_per_second"] / slow["playouts_per_second"], 2
+        )
+    figures["tank-chess/basic-16 heuristic, after 1,000 games"] = tank_chess_long_run()
     figures["scaling"] = scaling()
     figures["targets"] = {
         f"final-act/{name} heuristic >= {FINAL_ACT_TARGET}/s": figures[

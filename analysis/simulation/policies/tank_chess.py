@@ -32,6 +32,7 @@ kept here (``reachable``, ``exposed``, a full turn list): the same seed plays th
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Protocol
 
@@ -168,7 +169,11 @@ def attack_map(st: GameState, side: int) -> dict[int, list[tuple[int, int]]]:
 
 
 def killers(
-    st: GameState, attacks: dict[int, list[tuple[int, int]]], p: int, cell: int, facing: int
+    st: GameState,
+    attacks: Mapping[int, Sequence[tuple[int, int]]],
+    p: int,
+    cell: int,
+    facing: int,
 ) -> list[int]:
     """Enemy pieces (from ``attacks``) that would destroy piece ``p`` on ``cell``/``facing``."""
     found = attacks.get(cell)

@@ -91,13 +91,15 @@ class TurnIndex:
                     clt_turns = [(p, -1, -1, -1)] if ends.escaped else []
                     clt_turns += [(p, s >> 3, s & 7, -1) for s in order]
         self.n = n
-        self.starts = starts
-        self.pieces = pieces
-        self.explicit = explicit
-        self.orders = orders
-        self.escs = escs
-        self.shots = shots
-        self.clt_turns = clt_turns
+        # tuples (of ints and of int tuples) are not the garbage collector's concern:
+        # the heuristic remembers thousands of indices (``tank_chess_memo``)
+        self.starts = tuple(starts)
+        self.pieces = tuple(pieces)
+        self.explicit = tuple(x if x is None else tuple(x) for x in explicit)
+        self.orders = tuple(orders)
+        self.escs = tuple(escs)
+        self.shots = tuple(shots)
+        self.clt_turns = tuple(clt_turns)
 
     def at(self, i: int) -> Turn:
         """Turn ``i`` (0 <= i < n)."""

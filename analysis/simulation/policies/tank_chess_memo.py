@@ -23,6 +23,7 @@ which games a worker played before.
 
 from __future__ import annotations
 
+from array import array
 from bisect import insort
 from typing import TYPE_CHECKING
 
@@ -47,8 +48,10 @@ from tankmap.rules.tank_chess.state import ESCAPE, GameState, Turn
 if TYPE_CHECKING:
     from tankmap.analysis.simulation.policies.tank_chess import Prepared
 
+_UNKNOWN = (float("nan"),)
 LIMIT = 1 << 12
-"""Positions remembered per ``Prepared`` (a few kB each)."""
+"""Positions remembered per ``Prepared`` (a few kB each); 0 remembers none (each call
+then builds the facts it needs, as the policy did before the memo)."""
 
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[bool, ...], frozenset[int]]
 
@@ -59,10 +62,10 @@ class Facts:
 
     Candidates that every call scores (destroying shots, then the command tank's moves)
     are ``fixed_turns`` with their scores before bonus and noise ``fixed_base`` and the
-    index of their noise ``fixed_noise``; the other moves are known by their index in
-    the legal turns: ``is_other[i]`` (a move of another piece that shoots nothing) and
-    ``move_score[i]`` (its score before bonus and noise). ``blockers`` are the blocking
-    moves against ``threat`` with their indices."""
+    index of their noise ``fixed_noise``; the sampled moves of other pieces are known by
+    their index ``i`` in the legal turns (``at(i)``, remembered in ``turns``), their
+    score before bonus and noise by ``move_score[i]`` (NaN until first needed).
+    ``blockers`` are the blocking moves against ``threat`` with their indices."""
 
     __slots__ = (
         "scenario",
@@ -77,7 +80,6 @@ class Facts:
         "fixed_noise",
         "plain_shots",
         "attacks",
-        "is_other",
         "move_score",
         "threat",
         "blockers",
@@ -105,14 +107,18 @@ class Facts:
         clt = self.clt = command_tank(st, me)
         index = self.index = TurnIndex(st, banned, clt)
         self.occ = occ = index.occ
-        self.turns: list[Turn | None] = [None] * index.n
+        self.turns: dict[int, Turn] = {}
         self.win: Turn | None = None
         self.shots = shots = index.shots
-        self.attacks: dict[int, list[tuple[int, int]]] = {}
-        self.is_other = bytearray()
-        self.move_score: list[float | None] = []
+        self.attacks: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.move_score = array("d")
+        self.n_fixed = 0
+        self.fixed_turns: tuple[Turn, ...] = ()
+        self.fixed_base = np.zeros(0)
+        self.fixed_noise = np.zeros(0, dtype=np.intp)
+        self.plain_shots: tuple[tuple[int, Turn], ...] = ()
         self.threat: Threat | None = None
-        self.blockers: list[tuple[Turn, int]] = []
+        self.blockers: tuple[tuple[Turn, int], ...] = ()
         self.cover_lines = 0
         self.delays: dict[Turn, int] = {}
         self.covers: dict[Turn, float] = {}
@@ -134,7 +140,7 @@ class Facts:
         if enemy >= 0:
             th = self.threat = find_threat(st, prep.turns, me, clt, enemy, occ)
             if th is not None:
-                self.blockers = _blockers(st, index, clt, th)
+                self.blockers = tuple(_blockers(st, index, clt, th))
                 if th.n_next:
                     rays = board_rays(st.tables)[4]
                     for x in th.nxt:
@@ -146,7 +152,7 @@ class Facts:
         turns: list[Turn] = []
         base: list[float] = []
         noise: list[int] = []
-        self.plain_shots: list[tuple[int, Turn]] = []
+        plain_shots: list[tuple[int, Turn]] = []
         for i, t in enumerate(shots):
             p, c, f, target = t
             if gun[p] <= st.hit_armour(c, target):
@@ -161,7 +167,7 @@ class Facts:
                 score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
                 if killers(st, attacks, p, c, f):
                     score -= 0.9 * VALUE[kind[p]]
-                self.plain_shots.append((len(turns), t))
+                plain_shots.append((len(turns), t))
             turns.append(t)
             base.append(score)
             noise.append(i)
@@ -177,28 +183,32 @@ class Facts:
                 noise.append(i)
                 i += 1
         self.n_fixed = len(shots) + len(index.clt_turns)
-        self.fixed_turns = turns
+        self.fixed_turns = tuple(turns)
+        self.plain_shots = tuple(plain_shots)
         self.fixed_base = np.array(base, dtype=float)
         self.fixed_noise = np.array(noise, dtype=np.intp)
-        self.attacks = attacks
-        self.is_other = _others(index, clt)
-        self.move_score = [None] * index.n
+        # (tuples of ints and dicts of them are left alone by the garbage collector,
+        # which a few thousand remembered positions would otherwise keep busy)
+        self.attacks = {x: tuple(found) for x, found in attacks.items()}
+        self.move_score = array("d", _UNKNOWN) * index.n
 
     def at(self, i: int) -> Turn:
         """Turn ``i`` of the legal turns (``TurnIndex.at``), remembered."""
-        t = self.turns[i]
+        t = self.turns.get(i)
         if t is None:
             t = self.turns[i] = self.index.at(i)
         return t
 
     def move_scores(self, st: GameState, chosen: list[int]) -> list[float]:
-        """The scores before bonus and noise of the moves ``chosen`` (indices of turns
-        with ``is_other``), as the plain ranking computes them: ``0.05 * (rows forward)``
-        less ``0.9 * value`` if ``killers`` finds an enemy that could destroy the piece
-        where it ends. Each is found once and remembered in ``move_score``."""
+        """The scores before bonus and noise of the moves ``chosen`` (indices of moves
+        of pieces other than the command tank that shoot nothing), as the plain ranking
+        computes them: ``0.05 * (rows forward)`` less ``0.9 * value`` if ``killers``
+        finds an enemy that could destroy the piece where it ends. Each is found once and
+        remembered in ``move_score``."""
         known = self.move_score
         out = [known[i] for i in chosen]
-        if None in out:
+        total = sum(out)
+        if total != total:  # (a NaN: not known yet)
             from tankmap.analysis.simulation.policies.tank_chess import VALUE, killers
 
             attacks = self.attacks
@@ -206,13 +216,13 @@ class Facts:
             sign = 1 if st.to_move == 0 else -1
             cell, kind = st.cell, st.kind
             for j, i in enumerate(chosen):
-                if out[j] is None:
+                if out[j] != out[j]:
                     p, c, f, _ = self.at(i)
                     base = 0.05 * (sign * (c // cols - cell[p] // cols))
                     if c in attacks and killers(st, attacks, p, c, f):
                         base -= 0.9 * VALUE[kind[p]]
                     known[i] = out[j] = base
-        return out  # type: ignore[return-value]  # (no None left)
+        return out
 
     def exposed_after(self, st: GameState, t: Turn) -> bool:
         """Would the command tank be exposed after turn ``t`` (``ranked``'s exact check)?"""
@@ -258,6 +268,8 @@ def facts_of(st: GameState, prep: Prepared, banned: frozenset[int]) -> Facts:
     facts = memo.pop(key, None)
     if facts is None or facts.scenario is not st.scenario:
         facts = Facts(st, prep, banned)
+        if LIMIT <= 0:  # (remember nothing: benchmarks compare)
+            return facts
         if len(memo) >= LIMIT:
             for old in list(memo)[: LIMIT // 2]:
                 del memo[old]
@@ -288,19 +300,23 @@ def ranked(
     n = facts.index.n
     at = facts.at
     picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
-    is_other = facts.is_other
-    chosen = [i for i in dict.fromkeys(picks) if is_other[i]]
+    clt = facts.clt
+    chosen: list[int] = []  # the sampled moves of other pieces: indices and turns
+    others: list[Turn] = []
+    for i in dict.fromkeys(picks):
+        t = at(i)
+        if t[3] < 0 and t[0] != clt:
+            chosen.append(i)
+            others.append(t)
     n_fixed = facts.n_fixed
     n_others = len(chosen)
     noise = rng.random(n_fixed + n_others + 1)
     th = facts.threat
     bonus: dict[Turn, float] = {}
-    others: list[Turn] = []
     blockers: list[Turn] = []
     kept: list[int] = []
     bnoise = noise[:0]
     if th is not None:
-        others = [at(i) for i in chosen]
         if facts.blockers:
             seen = set(chosen)  # (distinct turns have distinct indices)
             blockers = [t for t, i in facts.blockers if i not in seen]
@@ -351,6 +367,20 @@ def ranked(
     if facts.clt < 0:
         return [(values[j], turn(j)) for j in order[:limit]]
     exposed_after = facts.exposed_after
+    if limit == 1:  # the loop below for one turn: the best checked, the first of equals
+        best = -float(INF)
+        found: Turn | None = None
+        for k, j in enumerate(order):
+            score = values[j]
+            if found is not None and (k >= CHECK or score <= best):
+                break
+            t = turn(j)
+            if exposed_after(st, t):
+                score -= 45.0
+            if found is None or score > best:
+                best, found = score, t
+        assert found is not None
+        return [(best, found)]
     checked: list[tuple[float, Turn]] = []
     for k, j in enumerate(order):
         score = values[j]
@@ -391,27 +421,6 @@ def _blockers(st: GameState, index: TurnIndex, clt: int, th: Threat) -> list[tup
                 if s in on:
                     t = (p, s >> 3, s & 7, -1)
                     out.append((t, start + listed.index(t)))
-    return out
-
-
-def _others(index: TurnIndex, clt: int) -> bytearray:
-    """Per legal turn: is it a move of a piece other than ``clt`` that shoots nothing
-    (the escape is the command tank's)."""
-    n = index.n
-    out = bytearray(b"\x01") * n
-    starts = [*index.starts, n]
-    for k, p in enumerate(index.pieces):
-        a = starts[k]
-        if p == clt:
-            out[a : starts[k + 1]] = bytes(starts[k + 1] - a)
-            continue
-        listed = index.explicit[k]
-        if listed is not None:
-            for j, t in enumerate(listed):
-                if t[3] >= 0 or t[1] < 0:
-                    out[a + j] = 0
-        elif index.escs[k]:
-            out[a] = 0
     return out
 
 
