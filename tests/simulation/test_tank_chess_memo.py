@@ -140,10 +140,10 @@ def test_remembered_facts_rank_as_fresh_ones(path: Path) -> None:
 def test_memo_is_bounded_and_does_not_change_games(monkeypatch: pytest.MonkeyPatch) -> None:
     sc = read_scenario(MAPS[0])
     big = DRIVER.prepare(sc)
-    want = play_games(DRIVER, big, ("heuristic", "heuristic"), 5, range(8))
+    want = play_games(DRIVER, big, ("heuristic", "heuristic"), 5, range(30))
     monkeypatch.setattr(tank_chess_memo, "LIMIT", 8)
     small = DRIVER.prepare(sc)
-    got = play_games(DRIVER, small, ("heuristic", "heuristic"), 5, range(8))
+    got = play_games(DRIVER, small, ("heuristic", "heuristic"), 5, range(30))
     assert got == want
     assert len(small.policy_data.positions) <= 8 < len(big.policy_data.positions)
 

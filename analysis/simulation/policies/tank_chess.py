@@ -104,6 +104,7 @@ class Prepared:
                 speed[state.side[p]] = state.speed[p]
         self.turns = [terrain_escape_turns(state, side, speed[side]) for side in (0, 1)]
         self.positions: dict[Key, Facts] = {}  # the heuristic's memo (``tank_chess_memo``)
+        self.seen: set[Key] = set()  # positions met once (remembered when met again)
 
 
 class Policy(Protocol):

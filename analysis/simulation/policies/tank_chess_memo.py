@@ -16,9 +16,9 @@
 Self-play meets the same positions again and again (the opening, and the few replies
 the heuristic likes): on basic-16 about three positions in four of a 400-game run were
 seen before. ``Facts`` are kept per ``Prepared`` (per scenario and worker) keyed by the
-position and the banned kinds, at most ``LIMIT`` of them (least recently used dropped
-first). Only pure functions of the position are remembered, so results do not depend on
-which games a worker played before.
+position and the banned kinds, from a position's second sight on, at most ``LIMIT`` of
+them (least recently used dropped first). Only pure functions of the position are
+remembered, so results do not depend on which games a worker played before.
 """
 
 from __future__ import annotations
@@ -262,13 +262,22 @@ class Facts:
 
 
 def facts_of(st: GameState, prep: Prepared, banned: frozenset[int]) -> Facts:
-    """The remembered ``Facts`` of the position of ``st`` (built on first sight)."""
+    """The ``Facts`` of the position of ``st``: remembered from the second sight on (a
+    position met once is not kept: most of a run's positions are met once, and keeping
+    their thousands of small objects costs the garbage collector more than rebuilding
+    the few that come back)."""
     key: Key = (st.to_move, tuple(st.cell), tuple(st.facing), tuple(st.alive), banned)
     memo = prep.positions
     facts = memo.pop(key, None)
     if facts is None or facts.scenario is not st.scenario:
         facts = Facts(st, prep, banned)
         if LIMIT <= 0:  # (remember nothing: benchmarks compare)
+            return facts
+        seen = prep.seen
+        if key not in seen:
+            if len(seen) >= 8 * LIMIT:
+                seen.clear()
+            seen.add(key)
             return facts
         if len(memo) >= LIMIT:
             for old in list(memo)[: LIMIT // 2]:
