@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 import numpy as np
@@ -65,22 +64,6 @@ class TankChessDriver:
                 "(known: random, heuristic, uct, uct:N, search, search:N; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             ) from None
-
-    def play_many(
-        self, prepared: Any, policies: tuple[str, str], rngs: list[np.random.Generator]
-    ) -> list[GameResult]:
-        """``play`` with each generator in turn (``runner.play_games`` without records),
-        the cyclic garbage collector paused meanwhile: the heuristic's position memo holds
-        thousands of small objects the collector would traverse over and over (a fifth of
-        the time of a search agent's games), and games leave next to no cycles (those
-        few are collected once the collector runs again)."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return [self.play(prepared, policies, rng) for rng in rngs]
-        finally:
-            if collecting:
-                gc.enable()
 
     def play(
         self,

@@ -91,15 +91,13 @@ class TurnIndex:
                     clt_turns = [(p, -1, -1, -1)] if ends.escaped else []
                     clt_turns += [(p, s >> 3, s & 7, -1) for s in order]
         self.n = n
-        # tuples (of ints and of int tuples) are not the garbage collector's concern:
-        # the heuristic remembers thousands of indices (``tank_chess_memo``)
-        self.starts = tuple(starts)
-        self.pieces = tuple(pieces)
-        self.explicit = tuple(x if x is None else tuple(x) for x in explicit)
-        self.orders = tuple(orders)
-        self.escs = tuple(escs)
-        self.shots = tuple(shots)
-        self.clt_turns = tuple(clt_turns)
+        self.starts = starts
+        self.pieces = pieces
+        self.explicit = explicit
+        self.orders = orders
+        self.escs = escs
+        self.shots = shots
+        self.clt_turns = clt_turns
 
     def at(self, i: int) -> Turn:
         """Turn ``i`` (0 <= i < n)."""
@@ -165,8 +163,9 @@ def _direct_turns(st: GameState, p: int, ends: Ends, armed: int) -> list[Turn]:
         armed ^= low
     if not aims:
         return out
-    at = {s: q for q, s in enumerate(order)} if len(aims) > 4 else None
-    places = sorted(at[s] if at is not None else order.index(s) for s in aims)
+    if len(aims) > 8:  # many: one walk over the states is cheaper than placing each
+        return _direct_turns_walk(st, p, ends, set(aims))
+    places = sorted(order.index(s) for s in aims)
     t = st.tables
     first, rest = t.ray_first, t.ray_rest
     size = st.size
@@ -196,6 +195,44 @@ def _direct_turns(st: GameState, p: int, ends: Ends, armed: int) -> list[Turn]:
             if shots:
                 q += lead + 1
                 out[q:q] = shots
+    finally:
+        grid[c0] = p
+    return out
+
+
+def _direct_turns_walk(st: GameState, p: int, ends: Ends, aims: set[int]) -> list[Turn]:
+    """``_direct_turns`` in one walk over the end states (``aims``: the armed states)."""
+    out: list[Turn] = []
+    append = out.append
+    if ends.escaped:
+        append((p, -1, -1, -1))
+    t = st.tables
+    first, rest = t.ray_first, t.ray_rest
+    size = st.size
+    grid = st.grid
+    pside = st.side
+    me = pside[p]
+    turret = st.fire[p] == FIRE_TURRET
+    c0 = st.cell[p]
+    grid[c0] = EMPTY
+    try:
+        for s in ends.states:
+            c = s >> 3
+            f = s & 7
+            append((p, c, f, -1))
+            if s not in aims:
+                continue
+            for d in ((f + 7) & 7, f, (f + 1) & 7) if turret else (f,):
+                i = d * size + c
+                a = first[i]
+                if a < 0 or grid[a] != EMPTY:
+                    continue
+                for x in rest[i]:
+                    v = grid[x]
+                    if v != EMPTY:
+                        if v >= 0 and pside[v] != me:
+                            append((p, c, f, v))
+                        break
     finally:
         grid[c0] = p
     return out
