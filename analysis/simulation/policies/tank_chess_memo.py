@@ -312,8 +312,9 @@ def ranked(
     clt = facts.clt
     chosen: list[int] = []  # the sampled moves of other pieces: indices and turns
     others: list[Turn] = []
+    known = facts.turns.get
     for i in dict.fromkeys(picks):
-        t = at(i)
+        t = known(i) or at(i)
         if t[3] < 0 and t[0] != clt:
             chosen.append(i)
             others.append(t)
