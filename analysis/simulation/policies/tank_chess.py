@@ -24,9 +24,11 @@ the legal turns (non-empty).
 Speed: ``choose(st, None, rng)`` lets a policy find the legal turns itself, which the
 heuristic and random policies do without building the full list
 (``tank_chess_fast.TurnIndex``); the command tank's exposure checks run on bit masks
-(``tank_chess_threats.Threats``). Both give exactly the answers of the plain functions
-kept here (``reachable``, ``exposed``, a full turn list): the same seed plays the same game
-(tests/simulation/test_tank_chess_fast.py compares them).
+(``tank_chess_threats.Threats``), and the heuristic remembers each position's facts that
+do not depend on the draws (``tank_chess_memo``). All give exactly the answers of the
+plain functions kept here (``reachable``, ``exposed``, ``ranked`` over a full turn list):
+the same seed plays the same game (tests/simulation/test_tank_chess_fast.py and
+test_tank_chess_memo.py compare them).
 """
 
 from __future__ import annotations
@@ -68,8 +70,8 @@ class Prepared:
     turns or forward steps, the final step off the enemy edge included) for a piece of
     ``side`` to escape through obstacles alone (``INF`` if it cannot); ``turns[side][s]``
     = fewest turns for a command tank of ``side`` (``rules.tank_chess.escape_route``, -1
-    if it cannot); ``positions``: the heuristic's remembered position facts
-    (``tank_chess_memo``)."""
+    if it cannot); ``positions`` and ``seen``: the heuristic's remembered position facts
+    and the positions met once (``tank_chess_memo``)."""
 
     def __init__(self, state: GameState) -> None:
         t = state.tables

@@ -18,8 +18,6 @@ cannot matter. Against a threat the heuristic adds to candidate turns
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tankmap.rules.tank_chess.data import FIRE_MORTAR, FIRE_TURRET
 from tankmap.rules.tank_chess.escape_route import escape_route
 from tankmap.rules.tank_chess.movegen import cached_end_states
@@ -78,9 +76,7 @@ def find_threat(
     return Threat(enemy, e, r.next_states, r.cells)
 
 
-def blocking_turns(
-    st: GameState, pieces: Sequence[int], clt: int, occ: int, th: Threat
-) -> list[Turn]:
+def blocking_turns(st: GameState, pieces: list[int], clt: int, occ: int, th: Threat) -> list[Turn]:
     """The non-shooting moves of ``pieces`` (not the command tank ``clt``) that end on a
     route cell of ``th``, in legal-turn order."""
     out: list[Turn] = []
