@@ -87,8 +87,8 @@ def test_turn_index_lists_the_legal_turns(name: str, options: dict[str, object])
         index = TurnIndex(st, frozenset(), clt)
         assert index.n == len(turns)
         assert index.all() == turns
-        assert list(index.shots) == [t for t in turns if t[3] >= 0]
-        assert list(index.clt_turns) == [t for t in turns if t[0] == clt and t[3] < 0]
+        assert index.shots == [t for t in turns if t[3] >= 0]
+        assert index.clt_turns == [t for t in turns if t[0] == clt and t[3] < 0]
         assert state_occupancy(st) == occupancy(st.grid)
         # banned kinds: the same as filtering the list (all turns if nothing is left)
         for banned in (frozenset({KIND_CODE["light"]}), frozenset(range(6))):
