@@ -12,9 +12,14 @@ with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speed
 ratio of the two in the same run. ``-ref`` rows are the one-game reference implementations.
 
 Tank Chess policies remember move-generation answers across positions and games
-(``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``), as a long
-simulation does; the warm-up games fill those memos, so the figures are the steady state
-of a run of many games on one map (the first game of a fresh process is slower).
+(``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the
+heuristic remembers each position's facts (``policies.tank_chess_memo``: self-play meets
+the same positions again and again), as a long simulation does; the warm-up games fill
+those memos. ``… positions remembered or not`` rows play the same games with the
+position memo on and off (``tank_chess_memo.LIMIT = 0``, the policy as it was before the
+memo), timed alternately, and ``memo_speedup`` is their ratio; ``… after 1,000 games``
+times 200 new games of a run that has played 1,000 (the steady state of a long
+simulation: fewer new positions per game).
 """
 
 from __future__ import annotations
@@ -108,6 +113,56 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
             os.environ["TANKMAP_KERNEL"] = saved
 
 
+def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
+    """Playouts per second (CPU time, best of ``repeat``) with the heuristic's position
+    memo on and off (``tank_chess_memo.LIMIT = 0``: the policy as it was before the memo)
+    on the same seeded games after the same warm-up. The second to play a seed finds the
+    engine's own memos warm, so the two take turns to go first."""
+    from tankmap.analysis.simulation.policies import tank_chess_memo
+
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    preps = {True: driver.prepare(scenario), False: driver.prepare(scenario)}
+    pols = (policy, policy)
+    saved = tank_chess_memo.LIMIT
+    best = {True: 0.0, False: 0.0}
+    try:
+        for r in range(-1, repeat):
+            for remember in (True, False) if r % 2 else (False, True):
+                tank_chess_memo.LIMIT = saved if remember else 0
+                start = time.process_time()
+                play_games(driver, preps[remember], pols, 99 if r < 0 else r, range(games))
+                if r >= 0:
+                    rate = games / max(time.process_time() - start, 1e-9)
+                    best[remember] = max(best[remember], rate)
+    finally:
+        tank_chess_memo.LIMIT = saved
+    return {
+        "remembered": round(best[True], 1),
+        "not_remembered": round(best[False], 1),
+        "memo_speedup": round(best[True] / best[False], 2),
+    }
+
+
+def tank_chess_long_run(
+    path: str = "tank-chess/basic-16.json", played: int = 1000, games: int = 200
+) -> dict[str, Any]:
+    """Playouts per second (CPU time) of heuristic games ``played`` … ``played + games - 1``
+    of one seeded run, after games 0 … ``played - 1`` (best of two such blocks)."""
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = ("heuristic", "heuristic")
+    play_games(driver, prepared, pols, 0, range(played))
+    best = 0.0
+    for k in range(2):
+        lo = played + k * games
+        start = time.process_time()
+        play_games(driver, prepared, pols, 0, range(lo, lo + games))
+        best = max(best, games / max(time.process_time() - start, 1e-9))
+    return {"playouts_per_second": round(best, 1)}
+
+
 def scaling(
     path: str = "final-act/mirror.json", games: int = 20000, repeat: int = 2
 ) -> dict[str, Any]:
@@ -148,6 +203,13 @@ def run() -> dict[str, Any]:
         figures[f"final-act/{name} heuristic"]["kernel_speedup"] = round(
             fast / slow["playouts_per_second"], 2
         )
+    for path, policy, games in (
+        ("tank-chess/basic-16.json", "heuristic", 40),
+        ("tank-chess/sample-20.json", "heuristic", 20),
+    ):
+        name = f"{path.removesuffix('.json')} {policy}, positions remembered or not"
+        figures[name] = tank_chess_memo_pair(path, policy, games)
+    figures["tank-chess/basic-16 heuristic, after 1,000 games"] = tank_chess_long_run()
     figures["scaling"] = scaling()
     figures["targets"] = {
         f"final-act/{name} heuristic >= {FINAL_ACT_TARGET}/s": figures[

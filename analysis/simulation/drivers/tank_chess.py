@@ -33,9 +33,13 @@ _ENDS = {
 
 
 class TankChessPrepared:
+    """A scenario with its start state (each game plays on a copy) and the policies'
+    per-scenario data (``Prepared``: escape tables and the heuristic's memo)."""
+
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
-        self.policy_data = Prepared(GameState(scenario))
+        self.start = GameState(scenario)
+        self.policy_data = Prepared(self.start)
 
 
 class TankChessDriver:
@@ -69,7 +73,7 @@ class TankChessDriver:
         record: bool = False,
     ) -> GameResult:
         prep: TankChessPrepared = prepared
-        st = GameState(prep.scenario)
+        st = prep.start.copy()
         players = [
             make_policy(*parse_policy(spec), prep.policy_data, s) for s, spec in enumerate(policies)
         ]

@@ -24,15 +24,17 @@ the legal turns (non-empty).
 Speed: ``choose(st, None, rng)`` lets a policy find the legal turns itself, which the
 heuristic and random policies do without building the full list
 (``tank_chess_fast.TurnIndex``); the command tank's exposure checks run on bit masks
-(``tank_chess_threats.Threats``). Both give exactly the answers of the plain functions
-kept here (``reachable``, ``exposed``, a full turn list): the same seed plays the same game
-(tests/simulation/test_tank_chess_fast.py compares them).
+(``tank_chess_threats.Threats``), and the heuristic remembers each position's facts that
+do not depend on the draws (``tank_chess_memo``). All give exactly the answers of the
+plain functions kept here (``reachable``, ``exposed``, ``ranked`` over a full turn list):
+the same seed plays the same game (tests/simulation/test_tank_chess_fast.py and
+test_tank_chess_memo.py compare them).
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Protocol
 
@@ -44,12 +46,13 @@ from tankmap.analysis.simulation.policies.tank_chess_defence import (
     W_BLOCK,
     W_COVER,
     Threat,
-    blocking_turns,
     coverage,
     delay,
     find_threat,
 )
 from tankmap.analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
+from tankmap.analysis.simulation.policies.tank_chess_memo import Facts, Key
+from tankmap.analysis.simulation.policies.tank_chess_memo import ranked as memo_ranked
 from tankmap.analysis.simulation.policies.tank_chess_threats import Threats, board_rays
 from tankmap.rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET, KIND_CODE
 from tankmap.rules.tank_chess.escape_route import terrain_escape_turns
@@ -67,7 +70,8 @@ class Prepared:
     turns or forward steps, the final step off the enemy edge included) for a piece of
     ``side`` to escape through obstacles alone (``INF`` if it cannot); ``turns[side][s]``
     = fewest turns for a command tank of ``side`` (``rules.tank_chess.escape_route``, -1
-    if it cannot)."""
+    if it cannot); ``positions`` and ``seen``: the heuristic's remembered position facts
+    and the positions met once (``tank_chess_memo``)."""
 
     def __init__(self, state: GameState) -> None:
         t = state.tables
@@ -101,6 +105,8 @@ class Prepared:
             if k == COMMAND:
                 speed[state.side[p]] = state.speed[p]
         self.turns = [terrain_escape_turns(state, side, speed[side]) for side in (0, 1)]
+        self.positions: dict[Key, Facts] = {}  # the heuristic's memo (``tank_chess_memo``)
+        self.seen: set[Key] = set()  # positions met once (remembered when met again)
 
 
 class Policy(Protocol):
@@ -166,7 +172,11 @@ def attack_map(st: GameState, side: int) -> dict[int, list[tuple[int, int]]]:
 
 
 def killers(
-    st: GameState, attacks: dict[int, list[tuple[int, int]]], p: int, cell: int, facing: int
+    st: GameState,
+    attacks: Mapping[int, Sequence[tuple[int, int]]],
+    p: int,
+    cell: int,
+    facing: int,
 ) -> list[int]:
     """Enemy pieces (from ``attacks``) that would destroy piece ``p`` on ``cell``/``facing``."""
     found = attacks.get(cell)
@@ -262,22 +272,18 @@ class HeuristicPolicy:
         limit: int = 1,
     ) -> list[tuple[float, Turn]]:
         """The best ``limit`` candidate turns with their scores, best first. ``turns`` are
-        the legal turns, or ``None`` to let the policy find them (faster, same answer)."""
+        the legal turns, or ``None`` to let the policy find them (faster, same answer:
+        ``tank_chess_memo.ranked``, which remembers each position's facts)."""
+        if turns is None:
+            return memo_ranked(st, self.prep, self.banned, rng, limit)
         me = st.to_move
         kind, gun, cell, facing = st.kind, st.gun, st.cell, st.facing
         esc = self.prep.escape[me]
         clt = command_tank(st, me)
-        at: Callable[[int], Turn]
-        occ = -1
-        if turns is None:
-            index = TurnIndex(st, self.banned, clt)
-            n, at, shots, clt_turns = index.n, index.at, index.shots, index.clt_turns
-            occ = index.occ
-        else:
-            turns = allowed(st, turns, self.banned)
-            n, at = len(turns), turns.__getitem__
-            shots = [t for t in turns if t[3] >= 0]
-            clt_turns = [t for t in turns if t[0] == clt and t[3] < 0] if clt >= 0 else []
+        turns = allowed(st, turns, self.banned)
+        n = len(turns)
+        shots = [t for t in turns if t[3] >= 0]
+        clt_turns = [t for t in turns if t[0] == clt and t[3] < 0] if clt >= 0 else []
         for t in clt_turns:  # immediate wins: escape ...
             if t[1] == ESCAPE:
                 return [(float(INF), t)]
@@ -287,28 +293,24 @@ class HeuristicPolicy:
                 return [(float(INF), t)]
         attacks = attack_map(st, 1 - me)
         picks = rng.integers(n, size=min(n, SAMPLE)).tolist()
-        sample = [at(i) for i in dict.fromkeys(picks)]
+        sample = [turns[i] for i in dict.fromkeys(picks)]
         others = [t for t in sample if t[3] < 0 and t[0] != clt]
         noise = rng.random(len(shots) + len(clt_turns) + len(others) + 1).tolist()
         enemy = command_tank(st, 1 - me)
         th: Threat | None = None
+        occ = state_occupancy(st)
         if enemy >= 0:
-            if occ < 0:
-                occ = state_occupancy(st)
             th = find_threat(st, self.prep.turns, me, clt, enemy, occ)
         bonus: dict[Turn, float] = {}
         blockers: list[Turn] = []
         bnoise: list[float] = []
         if th is not None:
-            if turns is None:
-                blockers = blocking_turns(st, index.pieces, clt, occ, th)
-            else:
-                cells = th.cells
-                blockers = [
-                    t
-                    for t in turns
-                    if t[3] < 0 and t[0] != clt and t[1] >= 0 and cells >> (8 * t[1]) & 1
-                ]
+            cells = th.cells
+            blockers = [
+                t
+                for t in turns
+                if t[3] < 0 and t[0] != clt and t[1] >= 0 and cells >> (8 * t[1]) & 1
+            ]
             if blockers:
                 seen = set(others)
                 blockers = [t for t in blockers if t not in seen]
@@ -365,7 +367,7 @@ class HeuristicPolicy:
                 score -= 0.9 * VALUE[kind[p]]
             append((score + bonus.get(t, 0.0) + 0.3 * bnoise[j], t))
         if not scored:
-            return [(0.0, at(int(noise[-1] * n)))]
+            return [(0.0, turns[int(noise[-1] * n)])]
         scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep candidate order
         if clt < 0:
             return scored[:limit]
@@ -374,8 +376,6 @@ class HeuristicPolicy:
         # A turn that moves another piece off the command tank's lines (or turns it in
         # place) and destroys nothing leaves every cell ``exposed`` looks at as it is:
         # the answer is that of the current position, found once.
-        if occ < 0:
-            occ = state_occupancy(st)
         threats = Threats(st, 1 - me, st.armour[clt], occ)
         lines = threats.lines(cell[clt])
         still = -1  # exposure of the current position (-1: not known yet)

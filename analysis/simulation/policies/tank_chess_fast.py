@@ -147,8 +147,61 @@ def _mortar_turns(st: GameState, p: int, ends: Ends) -> list[Turn]:
 
 def _direct_turns(st: GameState, p: int, ends: Ends, armed: int) -> list[Turn]:
     """``movegen.piece_turns`` of direct-fire piece ``p``, given ``armed``: the mask of
-    its end states from which it has a target (``_Aim.armed``). The targets of those
-    states are found by walking their rays (``p``'s own cell counting as empty)."""
+    its end states from which it has a target (``_Aim.armed``). Every end state's move
+    is spelled out at once; the targets of the armed states (found by walking their
+    rays, ``p``'s own cell counting as empty) are then put after their moves."""
+    order = ends.order()
+    out = [(p, s >> 3, s & 7, -1) for s in order]
+    lead = 0
+    if ends.escaped:
+        out.insert(0, (p, -1, -1, -1))
+        lead = 1
+    aims: list[int] = []  # the armed states, lowest bit first
+    while armed:
+        low = armed & -armed
+        aims.append(low.bit_length() - 1)
+        armed ^= low
+    if not aims:
+        return out
+    if len(aims) > 8:  # many: one walk over the states is cheaper than placing each
+        return _direct_turns_walk(st, p, ends, set(aims))
+    places = sorted(order.index(s) for s in aims)
+    t = st.tables
+    first, rest = t.ray_first, t.ray_rest
+    size = st.size
+    grid = st.grid
+    pside = st.side
+    me = pside[p]
+    turret = st.fire[p] == FIRE_TURRET
+    c0 = st.cell[p]
+    grid[c0] = EMPTY
+    try:
+        for q in reversed(places):  # from the last, so earlier places stay put
+            s = order[q]
+            c = s >> 3
+            f = s & 7
+            shots = []
+            for d in ((f + 7) & 7, f, (f + 1) & 7) if turret else (f,):
+                i = d * size + c
+                a = first[i]
+                if a < 0 or grid[a] != EMPTY:
+                    continue
+                for x in rest[i]:
+                    v = grid[x]
+                    if v != EMPTY:
+                        if v >= 0 and pside[v] != me:
+                            shots.append((p, c, f, v))
+                        break
+            if shots:
+                q += lead + 1
+                out[q:q] = shots
+    finally:
+        grid[c0] = p
+    return out
+
+
+def _direct_turns_walk(st: GameState, p: int, ends: Ends, aims: set[int]) -> list[Turn]:
+    """``_direct_turns`` in one walk over the end states (``aims``: the armed states)."""
     out: list[Turn] = []
     append = out.append
     if ends.escaped:
@@ -167,7 +220,7 @@ def _direct_turns(st: GameState, p: int, ends: Ends, armed: int) -> list[Turn]:
             c = s >> 3
             f = s & 7
             append((p, c, f, -1))
-            if not (armed >> s) & 1:
+            if s not in aims:
                 continue
             for d in ((f + 7) & 7, f, (f + 1) & 7) if turret else (f,):
                 i = d * size + c

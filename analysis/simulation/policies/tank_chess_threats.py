@@ -69,7 +69,7 @@ class Threats:
             occ = state_occupancy(st)
         alive, cell, facing = st.alive, st.cell, st.facing
         gun, fire = st.gun, st.fire
-        self.pieces = [
+        self.pieces = tuple(
             (
                 e,
                 gun[e],
@@ -78,7 +78,7 @@ class Threats:
             )
             for e in st.pieces_of[side]
             if alive[e] and cell[e] >= 0
-        ]
+        )
         self.armours = armours
         self.union = self._merge(-1)
         self.memo: dict[int, tuple[int, int]] = {}
