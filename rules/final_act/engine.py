@@ -198,7 +198,7 @@ class State:
     def orders(self, u: int) -> tuple[Order, ...]:
         """Legal orders of unit ``u``: staying put unchanged first, then the ruleset's orders
         (wreck cells excluded, and quick-sand cells for tanks and the R/M). Empty for a unit
-        out of the game."""
+        out of the game; without the stay for an R/M that ``must_leave`` and has a move."""
         if not self.alive[u]:
             return ()
         g = self.game
@@ -207,7 +207,31 @@ class State:
         avoid = self.wreck_mask | (self.no_entry if kind != "at" else 0)
         tables = self.adv.tables[self.side[u]] or g.tables  # mine clearing (docs/rules.md §1.8)
         moves = tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
+        if moves and self.must_leave(u):  # §1.8a repaired_pair="rm-leaves"
+            return tuple(moves)
         return ((cell, facing), *moves)
+
+    def must_leave(self, u: int) -> bool:
+        """Whether R/M ``u`` must leave its cell with this round's order (docs/rules.md
+        §1.8a, ``repaired_pair="rm-leaves"``): it shares the cell with an own tank outside a
+        repair — the tank undamaged (repaired) or the R/M without repairs left."""
+        if (
+            self.game.readings.repaired_pair != "rm-leaves"
+            or self.kind[u] != "rm"
+            or not self.alive[u]
+        ):
+            return False
+        left = self.adv.rm_left.get(u, 0)
+        for v, kind in enumerate(self.kind):
+            if (
+                v != u
+                and kind == "tank"
+                and self.alive[v]
+                and self.side[v] == self.side[u]
+                and self.cell[v] == self.cell[u]
+            ):
+                return not (self.damage[v] > 0 and left > 0)
+        return False
 
     def fire_zone(self, u: int, blockers: int | None = None) -> list[int]:
         """Cells unit ``u`` may shell now (``blockers`` = ``self.blockers()`` if omitted)."""
@@ -414,6 +438,12 @@ class Game:
                     )
                 self.adv.begin(state, actions, check=True)
         for u, order in enumerate(orders):
+            if state.must_leave(u) and (order is None or order[0] == state.cell[u]):
+                if len(state.orders(u)) and state.orders(u)[0][0] != state.cell[u]:
+                    raise IllegalMoveError(
+                        f"{names[u].label}: must leave the cell it shares with a repaired "
+                        "tank (repaired_pair=rm-leaves)"
+                    )
             if order is not None and state.alive[u] and order not in state.orders(u):
                 raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
         blockers = state.blockers()

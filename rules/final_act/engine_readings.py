@@ -21,6 +21,12 @@ played by the reference engine (``FinalActDriver.batched``).
 - ``arrival_hit_wins`` (default false): a tank that moves onto the enemy's last line and
   is knocked out there in the same round has not reached it; true: it counts as landed
   (docs/rules.md §1.7).
+- ``repaired_pair`` (default ``"share"``): a tank and its R/M on one cell outside a repair
+  (after the repair, or when the R/M has no repairs left or the tank is undamaged) may
+  stay together until one of them leaves; ``"rm-leaves"``: sharing is only for a repair
+  ("never with a tank, except while repairing"), so such an R/M must leave the cell with
+  its next order (``State.must_leave``; staying is no legal order while it has another).
+  A move that bounces keeps it there for one more round.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from typing import Any
 
 AT_INTO_TANK = ("stays", "eliminated")
 TANK_AT_PASS = ("pass", "run-over", "bounce")
+REPAIRED_PAIR = ("share", "rm-leaves")
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class Readings:
     at_into_tank: str = "stays"
     tank_at_pass: str = "pass"
     arrival_hit_wins: bool = False
+    repaired_pair: str = "share"
 
     @staticmethod
     def of(options: Mapping[str, Any]) -> Readings:
@@ -53,6 +61,7 @@ class Readings:
             at_into_tank=str(options.get("at_into_tank", d.at_into_tank)),
             tank_at_pass=str(options.get("tank_at_pass", d.tank_at_pass)),
             arrival_hit_wins=bool(options.get("arrival_hit_wins", d.arrival_hit_wins)),
+            repaired_pair=str(options.get("repaired_pair", d.repaired_pair)),
         )
 
     @property

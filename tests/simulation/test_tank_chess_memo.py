@@ -155,3 +155,23 @@ def test_a_game_does_not_depend_on_the_games_played_before() -> None:
     warm = play_games(DRIVER, DRIVER.prepare(sc), ("heuristic", "heuristic"), 9, range(12))
     cold = play_games(DRIVER, DRIVER.prepare(sc), ("heuristic", "heuristic"), 9, range(8, 12))
     assert warm[8:] == cold
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"diagonal_escape": False}, {"backward_escape": True}],
+    ids=["no-diagonal-escape", "backward-escape"],
+)
+def test_same_games_under_the_escape_readings(options: dict[str, bool]) -> None:
+    # The escape readings (docs/rules.md §2.5) live in the scenario's rules tables, which
+    # both paths read: the remembered facts follow them.
+    sc = read_scenario(MAPS[0]).with_options(**options)
+    prepared = DRIVER.prepare(sc)
+    for policies in PAIRS[:3]:
+        results = play_games(DRIVER, prepared, policies, 5, range(4), record=True)
+        for g, r in enumerate(results):
+            want_turns, want_reason = _reference_game(sc, policies, 5, g)
+            replayed = r.record.replay()
+            assert replayed.turns() == want_turns, (policies, g)
+            assert replayed.outcome() is not None
+            assert replayed.outcome().reason == want_reason

@@ -360,6 +360,9 @@ class HeuristicPolicy:
                 if order[0] != here:
                     claimed.discard(here)
                     claimed.add(order[0])
+            if order[0] == here and st.must_leave(u):  # §1.8a repaired_pair="rm-leaves"
+                order = self._leave(view, u, claimed)
+                claimed.add(order[0])
             orders[u] = order
             if view.zones[u] and st.can_fire(u, order):
                 shooters.append(u)
@@ -385,6 +388,19 @@ class HeuristicPolicy:
                 likely[best_cell] = best_val * 0.45
             shells[u] = best_cell
         return orders, shells
+
+    def _leave(self, view: RoundView, u: int, claimed: set[int]) -> Order:
+        """The order of an R/M that must leave its cell (``State.must_leave``): the
+        closest to its goal of its legal orders, an unclaimed and safe cell preferred."""
+        st = view.state
+        dist = self.prep.dist[st.kind[u]][self.side]
+        return min(
+            st.orders(u),
+            key=lambda o: (
+                o[0] in claimed,
+                dist[o[0] * 8 + o[1]] + 0.8 * view.danger(self.enemy, o[0]),
+            ),
+        )
 
     def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
         """Start-of-round tokens (docs/rules.md §1.8) where they help."""
