@@ -1,10 +1,11 @@
 """Final Act advanced rules and action tokens (docs/rules.md §1.8) for the reference engine.
 
-Rule texts: seed 000 "Advanced Rules (optional)" 2–4 and "Expansion Rules", seed 001
-"Repairing a damaged tank". Every rule is a ruleset option (off by default); ``Advanced``
-holds which are on, ``AdvancedState`` the per-game counters, ``Actions`` what the sides
-declare in one round (saved in game records). Readings chosen where the texts leave gaps
-(also in /work/notes/discrepancies.md, "fa-advanced: readings chosen"):
+Rule texts: the Final Act rule book's "Advanced Rules (optional)" 2–4 and "Expansion
+Rules", and the Extra Forces rules' "Repairing a damaged tank". Every rule is a ruleset
+option (off by default); ``Advanced`` holds which are on, ``AdvancedState`` the per-game
+counters, ``Actions`` what the sides declare in one round (saved in game records).
+Readings chosen where the texts leave gaps (docs/rules.md §1.3 and §1.8 state them for
+users):
 
 - ``rm_repair`` (Extra Forces, on by default; only on in games with an R/M): a damaged tank
   and its own R/M that has repairs left (2 per game) may end a round on one cell (the only

@@ -1,4 +1,5 @@
-"""The Red Cross action token (docs/rules.md §1.8; seed 000 "Red Cross") for the reference engine.
+"""The Red Cross action token (docs/rules.md §1.8; the rule book's "Red Cross") for the
+reference engine.
 
 Reading (docs/rules.md §1.8): once per game per side the token is laid at the end of a
 round, after its hits ("at the end of any turn"), on a vacant cell (no unit, no wreck) of

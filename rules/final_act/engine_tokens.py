@@ -1,7 +1,7 @@
-"""How the Final Act action tokens are shared out between the sides (docs/rules.md §1.8,
-seed 000 "Expansion Rules": "Commanders can either begin with an equal set of tokens or set
-the tokens facing down and divide them randomly. Also, when playing with all tokens
-commanders may decide on picking a few each (for example, 3 out of 5)").
+"""How the Final Act action tokens are shared out between the sides (docs/rules.md §1.8;
+the Final Act rule book, "Expansion Rules": "Commanders can either begin with an equal set
+of tokens or set the tokens facing down and divide them randomly. Also, when playing with
+all tokens commanders may decide on picking a few each (for example, 3 out of 5)").
 
 The action tokens are the expansion's seven (``ACTION_TOKENS``); those whose option is on
 are in play. Option ``token_share``:

@@ -4,12 +4,12 @@ Written from the rule text and docs/cli-json.md only (never from ``rules/tank_wa
 ``(column, row)`` tuples, 0-based, on the 6 × 12 grid: south's own board is rows 0–5, north's
 rows 6–11 (north's own row k is grid row 12 − k, 1-based). Sides: 0 south, 1 north.
 
-Where docs/rules.md §3 is silent the reference follows the project's documented choice (the public
-docstrings of ``rules.tank_wars``), each marked ``[choice]`` below and listed in
-/work/notes/discrepancies.md: support tokens give ``support_armour`` AP (never above the
-starting AP); movement runs in card order, south's vehicles first; a vehicle destroyed by a
-crater leaves the board at once; gunfire tokens beyond the side's available count are
-ignored; the game ends after the phase in which a side lost its last vehicle.
+Where docs/rules.md §3 is silent the reference follows the project's documented choice
+(the public docstrings of ``rules.tank_wars``), each marked ``[choice]`` below: support
+tokens give ``support_armour`` AP (never above the starting AP); movement runs in card
+order, south's vehicles first; a vehicle destroyed by a crater leaves the board at once;
+gunfire tokens beyond the side's available count are ignored; the game ends after the
+phase in which a side lost its last vehicle.
 """
 
 from __future__ import annotations
