@@ -20,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from tankmap.editor import gc_guard
 from tankmap.rules.errors import TankmapError
 
 
@@ -52,6 +53,7 @@ class _Worker(QObject):
         else:
             self.done.emit(result)
         finally:
+            gc_guard.job_ended()
             self._thread.quit()
 
 
@@ -95,6 +97,9 @@ class ThreadJob(QObject):
         self.cancelled.emit()
 
     def start(self) -> None:
+        """Run the function in the job's thread (garbage collection stays on the GUI
+        thread meanwhile: ``gc_guard``)."""
+        gc_guard.job_started()
         self._thread.start()
 
     def running(self) -> bool:
