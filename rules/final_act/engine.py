@@ -57,29 +57,44 @@ state, so a refused round changes nothing). The round's declarations end up in
 
 The basic-rule readings that are options (docs/rules.md §1.8a: rotations, AT turning and
 firing, AT into a tank, tank and AT passing, arrival under fire) are in
-``engine_readings`` (``game.readings``) and applied in steps 1, 2 and 5.
+``engine_readings`` (``game.readings``) and applied in steps 1, 2 and 5 (``repaired_pair``
+in ``State.orders``). ``play_round``'s checks are ``engine_checks``, step 5 (the end of the
+game) is ``engine_end``, the conflicts of step 1 are ``engine_conflicts``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine_advanced import Actions, Advanced, AdvancedState
+from tankmap.rules.final_act.engine_checks import check_round, plain_orders
 from tankmap.rules.final_act.engine_conflicts import passing, resolve
+from tankmap.rules.final_act.engine_end import (
+    END_ANNIHILATION,
+    END_GOAL,
+    END_LIMIT,
+    SIDES,
+    check_end,
+)
 from tankmap.rules.final_act.engine_readings import Readings
 from tankmap.rules.final_act.tables import FireTable, Order, Tables, tables_of
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
 
-SIDES = (Side.SOUTH, Side.NORTH)
-
-END_GOAL = "goal"
-END_ANNIHILATION = "annihilation"
-END_LIMIT = "limit"
+__all__ = [
+    "END_ANNIHILATION",
+    "END_GOAL",
+    "END_LIMIT",
+    "SIDES",
+    "Game",
+    "Respond",
+    "RoundReport",
+    "State",
+]
 
 
 @dataclass
@@ -342,7 +357,7 @@ class Game:
             if u.wreck and self.wrecks:
                 s.wreck_mask |= 1 << u.cell
         s.adv = self.adv.initial(s)
-        self._check_end(s)
+        check_end(self, s)
         return s
 
     def group_allowed(self, kinds: list[str]) -> bool:
@@ -380,10 +395,10 @@ class Game:
             raise IllegalMoveError(
                 f"need {len(state.kind)} orders (one per unit), got {len(orders)}"
             )
-        orders = self.plain_orders(state, orders)
+        orders = plain_orders(self, state, orders)
         saved = (state.adv.copy(), state.smoke, state.no_entry)
         try:
-            self._check_round(state, orders, shells, actions)
+            check_round(self, state, orders, shells, actions)
             if not self.adv:  # nothing is decided mid-round
                 return self._round(state, orders, shells, actions, None, check=False)
             # the mid-round declarations (smoke after the moves, Red Cross after the hits)
@@ -396,69 +411,6 @@ class Game:
         for name in State.__slots__:
             setattr(state, name, getattr(trial, name))
         return report
-
-    def plain_orders(self, state: State, orders: list[Order | None]) -> list[Order | None]:
-        """``orders`` with docs/rules.md §1.5 applied: a tank's or the R/M's straight move
-        (forward or back along its facing) ordered with a turn is the plain move, without
-        the turn. Other orders are returned unchanged (the same list if none changes)."""
-        out = orders
-        board = self.board
-        for u, order in enumerate(orders):
-            if order is None or state.kind[u] == "at" or not state.alive[u]:
-                continue
-            to, facing = order
-            here, now = state.cell[u], state.facing[u]
-            if to == here or facing == now:
-                continue
-            dc = board.col_of(to) - board.col_of(here)
-            dr = board.row_of(to) - board.row_of(here)
-            if dc * now.dy == dr * now.dx:  # along the facing's axis: a straight move
-                if out is orders:
-                    out = list(orders)
-                out[u] = (to, now)
-        return out
-
-    def _check_round(
-        self,
-        state: State,
-        orders: list[Order | None],
-        shells: dict[int, int],
-        actions: Actions | None,
-    ) -> None:
-        """``play_round``'s checks (places the round's tokens on ``state`` first)."""
-        names = self.scenario.units
-        if actions is not None:
-            for u in actions.at_spared:  # docs/rules.md §1.6: the owner keeps this AT
-                if not (0 <= u < len(state.kind) and state.alive[u] and state.kind[u] == "at"):
-                    raise IllegalMoveError(f"unit #{u} is no AT in play to spare")
-            if not replace(actions, at_spared=[]).empty():
-                if not self.adv:
-                    raise IllegalMoveError(
-                        "no advanced rule (docs/rules.md §1.8) is on in this game"
-                    )
-                self.adv.begin(state, actions, check=True)
-        for u, order in enumerate(orders):
-            if state.must_leave(u) and (order is None or order[0] == state.cell[u]):
-                if len(state.orders(u)) and state.orders(u)[0][0] != state.cell[u]:
-                    raise IllegalMoveError(
-                        f"{names[u].label}: must leave the cell it shares with a repaired "
-                        "tank (repaired_pair=rm-leaves)"
-                    )
-            if order is not None and state.alive[u] and order not in state.orders(u):
-                raise IllegalMoveError(f"{names[u].label}: illegal order {self._order_name(order)}")
-        blockers = state.blockers()
-        for u, target in shells.items():
-            if not 0 <= u < len(state.kind) or not state.can_fire(u, orders[u]):
-                raise IllegalMoveError(f"unit #{u} may not fire this round")
-            if target not in state.fire_zone(u, blockers):
-                raise IllegalMoveError(
-                    f"{names[u].label}: {self.board.cell_name(target)} is not in its fire zone"
-                )
-        if self.adv:
-            self.adv.check(state, orders, shells, actions or Actions(), blockers)
-
-    def _order_name(self, order: Order) -> str:
-        return f"{self.board.cell_name(order[0])}{order[1].name}"
 
     def apply_round(
         self,
@@ -481,7 +433,7 @@ class Game:
         respond: Respond | None,
         check: bool,
     ) -> RoundReport:
-        orders = self.plain_orders(state, orders)
+        orders = plain_orders(self, state, orders)
         adv = self.adv
         report = RoundReport()
         acts = report.actions
@@ -574,7 +526,7 @@ class Game:
                 acts.absorb(respond("hit", state, shells, report))
             adv.finish(state, acts, report, check)
         arrived = [u for u, *_ in report.knocked_out if kind[u] == "tank" and u in moved]
-        self._check_end(state, arrived)
+        check_end(self, state, arrived)
         return report
 
     def _knock_out(
@@ -619,35 +571,3 @@ class Game:
         return self.group_allowed([kind[u] for u in kept]) or (
             bool(self.adv) and self.adv.meet_ok(state, kept)
         )
-
-    def _check_end(self, state: State, arrived: list[int] | None = None) -> None:
-        # docs/rules.md §1.7: a side wins when one of its tanks ends a round on the enemy's
-        # last line and the enemy's do not; both in one round is a tie, after which only a
-        # *further* tank (one not on the line at the end of the tying round) decides —
-        # knocking out or withdrawing a tank already there decides nothing.
-        tanks = [0, 0]
-        there: set[int] = set()
-        for u, a in enumerate(state.alive):
-            if a and state.kind[u] == "tank":
-                s = state.side[u]
-                tanks[s] += 1
-                if self.goal_mask[s] >> state.cell[u] & 1:
-                    there.add(u)
-        if self.readings.arrival_hit_wins:  # §1.8a: knocked out on arrival still lands
-            for u in arrived or ():
-                if self.goal_mask[state.side[u]] >> state.cell[u] & 1:
-                    there.add(u)
-        base = state.tie_base or frozenset()
-        landed = [any(state.side[u] == s and u not in base for u in there) for s in (0, 1)]
-        if landed[0] != landed[1]:
-            state.winner = SIDES[0] if landed[0] else SIDES[1]
-            state.end = END_GOAL
-            return
-        if landed[0]:  # both: a (new) tie, play on
-            state.tie_base = frozenset(there)
-        if (tanks[0] == 0 and self.had_tanks[0]) or (tanks[1] == 0 and self.had_tanks[1]):
-            lost = [tanks[s] == 0 and self.had_tanks[s] for s in (0, 1)]
-            state.winner = None if lost[0] == lost[1] else SIDES[1] if lost[0] else SIDES[0]
-            state.end = END_ANNIHILATION
-        elif state.round >= self.max_rounds:
-            state.end = END_LIMIT

@@ -13,7 +13,8 @@ from PySide6.QtCore import QUrl
 
 from tankmap import maps
 from tankmap.analysis.simulation.runner import simulate
-from tankmap.editor.balance import BalanceDialog, SimulationJob
+from tankmap.editor.balance import BalanceDialog
+from tankmap.editor.balance_job import SimulationJob
 from tankmap.editor.mainwindow import MainWindow
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side

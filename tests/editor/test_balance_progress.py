@@ -11,11 +11,8 @@ from typing import Any
 from tankmap import maps
 from tankmap.analysis.simulation.batching import progress_batch as batch_size
 from tankmap.analysis.simulation.batching import time_left
-from tankmap.editor.balance import (
-    BalanceDialog,
-    SimulationJob,
-    progress_text,
-)
+from tankmap.editor.balance import BalanceDialog
+from tankmap.editor.balance_job import SimulationJob, progress_text
 from tankmap.rules.fileformat import read_scenario
 
 MIRROR = maps.ROOT / "final-act" / "mirror.json"
