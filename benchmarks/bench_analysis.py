@@ -166,8 +166,35 @@ def run_live() -> dict[str, Any]:
     return {m: live_figures(m) for m in LIVE_MAPS if (ROOT / m).exists()}
 
 
+def board_picture(path: str = "maps/tank-chess/sample-20.json", repeat: int = 5) -> dict[str, Any]:
+    """Seconds to draw a board and save it as a PNG, as ``tankmap render`` does (best and
+    median of ``repeat``, after one warm-up drawing)."""
+    import matplotlib.pyplot as plt
+
+    from tankmap.analysis.board_figure import board_figure
+    from tankmap.analysis.outputs import figure_bytes
+
+    scenario = read_scenario(ROOT / path)
+
+    def draw() -> float:
+        start = time.perf_counter()
+        fig = board_figure(scenario)
+        figure_bytes(fig, "png", 150)  # render's default resolution
+        plt.close(fig)
+        return time.perf_counter() - start
+
+    draw()
+    times = [draw() for _ in range(repeat)]
+    return {
+        "map": path,
+        "best_s": round(min(times), 3),
+        "median_s": round(statistics.median(times), 3),
+    }
+
+
 def run() -> dict[str, Any]:
     maps = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "maps").glob("*/*.json"))
     out: dict[str, Any] = {"maps": {m: map_figures(m) for m in maps}}
     out["live"] = run_live()
+    out["board_picture"] = board_picture()
     return out

@@ -12,6 +12,7 @@ and is refreshed by the overlay controller's ``changed`` signal.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -152,8 +153,10 @@ def _overlay_section(ctx: EditorContext, overlays: OverlayController) -> Section
     )
 
 
+@functools.lru_cache(maxsize=256)
 def swatch(entry: Entry) -> QPixmap:
-    """A small picture of an entry's mark, as the board draws it."""
+    """A small picture of an entry's mark, as the board draws it (made once per entry:
+    the legend is rebuilt whenever the selection or an overlay changes)."""
     pix = QPixmap(SWATCH_W, SWATCH_H)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)

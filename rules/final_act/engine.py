@@ -222,7 +222,7 @@ class State:
         avoid = self.wreck_mask | (self.no_entry if kind != "at" else 0)
         tables = self.adv.tables[self.side[u]] or g.tables  # mine clearing (docs/rules.md §1.8)
         moves = tables.orders(kind, SIDES[self.side[u]], cell, facing, avoid)
-        if moves and self.must_leave(u):  # §1.8a repaired_pair="rm-leaves"
+        if moves and kind == "rm" and self.must_leave(u):  # §1.8a repaired_pair="rm-leaves"
             return tuple(moves)
         return ((cell, facing), *moves)
 
