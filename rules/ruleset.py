@@ -7,6 +7,7 @@ files under ``resources/rulesets/``), so a house rule is a data change.
 
 from __future__ import annotations
 
+import difflib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -146,8 +147,17 @@ class Ruleset(ABC):
         for spec in self.option_specs:
             if spec.name == name:
                 return spec
-        known = ", ".join(s.name for s in self.option_specs) or "none"
-        raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
+        names = [s.name for s in self.option_specs]
+        if not names:
+            raise OptionError(f"{self.name} has no option {name!r} (it has none)")
+        # the whole list no longer fits one line of an error: the names closest to the
+        # one given, and where the list is
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise OptionError(
+            f"{self.name} has no option {short(name)} ({hint}'tankmap rulesets' lists "
+            f"its {len(names)} options)"
+        )
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, OptionValue]:
         """Check names and types; return them unchanged. Raises ``OptionError``."""
