@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QWidget
 
 from tankmap import maps
 from tankmap.editor.docks.legend import Entry, swatch
@@ -71,3 +72,44 @@ def test_swatches_draw_the_marks(qtbot: Any) -> None:
     disc = swatch(Entry("disc", ("#f7f6f2", "#1a1a1a"), "")).toImage()
     centre = disc.pixelColor(disc.width() // 2, disc.height() // 2)
     assert centre == QColor("#f7f6f2")
+
+
+def _on_screen(legend: Any) -> list[str]:
+    """The texts of the legend's shown labels, top to bottom (headings without markup)."""
+    column = legend.column
+    pages = [column.itemAt(i).widget() for i in range(column.count())]
+    pages += [p for p in legend.scroll.widget().findChildren(QWidget) if p not in pages]
+    out = []
+    for page in pages:
+        if page is None or page.isHidden() or page.parent() is not legend.scroll.widget():
+            continue
+        labels = [w for w in page.findChildren(QLabel) if w.text()]
+        labels.sort(key=lambda w: w.y())
+        out.extend(w.text().removeprefix("<b>").removesuffix("</b>") for w in labels)
+    return out
+
+
+def test_kept_sections_show_what_the_board_shows_now(make_window: Any) -> None:
+    """Sections are kept and shown again (not rebuilt); the page never shows a stale one."""
+    s = read_scenario(MIRROR)
+    w = make_window(
+        scenario=s.with_units([*s.units, Unit("tank", Side.SOUTH, s.units[0].cell, Facing.N, "X")])
+    )
+    legend = w.legend_dock
+    assert _on_screen(legend) == legend.texts()
+    w.doc.select([w.doc.scenario.units[3]])
+    page = _page(legend, "Selected unit")
+    assert _on_screen(legend) == legend.texts()
+    w.doc.select([])
+    assert "Selected unit" not in _on_screen(legend)
+    w.run_action("view.overlay_cov_south")
+    assert _on_screen(legend) == legend.texts()
+    assert _on_screen(legend)[0] == "Fire coverage of South"
+    w.run_action("view.overlay_none")
+    w.doc.select([w.doc.scenario.units[3]])
+    assert _on_screen(legend) == legend.texts()
+    assert _page(legend, "Selected unit") is page
+
+
+def _page(legend: Any, heading: str) -> Any:
+    return next(p for (h, _), p in legend._pages.items() if h == heading)
