@@ -72,6 +72,8 @@ class InspectorDock(QWidget):
         self._key: object = None
         self._form: object = None
         self._layout = QFormLayout()
+        # the unit and scenario forms while hidden: kind -> (key, body, layout, fields)
+        self._kept: dict[str, tuple[object, QWidget, QFormLayout, dict[str, QWidget]]] = {}
         self.target: Piece | None = None
         self._doc: Document | None = None
         ctx.document_replaced.connect(self.attach)
@@ -98,33 +100,58 @@ class InspectorDock(QWidget):
         key = (
             (doc, doc.selection)
             if doc.selection
-            else (doc, s.board, s.title, s.author, s.notes, tuple(sorted(s.options.items())))
+            else (
+                doc,
+                s.ruleset,
+                s.board,
+                s.title,
+                s.author,
+                s.notes,
+                tuple(sorted(s.options.items())),
+            )
         )
         if key == self._key and not force:
             return
         self._key = key
+        if force:
+            self._forget()  # made anew: a refused edit resets the fields
         sel = doc.selection
         if len(sel) == 1 and isinstance(sel[0], Unit):
-            if self._form != ("unit", doc) or force:
-                self._new_body()
-                self._unit_form(self._layout, doc)
+            if self._form != ("unit", doc):
+                if not self._use_body("unit", doc):
+                    self._unit_form(self._layout, doc)
                 self._form = ("unit", doc)
             self._fill_unit(sel[0])
             return
-        self._new_body()
         self._form = None
+        if not sel:
+            if not self._use_body("scenario", key):
+                self._scenario(self._layout)
+            return
+        self._use_body("", None)
         if len(sel) == 1 and isinstance(sel[0], Terrain):
             self._terrain(self._layout, sel[0])
-        elif sel:
-            self._layout.addRow(QLabel(f"{len(sel)} pieces selected"))
         else:
-            self._scenario(self._layout)
+            self._layout.addRow(QLabel(f"{len(sel)} pieces selected"))
 
-    def _new_body(self) -> None:
+    def _use_body(self, kind: str, key: object) -> bool:
+        """Show the body kept as ``kind`` (``unit`` or ``scenario``) if it was made for
+        ``key`` (True), else a new empty one, kept as ``kind`` unless that is "" (False).
+
+        Placing a unit and undoing swaps the scenario form and the unit form on every
+        edit; building them anew each time cost about a quarter of the edit."""
         old = self.scroll_area.takeWidget()
         if old is not None:
             old.hide()
-            old.deleteLater()
+            if all(old is not body for _, body, _, _ in self._kept.values()):
+                old.deleteLater()
+        kept = self._kept.get(kind)
+        if kept is not None and kept[0] == key:
+            _, self.body, self._layout, self.fields = kept
+            self.scroll_area.setWidget(self.body)
+            return True
+        if kept is not None:
+            self._kept.pop(kind)[1].deleteLater()  # made for another document or scenario
         self.body = QWidget()
         self._layout = QFormLayout(self.body)
         self._layout.setContentsMargins(6, 6, 6, 6)
@@ -132,6 +159,17 @@ class InspectorDock(QWidget):
         self._layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.fields = {}
         self.scroll_area.setWidget(self.body)
+        if kind:
+            self._kept[kind] = (key, self.body, self._layout, self.fields)
+        return False
+
+    def _forget(self) -> None:
+        """Drop the kept forms (the one shown goes when the next body replaces it)."""
+        for _, body, _, _ in self._kept.values():
+            if body is not self.scroll_area.widget():
+                body.deleteLater()
+        self._kept.clear()
+        self._form = None
 
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget) -> None:
         w.setObjectName(f"inspector-{key}")

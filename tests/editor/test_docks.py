@@ -7,11 +7,13 @@ per side. §4: a tank on f1 facing N on an empty 12x12 board has a 24-cell fire 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tankmap.editor import commands as cmd
 from tankmap.editor import editing
 from tankmap.editor.docks.palette import counts_text
 from tankmap.rules.geometry import Facing, Side
@@ -64,6 +66,43 @@ def test_inspector_edits_are_undoable_and_checked(make_window: Any) -> None:
     assert "Refused" in w.message.text()
     w.run_action("edit.undo")
     assert w.doc.scenario.units[0] == first
+
+
+def test_inspector_keeps_its_forms_but_never_shows_stale_values(make_window: Any) -> None:
+    """The scenario and unit forms are kept while hidden (placing and undoing swaps them on
+    every edit) and shown again only while what they show is unchanged."""
+    w = make_window()
+    dock = w.inspector_dock
+    b = w.doc.scenario.board
+    tank = Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C")
+    editing.place(w.doc, tank)
+    w.doc.select([])
+    scenario_form = dock.scroll_area.widget()
+    title = w.doc.scenario.title
+    assert dock.fields["title"].text() == title  # type: ignore[attr-defined]
+    w.doc.select([tank])
+    unit_form = dock.scroll_area.widget()
+    assert dock.fields["facing"].currentData() is Facing.N  # type: ignore[attr-defined]
+    w.doc.select([])
+    assert dock.scroll_area.widget() is scenario_form  # kept, not built anew
+    assert scenario_form.isAncestorOf(dock.fields["title"])  # the fields of the form shown
+    w.doc.select([tank])
+    assert dock.scroll_area.widget() is unit_form
+    w.doc.undo_stack.push(cmd.SetScenarioInfo(w.doc, "Set title", title="Renamed"))
+    w.doc.select([])
+    assert dock.scroll_area.widget() is not scenario_form  # the title changed: made anew
+    assert dock.fields["title"].text() == "Renamed"  # type: ignore[attr-defined]
+    turned = replace(tank, facing=Facing.E)
+    assert editing.set_property(w.doc, tank, facing=Facing.E).ok
+    w.doc.select([turned])
+    assert dock.fields["facing"].currentData() is Facing.E  # type: ignore[attr-defined]
+    editing.place(w.doc, Unit("tank", Side.SOUTH, b.parse_cell("c1"), Facing.N, "1"))
+    w.doc.select([turned])
+    name = dock.fields["name"]
+    name.setText("1")  # type: ignore[attr-defined]
+    name.editingFinished.emit()  # type: ignore[attr-defined]
+    assert "Refused" in w.message.text()  # a name used twice
+    assert dock.fields["name"].text() == "C"  # type: ignore[attr-defined]
 
 
 def test_inspector_minefield_arrow_and_lane(make_window: Any) -> None:
