@@ -11,8 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.drivers.fa_kernel_base import HEURISTIC, TANK, Tables, _jit, tables
+from tankmap.analysis.simulation.drivers.fa_kernel_round import _round, _scratch
 from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end
-from tankmap.analysis.simulation.drivers.final_act_kernel import _round, _scratch
 from tankmap.analysis.simulation.policies.final_act import Prepared
 
 
