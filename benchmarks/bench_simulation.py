@@ -3,9 +3,9 @@
 Targets (issue 12, one core): Final Act heuristic ≥ 20,000 playouts/s on each built-in map;
 Tank Chess heuristic on basic-16 ≥ 2,000 playouts/s; ``simulate`` with 2 local workers
 ≥ 1.7× one worker on 20,000 Final Act games. (Issue 6's targets were 1,000 and 200.) Each
-figure is the best of a few timed runs of whole games (after a warm-up) in the calling
-process, in CPU seconds (other work on a shared machine does not count); ``scaling`` times
-``simulate`` (wall clock, best of two) with 1 and 2 worker processes on the same seeded
+figure is the best of a few timed runs of whole games and their table rows (after a
+warm-up) in the calling process, in CPU seconds (other work on a shared machine does not
+count); ``scaling`` times ``simulate`` (wall clock, best of two) with 1 and 2 worker processes on the same seeded
 games. Final Act ``heuristic``/``random`` are the vectorised policies (tasks of the
 driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same games
 with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup`` is the
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.runner import play_games, simulate
+from tankmap.analysis.simulation.runner import play_games, result_columns, simulate
 from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,8 +71,9 @@ def playouts_per_second(
     path: str, policy: str, games: int, repeat: int = 3, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Whole games per second in this process (CPU time), with the mean game length.
-    Games are played as the runner's tasks play them (``runner.play_games``, tasks of
-    the driver's ``batch_size`` games). ``options`` override the map's."""
+    Games are played as the runner's worker tasks play them (``runner.play_batch``: tasks
+    of the driver's ``batch_size`` games, ``play_games`` then their table rows,
+    ``result_columns``). ``options`` override the map's."""
     scenario = read_scenario(ROOT / "maps" / path)
     if options:
         scenario = scenario.with_options(**options)
@@ -82,11 +83,12 @@ def playouts_per_second(
     batch = int(getattr(driver, "batch_size", 1))
 
     def play(seed: int, n: int) -> int:
-        return sum(
-            r.length
-            for lo in range(0, n, batch)
-            for r in play_games(driver, prepared, pols, seed, range(lo, min(n, lo + batch)))
-        )
+        total = 0
+        for lo in range(0, n, batch):
+            games = range(lo, min(n, lo + batch))
+            results = play_games(driver, prepared, pols, seed, games)
+            total += sum(result_columns(scenario.board, pols, results, games)["length"])
+        return total
 
     play(99, min(5, games))
     best = 0.0

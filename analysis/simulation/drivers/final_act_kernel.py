@@ -23,7 +23,6 @@ and the driver uses the numpy version (same games, about ten times slower).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,10 +37,9 @@ from tankmap.analysis.simulation.drivers.fa_kernel_base import (
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_play import _play, work
 from tankmap.analysis.simulation.drivers.fa_kernel_round import _scratch
-from tankmap.analysis.simulation.games import Death, GameResult, parse_policy
+from tankmap.analysis.simulation.drivers.final_act_results import KernelResults
+from tankmap.analysis.simulation.games import parse_policy
 from tankmap.analysis.simulation.policies.final_act import Prepared
-from tankmap.rules.final_act.engine import SIDES
-from tankmap.rules.final_act.engine_batch import END_CODES
 
 __all__ = [
     "HEURISTIC",
@@ -68,8 +66,9 @@ def worth_it(games: int) -> bool:
     return games >= MIN_GAMES or bool(getattr(_play, "signatures", ()))
 
 
-def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) -> list[GameResult]:
-    """Play one game per key (the same games as ``final_act_batch.play_many``)."""
+def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) -> KernelResults:
+    """Play one game per key (the same games as ``final_act_batch.play_many``); their
+    results as arrays (``final_act_results``)."""
     from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
 
     tb = tables_of(prep)
@@ -122,47 +121,9 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
         if needed <= cap:
             break
         cap = needed
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of small acyclic objects: collections would only cost time
-    try:
-        most = int(d_count.max()) if g else 0  # deaths of the bloodiest game: columns used
-        d_unit, d_cell, d_round, d_by = (a[:, :most].tolist() for a in d)
-        flat = route_flat.tolist()
-        starts = route_start.tolist()
-        counts = d_count.tolist()
-        kill_rows = kills.tolist()
-        side_of = [SIDES[int(x)] for x in batch.side]
-        kind_of = [u.kind for u in scenario.units]
-        label_of = [u.label for u in scenario.units]
-        results = []
-        for i, (winner, length, end, wu) in enumerate(res.tolist()):
-            units_i, cells_i, rounds_i, by_i = d_unit[i], d_cell[i], d_round[i], d_by[i]
-            deaths = tuple(
-                Death(
-                    side_of[units_i[j]],
-                    kind_of[units_i[j]],
-                    cells_i[j],
-                    rounds_i[j],
-                    kind_of[by_i[j]],
-                )
-                for j in range(counts[i])
-            )
-            results.append(
-                GameResult(
-                    winner=None if winner < 0 else SIDES[winner],
-                    length=length,
-                    end=END_CODES[end],
-                    kills=(kill_rows[i][0], kill_rows[i][1]),
-                    winning_unit=None if wu < 0 else label_of[wu],
-                    route=tuple(flat[starts[i] : starts[i + 1]]),
-                    deaths=deaths,
-                    record=None,
-                )
-            )
-    finally:
-        if collecting:
-            gc.enable()
-    return results
+    return KernelResults(
+        scenario, batch.side.tolist(), res, kills, d_count, d, route_start, route_flat
+    )
 
 
 def warm(prep: Prepared, lookahead: bool = False) -> None:
