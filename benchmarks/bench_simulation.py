@@ -1,15 +1,16 @@
 """Playouts per second per core for each ruleset and policy, and 1 → 2 worker scaling.
 
 Targets (issue 12, one core): Final Act heuristic ≥ 20,000 playouts/s on each built-in map;
-Tank Chess heuristic on basic-16 ≥ 2,000 playouts/s; ``simulate`` with 2 local workers
-≥ 1.7× one worker on 20,000 Final Act games. (Issue 6's targets were 1,000 and 200.) Each
-figure is the best of a few timed runs of whole games and their table rows (after a
-warm-up) in the calling process, in CPU seconds (other work on a shared machine does not
-count); ``scaling`` times ``simulate`` (wall clock, best of two) with 1 and 2 worker processes on the same seeded
-games. Final Act ``heuristic``/``random`` are the vectorised policies (tasks of the
-driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same games
-with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup`` is the
-ratio of the two in the same run. ``-ref`` rows are the one-game reference implementations.
+Tank Chess heuristic on basic-16 ≥ 2,000 playouts/s; ``simulate`` with 2 local workers ≥
+1.7× one worker on 20,000 Final Act games. (Issue 6's targets were 1,000 and 200.) Each
+figure is the best of a few timed runs of whole games and their table rows (after a warm-up)
+in the calling process, in CPU seconds (other work on a shared machine does not count);
+``scaling`` times ``simulate`` (wall clock, best of two) with 1 and 2 worker processes on
+the same seeded games. Final Act ``heuristic``/``random`` are the vectorised policies (tasks
+of the driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same
+games with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup``
+is the ratio of the two in the same run. ``-ref`` rows are the one-game reference
+implementations.
 
 Tank Chess policies remember move-generation answers across positions and games
 (``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the

@@ -90,6 +90,7 @@ def _play(
         order,
         repair,
         busy,
+        grid,
     ) = S
     # the tables, once (see the module docstring)
     n, k, k_move, width = T.n, T.k, T.k_move, T.width
@@ -167,7 +168,7 @@ def _play(
                 forbid_tank_rm, hits, kind, max_kind, max_units, no_swap, side_of, wrecks,
                 repair_on, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
                 dest, dest_fac, shells, moving, bounce, d_count, d_unit, d_cell, d_round,
-                d_by, rm_left, repair, busy,
+                d_by, rm_left, repair, busy, grid,
             )  # fmt: skip
             hist[rnd, :] = cell
             end, winner = _check_end(

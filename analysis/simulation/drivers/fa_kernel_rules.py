@@ -26,26 +26,38 @@ def _resolve(
     bounce: Any,
     damage: Any,
     rm_left: Any,
+    grid: Any,
 ) -> None:
     """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
-    ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up)."""
+    ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
+    ``grid``: two rows of per-cell flags, all false on entry and on return (cells taken,
+    cells a mover leaves), so that finding a shared cell or a swap is one pass."""
     units = origin.shape[0]
+    taken = grid[0]
+    leaving = grid[1]
     while True:
+        # any two units on one cell, or two movers swapping cells (one pass per unit)
         trigger = False
+        for u in range(units):
+            if moving[u]:
+                leaving[origin[u]] = True
         for u in range(units):
             if not alive[u]:
                 continue
             pu = dest[u] if moving[u] else origin[u]
-            for v in range(u + 1, units):
-                if alive[v] and (dest[v] if moving[v] else origin[v]) == pu:
-                    trigger = True
-                    break
-                if moving[u] and moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
-                    trigger = True
-                    break
-            if trigger:
-                break
+            if taken[pu]:
+                trigger = True
+            taken[pu] = True
+            if moving[u] and leaving[dest[u]] and not trigger:
+                for v in range(units):
+                    if moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
+                        trigger = True
+                        break
+        for u in range(units):
+            taken[dest[u] if moving[u] else origin[u]] = False
         if not trigger:
+            for u in range(units):
+                leaving[origin[u]] = False
             return
         # BatchGame._bounces: every mover in a swap or in a bad group stays
         any_bounce = False
@@ -54,10 +66,16 @@ def _resolve(
             if not moving[u]:
                 continue
             swap = False
-            for v in range(units):
-                if moving[v] and dest[u] == origin[v] and dest[v] == origin[u] and T_no_swap[u, v]:
-                    swap = True
-                    break
+            if leaving[dest[u]]:  # (else no mover comes from there)
+                for v in range(units):
+                    if (
+                        moving[v]
+                        and dest[u] == origin[v]
+                        and dest[v] == origin[u]
+                        and T_no_swap[u, v]
+                    ):
+                        swap = True
+                        break
             pu = dest[u]
             t0 = a0 = r0 = t1 = a1 = r1 = 0
             p0 = p1 = 0  # units that may pair up for an R/M repair
@@ -118,6 +136,8 @@ def _resolve(
             if bad or swap:
                 bounce[u] = True
                 any_bounce = True
+        for u in range(units):
+            leaving[origin[u]] = False
         if not any_bounce:
             return
         for u in range(units):
@@ -194,10 +214,11 @@ def _apply(
     rm_left: Any,
     repair: Any,
     rwreck: Any,
+    grid: Any,
 ) -> None:
     """One round's rules (BatchGame.apply). With ``T_repair_on``: ``repair[u]`` marks the
     tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
-    scratch space (the repairing R/Ms)."""
+    scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``."""
     units = cell.shape[0]
     for u in range(units):
         stay = dest[u] == cell[u]
@@ -219,6 +240,7 @@ def _apply(
         bounce,
         damage,
         rm_left,
+        grid,
     )
     for u in range(units):
         if moving[u]:
