@@ -30,11 +30,14 @@ def _resolve(
 ) -> None:
     """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
     ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
-    ``grid``: two rows of per-cell flags, all false on entry and on return (cells taken,
-    cells a mover leaves), so that finding a shared cell or a swap is one pass."""
+    ``grid``: three rows of per-cell flags, all false on entry and on return (cells taken,
+    cells shared, cells a mover leaves), so that finding a shared cell or a swap is one
+    pass and a mover alone on its cell (never a bad group) skips the group count."""
     units = origin.shape[0]
     taken = grid[0]
-    leaving = grid[1]
+    shared = grid[1]
+    leaving = grid[2]
+    lone_ok = T_max_units >= 1 and T_max_kind.min() >= 1  # (a unit alone is allowed)
     while True:
         # any two units on one cell, or two movers swapping cells (one pass per unit)
         trigger = False
@@ -47,23 +50,18 @@ def _resolve(
             pu = dest[u] if moving[u] else origin[u]
             if taken[pu]:
                 trigger = True
+                shared[pu] = True
             taken[pu] = True
             if moving[u] and leaving[dest[u]] and not trigger:
                 for v in range(units):
                     if moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
                         trigger = True
                         break
-        for u in range(units):
-            taken[dest[u] if moving[u] else origin[u]] = False
-        if not trigger:
-            for u in range(units):
-                leaving[origin[u]] = False
-            return
         # BatchGame._bounces: every mover in a swap or in a bad group stays
         any_bounce = False
         for u in range(units):
             bounce[u] = False
-            if not moving[u]:
+            if not (trigger and moving[u]):
                 continue
             swap = False
             if leaving[dest[u]]:  # (else no mover comes from there)
@@ -76,7 +74,13 @@ def _resolve(
                     ):
                         swap = True
                         break
+            if swap:
+                bounce[u] = True
+                any_bounce = True
+                continue
             pu = dest[u]
+            if lone_ok and not shared[pu]:
+                continue
             t0 = a0 = r0 = t1 = a1 = r1 = 0
             p0 = p1 = 0  # units that may pair up for an R/M repair
             tank_in0 = tank_in1 = False
@@ -133,10 +137,13 @@ def _resolve(
                 or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
             ):
                 bad = True
-            if bad or swap:
+            if bad:
                 bounce[u] = True
                 any_bounce = True
         for u in range(units):
+            pu = dest[u] if moving[u] else origin[u]
+            taken[pu] = False
+            shared[pu] = False
             leaving[origin[u]] = False
         if not any_bounce:
             return
