@@ -10,7 +10,8 @@ the same seeded games. Final Act ``heuristic``/``random`` are the vectorised pol
 of the driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same
 games with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup``
 is the ratio of the two in the same run. ``-ref`` rows are the one-game reference
-implementations.
+implementations. ``… microseconds per game`` rows split a Final Act heuristic playout's time
+into the compiled games, their table rows and (not part of a run) ``GameResult`` objects.
 
 Tank Chess policies remember move-generation answers across positions and games
 (``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the
@@ -116,6 +117,41 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
             os.environ["TANKMAP_KERNEL"] = saved
 
 
+def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[str, Any]:
+    """Where a Final Act heuristic playout's CPU time goes, in microseconds per game (best
+    of ``repeat``, tasks of the driver's batch size): ``kernel`` the compiled games
+    (``final_act_kernel.play_many``: the kernel call and its arrays), ``rows`` the table
+    rows made from them (``runner.result_columns``), ``objects`` the ``GameResult``s made
+    only when a caller reads them (not part of a simulation's rows)."""
+    from tankmap.analysis.simulation.drivers import final_act_kernel
+    from tankmap.analysis.simulation.noise import game_key
+
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = ("heuristic", "heuristic")
+    batch = int(getattr(driver, "batch_size", 1))
+    final_act_kernel.warm(prepared)
+    best = {"kernel": float("inf"), "rows": float("inf"), "objects": float("inf")}
+    for r in range(repeat):
+        spent = dict.fromkeys(best, 0.0)
+        for lo in range(0, games, batch):
+            numbers = range(lo, min(games, lo + batch))
+            keys = [game_key(r, g) for g in numbers]
+            start = time.process_time()
+            results = final_act_kernel.play_many(prepared, pols, keys)
+            spent["kernel"] += time.process_time() - start
+            start = time.process_time()
+            result_columns(scenario.board, pols, results, numbers)
+            spent["rows"] += time.process_time() - start
+            start = time.process_time()
+            results.results()
+            spent["objects"] += time.process_time() - start
+        for name, seconds in spent.items():
+            best[name] = min(best[name], seconds)
+    return {f"{name}_us": round(seconds / games * 1e6, 1) for name, seconds in best.items()}
+
+
 def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
     """Playouts per second (CPU time, best of ``repeat``) with the heuristic's position
     memo on and off (``tank_chess_memo.LIMIT = 0``: the policy as it was before the memo)
@@ -202,6 +238,7 @@ def run() -> dict[str, Any]:
         path = f"final-act/{name}.json"
         slow = numpy_engine(path, "heuristic", 1000)
         figures[f"final-act/{name} heuristic, numpy engine"] = slow
+        figures[f"final-act/{name} heuristic, microseconds per game"] = final_act_breakdown(path)
         fast = figures[f"final-act/{name} heuristic"]["playouts_per_second"]
         figures[f"final-act/{name} heuristic"]["kernel_speedup"] = round(
             fast / slow["playouts_per_second"], 2
