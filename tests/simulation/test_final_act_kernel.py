@@ -160,6 +160,11 @@ def test_game_keys_are_distinct_and_take_any_seed() -> None:
     assert noise.game_key(2**200, 3) != noise.game_key(2**200 + 2**64, 3)
     with pytest.raises(ValueError):
         noise.game_key(-1, 0)
+    for seed in (0, 7, 2**64 + 1, 2**200):  # the vectorised keys are the same keys
+        games = [0, 1, 5, 999, 2**40, 2**63 + 3]
+        assert noise.game_keys(seed, games) == [noise.game_key(seed, g) for g in games]
+    with pytest.raises(ValueError):
+        noise.game_keys(0, [3, -1])
 
 
 def test_noise_is_uniform_enough() -> None:

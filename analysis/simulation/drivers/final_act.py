@@ -30,7 +30,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from tankmap.analysis.simulation.noise import game_key, key_of
+from tankmap.analysis.simulation.noise import game_keys, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
@@ -113,7 +113,7 @@ class FinalActDriver:
         compiled kernel (numpy when numba is missing or ``TANKMAP_KERNEL=numpy``; records
         always on numpy); the others play one game per ``game_rng(seed, game)``."""
         if self.batched(policies, prepared):
-            return self._batched(prepared, policies, [game_key(seed, g) for g in games], record)
+            return self._batched(prepared, policies, game_keys(seed, games), record)
         from tankmap.analysis.simulation.runner import game_rng
 
         return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
