@@ -19,6 +19,7 @@ from repair_support import repairs
 from tankmap.analysis.simulation import noise
 from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_batch, final_act_kernel
 from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.runner import COLUMNS, result_columns
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -152,6 +153,23 @@ def test_noise_is_one_function_everywhere() -> None:
             assert 0.0 <= u < 1.0
             if final_act_kernel.available():
                 assert final_act_kernel._noise(np.uint64(key), 30 + i) == u
+
+
+@needs_numba
+@pytest.mark.parametrize("name", MAPS)
+def test_table_rows_from_the_arrays_are_those_of_the_results(name: str) -> None:
+    """``runner.result_columns`` reads the kernel's arrays directly (``table_columns``):
+    the same rows as from its ``GameResult``s, for every policy pair and restriction."""
+    scenario = _scenario(name)
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    for policies in PAIRS:
+        got = final_act_kernel.play_many(prep, policies, _keys(5, 120))
+        games = range(100, 220)
+        direct = result_columns(scenario.board, policies, got, games)
+        assert direct == result_columns(scenario.board, policies, list(got), games)
+        assert list(direct) == list(COLUMNS)
+    empty = final_act_kernel.play_many(prep, PAIRS[0], [])
+    assert result_columns(scenario.board, PAIRS[0], empty, []) == dict.fromkeys(COLUMNS, [])
 
 
 def test_game_keys_are_distinct_and_take_any_seed() -> None:

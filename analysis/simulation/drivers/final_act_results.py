@@ -124,28 +124,36 @@ class KernelResults(Sequence[GameResult]):
     def table_columns(self, names: Sequence[str]) -> dict[str, list[Any]]:
         """``runner.result_columns``' columns from ``winner`` on (cells named by ``names``),
         the same values as from the ``GameResult``s."""
-        res, kill_rows, counts, d_unit, d_cell, _, d_by, starts, flat = self._columns()
+        res = self._res
+        games = len(self)
         units = self._scenario.units
+        # every game's deaths in a row (game by game, in order), named once each
+        used = np.arange(self._deaths[0].shape[1]) < self._d_count[:, None]
+        d_unit, d_cell, d_by = (self._deaths[i][used].tolist() for i in (0, 1, 3))
         lead = [f"{SIDES[s].value}:{u.kind}:" for s, u in zip(self._side, units, strict=True)]
         tail = [f":{u.kind}" for u in units]
-        label_of = [u.label for u in units]
-        side_name = ["draw", SIDES[0].value, SIDES[1].value]  # winner + 1
-        route = []
+        items = [lead[u] + names[c] + tail[b] for u, c, b in zip(d_unit, d_cell, d_by, strict=True)]
+        cells = [names[c] for c in self._flat[: self._start[games]].tolist()]
+        ends = np.cumsum(self._d_count).tolist()
+        starts = self._start.tolist()
         deaths = []
-        for i in range(len(res)):
-            route.append(" ".join([names[c] for c in flat[starts[i] : starts[i + 1]]]))
-            u_i, c_i, b_i = d_unit[i], d_cell[i], d_by[i]
-            deaths.append(
-                " ".join([lead[u_i[j]] + names[c_i[j]] + tail[b_i[j]] for j in range(counts[i])])
-            )
+        route = []
+        first = 0
+        for i in range(games):
+            deaths.append(" ".join(items[first : ends[i]]))
+            first = ends[i]
+            route.append(" ".join(cells[starts[i] : starts[i + 1]]))
+        label_of = [None, *(u.label for u in units)]  # winning unit + 1
+        side_name = ["draw", SIDES[0].value, SIDES[1].value]  # winner + 1
+        end_name = list(END_CODES)
         return {
-            "winner": [side_name[r[0] + 1] for r in res],
-            "length": [r[1] for r in res],
-            "end": [END_CODES[r[2]] for r in res],
-            "kills_south": [k[0] for k in kill_rows],
-            "kills_north": [k[1] for k in kill_rows],
-            "winning_unit": [None if r[3] < 0 else label_of[r[3]] for r in res],
+            "winner": [side_name[w] for w in (res[:, 0] + 1).tolist()],
+            "length": res[:, 1].tolist(),
+            "end": [end_name[e] for e in res[:, 2].tolist()],
+            "kills_south": self._kills[:, 0].tolist(),
+            "kills_north": self._kills[:, 1].tolist(),
+            "winning_unit": [label_of[u] for u in (res[:, 3] + 1).tolist()],
             "route": route,
             "deaths": deaths,
-            "first": [Side.SOUTH.value] * len(res),
+            "first": [Side.SOUTH.value] * games,
         }
