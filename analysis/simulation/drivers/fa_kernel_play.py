@@ -91,6 +91,7 @@ def _play(
         repair,
         busy,
         grid,
+        links,
     ) = S
     # the tables, once (see the module docstring)
     n, k, k_move, width = T.n, T.k, T.k_move, T.width
@@ -168,7 +169,7 @@ def _play(
                 forbid_tank_rm, hits, kind, max_kind, max_units, no_swap, side_of, wrecks,
                 repair_on, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
                 dest, dest_fac, shells, moving, bounce, d_count, d_unit, d_cell, d_round,
-                d_by, rm_left, repair, busy, grid,
+                d_by, rm_left, repair, busy, grid, links,
             )  # fmt: skip
             hist[rnd, :] = cell
             end, winner = _check_end(

@@ -46,6 +46,7 @@ def _scratch(T: Tables, units: int) -> Any:
         np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
         np.zeros((3, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
+        np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
     )
 
 
@@ -100,6 +101,7 @@ def _round(
         repair,
         busy,
         grid,
+        links,
     ) = S
     if T.repair_on:
         repair[:] = False
@@ -256,4 +258,5 @@ def _round(
         repair,
         busy,
         grid,
+        links,
     )

@@ -222,10 +222,13 @@ def _apply(
     repair: Any,
     rwreck: Any,
     grid: Any,
+    links: Any,
 ) -> None:
     """One round's rules (BatchGame.apply). With ``T_repair_on``: ``repair[u]`` marks the
     tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
-    scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``."""
+    scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``; ``links`` -1 on
+    entry and on return: the units on each cell, in unit order, as linked lists (the first
+    unit of cell ``c`` is ``links[c]``, the one after unit ``u`` is ``links[n + u]``)."""
     units = cell.shape[0]
     for u in range(units):
         stay = dest[u] == cell[u]
@@ -253,12 +256,17 @@ def _apply(
         if moving[u]:
             cell[u] = dest[u]
             facing[u] = dest_fac[u]
+    n = grid.shape[1]
+    for u in range(units - 1, -1, -1):  # each cell's units, in unit order
+        links[n + u] = links[cell[u]]
+        links[cell[u]] = u
     # enemy tanks that moved onto enemy ATs eliminate them
     for v in range(units):
         if not (alive[v] and T_kind[v] == AT):
             continue
-        for u in range(units):
-            if moving[u] and T_kind[u] == TANK and cell[u] == cell[v] and T_side[u] != T_side[v]:
+        u = links[cell[v]]
+        while u >= 0:
+            if moving[u] and T_kind[u] == TANK and T_side[u] != T_side[v]:
                 _knock_out(
                     T_kind,
                     T_side,
@@ -280,6 +288,7 @@ def _apply(
                     False,
                 )
                 break
+            u = links[n + u]
     # R/Ms repairing this round: knocked out with their tank, they stay as wrecks
     repairing = T_repair_on and _repair_wrecks(
         T_kind, T_side, cell, damage, alive, rm_left, repair, rwreck
@@ -287,19 +296,21 @@ def _apply(
     # hits, shell by shell in unit order
     for s in range(units):
         target = shells[s]
-        if target < 0:
-            continue
+        if target < 0 or target >= n:
+            continue  # (no unit stands off the board)
         first_tank = -1
         first_at = -1
         first_any = -1
-        for u in range(units):
-            if alive[u] and cell[u] == target and T_side[u] != T_side[s]:
+        u = links[target]
+        while u >= 0:
+            if alive[u] and T_side[u] != T_side[s]:
                 if first_any < 0:
                     first_any = u
                 if T_kind[u] == TANK and first_tank < 0:
                     first_tank = u
                 if T_kind[u] == AT and first_at < 0:
                     first_at = u
+            u = links[n + u]
         if first_any < 0:
             continue
         if first_tank >= 0:
@@ -307,9 +318,12 @@ def _apply(
             if damage[first_tank] >= T_hits[first_tank]:
                 # everything of that side on the cell goes with the tank (``bounce`` is
                 # free scratch space after the moves)
-                for u in range(units):
-                    bounce[u] = alive[u] and cell[u] == target and T_side[u] != T_side[s]
-                for u in range(units):
+                u = links[target]
+                while u >= 0:
+                    bounce[u] = alive[u] and T_side[u] != T_side[s]
+                    u = links[n + u]
+                u = links[target]
+                while u >= 0:
                     if bounce[u]:
                         _knock_out(
                             T_kind,
@@ -331,6 +345,7 @@ def _apply(
                             d_by,
                             repairing and rwreck[u],
                         )
+                    u = links[n + u]
         else:
             pick = first_at if first_at >= 0 else first_any
             damage[pick] += 1
@@ -355,6 +370,8 @@ def _apply(
                     d_by,
                     False,
                 )
+    for u in range(units):
+        links[cell[u]] = -1
     if T_repair_on:
         _finish_repairs(T_kind, T_side, cell, damage, alive, rm_left, repair)
 

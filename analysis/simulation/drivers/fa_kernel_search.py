@@ -54,7 +54,8 @@ def _lookahead(
     rm_left = np.empty(units, dtype=np.int64)
     S = _scratch(T, units)
     still, best_d, dest, dest_fac, shells = S[0], S[1], S[2], S[3], S[4]
-    moving, bounce, repair, rwreck, grid = S[5], S[6], S[19], S[20], S[21]
+    moving, bounce, repair, rwreck = S[5], S[6], S[19], S[20]
+    grid, links = S[21], S[22]
     kills = np.zeros((1, 2), dtype=np.int64)
     d_count = np.zeros(1, dtype=np.int64)
     d_unit = np.zeros((1, units), dtype=np.int64)
@@ -114,6 +115,7 @@ def _lookahead(
             repair,
             rwreck,
             grid,
+            links,
         )
         end, winner = _check_end(
             T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base
