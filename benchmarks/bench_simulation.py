@@ -1,15 +1,17 @@
 """Playouts per second per core for each ruleset and policy, and 1 → 2 worker scaling.
 
 Targets (issue 12, one core): Final Act heuristic ≥ 20,000 playouts/s on each built-in map;
-Tank Chess heuristic on basic-16 ≥ 2,000 playouts/s; ``simulate`` with 2 local workers
-≥ 1.7× one worker on 20,000 Final Act games. (Issue 6's targets were 1,000 and 200.) Each
-figure is the best of a few timed runs of whole games (after a warm-up) in the calling
-process, in CPU seconds (other work on a shared machine does not count); ``scaling`` times
-``simulate`` (wall clock, best of two) with 1 and 2 worker processes on the same seeded
-games. Final Act ``heuristic``/``random`` are the vectorised policies (tasks of the
-driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same games
-with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup`` is the
-ratio of the two in the same run. ``-ref`` rows are the one-game reference implementations.
+Tank Chess heuristic on basic-16 ≥ 2,000 playouts/s; ``simulate`` with 2 local workers ≥
+1.7× one worker on 20,000 Final Act games. (Issue 6's targets were 1,000 and 200.) Each
+figure is the best of a few timed runs of whole games and their table rows (after a warm-up)
+in the calling process, in CPU seconds (other work on a shared machine does not count);
+``scaling`` times ``simulate`` (wall clock, best of two) with 1 and 2 worker processes on
+the same seeded games. Final Act ``heuristic``/``random`` are the vectorised policies (tasks
+of the driver's batch size) on the compiled kernel; ``… numpy engine`` rows play the same
+games with ``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup``
+is the ratio of the two in the same run. ``-ref`` rows are the one-game reference
+implementations. ``… microseconds per game`` rows split a Final Act heuristic playout's time
+into the compiled games, their table rows and (not part of a run) ``GameResult`` objects.
 
 Tank Chess policies remember move-generation answers across positions and games
 (``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.runner import play_games, simulate
+from tankmap.analysis.simulation.runner import play_games, result_columns, simulate
 from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,8 +73,9 @@ def playouts_per_second(
     path: str, policy: str, games: int, repeat: int = 3, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Whole games per second in this process (CPU time), with the mean game length.
-    Games are played as the runner's tasks play them (``runner.play_games``, tasks of
-    the driver's ``batch_size`` games). ``options`` override the map's."""
+    Games are played as the runner's worker tasks play them (``runner.play_batch``: tasks
+    of the driver's ``batch_size`` games, ``play_games`` then their table rows,
+    ``result_columns``). ``options`` override the map's."""
     scenario = read_scenario(ROOT / "maps" / path)
     if options:
         scenario = scenario.with_options(**options)
@@ -82,11 +85,12 @@ def playouts_per_second(
     batch = int(getattr(driver, "batch_size", 1))
 
     def play(seed: int, n: int) -> int:
-        return sum(
-            r.length
-            for lo in range(0, n, batch)
-            for r in play_games(driver, prepared, pols, seed, range(lo, min(n, lo + batch)))
-        )
+        total = 0
+        for lo in range(0, n, batch):
+            games = range(lo, min(n, lo + batch))
+            results = play_games(driver, prepared, pols, seed, games)
+            total += sum(result_columns(scenario.board, pols, results, games)["length"])
+        return total
 
     play(99, min(5, games))
     best = 0.0
@@ -111,6 +115,41 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
             del os.environ["TANKMAP_KERNEL"]
         else:
             os.environ["TANKMAP_KERNEL"] = saved
+
+
+def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[str, Any]:
+    """Where a Final Act heuristic playout's CPU time goes, in microseconds per game (best
+    of ``repeat``, tasks of the driver's batch size): ``kernel`` the compiled games
+    (``final_act_kernel.play_many``: the kernel call and its arrays), ``rows`` the table
+    rows made from them (``runner.result_columns``), ``objects`` the ``GameResult``s made
+    only when a caller reads them (not part of a simulation's rows)."""
+    from tankmap.analysis.simulation.drivers import final_act_kernel
+    from tankmap.analysis.simulation.noise import game_key
+
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = ("heuristic", "heuristic")
+    batch = int(getattr(driver, "batch_size", 1))
+    final_act_kernel.warm(prepared)
+    best = {"kernel": float("inf"), "rows": float("inf"), "objects": float("inf")}
+    for r in range(repeat):
+        spent = dict.fromkeys(best, 0.0)
+        for lo in range(0, games, batch):
+            numbers = range(lo, min(games, lo + batch))
+            keys = [game_key(r, g) for g in numbers]
+            start = time.process_time()
+            results = final_act_kernel.play_many(prepared, pols, keys)
+            spent["kernel"] += time.process_time() - start
+            start = time.process_time()
+            result_columns(scenario.board, pols, results, numbers)
+            spent["rows"] += time.process_time() - start
+            start = time.process_time()
+            results.results()
+            spent["objects"] += time.process_time() - start
+        for name, seconds in spent.items():
+            best[name] = min(best[name], seconds)
+    return {f"{name}_us": round(seconds / games * 1e6, 1) for name, seconds in best.items()}
 
 
 def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
@@ -199,6 +238,7 @@ def run() -> dict[str, Any]:
         path = f"final-act/{name}.json"
         slow = numpy_engine(path, "heuristic", 1000)
         figures[f"final-act/{name} heuristic, numpy engine"] = slow
+        figures[f"final-act/{name} heuristic, microseconds per game"] = final_act_breakdown(path)
         fast = figures[f"final-act/{name} heuristic"]["playouts_per_second"]
         figures[f"final-act/{name} heuristic"]["kernel_speedup"] = round(
             fast / slow["playouts_per_second"], 2

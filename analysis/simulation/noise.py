@@ -13,6 +13,8 @@ spawning) costs about twenty, which alone would cap a core at ~45,000 games per 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -44,6 +46,27 @@ def game_key(seed: int, game: int) -> int:
         if not seed:
             break
     return mix64(z ^ game)
+
+
+def game_keys(seed: int, games: Sequence[int]) -> list[int]:
+    """``[game_key(seed, g) for g in games]``, the seed folded once and the games mixed as
+    one numpy array (a microsecond per game less: a twentieth of a Final Act playout)."""
+    if seed < 0 or any(g < 0 for g in games):
+        raise ValueError("seed and game numbers are not negative")
+    z = mix64(0)
+    while True:
+        z = mix64(z ^ (seed & MASK))
+        seed >>= 64
+        if not seed:
+            break
+    with np.errstate(over="ignore"):
+        x = np.asarray(games, dtype=np.uint64) ^ np.uint64(z)
+        x += np.uint64(GOLDEN)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(MUL1)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(MUL2)
+        x ^= x >> np.uint64(31)
+    keys: list[int] = x.tolist()
+    return keys
 
 
 def key_of(rng: np.random.Generator) -> int:

@@ -84,17 +84,17 @@ def play_games(
     seed: int,
     games: Sequence[int],
     record: bool = False,
-) -> list[GameResult]:
+) -> Sequence[GameResult]:
     """Games number ``games`` of a run seeded ``seed``, in order: the driver's
     ``play_seeded`` when it has one (it derives its own per-game randomness from the seed
     and the game number), else ``play_many`` or ``play`` with ``game_rng(seed, g)``."""
     seeded = getattr(driver, "play_seeded", None)
     if seeded is not None:
-        out: list[GameResult] = seeded(prepared, policies, seed, list(games), record)
+        out: Sequence[GameResult] = seeded(prepared, policies, seed, list(games), record)
         return out
     many = getattr(driver, "play_many", None)
     if many is not None and not record:
-        results: list[GameResult] = many(prepared, policies, [game_rng(seed, g) for g in games])
+        results: Sequence[GameResult] = many(prepared, policies, [game_rng(seed, g) for g in games])
         return results
     return [driver.play(prepared, policies, game_rng(seed, g), record=record) for g in games]
 
@@ -187,10 +187,16 @@ def result_columns(
         raise ValueError(f"{len(results)} results for {len(games)} game numbers")
     names = [board.cell_name(c) for c in range(board.size)]
     side_name = {side: side.value for side in Side}
-    return {
+    head: dict[str, list[Any]] = {
         "game": list(games),
         "policy_south": [policies[0]] * len(results),
         "policy_north": [policies[1]] * len(results),
+    }
+    direct = getattr(results, "table_columns", None)  # results kept as arrays (Final Act kernel)
+    if direct is not None:
+        columns: dict[str, list[Any]] = direct(names)
+        return head | columns
+    return head | {
         "winner": ["draw" if r.winner is None else side_name[r.winner] for r in results],
         "length": [r.length for r in results],
         "end": [r.end for r in results],

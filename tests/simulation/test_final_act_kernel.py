@@ -19,6 +19,7 @@ from repair_support import repairs
 from tankmap.analysis.simulation import noise
 from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_batch, final_act_kernel
 from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.runner import COLUMNS, result_columns
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -154,12 +155,34 @@ def test_noise_is_one_function_everywhere() -> None:
                 assert final_act_kernel._noise(np.uint64(key), 30 + i) == u
 
 
+@needs_numba
+@pytest.mark.parametrize("name", MAPS)
+def test_table_rows_from_the_arrays_are_those_of_the_results(name: str) -> None:
+    """``runner.result_columns`` reads the kernel's arrays directly (``table_columns``):
+    the same rows as from its ``GameResult``s, for every policy pair and restriction."""
+    scenario = _scenario(name)
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    for policies in PAIRS:
+        got = final_act_kernel.play_many(prep, policies, _keys(5, 120))
+        games = range(100, 220)
+        direct = result_columns(scenario.board, policies, got, games)
+        assert direct == result_columns(scenario.board, policies, list(got), games)
+        assert list(direct) == list(COLUMNS)
+    empty = final_act_kernel.play_many(prep, PAIRS[0], [])
+    assert result_columns(scenario.board, PAIRS[0], empty, []) == dict.fromkeys(COLUMNS, [])
+
+
 def test_game_keys_are_distinct_and_take_any_seed() -> None:
     keys = {noise.game_key(seed, g) for seed in (0, 1, 2, 2**64, 2**64 + 1) for g in range(50)}
     assert len(keys) == 250
     assert noise.game_key(2**200, 3) != noise.game_key(2**200 + 2**64, 3)
     with pytest.raises(ValueError):
         noise.game_key(-1, 0)
+    for seed in (0, 7, 2**64 + 1, 2**200):  # the vectorised keys are the same keys
+        games = [0, 1, 5, 999, 2**40, 2**63 + 3]
+        assert noise.game_keys(seed, games) == [noise.game_key(seed, g) for g in games]
+    with pytest.raises(ValueError):
+        noise.game_keys(0, [3, -1])
 
 
 def test_noise_is_uniform_enough() -> None:

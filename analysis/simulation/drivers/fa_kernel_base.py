@@ -91,6 +91,51 @@ def _inline(fn: F) -> F:
     return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
 
 
+def _unowned_codegen(context: Any, builder: Any, ty: Any, val: Any) -> Any:
+    """``val`` (an array, or a tuple holding arrays) with null memory owners: numba skips
+    the reference counting of such arrays (see ``unowned``)."""
+    from numba.core import cgutils as _cgutils
+    from numba.core import types as _types
+
+    cgutils: Any = _cgutils
+    types: Any = _types
+    if isinstance(ty, types.Array):
+        ary = context.make_array(ty)(context, builder, value=val)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for i, item in enumerate(ty.types):
+            if isinstance(item, (types.Array, types.BaseTuple)):
+                inner = _unowned_codegen(context, builder, item, builder.extract_value(val, i))
+                val = builder.insert_value(val, inner, i)
+    return val
+
+
+def _unowned_typer(typingctx: Any, value: Any) -> Any:
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return _unowned_codegen(context, builder, sig.args[0], args[0])
+
+    return value(value), codegen
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+unowned: Callable[..., Any] = _identity
+if _numba is not None:
+    from numba.extending import intrinsic
+
+    unowned = intrinsic(_unowned_typer)
+"""``unowned(x)``: the arrays of ``x`` (an array, or a tuple of arrays and scalars) as views
+that numba does not reference-count. numba updates an array's count with an atomic
+instruction each time it is passed to a function or taken out of a tuple, several
+hundred times a round, which cost about a sixth of a game's time; the kernel's entry
+points take such views once per call. Only for arrays that outlive every use of the
+views (the entry point's arguments): never return or store them."""
+
+
 def available() -> bool:
     """Whether the compiled kernel plays the vectorised games (numba importable and
     ``TANKMAP_KERNEL`` is not ``numpy``)."""

@@ -26,39 +26,61 @@ def _resolve(
     bounce: Any,
     damage: Any,
     rm_left: Any,
+    grid: Any,
 ) -> None:
     """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
-    ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up)."""
+    ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
+    ``grid``: three rows of per-cell flags, all false on entry and on return (cells taken,
+    cells shared, cells a mover leaves), so that finding a shared cell or a swap is one
+    pass and a mover alone on its cell (never a bad group) skips the group count."""
     units = origin.shape[0]
+    taken = grid[0]
+    shared = grid[1]
+    leaving = grid[2]
+    lone_ok = T_max_units >= 1 and T_max_kind.min() >= 1  # (a unit alone is allowed)
     while True:
+        # any two units on one cell, or two movers swapping cells (one pass per unit)
         trigger = False
+        for u in range(units):
+            if moving[u]:
+                leaving[origin[u]] = True
         for u in range(units):
             if not alive[u]:
                 continue
             pu = dest[u] if moving[u] else origin[u]
-            for v in range(u + 1, units):
-                if alive[v] and (dest[v] if moving[v] else origin[v]) == pu:
-                    trigger = True
-                    break
-                if moving[u] and moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
-                    trigger = True
-                    break
-            if trigger:
-                break
-        if not trigger:
-            return
+            if taken[pu]:
+                trigger = True
+                shared[pu] = True
+            taken[pu] = True
+            if moving[u] and leaving[dest[u]] and not trigger:
+                for v in range(units):
+                    if moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
+                        trigger = True
+                        break
         # BatchGame._bounces: every mover in a swap or in a bad group stays
         any_bounce = False
         for u in range(units):
             bounce[u] = False
-            if not moving[u]:
+            if not (trigger and moving[u]):
                 continue
             swap = False
-            for v in range(units):
-                if moving[v] and dest[u] == origin[v] and dest[v] == origin[u] and T_no_swap[u, v]:
-                    swap = True
-                    break
+            if leaving[dest[u]]:  # (else no mover comes from there)
+                for v in range(units):
+                    if (
+                        moving[v]
+                        and dest[u] == origin[v]
+                        and dest[v] == origin[u]
+                        and T_no_swap[u, v]
+                    ):
+                        swap = True
+                        break
+            if swap:
+                bounce[u] = True
+                any_bounce = True
+                continue
             pu = dest[u]
+            if lone_ok and not shared[pu]:
+                continue
             t0 = a0 = r0 = t1 = a1 = r1 = 0
             p0 = p1 = 0  # units that may pair up for an R/M repair
             tank_in0 = tank_in1 = False
@@ -115,9 +137,14 @@ def _resolve(
                 or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
             ):
                 bad = True
-            if bad or swap:
+            if bad:
                 bounce[u] = True
                 any_bounce = True
+        for u in range(units):
+            pu = dest[u] if moving[u] else origin[u]
+            taken[pu] = False
+            shared[pu] = False
+            leaving[origin[u]] = False
         if not any_bounce:
             return
         for u in range(units):
@@ -194,10 +221,14 @@ def _apply(
     rm_left: Any,
     repair: Any,
     rwreck: Any,
+    grid: Any,
+    links: Any,
 ) -> None:
     """One round's rules (BatchGame.apply). With ``T_repair_on``: ``repair[u]`` marks the
     tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
-    scratch space (the repairing R/Ms)."""
+    scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``; ``links`` -1 on
+    entry and on return: the units on each cell, in unit order, as linked lists (the first
+    unit of cell ``c`` is ``links[c]``, the one after unit ``u`` is ``links[n + u]``)."""
     units = cell.shape[0]
     for u in range(units):
         stay = dest[u] == cell[u]
@@ -219,17 +250,23 @@ def _apply(
         bounce,
         damage,
         rm_left,
+        grid,
     )
     for u in range(units):
         if moving[u]:
             cell[u] = dest[u]
             facing[u] = dest_fac[u]
+    n = grid.shape[1]
+    for u in range(units - 1, -1, -1):  # each cell's units, in unit order
+        links[n + u] = links[cell[u]]
+        links[cell[u]] = u
     # enemy tanks that moved onto enemy ATs eliminate them
     for v in range(units):
         if not (alive[v] and T_kind[v] == AT):
             continue
-        for u in range(units):
-            if moving[u] and T_kind[u] == TANK and cell[u] == cell[v] and T_side[u] != T_side[v]:
+        u = links[cell[v]]
+        while u >= 0:
+            if moving[u] and T_kind[u] == TANK and T_side[u] != T_side[v]:
                 _knock_out(
                     T_kind,
                     T_side,
@@ -251,6 +288,7 @@ def _apply(
                     False,
                 )
                 break
+            u = links[n + u]
     # R/Ms repairing this round: knocked out with their tank, they stay as wrecks
     repairing = T_repair_on and _repair_wrecks(
         T_kind, T_side, cell, damage, alive, rm_left, repair, rwreck
@@ -258,19 +296,21 @@ def _apply(
     # hits, shell by shell in unit order
     for s in range(units):
         target = shells[s]
-        if target < 0:
-            continue
+        if target < 0 or target >= n:
+            continue  # (no unit stands off the board)
         first_tank = -1
         first_at = -1
         first_any = -1
-        for u in range(units):
-            if alive[u] and cell[u] == target and T_side[u] != T_side[s]:
+        u = links[target]
+        while u >= 0:
+            if alive[u] and T_side[u] != T_side[s]:
                 if first_any < 0:
                     first_any = u
                 if T_kind[u] == TANK and first_tank < 0:
                     first_tank = u
                 if T_kind[u] == AT and first_at < 0:
                     first_at = u
+            u = links[n + u]
         if first_any < 0:
             continue
         if first_tank >= 0:
@@ -278,9 +318,12 @@ def _apply(
             if damage[first_tank] >= T_hits[first_tank]:
                 # everything of that side on the cell goes with the tank (``bounce`` is
                 # free scratch space after the moves)
-                for u in range(units):
-                    bounce[u] = alive[u] and cell[u] == target and T_side[u] != T_side[s]
-                for u in range(units):
+                u = links[target]
+                while u >= 0:
+                    bounce[u] = alive[u] and T_side[u] != T_side[s]
+                    u = links[n + u]
+                u = links[target]
+                while u >= 0:
                     if bounce[u]:
                         _knock_out(
                             T_kind,
@@ -302,6 +345,7 @@ def _apply(
                             d_by,
                             repairing and rwreck[u],
                         )
+                    u = links[n + u]
         else:
             pick = first_at if first_at >= 0 else first_any
             damage[pick] += 1
@@ -326,6 +370,8 @@ def _apply(
                     d_by,
                     False,
                 )
+    for u in range(units):
+        links[cell[u]] = -1
     if T_repair_on:
         _finish_repairs(T_kind, T_side, cell, damage, alive, rm_left, repair)
 

@@ -11,8 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.drivers.fa_kernel_base import HEURISTIC, TANK, Tables, _jit, tables
+from tankmap.analysis.simulation.drivers.fa_kernel_round import _round, _scratch
 from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end
-from tankmap.analysis.simulation.drivers.final_act_kernel import _round, _scratch
 from tankmap.analysis.simulation.policies.final_act import Prepared
 
 
@@ -55,6 +55,7 @@ def _lookahead(
     S = _scratch(T, units)
     still, best_d, dest, dest_fac, shells = S[0], S[1], S[2], S[3], S[4]
     moving, bounce, repair, rwreck = S[5], S[6], S[19], S[20]
+    grid, links = S[21], S[22]
     kills = np.zeros((1, 2), dtype=np.int64)
     d_count = np.zeros(1, dtype=np.int64)
     d_unit = np.zeros((1, units), dtype=np.int64)
@@ -113,6 +114,8 @@ def _lookahead(
             rm_left,
             repair,
             rwreck,
+            grid,
+            links,
         )
         end, winner = _check_end(
             T.goal, T.had_tanks, T.kind, T.max_rounds, T.side, rnd, cell, alive, tie_base

@@ -19,6 +19,7 @@ no part; they are not counted as losses); ``+no-berms`` is handled by the policy
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from tankmap.analysis.simulation.noise import game_key, key_of
+from tankmap.analysis.simulation.noise import game_keys, key_of
 from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
@@ -106,13 +107,13 @@ class FinalActDriver:
         seed: int,
         games: list[int],
         record: bool = False,
-    ) -> list[GameResult]:
+    ) -> Sequence[GameResult]:
         """Games number ``games`` of a run seeded ``seed`` (the runner's entry point).
         Vectorised policies key each game by ``noise.game_key(seed, game)`` and run on the
         compiled kernel (numpy when numba is missing or ``TANKMAP_KERNEL=numpy``; records
         always on numpy); the others play one game per ``game_rng(seed, game)``."""
         if self.batched(policies, prepared):
-            return self._batched(prepared, policies, [game_key(seed, g) for g in games], record)
+            return self._batched(prepared, policies, game_keys(seed, games), record)
         from tankmap.analysis.simulation.runner import game_rng
 
         return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
@@ -123,7 +124,7 @@ class FinalActDriver:
         policies: tuple[str, str],
         rngs: list[np.random.Generator],
         record: bool = False,
-    ) -> list[GameResult]:
+    ) -> Sequence[GameResult]:
         """One game per Generator; vectorised when both policies allow it (each game then
         draws its key from its Generator)."""
         if self.batched(policies, prepared):
@@ -132,7 +133,7 @@ class FinalActDriver:
 
     def _batched(
         self, prepared: Any, policies: tuple[str, str], keys: list[int], record: bool
-    ) -> list[GameResult]:
+    ) -> Sequence[GameResult]:
         if not record:
             from tankmap.analysis.simulation.drivers import final_act_kernel
 
