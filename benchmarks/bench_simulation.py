@@ -19,7 +19,10 @@ those memos. ``… positions remembered or not`` rows play the same games with t
 position memo on and off (``tank_chess_memo.LIMIT = 0``, the policy as it was before the
 memo), timed alternately, and ``memo_speedup`` is their ratio; ``… after 1,000 games``
 times 200 new games of a run that has played 1,000 (the steady state of a long
-simulation: fewer new positions per game).
+simulation: fewer new positions per game). Tank Chess ``random`` against ``random`` plays
+on the compiled kernel (``drivers.tc_kernel_games``); ``… random, kernel or python`` times
+the same games on it and with ``TANKMAP_KERNEL=python`` alternately (``kernel_speedup``).
+The heuristic is not compiled yet: its rows are the Python policy.
 """
 
 from __future__ import annotations
@@ -111,6 +114,37 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
             del os.environ["TANKMAP_KERNEL"]
         else:
             os.environ["TANKMAP_KERNEL"] = saved
+
+
+def kernel_pair(path: str, policy: str, games: int, repeat: int = 3) -> dict[str, Any]:
+    """Playouts per second (CPU time, best of ``repeat``) of the same seeded games on the
+    compiled kernel and with ``TANKMAP_KERNEL=python`` (the reference), taking turns to
+    go first, and their ratio ``kernel_speedup``."""
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = (policy, policy)
+    saved = os.environ.get("TANKMAP_KERNEL")
+    best = {"kernel": 0.0, "python": 0.0}
+    try:
+        for r in range(-1, repeat):
+            for engine in ("kernel", "python") if r % 2 else ("python", "kernel"):
+                os.environ["TANKMAP_KERNEL"] = "" if engine == "kernel" else "python"
+                start = time.process_time()
+                play_games(driver, prepared, pols, 99 if r < 0 else r, range(games))
+                if r >= 0:
+                    rate = games / max(time.process_time() - start, 1e-9)
+                    best[engine] = max(best[engine], rate)
+    finally:
+        if saved is None:
+            os.environ.pop("TANKMAP_KERNEL", None)
+        else:
+            os.environ["TANKMAP_KERNEL"] = saved
+    return {
+        "kernel": round(best["kernel"], 1),
+        "python": round(best["python"], 1),
+        "kernel_speedup": round(best["kernel"] / best["python"], 2),
+    }
 
 
 def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
@@ -210,6 +244,9 @@ def run() -> dict[str, Any]:
         name = f"{path.removesuffix('.json')} {policy}, positions remembered or not"
         figures[name] = tank_chess_memo_pair(path, policy, games)
     figures["tank-chess/basic-16 heuristic, after 1,000 games"] = tank_chess_long_run()
+    figures["tank-chess/basic-16 random, kernel or python"] = kernel_pair(
+        "tank-chess/basic-16.json", "random", 8
+    )
     figures["scaling"] = scaling()
     figures["targets"] = {
         f"final-act/{name} heuristic >= {FINAL_ACT_TARGET}/s": figures[

@@ -1,5 +1,10 @@
 """Tank Chess playouts: alternate turns chosen by each side's policy until the game ends
-(command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw)."""
+(command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw).
+
+``random`` against ``random`` games run on the compiled kernel (``tc_kernel_games``: the
+same turns for the same seed) unless ``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which
+keeps every game on this pure-Python loop, the reference.
+"""
 
 from __future__ import annotations
 
@@ -19,9 +24,9 @@ from tankmap.analysis.simulation.games import (
 )
 from tankmap.analysis.simulation.policies.tank_chess import Prepared, make_policy
 from tankmap.rules.scenario import Scenario
-from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.data import KIND_CODE, KINDS
 from tankmap.rules.tank_chess.record import GameRecord
-from tankmap.rules.tank_chess.state import SIDES, GameState
+from tankmap.rules.tank_chess.state import SIDES, GameState, Turn
 
 BASES = ("random", "heuristic", "uct", "search")
 _ENDS = {
@@ -80,27 +85,20 @@ class TankChessDriver:
         first = st.to_move
         deaths: list[Death] = []
         kills = [0, 0]
+        banned = _kernel_random(policies)
+        if banned is not None:
+            from tankmap.analysis.simulation.drivers.tc_kernel_games import random_turns
+
+            for turn in random_turns(prep.start, banned, rng):
+                _push(st, turn, kills, deaths)
         while True:
             out = st.outcome()
             if out is not None:
                 break
             # a game without an outcome always has legal turns (every live piece can
             # rotate): the policies find them themselves (the heuristic only those it needs)
-            mover = st.to_move
-            turn = players[mover].choose(st, None, rng)
-            st.push(turn)
-            if st.history[-1][3]:  # destroyed
-                target = turn[3]
-                kills[mover] += 1
-                deaths.append(
-                    Death(
-                        SIDES[st.side[target]],
-                        KINDS[st.kind[target]],
-                        st.cell[target],
-                        st.ply,
-                        KINDS[st.kind[turn[0]]],
-                    )
-                )
+            turn = players[st.to_move].choose(st, None, rng)
+            _push(st, turn, kills, deaths)
         out = st.outcome()
         winner = out.winner if out is not None else None
         end = _ENDS.get(out.reason, out.reason) if out is not None else END_NO_MOVES
@@ -123,6 +121,42 @@ class TankChessDriver:
             deaths=tuple(deaths),
             first=SIDES[first],
             record=GameRecord.of(st) if record else None,
+        )
+
+
+def _kernel_random(policies: tuple[str, str]) -> tuple[frozenset[int], frozenset[int]] | None:
+    """The banned kinds per side when both policies are ``random`` and the kernel may
+    play (``tc_kernel_base.available``), else ``None``."""
+    parsed = [parse_policy(spec) for spec in policies]
+    if any(base != "random" for base, _ in parsed):
+        return None
+    from tankmap.analysis.simulation.drivers.tc_kernel_base import available
+
+    if not available():
+        return None
+    from tankmap.analysis.simulation.drivers.tc_kernel_set import agrees
+
+    if not agrees():  # pragma: no cover - another interpreter's set order
+        return None
+    a, b = (frozenset(KIND_CODE[r[3:]] for r in rs) for _, rs in parsed)
+    return a, b
+
+
+def _push(st: GameState, turn: Turn, kills: list[int], deaths: list[Death]) -> None:
+    """Play ``turn`` and count what it destroyed."""
+    mover = st.to_move
+    st.push(turn)
+    if st.history[-1][3]:  # destroyed
+        target = turn[3]
+        kills[mover] += 1
+        deaths.append(
+            Death(
+                SIDES[st.side[target]],
+                KINDS[st.kind[target]],
+                st.cell[target],
+                st.ply,
+                KINDS[st.kind[turn[0]]],
+            )
         )
 
 

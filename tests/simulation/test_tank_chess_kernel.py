@@ -1,0 +1,154 @@
+"""The compiled Tank Chess kernel gives exactly the answers of the Python engine.
+
+``tc_kernel_set`` replays CPython's set table (so iteration orders agree: they fix the
+order of ``GameState.legal_turns``); ``tc_kernel_moves.legal_turns`` must list the very
+turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the same order on
+positions of seeded random and heuristic games, on the basic and sample maps and with every
+option; ``random`` against ``random`` games on the kernel must be the games of the Python
+loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
+from tankmap.analysis.simulation.drivers import tc_kernel_games, tc_kernel_moves, tc_kernel_set
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.policies.tank_chess import Prepared, allowed, make_policy
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.state import GameState
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_numba = pytest.mark.skipif(kb._numba is None, reason="numba is not installed")
+OPTIONS = [
+    ("basic-16", {}),
+    ("sample-20", {}),
+    ("basic-16", {"strict_corners": True, "backward_escape": True}),
+    ("sample-20", {"diagonal_escape": False, "strict_corners": True, "backward_escape": True}),
+]
+
+
+def _scenario(name: str, **options: object) -> Scenario:
+    sc = read_scenario(ROOT / "maps" / "tank-chess" / f"{name}.json")
+    return sc.with_options(**options) if options else sc
+
+
+@needs_numba
+def test_set_order_is_cpython_order() -> None:
+    rng = np.random.default_rng(3)
+    tab, tmp, out = (np.empty(1 << 14, np.int64) for _ in range(3))
+    meta = np.empty(3, np.int64)
+    for trial in range(300):
+        n = int(rng.integers(1, 400))
+        top = int(rng.choice([16, 300, 2048]))
+        ops = rng.integers(0, top, n)
+        drop = rng.random(n) < 0.15  # discards (leave dummies that later adds may reuse)
+        ops[drop] = -ops[drop] - 1
+        ref: set[int] = set()
+        for k in ops.tolist():
+            if k >= 0:
+                ref.add(k)
+            else:
+                ref.discard(-k - 1)
+        got = tc_kernel_set.replay(ops, tab, tmp, meta, out)
+        assert out[:got].tolist() == list(ref), trial
+    assert tc_kernel_set.agrees()
+
+
+def _positions(sc: Scenario, games: int, seed: int) -> list[GameState]:
+    """Positions of seeded games: random against random, then heuristic self-play."""
+    start = GameState(sc)
+    prep = Prepared(start)
+    rng = np.random.default_rng(seed)
+    out: list[GameState] = []
+    for g in range(games):
+        pols = ("random", "random") if g % 2 else ("heuristic", "heuristic")
+        players = [make_policy(p, (), prep, s) for s, p in enumerate(pols)]
+        st = start.copy()
+        while st.outcome() is None and st.ply < 60:
+            out.append(st.copy())
+            st.push(players[st.to_move].choose(st, None, rng))
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_legal_turns_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 4, 11)
+    b = kb.board_of(positions[0])
+    work = kb.scratch(b)
+    states = np.empty(8 * positions[0].size, np.int64)
+    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    rng = np.random.default_rng(5)
+    for i, st in enumerate(positions):
+        banned = int(rng.integers(0, 64)) if i % 4 == 0 else 0
+        n = tc_kernel_moves.legal_turns(b, kb.position_of(st), banned, work, states, out)
+        kinds = frozenset(k for k in range(6) if banned >> k & 1)
+        assert [tuple(r) for r in out[:n].tolist()] == allowed(st, st.legal_turns(), kinds), i
+        assert tc_kernel_moves.outcome(b, kb.position_of(st)) == -1
+
+
+@needs_numba
+def test_push_and_outcome_equal() -> None:
+    sc = _scenario("sample-20", max_turns=50)
+    st = GameState(sc)
+    b = kb.board_of(st)
+    pos = kb.position_of(st)
+    rng = np.random.default_rng(2)
+    while st.outcome() is None:
+        turns = st.legal_turns()
+        turn = turns[int(rng.integers(len(turns)))]
+        st.push(turn)
+        assert tc_kernel_moves.push(b, pos, *turn) == st.history[-1][3]
+        again = kb.position_of(st)
+        for a, c in zip(pos, again, strict=True):
+            assert a.tolist() == c.tolist()
+    out = st.outcome()
+    assert out is not None
+    assert kb.REASONS[tc_kernel_moves.outcome(b, pos)] == out.reason
+
+
+@needs_numba
+@pytest.mark.parametrize(
+    ("name", "options", "pols"),
+    [
+        ("basic-16", {"max_turns": 80}, ("random", "random")),
+        ("sample-20", {"max_turns": 80}, ("random+no-light", "random+no-mortar+no-heavy")),
+        ("basic-16", {"max_turns": 70, "strict_corners": True, "backward_escape": True},
+         ("random", "random+no-command")),
+        ("sample-20", {"max_turns": 60, "diagonal_escape": False}, ("random", "random")),
+    ],
+)  # fmt: skip
+def test_random_games_equal(
+    name: str,
+    options: dict[str, object],
+    pols: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tc_kernel_games, "CHUNK", 7)  # several kernel calls per game
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario(name, **options))
+    for seed in range(3):
+        monkeypatch.setenv("TANKMAP_KERNEL", "python")
+        ref = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+        monkeypatch.setenv("TANKMAP_KERNEL", "")
+        got = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+        assert got == ref
+
+
+def test_python_switch_keeps_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("the kernel ran")
+
+    monkeypatch.setattr(tc_kernel_games, "random_turns", refuse)
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario("basic-16", max_turns=6))
+    result = driver.play(prepared, ("random", "random"), np.random.default_rng(0))
+    assert result.length == 6
