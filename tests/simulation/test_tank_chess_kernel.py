@@ -5,7 +5,8 @@ order of ``GameState.legal_turns``); ``tc_kernel_moves.legal_turns`` must list t
 turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the same order on
 positions of seeded random and heuristic games, on the basic and sample maps and with every
 option; ``random`` against ``random`` games on the kernel must be the games of the Python
-loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field.
+loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
+gives the same table for one or two workers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
@@ -152,3 +154,16 @@ def test_python_switch_keeps_the_reference(monkeypatch: pytest.MonkeyPatch) -> N
     prepared = driver.prepare(_scenario("basic-16", max_turns=6))
     result = driver.play(prepared, ("random", "random"), np.random.default_rng(0))
     assert result.length == 6
+
+
+@needs_numba
+def test_same_table_for_any_worker_count_and_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tankmap.analysis.simulation.runner import simulate
+
+    sc = _scenario("basic-16", max_turns=40)
+    pols = ("random", "random+no-light")
+    one = simulate(sc, 6, pols, seed=3, workers=1)
+    two = simulate(sc, 6, pols, seed=3, workers=2, batch_size=2)
+    pd.testing.assert_frame_equal(one, two)
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    pd.testing.assert_frame_equal(one, simulate(sc, 6, pols, seed=3, workers=1))
