@@ -6,7 +6,8 @@ turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the s
 positions of seeded random and heuristic games, on the basic and sample maps and with every
 option; ``random`` against ``random`` games on the kernel must be the games of the Python
 loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
-gives the same table for one or two workers.
+gives the same table for one or two workers. ``tc_kernel_escape.escape_turns`` (not used
+by the driver yet) must find the turns of ``escape_route``.
 """
 
 from __future__ import annotations
@@ -18,11 +19,17 @@ import pandas as pd
 import pytest
 
 from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
-from tankmap.analysis.simulation.drivers import tc_kernel_games, tc_kernel_moves, tc_kernel_set
+from tankmap.analysis.simulation.drivers import (
+    tc_kernel_escape,
+    tc_kernel_games,
+    tc_kernel_moves,
+    tc_kernel_set,
+)
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.policies.tank_chess import Prepared, allowed, make_policy
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.escape_route import escape_route
 from tankmap.rules.tank_chess.state import GameState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,3 +174,17 @@ def test_same_table_for_any_worker_count_and_engine(monkeypatch: pytest.MonkeyPa
     pd.testing.assert_frame_equal(one, two)
     monkeypatch.setenv("TANKMAP_KERNEL", "python")
     pd.testing.assert_frame_equal(one, simulate(sc, 6, pols, seed=3, workers=1))
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_escape_turns_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 2, 7)
+    b = kb.board_of(positions[0])
+    for st in positions[::2]:
+        pos = kb.position_of(st)
+        for p in range(len(st.kind)):
+            for limit in (1, 3, 5):
+                ref = escape_route(st, p, limit, routes=False).turns
+                assert tc_kernel_escape.escape_turns(b, pos, p, limit) == (ref or 0)
