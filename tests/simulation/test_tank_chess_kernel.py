@@ -4,10 +4,11 @@
 order of ``GameState.legal_turns``); ``tc_kernel_moves.legal_turns`` must list the very
 turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the same order on
 positions of seeded random and heuristic games, on the basic and sample maps and with every
-option; ``random`` against ``random`` games on the kernel must be the games of the Python
-loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
-gives the same table for one or two workers. ``tc_kernel_escape.escape_turns`` (not used
-by the driver yet) must find the turns of ``escape_route``.
+option; ``tc_kernel_heuristic`` must choose the turn ``HeuristicPolicy`` chooses, making the
+same draws; games of ``random`` and ``heuristic`` players on the kernel must be the games
+of the Python loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
+gives the same table for one or two workers. ``tc_kernel_escape`` must find the turns and
+routes of ``escape_route``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
 from tankmap.analysis.simulation.drivers import (
     tc_kernel_escape,
     tc_kernel_games,
+    tc_kernel_heuristic,
     tc_kernel_moves,
     tc_kernel_set,
 )
@@ -132,6 +134,10 @@ def test_push_and_outcome_equal() -> None:
         ("basic-16", {"max_turns": 70, "strict_corners": True, "backward_escape": True},
          ("random", "random+no-command")),
         ("sample-20", {"max_turns": 60, "diagonal_escape": False}, ("random", "random")),
+        ("basic-16", {}, ("heuristic", "heuristic")),
+        ("sample-20", {"strict_corners": True}, ("heuristic", "heuristic+no-light")),
+        ("basic-16", {"backward_escape": True}, ("random+no-mortar", "heuristic")),
+        ("sample-20", {"diagonal_escape": False}, ("heuristic+no-heavy", "random")),
     ],
 )  # fmt: skip
 def test_random_games_equal(
@@ -155,7 +161,7 @@ def test_python_switch_keeps_the_reference(monkeypatch: pytest.MonkeyPatch) -> N
     def refuse(*args: object) -> None:
         raise AssertionError("the kernel ran")
 
-    monkeypatch.setattr(tc_kernel_games, "random_turns", refuse)
+    monkeypatch.setattr(tc_kernel_games, "kernel_turns", refuse)
     monkeypatch.setenv("TANKMAP_KERNEL", "python")
     driver = get_driver("tank-chess")
     prepared = driver.prepare(_scenario("basic-16", max_turns=6))
@@ -174,6 +180,53 @@ def test_same_table_for_any_worker_count_and_engine(monkeypatch: pytest.MonkeyPa
     pd.testing.assert_frame_equal(one, two)
     monkeypatch.setenv("TANKMAP_KERNEL", "python")
     pd.testing.assert_frame_equal(one, simulate(sc, 6, pols, seed=3, workers=1))
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 3, 5)
+    start = positions[0]
+    prep = Prepared(start)
+    b = kb.board_of(start)
+    facts = tc_kernel_heuristic.facts_of(prep)
+    work = kb.scratch(b)
+    states = np.empty(8 * start.size, np.int64)
+    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    for i, st in enumerate(positions):
+        banned = frozenset({1}) if i % 5 == 4 else frozenset()
+        ref_rng, rng = np.random.default_rng(i), np.random.default_rng(i)
+        want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
+        pos = kb.position_of(st)
+        row = tc_kernel_heuristic.heuristic_choice(
+            b, facts, pos, rng, 2 if banned else 0, work, states, out
+        )
+        assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
+        assert rng.random() == ref_rng.random()  # the same draws were made
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_escape_routes_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 2, 9)
+    b = kb.board_of(positions[0])
+    n = 8 * positions[0].size
+    level = np.empty(n, np.int64)
+    nxt = np.empty(n, np.bool_)
+    cells = np.empty(n // 8, np.bool_)
+    for st in positions[::2]:
+        pos = kb.position_of(st)
+        for p in range(len(st.kind)):
+            ref = escape_route(st, p, 4)
+            turns = tc_kernel_escape.escape_search(b, pos, p, 4, level)
+            assert turns == (ref.turns or 0)
+            if turns:
+                count = tc_kernel_escape.escape_routes(b, pos, p, turns, level, nxt, cells)
+                assert sum(1 << s for s in np.flatnonzero(nxt).tolist()) == ref.next_states
+                assert count == ref.next_states.bit_count()
+                assert sum(1 << (8 * c) for c in np.flatnonzero(cells).tolist()) == ref.cells
 
 
 @needs_numba

@@ -1,9 +1,10 @@
 """Tank Chess playouts: alternate turns chosen by each side's policy until the game ends
 (command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw).
 
-``random`` against ``random`` games run on the compiled kernel (``tc_kernel_games``: the
-same turns for the same seed) unless ``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which
-keeps every game on this pure-Python loop, the reference.
+Games between ``random`` and ``heuristic`` players (any pairing and restrictions) run on
+the compiled kernel (``tc_kernel_games``: the same turns for the same seed) unless
+``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which keeps every game on this pure-Python
+loop, the reference.
 """
 
 from __future__ import annotations
@@ -85,11 +86,11 @@ class TankChessDriver:
         first = st.to_move
         deaths: list[Death] = []
         kills = [0, 0]
-        banned = _kernel_random(policies)
-        if banned is not None:
-            from tankmap.analysis.simulation.drivers.tc_kernel_games import random_turns
+        plan = _kernel_plan(policies)
+        if plan is not None:
+            from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_turns
 
-            for turn in random_turns(prep.start, banned, rng):
+            for turn in kernel_turns(prep.start, prep.policy_data, *plan, rng):
                 _push(st, turn, kills, deaths)
         while True:
             out = st.outcome()
@@ -124,11 +125,14 @@ class TankChessDriver:
         )
 
 
-def _kernel_random(policies: tuple[str, str]) -> tuple[frozenset[int], frozenset[int]] | None:
-    """The banned kinds per side when both policies are ``random`` and the kernel may
-    play (``tc_kernel_base.available``), else ``None``."""
+def _kernel_plan(
+    policies: tuple[str, str],
+) -> tuple[tuple[int, int], tuple[frozenset[int], frozenset[int]]] | None:
+    """The kernel's players (``tc_kernel_games.RANDOM``/``HEURISTIC``) and banned kinds
+    per side when both policies are ``random`` or ``heuristic`` and the kernel may play
+    (``tc_kernel_base.available``), else ``None``."""
     parsed = [parse_policy(spec) for spec in policies]
-    if any(base != "random" for base, _ in parsed):
+    if any(base not in ("random", "heuristic") for base, _ in parsed):
         return None
     from tankmap.analysis.simulation.drivers.tc_kernel_base import available
 
@@ -138,8 +142,11 @@ def _kernel_random(policies: tuple[str, str]) -> tuple[frozenset[int], frozenset
 
     if not agrees():  # pragma: no cover - another interpreter's set order
         return None
-    a, b = (frozenset(KIND_CODE[r[3:]] for r in rs) for _, rs in parsed)
-    return a, b
+    from tankmap.analysis.simulation.drivers.tc_kernel_games import HEURISTIC, RANDOM
+
+    a, b = ((HEURISTIC if base == "heuristic" else RANDOM) for base, _ in parsed)
+    c, d = (frozenset(KIND_CODE[r[3:]] for r in rs) for _, rs in parsed)
+    return (a, b), (c, d)
 
 
 def _push(st: GameState, turn: Turn, kills: list[int], deaths: list[Death]) -> None:

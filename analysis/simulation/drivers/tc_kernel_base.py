@@ -30,7 +30,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 _HERE = Path(__file__).resolve().parent
 KERNEL_SOURCES = (
     *sorted(_HERE.glob("tc_kernel_*.py")),
-    _HERE.parent.parent.parent / "rules" / "tank_chess" / "data.py",  # constants compiled in
+    # constants compiled in
+    _HERE.parent.parent.parent / "rules" / "tank_chess" / "data.py",
+    _HERE.parent / "policies" / "tank_chess.py",
+    _HERE.parent / "policies" / "tank_chess_defence.py",
 )
 """The files whose text the compiled Tank Chess kernel depends on."""
 

@@ -1,11 +1,13 @@
-"""Whole Tank Chess games in numba: ``random`` against ``random`` (restrictions allowed).
+"""Whole Tank Chess games in numba: ``random`` and ``heuristic`` players (restrictions
+allowed) in any pairing.
 
 ``RandomPolicy.choose`` draws ``rng.integers(n)`` over the ``n`` allowed legal turns in
 ``GameState.legal_turns`` order; the kernel lists the same turns in the same order
 (``tc_kernel_moves``) and draws from the same ``numpy.random.Generator`` (numba's
-``integers`` is numpy's algorithm on the same bit generator state), so a seed plays the
-very same game. ``random_turns`` returns the turns; the driver replays them on a
-``GameState`` to build the result exactly as for a game played in Python.
+``integers`` and ``random`` are numpy's algorithms on the same bit generator state); the
+heuristic's choice is ``tc_kernel_heuristic``'s. So a seed plays the very same game.
+``kernel_turns`` returns the turns; the driver replays them on a ``GameState`` to build
+the result exactly as for a game played in Python.
 """
 
 from __future__ import annotations
@@ -16,32 +18,47 @@ import numpy as np
 
 from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
+from tankmap.analysis.simulation.drivers.tc_kernel_heuristic import (
+    Facts,
+    facts_of,
+    heuristic_choice,
+)
 from tankmap.analysis.simulation.drivers.tc_kernel_moves import (
     legal_turns,
     outcome,
     push,
     turn_rows,
 )
+from tankmap.analysis.simulation.policies.tank_chess import Prepared
 from tankmap.rules.tank_chess.state import GameState, Turn
 
 CHUNK = 512
 """Plies per kernel call (a game without a turn limit takes several)."""
 
 
+RANDOM, HEURISTIC = 0, 1
+"""``kinds`` codes of ``play``."""
+
+
 @jit
-def play_random(b: Board, pos: Position, rng: Any, banned: Any, work: Any, states: Any,
-                buf: Any, played: Any) -> int:  # fmt: skip
-    """Play uniformly random allowed turns (``banned[side]``: kind bits) from ``pos`` until
-    the game ends or ``played`` is full; the turns go to ``played``, their count is
-    returned (fewer than its rows only when the game ended or a side had no turn)."""
+def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, work: Any,
+         states: Any, buf: Any, played: Any) -> int:  # fmt: skip
+    """Play the turns of the players ``kinds[side]`` (``RANDOM``/``HEURISTIC``, allowed
+    kinds ``banned[side]``: kind bits) from ``pos`` until the game ends or ``played`` is
+    full; the turns go to ``played``, their count is returned (fewer than its rows only
+    when the game ended or a side had no turn)."""
     k = 0
     while k < played.shape[0]:
         if outcome(b, pos) >= 0:
             break
-        n = legal_turns(b, pos, banned[pos.meta[0]], work, states, buf)
-        if n == 0:
-            break
-        r = rng.integers(0, n)
+        me = pos.meta[0]
+        if kinds[me] == HEURISTIC:
+            r = heuristic_choice(b, h, pos, rng, banned[me], work, states, buf)
+        else:
+            n = legal_turns(b, pos, banned[me], work, states, buf)
+            if n == 0:
+                break
+            r = rng.integers(0, n)
         for j in range(4):
             played[k, j] = buf[r, j]
         push(b, pos, buf[r, 0], buf[r, 1], buf[r, 2], buf[r, 3])
@@ -49,22 +66,37 @@ def play_random(b: Board, pos: Position, rng: Any, banned: Any, work: Any, state
     return k
 
 
-def random_turns(
-    start: GameState, banned: tuple[frozenset[int], frozenset[int]], rng: np.random.Generator
+_FACTS: dict[int, tuple[Prepared, Facts]] = {}
+
+
+def kernel_turns(
+    start: GameState,
+    prep: Prepared,
+    kinds: tuple[int, int],
+    banned: tuple[frozenset[int], frozenset[int]],
+    rng: np.random.Generator,
 ) -> list[Turn]:
-    """The turns of the game ``RandomPolicy`` players (``banned`` kinds per side) play from
-    ``start`` with ``rng`` (which advances as theirs would). It stops early only where a
-    side has no turn (the caller's Python loop then takes over, as the reference would)."""
+    """The turns of the game the players ``kinds`` (``RANDOM``/``HEURISTIC``; ``banned``
+    kinds per side; ``prep``: the heuristic's tables) play from ``start`` with ``rng``
+    (which advances as theirs would). It stops early only where a side has no turn (the
+    caller's Python loop then takes over, as the reference would)."""
     b = kb.board_of(start)
+    found = _FACTS.get(id(prep))
+    if found is None or found[0] is not prep:
+        if len(_FACTS) > 8:
+            _FACTS.clear()
+        found = _FACTS[id(prep)] = (prep, facts_of(prep))
+    h = found[1]
     pos = kb.position_of(start)
     work = kb.scratch(b)
     states = np.empty(8 * start.size, np.int64)
     buf = np.empty((turn_rows(b), 4), np.int64)
     bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
+    who = np.array(kinds, dtype=np.int64)
     played = np.empty((CHUNK, 4), np.int64)
     out: list[Turn] = []
     while True:
-        k = play_random(b, pos, rng, bits, work, states, buf, played)
+        k = play(b, h, pos, rng, who, bits, work, states, buf, played)
         out.extend((int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in played[:k].tolist())
         if k < CHUNK:
             return out
