@@ -53,7 +53,7 @@ def _scenario(name: str, **options: object) -> Scenario:
 def test_set_order_is_cpython_order() -> None:
     rng = np.random.default_rng(3)
     tab, tmp, out = (np.empty(1 << 14, np.int64) for _ in range(3))
-    meta = np.empty(3, np.int64)
+    meta = np.zeros(4, np.int64)
     for trial in range(300):
         n = int(rng.integers(1, 400))
         top = int(rng.choice([16, 300, 2048]))
@@ -216,11 +216,12 @@ def test_escape_routes_equal(name: str, options: dict[str, object]) -> None:
     level = np.empty(n, np.int64)
     nxt = np.empty(n, np.bool_)
     cells = np.empty(n // 8, np.bool_)
+    bound = np.asarray(Prepared(positions[0]).turns, dtype=np.int64)  # (pruning the search)
     for st in positions[::2]:
         pos = kb.position_of(st)
         for p in range(len(st.kind)):
             ref = escape_route(st, p, 4)
-            turns = tc_kernel_escape.escape_search(b, pos, p, 4, level)
+            turns = tc_kernel_escape.escape_search(b, pos, p, 4, level, bound[st.side[p]])
             assert turns == (ref.turns or 0)
             if turns:
                 count = tc_kernel_escape.escape_routes(b, pos, p, turns, level, nxt, cells)
@@ -235,9 +236,10 @@ def test_escape_turns_equal(name: str, options: dict[str, object]) -> None:
     sc = _scenario(name, **options)
     positions = _positions(sc, 2, 7)
     b = kb.board_of(positions[0])
+    zero = np.zeros(8 * positions[0].size, np.int64)  # (no pruning)
     for st in positions[::2]:
         pos = kb.position_of(st)
         for p in range(len(st.kind)):
             for limit in (1, 3, 5):
                 ref = escape_route(st, p, limit, routes=False).turns
-                assert tc_kernel_escape.escape_turns(b, pos, p, limit) == (ref or 0)
+                assert tc_kernel_escape.escape_turns(b, pos, p, limit, zero) == (ref or 0)

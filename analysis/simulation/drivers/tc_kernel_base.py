@@ -178,12 +178,15 @@ def position_of(st: GameState) -> Position:
     )
 
 
-def scratch(board: Board) -> tuple[I64, I64, I64, I64]:
-    """Work arrays of the move generator: set table, its scratch, ``mask/fill/used``, and
-    the sight map (``tc_kernel_moves.sight``)."""
+def scratch(board: Board) -> tuple[I64, I64, I64, I64, I64]:
+    """Work arrays of the move generator: set table, its scratch, ``mask/fill/used`` and
+    a stamp counter, the sight map (``tc_kernel_moves.sight``), and the stamps of the
+    states already in the set (``tc_kernel_moves.end_states``)."""
     size = int(board.flags[1])
     n = 16
     while n <= 4 * 8 * size + 16:
         n <<= 1
     e = np.empty
-    return e(n, np.int64), e(n, np.int64), e(3, np.int64), e(8 * size, np.int64)
+    z = np.zeros
+    i64 = np.int64
+    return e(n, i64), e(n, i64), z(4, i64), e(8 * size, i64), z(8 * size, i64)

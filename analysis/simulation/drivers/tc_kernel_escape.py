@@ -43,16 +43,21 @@ def _step_ok(to: Any, side_a: Any, side_b: Any, grid: Any, c0: int, strict: bool
 
 
 @jit
-def escape_turns(b: Board, pos: Position, p: int, limit: int) -> int:
+def escape_turns(b: Board, pos: Position, p: int, limit: int, bound: Any) -> int:
     """Fewest turns for live piece ``p`` to escape where it stands (0: not within
-    ``limit`` turns)."""
-    return escape_search(b, pos, p, limit, np.empty(8 * b.flags[1], np.int64))
+    ``limit`` turns). ``bound[s]``: a lower bound of the turns to escape from state ``s``
+    (-1: never), such as ``Prepared.turns`` (over the terrain alone) or zeros."""
+    return escape_search(b, pos, p, limit, np.empty(8 * b.flags[1], np.int64), bound)
 
 
 @jit
-def escape_search(b: Board, pos: Position, p: int, limit: int, level: Any) -> int:
+def escape_search(b: Board, pos: Position, p: int, limit: int, level: Any, bound: Any) -> int:
     """``escape_turns``, leaving in ``level[s]`` the turn state ``s`` was first reached
-    in (-1: not reached; the levels of ``escape_route._forward``) for ``escape_routes``."""
+    in (-1: not reached; the levels of ``escape_route._forward``) for ``escape_routes``.
+
+    A state reached in turn ``t`` with ``t + bound[s] > limit`` is not searched on: every
+    state on a shortest route within ``limit`` keeps its level, so the turns and the
+    routes are those of the full search."""
     level[:] = -1
     c0 = pos.cell[p]
     if c0 < 0 or not pos.alive[p] or limit < 1:
@@ -102,16 +107,18 @@ def escape_search(b: Board, pos: Position, p: int, limit: int, level: Any) -> in
             s = reach[i]
             if level[s] < 0:
                 level[s] = turn
-                reach[n_new] = s
-                n_new += 1
+                if 0 <= bound[s] <= limit - turn:
+                    reach[n_new] = s
+                    n_new += 1
         for i in range(n_front):  # the lone backward step
             s = frontier[i]
             if _step_ok(back, side_a, side_b, grid, c0, strict, s, s ^ 4):
                 x = back[s]
                 if level[x] < 0:
                     level[x] = turn
-                    reach[n_new] = x
-                    n_new += 1
+                    if 0 <= bound[x] <= limit - turn:
+                        reach[n_new] = x
+                        n_new += 1
         if n_new == 0:
             return 0
         frontier[:n_new] = reach[:n_new]

@@ -100,7 +100,7 @@ def _undo(b: Board, pos: Position, t: Any, save: Any) -> None:
 
 
 @jit
-def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any) -> int:
+def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any) -> int:
     """``tank_chess_defence.delay``: turns the move ``t`` delays the enemy's escape."""
     p, c, f = t[0], t[1], t[2]
     grid = pos.grid
@@ -109,7 +109,7 @@ def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any) -> int:
     grid[c] = p
     pos.cell[p] = c
     pos.facing[p] = f
-    found = escape_turns(b, pos, enemy, turns + 1)
+    found = escape_turns(b, pos, enemy, turns + 1, bound)
     grid[c] = EMPTY
     grid[oc] = p
     pos.cell[p] = oc
@@ -180,12 +180,12 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     if enemy >= 0:
         lo = h.turns[1 - me, cell[enemy] * 8 + facing[enemy]]
         if 0 <= lo <= HORIZON:
-            e_turns = escape_search(b, pos, enemy, HORIZON, level)
+            e_turns = escape_search(b, pos, enemy, HORIZON, level, h.turns[1 - me])
             if e_turns > 0:
                 threat = True
                 if clt >= 0:
                     lm = h.turns[me, cell[clt] * 8 + facing[clt]]
-                    if 0 <= lm <= e_turns and escape_turns(b, pos, clt, e_turns) > 0:
+                    if 0 <= lm <= e_turns and escape_turns(b, pos, clt, e_turns, h.turns[me]) > 0:
                         threat = False  # we escape first
                 if threat:
                     n_next = escape_routes(b, pos, enemy, e_turns, level, nxt, route)
@@ -211,7 +211,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             order = np.argsort(bnoise, kind="mergesort")
             for j in order[:DEFEND]:
                 t = blockers[j]
-                bonus[t] = W_BLOCK * _delay(b, pos, enemy, e_turns, buf[t])
+                bonus[t] = W_BLOCK * _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me])
                 any_bonus = True
         if n_next:  # cover (HeuristicPolicy._cover)
             lines = np.zeros(size, np.bool_)

@@ -36,14 +36,20 @@ def _near(g: int, f: int, k: int) -> bool:
 
 
 @inline
-def _add_rotations(tab: Any, tmp: Any, meta: Any, s: int, steps: int, skip: int) -> None:
-    """Insert ``movegen._rotations(s, steps)`` (ascending) except state ``skip``."""
+def _add_rotations(tab: Any, tmp: Any, meta: Any, seen: Any, s: int, steps: int,
+                   skip: int) -> None:  # fmt: skip
+    """Insert ``movegen._rotations(s, steps)`` (ascending) except state ``skip``; a state
+    already inserted (``seen[x] == meta[3]``) is passed over: adding a present key leaves
+    a set as it is."""
     base = s & ~7
     f = s & 7
     k = min(steps, 4)
+    stamp = meta[3]
     for g in range(8):
-        if _near(g, f, k) and base + g != skip:
-            set_add(tab, tmp, meta, base + g)
+        x = base + g
+        if _near(g, f, k) and x != skip and seen[x] != stamp:
+            seen[x] = stamp
+            set_add(tab, tmp, meta, x)
 
 
 @inline
@@ -62,7 +68,7 @@ def _escapes(esc: Any, s: int, steps: int) -> bool:
 
 @jit
 def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any, meta: Any,
-               out: Any) -> tuple[int, bool]:  # fmt: skip
+               seen: Any, out: Any) -> tuple[int, bool]:  # fmt: skip
     """``movegen.end_states`` (``c0`` already emptied): the states in set order in
     ``out`` (their count is returned) and whether ``p`` can escape."""
     strict = b.flags[2] != 0
@@ -72,7 +78,8 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
     side = b.side[p]
     esc = b.escape[side]
     set_clear(tab, meta)
-    _add_rotations(tab, tmp, meta, s0, speed, s0)
+    meta[3] += 1  # a new stamp: no state is in the set
+    _add_rotations(tab, tmp, meta, seen, s0, speed, s0)
     escaped = False
     if command:
         escaped = _escapes(esc, s0, speed) or (b.flags[3] != 0 and b.back_escape[side, s0] != 0)
@@ -108,7 +115,7 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
             if sa >= 0 and grid[sa] != EMPTY and grid[b.side_b[s1]] != EMPTY:
                 continue
         rest = fl[top] - abs(a) - 1
-        _add_rotations(tab, tmp, meta, n, rest, -1)
+        _add_rotations(tab, tmp, meta, seen, n, rest, -1)
         if command and not escaped and _escapes(esc, n, rest):
             escaped = True
         if rest >= 1:
@@ -125,7 +132,7 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
             rs = s0 ^ 4
             sa = b.side_a[rs]
             ok = not (sa >= 0 and grid[sa] != EMPTY and grid[b.side_b[rs]] != EMPTY)
-        if ok:
+        if ok and seen[bs] != meta[3]:
             set_add(tab, tmp, meta, bs)
     return set_items(tab, meta, out), escaped
 
@@ -206,7 +213,8 @@ def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: An
     dir_of, cols = b.dir_of, b.flags[0]
     lo, hi = (7, 10) if mode == FIRE_TURRET else (8, 9)
     grid[c0] = EMPTY
-    ns, escaped = end_states(b, grid, p, c0, pos.facing[p], work[0], work[1], work[2], states)
+    f0 = pos.facing[p]
+    ns, escaped = end_states(b, grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
     if escaped:
         n = _put(out, n, p, -1, -1, -1)
     for i in range(ns):

@@ -8,7 +8,8 @@ its 9 linear probes and perturbed jumps, a removed key left as a dummy, the last
 passed on the way to a free slot reused, a resize to the
 smallest power of two above ``4 * used`` once ``5 * fill >= 3 * mask``). An int hashes to
 itself. ``tab`` holds the keys (``FREE`` or ``DUMMY`` for empty slots) and ``meta`` the
-``mask, fill, used`` counters; ``tmp`` is scratch space of the same length.
+``mask, fill, used`` counters (and, for callers, a fourth slot the set leaves alone);
+``tmp`` is scratch space of the same length.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def agrees() -> bool:
     then the kernel must not be used)."""
     rng = np.random.default_rng(12)
     tab, tmp, out = (np.empty(1 << 12, np.int64) for _ in range(3))
-    meta = np.empty(3, np.int64)
+    meta = np.zeros(4, np.int64)
     for top in (16, 300, 2048, 16, 300, 2048):
         ops = rng.integers(0, top, 300)
         drop = rng.random(300) < 0.15

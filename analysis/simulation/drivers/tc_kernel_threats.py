@@ -88,7 +88,8 @@ def reach_masks(b: Board, pos: Position, side: int, target: int, work: Any, stat
             continue
         c0 = pos.cell[e]
         grid[c0] = EMPTY
-        ns, _ = end_states(b, grid, e, c0, pos.facing[e], work[0], work[1], work[2], states)
+        f0 = pos.facing[e]
+        ns, _ = end_states(b, grid, e, c0, f0, work[0], work[1], work[2], work[4], states)
         grid[c0] = e
         for i in range(ns):
             reach[k, states[i]] = True
