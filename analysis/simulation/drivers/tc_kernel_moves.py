@@ -137,6 +137,58 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
     return set_items(tab, meta, out), escaped
 
 
+@jit
+def piece_end_states(b: Board, pos: Position, p: int, work: Any, states: Any) -> tuple[int, bool]:
+    """``end_states`` of live piece ``p`` where it stands (its cell already emptied by the
+    caller), remembered per piece in ``work`` (see ``tc_kernel_base.scratch``): the answer
+    depends only on the piece's state and the cells within its speed, so it is reused
+    while the piece stands still and none of those cells changed (``touch``)."""
+    c0 = pos.cell[p]
+    f0 = pos.facing[p]
+    s0 = c0 * 8 + f0
+    rows = work[5]
+    meta = work[6]
+    clock = work[7]
+    size = b.flags[1]
+    if meta.shape[0] == 0:
+        return end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
+    width = rows.shape[0] // b.kind.shape[0]
+    m = p * 4
+    if meta[m] == s0:
+        since = meta[m + 1]
+        v = b.speed[p]
+        cols = b.flags[0]
+        col, row = c0 % cols, c0 // cols
+        fresh = True
+        for y in range(max(0, row - v), min(size // cols, row + v + 1)):
+            for x in range(max(0, col - v), min(cols, col + v + 1)):
+                if clock[y * cols + x] >= since:
+                    fresh = False
+        if fresh:
+            n = meta[m + 2]
+            states[:n] = rows[p * width : p * width + n]
+            return n, meta[m + 3] != 0
+    n, escaped = end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
+    rows[p * width : p * width + n] = states[:n]
+    meta[m] = s0
+    meta[m + 1] = clock[size]
+    meta[m + 2] = n
+    meta[m + 3] = escaped
+    return n, escaped
+
+
+@jit
+def touch(b: Board, work: Any, cells: Any) -> None:
+    """Record that the occupancy of ``cells`` (-1: none) changed (for
+    ``piece_end_states``)."""
+    clock = work[7]
+    size = b.flags[1]
+    for c in cells:
+        if c >= 0:
+            clock[c] = clock[size]
+    clock[size] += 1
+
+
 @inline
 def ray_target(first: Any, rest: Any, rest_len: Any, pside: Any, grid: Any, i: int,
                me: int) -> int:  # fmt: skip
@@ -213,8 +265,7 @@ def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: An
     dir_of, cols = b.dir_of, b.flags[0]
     lo, hi = (7, 10) if mode == FIRE_TURRET else (8, 9)
     grid[c0] = EMPTY
-    f0 = pos.facing[p]
-    ns, escaped = end_states(b, grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
+    ns, escaped = piece_end_states(b, pos, p, work, states)
     if escaped:
         n = _put(out, n, p, -1, -1, -1)
     for i in range(ns):

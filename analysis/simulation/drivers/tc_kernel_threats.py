@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
-from tankmap.analysis.simulation.drivers.tc_kernel_moves import end_states
+from tankmap.analysis.simulation.drivers.tc_kernel_moves import piece_end_states
 from tankmap.rules.tank_chess.data import FIRE_FIXED, FIRE_MORTAR, FIRE_TURRET
 
 EMPTY = -1
@@ -88,18 +88,18 @@ def reach_masks(b: Board, pos: Position, side: int, target: int, work: Any, stat
             continue
         c0 = pos.cell[e]
         grid[c0] = EMPTY
-        f0 = pos.facing[e]
-        ns, _ = end_states(b, grid, e, c0, f0, work[0], work[1], work[2], work[4], states)
+        ns, _ = piece_end_states(b, pos, e, work, states)
         grid[c0] = e
+        here = c0 * 8 + pos.facing[e]
         for i in range(ns):
             reach[k, states[i]] = True
-        reach[k, c0 * 8 + pos.facing[e]] = True
+        reach[k, here] = True
         for a in range(3):
             if b.gun[e] > b.armour[target, a]:
                 m = masks[a, b.fire[e]]
-                for s in range(n):
-                    if reach[k, s]:
-                        m[s] = True
+                for i in range(ns):
+                    m[states[i]] = True
+                m[here] = True
 
 
 @jit
