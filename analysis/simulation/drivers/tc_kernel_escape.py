@@ -55,9 +55,10 @@ def escape_search(b: Board, pos: Position, p: int, limit: int, level: Any, bound
     """``escape_turns``, leaving in ``level[s]`` the turn state ``s`` was first reached
     in (-1: not reached; the levels of ``escape_route._forward``) for ``escape_routes``.
 
-    A state reached in turn ``t`` with ``t + bound[s] > limit`` is not searched on: every
-    state on a shortest route within ``limit`` keeps its level, so the turns and the
-    routes are those of the full search."""
+    A state reached in turn ``t`` with ``t + bound[s] > limit`` is not searched on, nor
+    one met within turn ``t`` with ``t - 1 + bound[s] > limit`` (a whole turn from it can
+    end anywhere its rest of this turn can): every state on a shortest route within
+    ``limit`` keeps its level, so the turns and the routes are those of the full search."""
     level[:] = -1
     c0 = pos.cell[p]
     if c0 < 0 or not pos.alive[p] or limit < 1:
@@ -99,8 +100,9 @@ def escape_search(b: Board, pos: Position, p: int, limit: int, level: Any, bound
                         x = base | ((s + 2 * j + 7) & 7)  # s - 1, s + 1
                     if mark[x] != turn:
                         mark[x] = turn
-                        reach[n_reach] = x
-                        n_reach += 1
+                        if 0 <= bound[x] <= limit - turn + 1:
+                            reach[n_reach] = x
+                            n_reach += 1
             done = m
         n_new = 0
         for i in range(n_reach):
