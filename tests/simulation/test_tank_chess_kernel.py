@@ -33,6 +33,7 @@ from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.escape_route import escape_route
 from tankmap.rules.tank_chess.state import GameState
+from tests.tank_chess.tc_support import make
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_numba = pytest.mark.skipif(kb._numba is None, reason="numba is not installed")
@@ -243,3 +244,33 @@ def test_escape_turns_equal(name: str, options: dict[str, object]) -> None:
             for limit in (1, 3, 5):
                 ref = escape_route(st, p, limit, routes=False).turns
                 assert tc_kernel_escape.escape_turns(b, pos, p, limit, zero) == (ref or 0)
+
+
+SMALL = [
+    {
+        "units": ["W heavy h2 N", "W light c3 N", "B medium h14 S", "B mortar d15 S",
+                  "B light e12 S x"],
+        "obstacles": "h8 h9 c10",
+    },  # no command tanks, a wreck
+    {
+        "units": ["W command d1 N", "W light e2 N", "B command d8 S", "B heavy e7 S",
+                  "B mortar a8 S"],
+        "size": (8, 8),
+        "backward_escape": True,
+        "diagonal_escape": False,
+        "max_turns": 0,
+    },
+]  # fmt: skip
+
+
+@needs_numba
+@pytest.mark.parametrize("case", range(len(SMALL)))
+def test_small_positions_play_the_same_games(case: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(make(**SMALL[case]))  # type: ignore[arg-type]
+    for pols in (("heuristic", "heuristic"), ("random", "heuristic+no-light")):
+        for seed in range(3):
+            monkeypatch.setenv("TANKMAP_KERNEL", "python")
+            ref = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+            monkeypatch.setenv("TANKMAP_KERNEL", "")
+            assert driver.play(prepared, pols, np.random.default_rng(seed), record=True) == ref
