@@ -181,11 +181,8 @@ def position_of(st: GameState) -> Position:
 def scratch(board: Board, memo: bool = False) -> tuple[I64, ...]:
     """Work arrays of the move generator: set table, its scratch, ``mask/fill/used`` and
     a stamp counter, the sight map (``tc_kernel_moves.sight``), the stamps of the states
-    already in the set (``tc_kernel_moves.end_states``), and, with ``memo``, each piece's
-    last end states (``tc_kernel_moves.piece_end_states``: rows of ``memo_width`` states,
-    per piece start state / clock / count / escape, per cell the clock of its last change
-    and the clock last). Without ``memo`` nothing is remembered (for positions that are
-    not one game's plies)."""
+    already in the set (``tc_kernel_moves.end_states``), and, with ``memo``, the pool,
+    table and counts of ``tc_kernel_memo`` (empty without)."""
     size = int(board.flags[1])
     n = 16
     while n <= 4 * 8 * size + 16:
@@ -193,22 +190,19 @@ def scratch(board: Board, memo: bool = False) -> tuple[I64, ...]:
     e = np.empty
     z = np.zeros
     i64 = np.int64
-    pieces = len(board.kind) if memo else 0
-    clock = z(size + 1, i64)
-    clock[size] = 1
     return (
         e(n, i64),
         e(n, i64),
         z(4, i64),
         e(8 * size, i64),
         z(8 * size, i64),
-        e(pieces * memo_width(board), i64),
-        np.full(pieces * 4, -1, i64),
-        clock,
+        e(MEMO_POOL if memo else 0, i64),
+        np.full((MEMO_ENTRIES if memo else 0) * 7, -1, i64),
+        z(2, i64),
     )
 
 
-def memo_width(board: Board) -> int:
-    """The most end states a piece can have: 8 facings on each cell within its speed."""
-    reach = 2 * int(board.speed.max(initial=0)) + 1
-    return min(8 * int(board.flags[1]), 8 * reach * reach)
+MEMO_ENTRIES = 1 << 15
+"""Table slots of the end-state memo (filled to half at most)."""
+MEMO_POOL = 1 << 20
+"""States the memo holds at most (8 MB)."""

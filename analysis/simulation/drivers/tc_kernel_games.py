@@ -28,7 +28,6 @@ from tankmap.analysis.simulation.drivers.tc_kernel_moves import (
     legal_turns,
     outcome,
     push,
-    touch,
     turn_rows,
 )
 from tankmap.analysis.simulation.policies.tank_chess import Prepared
@@ -50,7 +49,6 @@ def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, w
     full; the turns go to ``played``, their count is returned (fewer than its rows only
     when the game ended or a side had no turn)."""
     k = 0
-    moved = np.empty(2, np.int64)
     while k < played.shape[0]:
         if outcome(b, pos) >= 0:
             break
@@ -64,11 +62,7 @@ def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, w
             r = rng.integers(0, n)
         for j in range(4):
             played[k, j] = buf[r, j]
-        moved[0] = pos.cell[buf[r, 0]]
-        moved[1] = buf[r, 1]
         push(b, pos, buf[r, 0], buf[r, 1], buf[r, 2], buf[r, 3])
-        if moved[0] != moved[1]:  # (a wreck stays as occupied as the piece it was)
-            touch(b, work, moved)
         k += 1
     return k
 
@@ -78,8 +72,8 @@ _LOCAL = threading.local()  # work arrays per thread (games may run in threads)
 
 
 def _arrays(b: Board) -> tuple[tuple[kb.I64, ...], kb.I64, kb.I64, kb.I64]:
-    """This thread's work arrays for board ``b`` (made once: fresh large arrays per game
-    cost page faults), with ``piece_end_states``'s memory emptied for a new game."""
+    """This thread's work arrays for board ``b``, made once: its memo of end states serves
+    every game on the board (and fresh large arrays per game would cost page faults)."""
     held = getattr(_LOCAL, "arrays", None)
     if held is None or held[0] is not b:
         size = int(b.flags[1])
@@ -90,11 +84,7 @@ def _arrays(b: Board) -> tuple[tuple[kb.I64, ...], kb.I64, kb.I64, kb.I64]:
             np.empty((turn_rows(b), 4), np.int64),
             np.empty((CHUNK, 4), np.int64),
         )
-    work = held[1]
-    work[6][:] = -1
-    work[7][:] = 0
-    work[7][-1] = 1
-    return work, held[2], held[3], held[4]
+    return held[1], held[2], held[3], held[4]
 
 
 def kernel_turns(

@@ -15,6 +15,13 @@ from typing import Any
 import numpy as np
 
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, inline, jit
+from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
+    RADIUS,
+    lookup,
+    recall,
+    remember,
+    window,
+)
 from tankmap.analysis.simulation.drivers.tc_kernel_set import (
     set_add,
     set_clear,
@@ -140,53 +147,22 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
 @jit
 def piece_end_states(b: Board, pos: Position, p: int, work: Any, states: Any) -> tuple[int, bool]:
     """``end_states`` of live piece ``p`` where it stands (its cell already emptied by the
-    caller), remembered per piece in ``work`` (see ``tc_kernel_base.scratch``): the answer
-    depends only on the piece's state and the cells within its speed, so it is reused
-    while the piece stands still and none of those cells changed (``touch``)."""
+    caller), remembered across positions and games in ``work`` when it has a memo
+    (``tc_kernel_base.scratch``; ``tc_kernel_memo``): the answer depends only on the
+    piece's state, speed and side (for a command tank's escape) and on which cells within
+    its speed are occupied, as ``movegen.cached_end_states`` has it."""
     c0 = pos.cell[p]
     f0 = pos.facing[p]
-    s0 = c0 * 8 + f0
-    rows = work[5]
-    meta = work[6]
-    clock = work[7]
-    size = b.flags[1]
-    if meta.shape[0] == 0:
+    if work[6].shape[0] == 0 or b.speed[p] > RADIUS:
         return end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
-    width = rows.shape[0] // b.kind.shape[0]
-    m = p * 4
-    if meta[m] == s0:
-        since = meta[m + 1]
-        v = b.speed[p]
-        cols = b.flags[0]
-        col, row = c0 % cols, c0 // cols
-        fresh = True
-        for y in range(max(0, row - v), min(size // cols, row + v + 1)):
-            for x in range(max(0, col - v), min(cols, col + v + 1)):
-                if clock[y * cols + x] >= since:
-                    fresh = False
-        if fresh:
-            n = meta[m + 2]
-            states[:n] = rows[p * width : p * width + n]
-            return n, meta[m + 3] != 0
+    flag = b.speed[p] * 4 + (2 + b.side[p] if b.kind[p] == COMMAND else 0)
+    w0, w1 = window(b, pos.grid, c0)
+    slot = lookup(work, c0 * 8 + f0, flag, w0, w1)
+    if slot >= 0:
+        return recall(work, slot, states)
     n, escaped = end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
-    rows[p * width : p * width + n] = states[:n]
-    meta[m] = s0
-    meta[m + 1] = clock[size]
-    meta[m + 2] = n
-    meta[m + 3] = escaped
+    remember(work, c0 * 8 + f0, flag, w0, w1, states, n, escaped)
     return n, escaped
-
-
-@jit
-def touch(b: Board, work: Any, cells: Any) -> None:
-    """Record that the occupancy of ``cells`` (-1: none) changed (for
-    ``piece_end_states``)."""
-    clock = work[7]
-    size = b.flags[1]
-    for c in cells:
-        if c >= 0:
-            clock[c] = clock[size]
-    clock[size] += 1
 
 
 @inline
