@@ -195,13 +195,14 @@ def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
     work = kb.scratch(b)
     states = np.empty(8 * start.size, np.int64)
     out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    memo = tc_kernel_heuristic.escape_memo(b, 0)
     for i, st in enumerate(positions):
         banned = frozenset({1}) if i % 5 == 4 else frozenset()
         ref_rng, rng = np.random.default_rng(i), np.random.default_rng(i)
         want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
         pos = kb.position_of(st)
         row = tc_kernel_heuristic.heuristic_choice(
-            b, facts, pos, rng, 2 if banned else 0, work, states, out
+            b, facts, pos, rng, 2 if banned else 0, work, states, out, memo
         )
         assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
         assert rng.random() == ref_rng.random()  # the same draws were made

@@ -21,6 +21,7 @@ from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
 from tankmap.analysis.simulation.drivers.tc_kernel_heuristic import (
     Facts,
+    escape_memo,
     facts_of,
     heuristic_choice,
 )
@@ -43,7 +44,7 @@ RANDOM, HEURISTIC = 0, 1
 
 @jit
 def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, work: Any,
-         states: Any, buf: Any, played: Any) -> int:  # fmt: skip
+         states: Any, buf: Any, played: Any, memo: Any) -> int:  # fmt: skip
     """Play the turns of the players ``kinds[side]`` (``RANDOM``/``HEURISTIC``, allowed
     kinds ``banned[side]``: kind bits) from ``pos`` until the game ends or ``played`` is
     full; the turns go to ``played``, their count is returned (fewer than its rows only
@@ -54,7 +55,7 @@ def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, w
             break
         me = pos.meta[0]
         if kinds[me] == HEURISTIC:
-            r = heuristic_choice(b, h, pos, rng, banned[me], work, states, buf)
+            r = heuristic_choice(b, h, pos, rng, banned[me], work, states, buf, memo)
         else:
             n = legal_turns(b, pos, banned[me], work, states, buf)
             if n == 0:
@@ -71,7 +72,9 @@ _FACTS: dict[int, tuple[Prepared, Facts]] = {}
 _LOCAL = threading.local()  # work arrays per thread (games may run in threads)
 
 
-def _arrays(b: Board) -> tuple[tuple[kb.I64, ...], kb.I64, kb.I64, kb.I64]:
+def _arrays(
+    b: Board,
+) -> tuple[tuple[kb.I64, ...], kb.I64, kb.I64, kb.I64, tuple[kb.I64, ...]]:
     """This thread's work arrays for board ``b``, made once: its memo of end states serves
     every game on the board (and fresh large arrays per game would cost page faults)."""
     held = getattr(_LOCAL, "arrays", None)
@@ -83,8 +86,9 @@ def _arrays(b: Board) -> tuple[tuple[kb.I64, ...], kb.I64, kb.I64, kb.I64]:
             np.empty(8 * size, np.int64),
             np.empty((turn_rows(b), 4), np.int64),
             np.empty((CHUNK, 4), np.int64),
+            escape_memo(b),
         )
-    return held[1], held[2], held[3], held[4]
+    return held[1], held[2], held[3], held[4], held[5]
 
 
 def kernel_turns(
@@ -106,12 +110,12 @@ def kernel_turns(
         found = _FACTS[id(prep)] = (prep, facts_of(prep))
     h = found[1]
     pos = kb.position_of(start)
-    work, states, buf, played = _arrays(b)
+    work, states, buf, played, memo = _arrays(b)
     bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
     who = np.array(kinds, dtype=np.int64)
     out: list[Turn] = []
     while True:
-        k = play(b, h, pos, rng, who, bits, work, states, buf, played)
+        k = play(b, h, pos, rng, who, bits, work, states, buf, played, memo)
         out.extend((int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in played[:k].tolist())
         if k < CHUNK:
             return out

@@ -19,6 +19,11 @@ from tankmap.analysis.simulation.drivers.tc_kernel_escape import (
     escape_search,
     escape_turns,
 )
+from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
+    escape_recall,
+    escape_remember,
+    occupancy,
+)
 from tankmap.analysis.simulation.drivers.tc_kernel_moves import hit_armour, legal_turns, push
 from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
     attack_cells,
@@ -57,6 +62,19 @@ def facts_of(prep: Prepared) -> Facts:
         dist=np.asarray(prep.escape, dtype=np.int64),
         turns=np.asarray(prep.turns, dtype=np.int64),
         value=np.asarray(VALUE, dtype=np.float64),
+    )
+
+
+def escape_memo(b: Board, entries: int = 1 << 14) -> tuple[npt.NDArray[np.int64], ...]:
+    """Arrays remembering the escape searches of ``heuristic_choice`` (``entries`` 0: none):
+    the table, its count, and room for a key."""
+    words = (int(b.flags[1]) + 63) // 64
+    i64 = np.int64
+    return (
+        np.full(entries * (4 + words), -1, i64),
+        np.zeros(1, i64),
+        np.zeros(3, i64),
+        np.zeros(words, i64),
     )
 
 
@@ -100,7 +118,27 @@ def _undo(b: Board, pos: Position, t: Any, save: Any) -> None:
 
 
 @jit
-def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any) -> int:
+def _escape_turns(b: Board, pos: Position, p: int, limit: int, bound: Any, memo: Any) -> int:
+    """``escape_turns``, remembered in ``memo`` (table, count, key head, occupancy words;
+    a table of length 0: not remembered) by the piece's state, speed, side and the
+    occupancy of the board."""
+    table, used, head, words = memo
+    if table.shape[0] == 0:
+        return escape_turns(b, pos, p, limit, bound)
+    head[0] = pos.cell[p] * 8 + pos.facing[p]
+    head[1] = b.speed[p] * 2 + b.side[p]
+    head[2] = limit
+    occupancy(pos.grid, words)
+    found = escape_recall(table, head, words)
+    if found == -2:
+        found = escape_turns(b, pos, p, limit, bound)
+        escape_remember(table, used, head, words, found)
+    return found
+
+
+@jit
+def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any,
+           memo: Any) -> int:  # fmt: skip
     """``tank_chess_defence.delay``: turns the move ``t`` delays the enemy's escape."""
     p, c, f = t[0], t[1], t[2]
     grid = pos.grid
@@ -109,7 +147,7 @@ def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any) 
     grid[c] = p
     pos.cell[p] = c
     pos.facing[p] = f
-    found = escape_turns(b, pos, enemy, turns + 1, bound)
+    found = _escape_turns(b, pos, enemy, turns + 1, bound, memo)
     grid[c] = EMPTY
     grid[oc] = p
     pos.cell[p] = oc
@@ -125,9 +163,9 @@ def _shoots_dead(b: Board, pos: Position, t: Any) -> bool:
 
 @jit
 def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, work: Any,
-                     states: Any, buf: Any) -> int:  # fmt: skip
+                     states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
     """The row of ``buf`` (the allowed legal turns, listed by this call) holding the turn
-    ``HeuristicPolicy`` chooses for the side to move."""
+    ``HeuristicPolicy`` chooses for the side to move (``memo``: see ``escape_memo``)."""
     n = legal_turns(b, pos, banned, work, states, buf)
     me = pos.meta[0]
     size = b.flags[1]
@@ -185,7 +223,10 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                 threat = True
                 if clt >= 0:
                     lm = h.turns[me, cell[clt] * 8 + facing[clt]]
-                    if 0 <= lm <= e_turns and escape_turns(b, pos, clt, e_turns, h.turns[me]) > 0:
+                    if (
+                        0 <= lm <= e_turns
+                        and _escape_turns(b, pos, clt, e_turns, h.turns[me], memo) > 0
+                    ):
                         threat = False  # we escape first
                 if threat:
                     n_next = escape_routes(b, pos, enemy, e_turns, level, nxt, route)
@@ -211,7 +252,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             order = np.argsort(bnoise, kind="mergesort")
             for j in order[:DEFEND]:
                 t = blockers[j]
-                bonus[t] = W_BLOCK * _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me])
+                bonus[t] = W_BLOCK * _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me], memo)
                 any_bonus = True
         if n_next:  # cover (HeuristicPolicy._cover)
             lines = np.zeros(size, np.bool_)

@@ -7,6 +7,9 @@ all of them lie within ``speed`` cells (king moves) of the start, so the occupan
 in an open-addressing table over ``work[6]`` (``ENTRY`` ints each: state, flag, the two
 words, offset and count of the states in the pool ``work[5]``, escape); ``work[7]`` holds
 the pool and entry counts. When either fills up, everything is forgotten at once.
+
+``escape_recall``/``escape_remember`` do the same for the turns to escape of
+``tc_kernel_escape.escape_turns``, keyed by the whole board's occupancy (``occupancy``).
 """
 
 from __future__ import annotations
@@ -101,3 +104,63 @@ def remember(work: Any, s0: int, flag: int, w0: int, w1: int, states: Any, n: in
     pool[used[0] : used[0] + n] = states[:n]
     used[0] += n
     used[1] += 1
+
+
+@jit
+def occupancy(grid: Any, words: Any) -> None:
+    """``words``: bit ``c & 63`` of word ``c >> 6`` set for each occupied cell ``c``."""
+    words[:] = 0
+    for c in range(grid.shape[0]):
+        if grid[c] != EMPTY:
+            words[c >> 6] |= 1 << (c & 63)
+
+
+@jit
+def escape_recall(table: Any, head: Any, words: Any) -> int:
+    """The answer remembered in ``table`` for the key ``head`` (piece state, flag, limit)
+    and ``words`` (the board's occupancy), or -2. An entry is ``4 + len(words)`` ints:
+    the head, the answer, the words."""
+    width = 4 + words.shape[0]
+    entries = table.shape[0] // width
+    h = head[0] * 40503 + head[1] * 977 + head[2] * 31
+    for w in words:
+        h = h * 1000003 + (w ^ (w >> 23))
+    i = (h ^ (h >> 15)) & (entries - 1)
+    while True:
+        j = i * width
+        if table[j] == -1:
+            return -2
+        if table[j] == head[0] and table[j + 1] == head[1] and table[j + 2] == head[2]:
+            same = True
+            for k in range(words.shape[0]):
+                if table[j + 4 + k] != words[k]:
+                    same = False
+                    break
+            if same:
+                return int(table[j + 3])
+        i = (i + 1) & (entries - 1)
+
+
+@jit
+def escape_remember(table: Any, used: Any, head: Any, words: Any, answer: int) -> None:
+    """Remember ``answer`` for the key (``escape_recall``); forget everything when the
+    table is half full."""
+    width = 4 + words.shape[0]
+    entries = table.shape[0] // width
+    if 2 * (used[0] + 1) > entries:
+        for i in range(entries):
+            table[i * width] = -1
+        used[0] = 0
+    h = head[0] * 40503 + head[1] * 977 + head[2] * 31
+    for w in words:
+        h = h * 1000003 + (w ^ (w >> 23))
+    i = (h ^ (h >> 15)) & (entries - 1)
+    while table[i * width] != -1:
+        i = (i + 1) & (entries - 1)
+    j = i * width
+    table[j] = head[0]
+    table[j + 1] = head[1]
+    table[j + 2] = head[2]
+    table[j + 3] = answer
+    table[j + 4 : j + 4 + words.shape[0]] = words
+    used[0] += 1
