@@ -70,7 +70,8 @@ I64 = npt.NDArray[np.int64]
 
 class Board(NamedTuple):
     """Read-only arrays (see ``rules.tank_chess.tables.Tables`` and ``GameState``):
-    rays and mortar cells padded with -1 (``ray_len``/``mortar_len`` their lengths);
+    rays and mortar cells padded with -1 (``ray_len``/``mortar_len`` their lengths),
+    each cell's column and row;
     ``flags`` = columns, size, strict_corners, backward_escape, max_turns."""
 
     fwd: I64
@@ -92,6 +93,8 @@ class Board(NamedTuple):
     fire: I64
     armour: I64  # [piece, front/side/rear]
     pieces: I64  # [side, k], padded with -1
+    col: I64  # [cell]
+    row: I64  # [cell]
     flags: I64
 
 
@@ -156,6 +159,8 @@ def board_of(st: GameState) -> Board:
         fire=a(st.fire, dtype=i64),
         armour=a(st.armour, dtype=i64).reshape(len(st.kind), 3),
         pieces=pieces,
+        col=np.arange(st.size, dtype=i64) % t.columns,
+        row=np.arange(st.size, dtype=i64) // t.columns,
         flags=a(
             [t.columns, st.size, st.strict_corners, st.backward_escape, st.max_turns], dtype=i64
         ),

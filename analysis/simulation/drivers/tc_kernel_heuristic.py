@@ -169,7 +169,6 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     n = legal_turns(b, pos, banned, work, states, buf)
     me = pos.meta[0]
     size = b.flags[1]
-    cols = b.flags[0]
     kind, cell, facing = b.kind, pos.cell, pos.facing
     clt = command_tank(b, pos, me)
     enemy = command_tank(b, pos, 1 - me)
@@ -310,7 +309,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             new = esc[c * 8 + f]
             score += 0.3 * ((old if old < INF else 99) - (new if new < INF else 99))
         else:
-            row_old, row_new = cell[p] // cols, c // cols
+            row_old, row_new = b.row[cell[p]], b.row[c]
             score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
             if killers(b, att, n_att, p, c, f):
                 score -= 0.9 * value[kind[p]]
@@ -334,7 +333,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     for j in range(n_others + n_block):
         t = others[j] if j < n_others else blockers[j - n_others]
         p, c, f = buf[t, 0], buf[t, 1], buf[t, 2]
-        score = 0.05 * (sign * (c // cols - cell[p] // cols))
+        score = 0.05 * (sign * (b.row[c] - b.row[cell[p]]))
         if n_att[c] and killers(b, att, n_att, p, c, f):
             score -= 0.9 * value[kind[p]]
         if j < n_others:

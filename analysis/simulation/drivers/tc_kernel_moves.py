@@ -217,10 +217,10 @@ def sight(b: Board, pos: Position, me: int, sees: Any) -> None:
 
 
 @inline
-def _toward(dir_of: Any, cols: int, c: int, c0: int) -> int:
+def _toward(dir_of: Any, col: Any, row: Any, c: int, c0: int) -> int:
     """The direction from cell ``c`` along which cell ``c0`` lies (-1: none, or c0 == c)."""
-    dx = c0 % cols - c % cols
-    dy = c0 // cols - c // cols
+    dx = col[c0] - col[c]
+    dy = row[c0] - row[c]
     if dx == 0 and dy == 0 or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
         return -1
     return int(dir_of[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1])
@@ -238,7 +238,7 @@ def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: An
     size = b.flags[1]
     sees = work[3]
     first, rest, rest_len, pside = b.ray_first, b.ray_rest, b.ray_len, b.side
-    dir_of, cols = b.dir_of, b.flags[0]
+    dir_of, col, row = b.dir_of, b.col, b.row
     lo, hi = (7, 10) if mode == FIRE_TURRET else (8, 9)
     grid[c0] = EMPTY
     ns, escaped = piece_end_states(b, pos, p, work, states)
@@ -256,7 +256,7 @@ def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: An
                 if v >= 0 and pside[v] != me:
                     n = _put(out, n, p, c, f, v)
             continue
-        via = _toward(dir_of, cols, c, c0)
+        via = _toward(dir_of, col, row, c, c0)
         for dd in range(lo, hi):  # turret: f - 1, f, f + 1; fixed gun: f
             d = (f + dd) & 7
             if c == c0 or d == via:  # the ray starts on or crosses the emptied cell
@@ -296,10 +296,9 @@ def legal_turns(b: Board, pos: Position, banned: int, work: Any, states: Any, ou
 @inline
 def hit_armour(b: Board, pos: Position, shooter_cell: int, target: int) -> int:
     """``GameState.hit_armour``."""
-    cols = b.flags[0]
     tc = pos.cell[target]
-    dx = shooter_cell % cols - tc % cols
-    dy = shooter_cell // cols - tc // cols
+    dx = b.col[shooter_cell] - b.col[tc]
+    dy = b.row[shooter_cell] - b.row[tc]
     d = b.dir_of[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1]
     tf = pos.facing[target]
     if d == tf:
