@@ -139,6 +139,7 @@ def test_push_and_outcome_equal() -> None:
         ("sample-20", {"strict_corners": True}, ("heuristic", "heuristic+no-light")),
         ("basic-16", {"backward_escape": True}, ("random+no-mortar", "heuristic")),
         ("sample-20", {"diagonal_escape": False}, ("heuristic+no-heavy", "random")),
+        ("../../docs/examples/tank-chess-lopsided-16", {}, ("heuristic", "heuristic")),
     ],
 )  # fmt: skip
 def test_random_games_equal(
