@@ -21,7 +21,11 @@ those memos. ``… positions remembered or not`` rows play the same games with t
 position memo on and off (``tank_chess_memo.LIMIT = 0``, the policy as it was before the
 memo), timed alternately, and ``memo_speedup`` is their ratio; ``… after 1,000 games``
 times 200 new games of a run that has played 1,000 (the steady state of a long
-simulation: fewer new positions per game).
+simulation: fewer new positions per game). Tank Chess ``random`` and ``heuristic`` games
+play on the compiled kernel (``drivers.tc_kernel_games``), so the plain rows are the
+kernel's; ``… kernel or python`` rows time the same games on it and with
+``TANKMAP_KERNEL=python`` (the Python policies with their memos, warm after the warm-up)
+alternately, ``kernel_speedup`` their ratio. The memo rows play on the Python path.
 """
 
 from __future__ import annotations
@@ -152,6 +156,37 @@ def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[
     return {f"{name}_us": round(seconds / games * 1e6, 1) for name, seconds in best.items()}
 
 
+def kernel_pair(path: str, policy: str, games: int, repeat: int = 3) -> dict[str, Any]:
+    """Playouts per second (CPU time, best of ``repeat``) of the same seeded games on the
+    compiled kernel and with ``TANKMAP_KERNEL=python`` (the reference), taking turns to
+    go first, and their ratio ``kernel_speedup``."""
+    scenario = read_scenario(ROOT / "maps" / path)
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    pols = (policy, policy)
+    saved = os.environ.get("TANKMAP_KERNEL")
+    best = {"kernel": 0.0, "python": 0.0}
+    try:
+        for r in range(-1, repeat):
+            for engine in ("kernel", "python") if r % 2 else ("python", "kernel"):
+                os.environ["TANKMAP_KERNEL"] = "" if engine == "kernel" else "python"
+                start = time.process_time()
+                play_games(driver, prepared, pols, 99 if r < 0 else r, range(games))
+                if r >= 0:
+                    rate = games / max(time.process_time() - start, 1e-9)
+                    best[engine] = max(best[engine], rate)
+    finally:
+        if saved is None:
+            os.environ.pop("TANKMAP_KERNEL", None)
+        else:
+            os.environ["TANKMAP_KERNEL"] = saved
+    return {
+        "kernel": round(best["kernel"], 1),
+        "python": round(best["python"], 1),
+        "kernel_speedup": round(best["kernel"] / best["python"], 2),
+    }
+
+
 def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
     """Playouts per second (CPU time, best of ``repeat``) with the heuristic's position
     memo on and off (``tank_chess_memo.LIMIT = 0``: the policy as it was before the memo)
@@ -159,6 +194,8 @@ def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) ->
     engine's own memos warm, so the two take turns to go first."""
     from tankmap.analysis.simulation.policies import tank_chess_memo
 
+    saved_engine = os.environ.get("TANKMAP_KERNEL")
+    os.environ["TANKMAP_KERNEL"] = "python"  # the memo serves the Python policy
     scenario = read_scenario(ROOT / "maps" / path)
     driver = get_driver(scenario.ruleset)
     preps = {True: driver.prepare(scenario), False: driver.prepare(scenario)}
@@ -176,6 +213,10 @@ def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) ->
                     best[remember] = max(best[remember], rate)
     finally:
         tank_chess_memo.LIMIT = saved
+        if saved_engine is None:
+            os.environ.pop("TANKMAP_KERNEL", None)
+        else:
+            os.environ["TANKMAP_KERNEL"] = saved_engine
     return {
         "remembered": round(best[True], 1),
         "not_remembered": round(best[False], 1),
@@ -250,6 +291,13 @@ def run() -> dict[str, Any]:
         name = f"{path.removesuffix('.json')} {policy}, positions remembered or not"
         figures[name] = tank_chess_memo_pair(path, policy, games)
     figures["tank-chess/basic-16 heuristic, after 1,000 games"] = tank_chess_long_run()
+    for path, policy, games in (
+        ("tank-chess/basic-16.json", "heuristic", 40),
+        ("tank-chess/sample-20.json", "heuristic", 20),
+        ("tank-chess/basic-16.json", "random", 8),
+    ):
+        name = f"{path.removesuffix('.json')} {policy}, kernel or python"
+        figures[name] = kernel_pair(path, policy, games)
     figures["scaling"] = scaling()
     figures["targets"] = {
         f"final-act/{name} heuristic >= {FINAL_ACT_TARGET}/s": figures[

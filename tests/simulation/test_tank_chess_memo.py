@@ -7,7 +7,9 @@ nothing: both must rank alike on every position, whether its facts are fresh or 
 remembered from earlier calls with other draws, and whole games must agree move by move
 and in their results, on every built-in Tank Chess map with pieces and the example in
 docs/examples. The games' records must replay through the checked engine (every turn
-legal there, the same result).
+legal there, the same result). The driver plays on the Python path here
+(``TANKMAP_KERNEL=python``: the compiled kernel has no position memo; its own games are
+checked in test_tank_chess_kernel.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,13 @@ from tankmap.rules.tank_chess.data import KIND_CODE
 from tankmap.rules.tank_chess.state import GameState
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+
+
 MAPS = [
     ROOT / "maps" / "tank-chess" / "basic-16.json",
     ROOT / "maps" / "tank-chess" / "sample-20.json",

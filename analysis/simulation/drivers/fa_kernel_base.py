@@ -38,32 +38,38 @@ KERNEL_SOURCES = (
 """The files whose text the compiled kernel depends on."""
 
 
-def guard_cache(folder: Path = _HERE / "__pycache__") -> bool:
-    """Drop numba's cached kernel in ``folder`` when any of ``KERNEL_SOURCES`` changed
+def guard_cache(
+    folder: Path = _HERE / "__pycache__",
+    sources: tuple[Path, ...] | None = None,
+    name: str = "fa_kernel",
+) -> bool:
+    """Drop numba's cached kernel in ``folder`` when any of ``KERNEL_SOURCES`` (or
+    ``sources``: another kernel's, fingerprinted as ``name.sources``) changed
     since it was written, and return whether it did. numba checks only the file of each
     compiled function, not those of the functions it calls or the constants it reads, so a
     kernel module changed under an unchanged caller (an update, a checkout) would otherwise
     run the caller's stale machine code with the old rules. A fingerprint of all the
     sources is kept beside the cache (``fa_kernel.sources``). An unwritable folder (an
     installed package: updates rewrite every file, which numba notices) is left alone."""
+    files = KERNEL_SOURCES if sources is None else sources
     digest = hashlib.sha256()
-    for path in KERNEL_SOURCES:
+    for path in files:
         digest.update(path.name.encode() + b"\0")
         with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
-    stamp = folder / "fa_kernel.sources"
+    stamp = folder / f"{name}.sources"
     try:
         if stamp.read_text(encoding="ascii") == digest.hexdigest():
             return False
     except (OSError, UnicodeDecodeError):
         pass
-    stems = tuple(f"{p.stem}." for p in KERNEL_SOURCES if p.parent == _HERE)
+    stems = tuple(f"{p.stem}." for p in files if p.parent == _HERE)
     try:
         folder.mkdir(exist_ok=True)
         for cached in folder.iterdir():
             if cached.suffix in (".nbi", ".nbc") and cached.name.startswith(stems):
                 cached.unlink(missing_ok=True)
-        temp = folder / f"fa_kernel.sources.{os.getpid()}"
+        temp = folder / f"{name}.sources.{os.getpid()}"
         temp.write_text(digest.hexdigest(), encoding="ascii")
         os.replace(temp, stamp)
     except OSError:

@@ -1,5 +1,11 @@
 """Tank Chess playouts: alternate turns chosen by each side's policy until the game ends
-(command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw)."""
+(command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw).
+
+Games between ``random`` and ``heuristic`` players (any pairing and restrictions) run on
+the compiled kernel (``tc_kernel_games``: the same turns for the same seed) unless
+``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which keeps every game on this pure-Python
+loop, the reference.
+"""
 
 from __future__ import annotations
 
@@ -19,9 +25,9 @@ from tankmap.analysis.simulation.games import (
 )
 from tankmap.analysis.simulation.policies.tank_chess import Prepared, make_policy
 from tankmap.rules.scenario import Scenario
-from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.data import KIND_CODE, KINDS
 from tankmap.rules.tank_chess.record import GameRecord
-from tankmap.rules.tank_chess.state import SIDES, GameState
+from tankmap.rules.tank_chess.state import SIDES, GameState, Turn
 
 BASES = ("random", "heuristic", "uct", "search")
 _ENDS = {
@@ -80,27 +86,20 @@ class TankChessDriver:
         first = st.to_move
         deaths: list[Death] = []
         kills = [0, 0]
+        plan = _kernel_plan(policies)
+        if plan is not None:
+            from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_turns
+
+            for turn in kernel_turns(prep.start, prep.policy_data, *plan, rng):
+                _push(st, turn, kills, deaths)
         while True:
             out = st.outcome()
             if out is not None:
                 break
             # a game without an outcome always has legal turns (every live piece can
             # rotate): the policies find them themselves (the heuristic only those it needs)
-            mover = st.to_move
-            turn = players[mover].choose(st, None, rng)
-            st.push(turn)
-            if st.history[-1][3]:  # destroyed
-                target = turn[3]
-                kills[mover] += 1
-                deaths.append(
-                    Death(
-                        SIDES[st.side[target]],
-                        KINDS[st.kind[target]],
-                        st.cell[target],
-                        st.ply,
-                        KINDS[st.kind[turn[0]]],
-                    )
-                )
+            turn = players[st.to_move].choose(st, None, rng)
+            _push(st, turn, kills, deaths)
         out = st.outcome()
         winner = out.winner if out is not None else None
         end = _ENDS.get(out.reason, out.reason) if out is not None else END_NO_MOVES
@@ -123,6 +122,48 @@ class TankChessDriver:
             deaths=tuple(deaths),
             first=SIDES[first],
             record=GameRecord.of(st) if record else None,
+        )
+
+
+def _kernel_plan(
+    policies: tuple[str, str],
+) -> tuple[tuple[int, int], tuple[frozenset[int], frozenset[int]]] | None:
+    """The kernel's players (``tc_kernel_games.RANDOM``/``HEURISTIC``) and banned kinds
+    per side when both policies are ``random`` or ``heuristic`` and the kernel may play
+    (``tc_kernel_base.available``), else ``None``."""
+    parsed = [parse_policy(spec) for spec in policies]
+    if any(base not in ("random", "heuristic") for base, _ in parsed):
+        return None
+    from tankmap.analysis.simulation.drivers.tc_kernel_base import available
+
+    if not available():
+        return None
+    from tankmap.analysis.simulation.drivers.tc_kernel_set import agrees
+
+    if not agrees():  # pragma: no cover - another interpreter's set order
+        return None
+    from tankmap.analysis.simulation.drivers.tc_kernel_games import HEURISTIC, RANDOM
+
+    a, b = ((HEURISTIC if base == "heuristic" else RANDOM) for base, _ in parsed)
+    c, d = (frozenset(KIND_CODE[r[3:]] for r in rs) for _, rs in parsed)
+    return (a, b), (c, d)
+
+
+def _push(st: GameState, turn: Turn, kills: list[int], deaths: list[Death]) -> None:
+    """Play ``turn`` and count what it destroyed."""
+    mover = st.to_move
+    st.push(turn)
+    if st.history[-1][3]:  # destroyed
+        target = turn[3]
+        kills[mover] += 1
+        deaths.append(
+            Death(
+                SIDES[st.side[target]],
+                KINDS[st.kind[target]],
+                st.cell[target],
+                st.ply,
+                KINDS[st.kind[turn[0]]],
+            )
         )
 
 

@@ -1,0 +1,278 @@
+"""The compiled Tank Chess kernel gives exactly the answers of the Python engine.
+
+``tc_kernel_set`` replays CPython's set table (so iteration orders agree: they fix the
+order of ``GameState.legal_turns``); ``tc_kernel_moves.legal_turns`` must list the very
+turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the same order on
+positions of seeded random and heuristic games, on the basic and sample maps and with every
+option; ``tc_kernel_heuristic`` must choose the turn ``HeuristicPolicy`` chooses, making the
+same draws; games of ``random`` and ``heuristic`` players on the kernel must be the games
+of the Python loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
+gives the same table for one or two workers. ``tc_kernel_escape`` must find the turns and
+routes of ``escape_route``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
+from tankmap.analysis.simulation.drivers import (
+    tc_kernel_escape,
+    tc_kernel_games,
+    tc_kernel_heuristic,
+    tc_kernel_moves,
+    tc_kernel_set,
+)
+from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.policies.tank_chess import Prepared, allowed, make_policy
+from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_chess.escape_route import escape_route
+from tankmap.rules.tank_chess.state import GameState
+from tests.tank_chess.tc_support import make
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_numba = pytest.mark.skipif(kb._numba is None, reason="numba is not installed")
+OPTIONS = [
+    ("basic-16", {}),
+    ("sample-20", {}),
+    ("basic-16", {"strict_corners": True, "backward_escape": True}),
+    ("sample-20", {"diagonal_escape": False, "strict_corners": True, "backward_escape": True}),
+]
+
+
+def _scenario(name: str, **options: object) -> Scenario:
+    sc = read_scenario(ROOT / "maps" / "tank-chess" / f"{name}.json")
+    return sc.with_options(**options) if options else sc
+
+
+@needs_numba
+def test_set_order_is_cpython_order() -> None:
+    rng = np.random.default_rng(3)
+    tab, tmp, out = (np.empty(1 << 14, np.int64) for _ in range(3))
+    meta = np.zeros(4, np.int64)
+    for trial in range(300):
+        n = int(rng.integers(1, 400))
+        top = int(rng.choice([16, 300, 2048]))
+        ops = rng.integers(0, top, n)
+        drop = rng.random(n) < 0.15  # discards (leave dummies that later adds may reuse)
+        ops[drop] = -ops[drop] - 1
+        ref: set[int] = set()
+        for k in ops.tolist():
+            if k >= 0:
+                ref.add(k)
+            else:
+                ref.discard(-k - 1)
+        got = tc_kernel_set.replay(ops, tab, tmp, meta, out)
+        assert out[:got].tolist() == list(ref), trial
+    assert tc_kernel_set.agrees()
+
+
+def _positions(sc: Scenario, games: int, seed: int) -> list[GameState]:
+    """Positions of seeded games: random against random, then heuristic self-play."""
+    start = GameState(sc)
+    prep = Prepared(start)
+    rng = np.random.default_rng(seed)
+    out: list[GameState] = []
+    for g in range(games):
+        pols = ("random", "random") if g % 2 else ("heuristic", "heuristic")
+        players = [make_policy(p, (), prep, s) for s, p in enumerate(pols)]
+        st = start.copy()
+        while st.outcome() is None and st.ply < 60:
+            out.append(st.copy())
+            st.push(players[st.to_move].choose(st, None, rng))
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_legal_turns_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 4, 11)
+    b = kb.board_of(positions[0])
+    work = kb.scratch(b)
+    states = np.empty(8 * positions[0].size, np.int64)
+    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    rng = np.random.default_rng(5)
+    for i, st in enumerate(positions):
+        banned = int(rng.integers(0, 64)) if i % 4 == 0 else 0
+        n = tc_kernel_moves.legal_turns(b, kb.position_of(st), banned, work, states, out)
+        kinds = frozenset(k for k in range(6) if banned >> k & 1)
+        assert [tuple(r) for r in out[:n].tolist()] == allowed(st, st.legal_turns(), kinds), i
+        assert tc_kernel_moves.outcome(b, kb.position_of(st)) == -1
+
+
+@needs_numba
+def test_push_and_outcome_equal() -> None:
+    sc = _scenario("sample-20", max_turns=50)
+    st = GameState(sc)
+    b = kb.board_of(st)
+    pos = kb.position_of(st)
+    rng = np.random.default_rng(2)
+    while st.outcome() is None:
+        turns = st.legal_turns()
+        turn = turns[int(rng.integers(len(turns)))]
+        st.push(turn)
+        assert tc_kernel_moves.push(b, pos, *turn) == st.history[-1][3]
+        again = kb.position_of(st)
+        for a, c in zip(pos, again, strict=True):
+            assert a.tolist() == c.tolist()
+    out = st.outcome()
+    assert out is not None
+    assert kb.REASONS[tc_kernel_moves.outcome(b, pos)] == out.reason
+
+
+@needs_numba
+@pytest.mark.parametrize(
+    ("name", "options", "pols"),
+    [
+        ("basic-16", {"max_turns": 80}, ("random", "random")),
+        ("sample-20", {"max_turns": 80}, ("random+no-light", "random+no-mortar+no-heavy")),
+        ("basic-16", {"max_turns": 70, "strict_corners": True, "backward_escape": True},
+         ("random", "random+no-command")),
+        ("sample-20", {"max_turns": 60, "diagonal_escape": False}, ("random", "random")),
+        ("basic-16", {}, ("heuristic", "heuristic")),
+        ("sample-20", {"strict_corners": True}, ("heuristic", "heuristic+no-light")),
+        ("basic-16", {"backward_escape": True}, ("random+no-mortar", "heuristic")),
+        ("sample-20", {"diagonal_escape": False}, ("heuristic+no-heavy", "random")),
+        ("../../docs/examples/tank-chess-lopsided-16", {}, ("heuristic", "heuristic")),
+    ],
+)  # fmt: skip
+def test_random_games_equal(
+    name: str,
+    options: dict[str, object],
+    pols: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tc_kernel_games, "CHUNK", 7)  # several kernel calls per game
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario(name, **options))
+    for seed in range(3):
+        monkeypatch.setenv("TANKMAP_KERNEL", "python")
+        ref = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+        monkeypatch.setenv("TANKMAP_KERNEL", "")
+        got = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+        assert got == ref
+
+
+def test_python_switch_keeps_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("the kernel ran")
+
+    monkeypatch.setattr(tc_kernel_games, "kernel_turns", refuse)
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario("basic-16", max_turns=6))
+    result = driver.play(prepared, ("random", "random"), np.random.default_rng(0))
+    assert result.length == 6
+
+
+@needs_numba
+def test_same_table_for_any_worker_count_and_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tankmap.analysis.simulation.runner import simulate
+
+    sc = _scenario("basic-16", max_turns=40)
+    pols = ("random", "random+no-light")
+    one = simulate(sc, 6, pols, seed=3, workers=1)
+    two = simulate(sc, 6, pols, seed=3, workers=2, batch_size=2)
+    pd.testing.assert_frame_equal(one, two)
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    pd.testing.assert_frame_equal(one, simulate(sc, 6, pols, seed=3, workers=1))
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 3, 5)
+    start = positions[0]
+    prep = Prepared(start)
+    b = kb.board_of(start)
+    facts = tc_kernel_heuristic.facts_of(prep)
+    work = kb.scratch(b)
+    states = np.empty(8 * start.size, np.int64)
+    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    memo = tc_kernel_heuristic.escape_memo(b, 0)
+    for i, st in enumerate(positions):
+        banned = frozenset({1}) if i % 5 == 4 else frozenset()
+        ref_rng, rng = np.random.default_rng(i), np.random.default_rng(i)
+        want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
+        pos = kb.position_of(st)
+        row = tc_kernel_heuristic.heuristic_choice(
+            b, facts, pos, rng, 2 if banned else 0, work, states, out, memo
+        )
+        assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
+        assert rng.random() == ref_rng.random()  # the same draws were made
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_escape_routes_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 2, 9)
+    b = kb.board_of(positions[0])
+    n = 8 * positions[0].size
+    level = np.empty(n, np.int64)
+    nxt = np.empty(n, np.bool_)
+    cells = np.empty(n // 8, np.bool_)
+    bound = np.asarray(Prepared(positions[0]).turns, dtype=np.int64)  # (pruning the search)
+    for st in positions[::2]:
+        pos = kb.position_of(st)
+        for p in range(len(st.kind)):
+            ref = escape_route(st, p, 4)
+            turns = tc_kernel_escape.escape_search(b, pos, p, 4, level, bound[st.side[p]])
+            assert turns == (ref.turns or 0)
+            if turns:
+                count = tc_kernel_escape.escape_routes(b, pos, p, turns, level, nxt, cells)
+                assert sum(1 << s for s in np.flatnonzero(nxt).tolist()) == ref.next_states
+                assert count == ref.next_states.bit_count()
+                assert sum(1 << (8 * c) for c in np.flatnonzero(cells).tolist()) == ref.cells
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_escape_turns_equal(name: str, options: dict[str, object]) -> None:
+    sc = _scenario(name, **options)
+    positions = _positions(sc, 2, 7)
+    b = kb.board_of(positions[0])
+    zero = np.zeros(8 * positions[0].size, np.int64)  # (no pruning)
+    for st in positions[::2]:
+        pos = kb.position_of(st)
+        for p in range(len(st.kind)):
+            for limit in (1, 3, 5):
+                ref = escape_route(st, p, limit, routes=False).turns
+                assert tc_kernel_escape.escape_turns(b, pos, p, limit, zero) == (ref or 0)
+
+
+SMALL = [
+    {
+        "units": ["W heavy h2 N", "W light c3 N", "B medium h14 S", "B mortar d15 S",
+                  "B light e12 S x"],
+        "obstacles": "h8 h9 c10",
+    },  # no command tanks, a wreck
+    {
+        "units": ["W command d1 N", "W light e2 N", "B command d8 S", "B heavy e7 S",
+                  "B mortar a8 S"],
+        "size": (8, 8),
+        "backward_escape": True,
+        "diagonal_escape": False,
+        "max_turns": 0,
+    },
+]  # fmt: skip
+
+
+@needs_numba
+@pytest.mark.parametrize("case", range(len(SMALL)))
+def test_small_positions_play_the_same_games(case: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(make(**SMALL[case]))  # type: ignore[arg-type]
+    for pols in (("heuristic", "heuristic"), ("random", "heuristic+no-light")):
+        for seed in range(3):
+            monkeypatch.setenv("TANKMAP_KERNEL", "python")
+            ref = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
+            monkeypatch.setenv("TANKMAP_KERNEL", "")
+            assert driver.play(prepared, pols, np.random.default_rng(seed), record=True) == ref
