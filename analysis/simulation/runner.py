@@ -177,6 +177,18 @@ def result_row(board: Board, game: int, policies: tuple[str, str], r: GameResult
     return {name: values[0] for name, values in columns.items()}
 
 
+_NAMES: dict[tuple[int, int], list[str]] = {}
+
+
+def _cell_names(board: Board) -> list[str]:
+    """Every cell's name (kept per board shape: a task of one game named them all)."""
+    key = (board.columns, board.size)
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = [board.cell_name(c) for c in range(board.size)]
+    return names
+
+
 def result_columns(
     board: Board, policies: tuple[str, str], results: Sequence[GameResult], games: Sequence[int]
 ) -> dict[str, list[Any]]:
@@ -185,7 +197,7 @@ def result_columns(
     a third of a second naming cells)."""
     if len(games) != len(results):
         raise ValueError(f"{len(results)} results for {len(games)} game numbers")
-    names = [board.cell_name(c) for c in range(board.size)]
+    names = _cell_names(board)
     side_name = {side: side.value for side in Side}
     head: dict[str, list[Any]] = {
         "game": list(games),
