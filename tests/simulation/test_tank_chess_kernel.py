@@ -25,6 +25,7 @@ from tankmap.analysis.simulation.drivers import (
     tc_kernel_games,
     tc_kernel_heuristic,
     tc_kernel_moves,
+    tc_kernel_positions,
     tc_kernel_set,
 )
 from tankmap.analysis.simulation.games import get_driver
@@ -207,6 +208,37 @@ def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
         )
         assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
         assert rng.random() == ref_rng.random()  # the same draws were made
+
+
+@needs_numba
+@pytest.mark.parametrize("size", ["default", "tiny"])
+def test_heuristic_choice_equal_with_position_memo(size: str) -> None:
+    """Positions met again are answered from ``tc_kernel_positions`` (a tiny memo forgets
+    all the time): the same choices and draws."""
+    sc = _scenario("basic-16")
+    positions = _positions(sc, 3, 5)
+    start = positions[0]
+    prep = Prepared(start)
+    b = kb.board_of(start)
+    facts = tc_kernel_heuristic.facts_of(prep)
+    work = kb.scratch(b, memo=True)
+    states = np.empty(8 * start.size, np.int64)
+    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    memo = tc_kernel_heuristic.escape_memo(b)
+    if size == "tiny":
+        memo = memo[:4] + tc_kernel_positions.positions_memo(b, 4, 4096)
+    for r in range(3):
+        for i, st in enumerate(positions):
+            banned = frozenset({1}) if i % 5 == 4 else frozenset()
+            ref_rng, rng = np.random.default_rng(i + r), np.random.default_rng(i + r)
+            want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
+            pos = kb.position_of(st)
+            row = tc_kernel_heuristic.heuristic_choice(
+                b, facts, pos, rng, 2 if banned else 0, work, states, out, memo
+            )
+            assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), (r, i)
+            assert rng.random() == ref_rng.random()
+    assert memo[7][1] > 0  # positions were remembered
 
 
 @needs_numba

@@ -25,6 +25,15 @@ from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
     occupancy,
 )
 from tankmap.analysis.simulation.drivers.tc_kernel_moves import hit_armour, legal_turns, push
+from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
+    find,
+    make_key,
+    positions_memo,
+    recall_threat,
+    recall_turns,
+    seen_before,
+    store,
+)
 from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
     attack_cells,
     covered,
@@ -66,8 +75,9 @@ def facts_of(prep: Prepared) -> Facts:
 
 
 def escape_memo(b: Board, entries: int = 1 << 14) -> tuple[npt.NDArray[np.int64], ...]:
-    """Arrays remembering the escape searches of ``heuristic_choice`` (``entries`` 0: none):
-    the table, its count, and room for a key."""
+    """Arrays remembering the escape searches of ``heuristic_choice`` (``entries`` 0: none
+    and no position memo): the table, its count, room for a key, then the arrays of
+    ``tc_kernel_positions.positions_memo``."""
     words = (int(b.flags[1]) + 63) // 64
     i64 = np.int64
     return (
@@ -75,6 +85,7 @@ def escape_memo(b: Board, entries: int = 1 << 14) -> tuple[npt.NDArray[np.int64]
         np.zeros(1, i64),
         np.zeros(3, i64),
         np.zeros(words, i64),
+        *positions_memo(b, (1 << 13) if entries else 0),
     )
 
 
@@ -122,7 +133,7 @@ def _escape_turns(b: Board, pos: Position, p: int, limit: int, bound: Any, memo:
     """``escape_turns``, remembered in ``memo`` (table, count, key head, occupancy words;
     a table of length 0: not remembered) by the piece's state, speed, side and the
     occupancy of the board."""
-    table, used, head, words = memo
+    table, used, head, words = memo[0], memo[1], memo[2], memo[3]
     if table.shape[0] == 0:
         return escape_turns(b, pos, p, limit, bound)
     head[0] = pos.cell[p] * 8 + pos.facing[p]
@@ -166,7 +177,13 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                      states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
     """The row of ``buf`` (the allowed legal turns, listed by this call) holding the turn
     ``HeuristicPolicy`` chooses for the side to move (``memo``: see ``escape_memo``)."""
-    n = legal_turns(b, pos, banned, work, states, buf)
+    pm = memo[4:]
+    h_key = make_key(b, pos, banned, pm[4])
+    entry = find(pm, h_key)
+    if entry >= 0:
+        n = recall_turns(pm, entry, buf)
+    else:
+        n = legal_turns(b, pos, banned, work, states, buf)
     me = pos.meta[0]
     size = b.flags[1]
     kind, cell, facing = b.kind, pos.cell, pos.facing
@@ -214,7 +231,9 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     nxt = np.zeros(nstates, np.bool_)
     route = np.zeros(size, np.bool_)
     n_next = 0
-    if enemy >= 0:
+    if entry >= 0:
+        threat, e_turns, n_next = recall_threat(pm, entry, route, nxt)
+    elif enemy >= 0:
         lo = h.turns[1 - me, cell[enemy] * 8 + facing[enemy]]
         if 0 <= lo <= HORIZON:
             e_turns = escape_search(b, pos, enemy, HORIZON, level, h.turns[1 - me])
@@ -229,6 +248,8 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                         threat = False  # we escape first
                 if threat:
                     n_next = escape_routes(b, pos, enemy, e_turns, level, nxt, route)
+    if entry < 0 and seen_before(pm, h_key):
+        store(pm, h_key, buf, n, threat, e_turns, route, nxt, n_next)
     bonus = np.zeros(n, np.float64)
     any_bonus = False
     blockers = np.empty(n, np.int64)
