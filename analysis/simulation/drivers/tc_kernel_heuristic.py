@@ -26,12 +26,20 @@ from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
 )
 from tankmap.analysis.simulation.drivers.tc_kernel_moves import hit_armour, legal_turns, push
 from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
+    COVERS,
+    DELAY,
+    UNKNOWN,
+    VERDICT,
+    fact,
     find,
     make_key,
     positions_memo,
     recall_threat,
     recall_turns,
     seen_before,
+    set_fact,
+    set_still,
+    still,
     store,
 )
 from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
@@ -167,6 +175,18 @@ def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any,
 
 
 @jit
+def _reach(b: Board, pos: Position, me: int, clt: int, work: Any,
+           states: Any) -> tuple[Any, Any, Any]:  # fmt: skip
+    """``reach_masks`` of the enemy against ``clt`` in new arrays, and room for
+    ``merge_without``."""
+    nstates = 8 * b.flags[1]
+    reach = np.empty((b.pieces.shape[1], nstates), np.bool_)
+    masks = np.empty((3, 3, nstates), np.bool_)
+    reach_masks(b, pos, 1 - me, clt, work, states, reach, masks)
+    return reach, masks, np.empty((3, 3, nstates), np.bool_)
+
+
+@jit
 def _shoots_dead(b: Board, pos: Position, t: Any) -> bool:
     """A shot that destroys its target (in the current position)."""
     return bool(t[3] >= 0 and b.gun[t[0]] > hit_armour(b, pos, t[1], t[3]))
@@ -249,7 +269,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                 if threat:
                     n_next = escape_routes(b, pos, enemy, e_turns, level, nxt, route)
     if entry < 0 and seen_before(pm, h_key):
-        store(pm, h_key, buf, n, threat, e_turns, route, nxt, n_next)
+        entry = store(pm, h_key, buf, n, threat, e_turns, route, nxt, n_next)
     bonus = np.zeros(n, np.float64)
     any_bonus = False
     blockers = np.empty(n, np.int64)
@@ -272,7 +292,11 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             order = np.argsort(bnoise, kind="mergesort")
             for j in order[:DEFEND]:
                 t = blockers[j]
-                bonus[t] = W_BLOCK * _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me], memo)
+                d = fact(pm, entry, t, DELAY)
+                if d == UNKNOWN:
+                    d = _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me], memo)
+                    set_fact(pm, entry, t, DELAY, d)
+                bonus[t] = W_BLOCK * d
                 any_bonus = True
         if n_next:  # cover (HeuristicPolicy._cover)
             lines = np.zeros(size, np.bool_)
@@ -301,9 +325,12 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                     continue
                 if not lines[buf[t, 1]]:
                     continue
-                _apply(b, pos, buf[t], save)
-                hit = covered(b, pos, buf[t, 0], enemy, nxt)
-                _undo(b, pos, buf[t], save)
+                hit = fact(pm, entry, t, COVERS)
+                if hit == UNKNOWN:
+                    _apply(b, pos, buf[t], save)
+                    hit = covered(b, pos, buf[t, 0], enemy, nxt)
+                    _undo(b, pos, buf[t], save)
+                    set_fact(pm, entry, t, COVERS, hit)
                 if hit:
                     bonus[t] = bonus[t] + W_COVER * (hit / n_next)
                     any_bonus = True
@@ -372,10 +399,10 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     if clt < 0:
         return int(cand[order[0]])
     # command-tank safety, best first (stop once the next score cannot beat the best)
-    reach = np.empty((b.pieces.shape[1], nstates), np.bool_)
-    masks = np.empty((3, 3, nstates), np.bool_)
-    reach_masks(b, pos, 1 - me, clt, work, states, reach, masks)
-    skipped = np.empty((3, 3, nstates), np.bool_)
+    # (the enemy's reach, found only when a verdict is not remembered)
+    reach = np.empty((0, 0), np.bool_)
+    masks = np.empty((0, 0, 0), np.bool_)
+    skipped = np.empty((0, 0, 0), np.bool_)
     on_lines = np.zeros(size, np.bool_)
     cc = cell[clt]
     for d in range(8):
@@ -384,7 +411,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             on_lines[b.ray_first[i]] = True
         for k in range(b.ray_len[i]):
             on_lines[b.ray_rest[i, k]] = True
-    still = -1
+    exposure = still(pm, entry)
     best = 0.0
     found = -1
     for k in range(n_c):
@@ -396,17 +423,26 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
         p, c, target = buf[t, 0], buf[t, 1], buf[t, 3]
         old = cell[p]
         if p != clt and target < 0 and (c == old or not (on_lines[old] or on_lines[c])):
-            if still < 0:
-                still = 1 if exposed(b, pos, clt, masks) else 0
-            hit = still == 1
+            if exposure < 0:
+                if reach.shape[0] == 0:
+                    reach, masks, skipped = _reach(b, pos, me, clt, work, states)
+                exposure = 1 if exposed(b, pos, clt, masks) else 0
+                set_still(pm, entry, exposure)
+            hit = exposure == 1
         else:
-            _apply(b, pos, buf[t], save)
-            if target >= 0 and not pos.alive[target]:
-                merge_without(b, 1 - me, clt, reach, target, skipped)
-                hit = exposed(b, pos, clt, skipped)
-            else:
-                hit = exposed(b, pos, clt, masks)
-            _undo(b, pos, buf[t], save)
+            v = fact(pm, entry, t, VERDICT)
+            if v == UNKNOWN:
+                if reach.shape[0] == 0:
+                    reach, masks, skipped = _reach(b, pos, me, clt, work, states)
+                _apply(b, pos, buf[t], save)
+                if target >= 0 and not pos.alive[target]:
+                    merge_without(b, 1 - me, clt, reach, target, skipped)
+                    v = 1 if exposed(b, pos, clt, skipped) else 0
+                else:
+                    v = 1 if exposed(b, pos, clt, masks) else 0
+                _undo(b, pos, buf[t], save)
+                set_fact(pm, entry, t, VERDICT, v)
+            hit = v == 1
         if hit:
             score -= 45.0
         if found < 0 or score > best:

@@ -1,17 +1,19 @@
 """A memo of the heuristic's position facts across games (``tc_kernel_heuristic``).
 
 Self-play meets the same positions again and again (about three plies in four on
-basic-16). What ``heuristic_choice`` finds before its first draw-dependent step is a pure
-function of the position and the banned kinds: the allowed legal turns (in order) and the
+basic-16). Kept under the exact key (side to move, banned kinds, each piece's cell,
+facing and alive flag), from a position's second sight on (a table of hashes remembers
+the first), are pure functions of the position: the allowed legal turns (in order), the
 threat of the enemy command tank (its turns to escape, whether it races ours, the cells
-its shortest routes enter and its next route states). Those are kept here under the exact
-key (side to move, banned kinds, each piece's cell, facing and alive flag), from a
-position's second sight on (a table of hashes remembers the first). Arrays
-(``positions_memo``): the entry table (``width`` ints each: key, then turn count, pool
-offset, threat flag, escape turns, route cell count, next state count), the pool (turns
-as four ints, then route cells, then next states), the seen hashes, counts, and the key
-being looked up. When the pool or table fills up, everything is forgotten at once:
-answers never depend on what was remembered.
+its shortest routes enter and its next route states), the exposure of our command tank
+(``still``) and, per turn, facts found on first use (``fact``): the exposure after the
+turn, the turns a blocking move delays the enemy, the route states a move covers.
+
+Arrays (``positions_memo``): the entry table (``width`` ints each: key, then turn count,
+pool offset, threat flag, escape turns, route cell count, next state count, still), the
+pool (turns as four ints, their facts, route cells, next states), the seen hashes,
+counts, and the key being looked up. When the pool or table fills up, everything is
+forgotten at once: answers never depend on what was remembered.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy.typing as npt
 
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
 
-HEAD = 6
+HEAD = 7
 """Ints after the key in an entry."""
 
 
@@ -124,7 +126,7 @@ def recall_threat(memo: Any, j: int, route: Any, nxt: Any) -> tuple[bool, int, i
     False on entry); returns the threat flag, the escape turns and the next state count."""
     table, pool = memo[0], memo[1]
     k = memo[4].shape[0]
-    at = table[j + k + 1] + 4 * table[j + k]
+    at = table[j + k + 1] + 5 * table[j + k]
     n_route = table[j + k + 4]
     n_next = table[j + k + 5]
     for i in range(n_route):
@@ -136,9 +138,9 @@ def recall_threat(memo: Any, j: int, route: Any, nxt: Any) -> tuple[bool, int, i
 
 @jit
 def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route: Any,
-          nxt: Any, n_next: int) -> None:  # fmt: skip
+          nxt: Any, n_next: int) -> int:  # fmt: skip
     """Remember the key ``memo[4]`` (hash ``h``) with its ``n`` turns in ``buf`` and its
-    threat (``route``/``nxt`` read only when ``threat``)."""
+    threat (``route``/``nxt`` read only when ``threat``); the new entry (-1: too big)."""
     table, pool, counts, key = memo[0], memo[1], memo[3], memo[4]
     k = key.shape[0]
     width = k + HEAD
@@ -147,9 +149,9 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
     if threat:
         for c in range(route.shape[0]):
             n_route += route[c]
-    need = 4 * n + (n_route + n_next if threat else 0)
+    need = 5 * n + (n_route + n_next if threat else 0)
     if need > pool.shape[0]:
-        return
+        return -1
     if counts[0] + need > pool.shape[0] or 2 * (counts[1] + 1) > entries:
         for i in range(entries):
             table[i * width] = -1
@@ -167,10 +169,13 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
     table[j + k + 3] = e_turns
     table[j + k + 4] = n_route if threat else 0
     table[j + k + 5] = n_next if threat else 0
+    table[j + k + 6] = -1
     for t in range(n):
         for q in range(4):
             pool[at + 4 * t + q] = buf[t, q]
     at += 4 * n
+    pool[at : at + n] = 0
+    at += n
     if threat:
         for c in range(route.shape[0]):
             if route[c]:
@@ -182,3 +187,53 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
                 at += 1
     counts[0] = at
     counts[1] += 1
+    return int(j)
+
+
+VERDICT, DELAY, COVERS = 0, 2, 6
+"""Bit offsets of a turn's facts: exposure verdict + 1 (2 bits), delay + 8 (4 bits),
+covered states + 1 (the rest); 0 = not known yet."""
+UNKNOWN = -99
+
+
+@jit
+def fact(memo: Any, j: int, t: int, what: int) -> int:
+    """Fact ``what`` (``VERDICT``/``DELAY``/``COVERS``) of turn ``t`` of entry ``j`` (-1:
+    no entry), or ``UNKNOWN``."""
+    if j < 0:
+        return UNKNOWN
+    table, pool = memo[0], memo[1]
+    k = memo[4].shape[0]
+    v = pool[table[j + k + 1] + 4 * table[j + k] + t] >> what
+    if what == VERDICT:
+        v &= 3
+    elif what == DELAY:
+        v &= 15
+    if v == 0:
+        return UNKNOWN
+    return int(v - (8 if what == DELAY else 1))
+
+
+@jit
+def set_fact(memo: Any, j: int, t: int, what: int, value: int) -> None:
+    """Remember fact ``what`` of turn ``t`` of entry ``j`` (nothing when ``j`` < 0)."""
+    if j < 0:
+        return
+    table, pool = memo[0], memo[1]
+    k = memo[4].shape[0]
+    at = table[j + k + 1] + 4 * table[j + k] + t
+    pool[at] |= (value + (8 if what == DELAY else 1)) << what
+
+
+@jit
+def still(memo: Any, j: int) -> int:
+    """The remembered exposure of entry ``j``'s position (-1: not known, or no entry)."""
+    if j < 0:
+        return -1
+    return int(memo[0][j + memo[4].shape[0] + 6])
+
+
+@jit
+def set_still(memo: Any, j: int, value: int) -> None:
+    if j >= 0:
+        memo[0][j + memo[4].shape[0] + 6] = value
