@@ -36,7 +36,6 @@ from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
     positions_memo,
     recall_threat,
     recall_turns,
-    seen_before,
     set_fact,
     set_still,
     still,
@@ -198,7 +197,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     """The row of ``buf`` (the allowed legal turns, listed by this call) holding the turn
     ``HeuristicPolicy`` chooses for the side to move (``memo``: see ``escape_memo``)."""
     pm = memo[4:]
-    h_key = make_key(b, pos, banned, pm[4])
+    h_key = make_key(b, pos, banned, pm[3])
     entry = find(pm, h_key)
     if entry >= 0:
         n = recall_turns(pm, entry, buf)
@@ -268,7 +267,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                         threat = False  # we escape first
                 if threat:
                     n_next = escape_routes(b, pos, enemy, e_turns, level, nxt, route)
-    if entry < 0 and seen_before(pm, h_key):
+    if entry < 0 and pm[0].shape[0] > 0:
         entry = store(pm, h_key, buf, n, threat, e_turns, route, nxt, n_next)
     bonus = np.zeros(n, np.float64)
     any_bonus = False

@@ -2,17 +2,17 @@
 
 Self-play meets the same positions again and again (about three plies in four on
 basic-16). Kept under the exact key (side to move, banned kinds, each piece's cell,
-facing and alive flag), from a position's second sight on (a table of hashes remembers
-the first), are pure functions of the position: the allowed legal turns (in order), the
-threat of the enemy command tank (its turns to escape, whether it races ours, the cells
-its shortest routes enter and its next route states), the exposure of our command tank
-(``still``) and, per turn, facts found on first use (``fact``): the exposure after the
-turn, the turns a blocking move delays the enemy, the route states a move covers.
+facing and alive flag), from a position's first sight on, are pure functions of the
+position: the allowed legal turns (in order), the threat of the enemy command tank (its
+turns to escape, whether it races ours, the cells its shortest routes enter and its next
+route states), the exposure of our command tank (``still``) and, per turn, facts found
+on first use (``fact``): the exposure after the turn, the turns a blocking move delays
+the enemy, the route states a move covers.
 
 Arrays (``positions_memo``): the entry table (``width`` ints each: key, then turn count,
 pool offset, threat flag, escape turns, route cell count, next state count, still), the
-pool (turns as four ints, their facts, route cells, next states), the seen hashes,
-counts, and the key being looked up. When the pool or table fills up, everything is
+pool (turns, each an int with its facts in the upper half, route cells, next states),
+the counts, and the key being looked up. When the pool or table fills up, everything is
 forgotten at once: answers never depend on what was remembered.
 """
 
@@ -32,14 +32,16 @@ HEAD = 7
 def positions_memo(
     b: Board, entries: int = 1 << 13, pool: int = 1 << 21
 ) -> tuple[npt.NDArray[np.int64], ...]:
-    """Arrays of an empty memo with ``entries`` slots (0: nothing is remembered)."""
+    """Arrays of an empty memo with ``entries`` slots (0, or a board too large for a
+    turn in 32 bits: nothing is remembered)."""
+    if len(b.kind) > 254 or int(b.flags[1]) > 4094:
+        entries = 0
     width = len(b.kind) + 2 + HEAD
     i64 = np.int64
     return (
         np.full(entries * width, -1, i64),
         np.empty(pool if entries else 0, i64),
-        np.zeros(4 * entries, i64),
-        np.zeros(3, i64),
+        np.zeros(2, i64),
         np.empty(len(b.kind) + 2, i64),
     )
 
@@ -60,8 +62,8 @@ def make_key(b: Board, pos: Position, banned: int, key: Any) -> int:
 
 @jit
 def find(memo: Any, h: int) -> int:
-    """The entry (its first int's index) holding the key ``memo[4]`` (hash ``h``), or -1."""
-    table, key = memo[0], memo[4]
+    """The entry (its first int's index) holding the key ``memo[3]`` (hash ``h``), or -1."""
+    table, key = memo[0], memo[3]
     k = key.shape[0]
     width = k + HEAD
     entries = table.shape[0] // width
@@ -83,40 +85,18 @@ def find(memo: Any, h: int) -> int:
 
 
 @jit
-def seen_before(memo: Any, h: int) -> bool:
-    """Whether hash ``h`` was met before (it is marked met now); always False without a
-    memo. A hash collision only stores a position one sight early."""
-    seen = memo[2]
-    m = seen.shape[0]
-    if m == 0:
-        return False
-    i = h & (m - 1)
-    while True:
-        v = seen[i]
-        if v == h + 1:
-            return True
-        if v == 0:
-            counts = memo[3]
-            if 2 * (counts[2] + 1) > m:
-                seen[:] = 0
-                counts[2] = 0
-                i = h & (m - 1)
-            seen[i] = h + 1
-            counts[2] += 1
-            return False
-        i = (i + 1) & (m - 1)
-
-
-@jit
 def recall_turns(memo: Any, j: int, buf: Any) -> int:
     """Copy entry ``j``'s turns to ``buf``; their count."""
     table, pool = memo[0], memo[1]
-    k = memo[4].shape[0]
+    k = memo[3].shape[0]
     n = table[j + k]
     at = table[j + k + 1]
     for t in range(n):
-        for q in range(4):
-            buf[t, q] = pool[at + 4 * t + q]
+        v = pool[at + t]
+        buf[t, 0] = v & 255
+        buf[t, 1] = (v >> 8 & 4095) - 1
+        buf[t, 2] = (v >> 20 & 15) - 1
+        buf[t, 3] = (v >> 24 & 255) - 1
     return int(n)
 
 
@@ -125,8 +105,8 @@ def recall_threat(memo: Any, j: int, route: Any, nxt: Any) -> tuple[bool, int, i
     """Entry ``j``'s threat: sets its ``route`` cells and ``nxt`` states (arrays all
     False on entry); returns the threat flag, the escape turns and the next state count."""
     table, pool = memo[0], memo[1]
-    k = memo[4].shape[0]
-    at = table[j + k + 1] + 5 * table[j + k]
+    k = memo[3].shape[0]
+    at = table[j + k + 1] + table[j + k]
     n_route = table[j + k + 4]
     n_next = table[j + k + 5]
     for i in range(n_route):
@@ -139,9 +119,9 @@ def recall_threat(memo: Any, j: int, route: Any, nxt: Any) -> tuple[bool, int, i
 @jit
 def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route: Any,
           nxt: Any, n_next: int) -> int:  # fmt: skip
-    """Remember the key ``memo[4]`` (hash ``h``) with its ``n`` turns in ``buf`` and its
+    """Remember the key ``memo[3]`` (hash ``h``) with its ``n`` turns in ``buf`` and its
     threat (``route``/``nxt`` read only when ``threat``); the new entry (-1: too big)."""
-    table, pool, counts, key = memo[0], memo[1], memo[3], memo[4]
+    table, pool, counts, key = memo[0], memo[1], memo[2], memo[3]
     k = key.shape[0]
     width = k + HEAD
     entries = table.shape[0] // width
@@ -149,7 +129,7 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
     if threat:
         for c in range(route.shape[0]):
             n_route += route[c]
-    need = 5 * n + (n_route + n_next if threat else 0)
+    need = n + (n_route + n_next if threat else 0)
     if need > pool.shape[0]:
         return -1
     if counts[0] + need > pool.shape[0] or 2 * (counts[1] + 1) > entries:
@@ -171,10 +151,9 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
     table[j + k + 5] = n_next if threat else 0
     table[j + k + 6] = -1
     for t in range(n):
-        for q in range(4):
-            pool[at + 4 * t + q] = buf[t, q]
-    at += 4 * n
-    pool[at : at + n] = 0
+        pool[at + t] = (
+            buf[t, 0] | (buf[t, 1] + 1) << 8 | (buf[t, 2] + 1) << 20 | (buf[t, 3] + 1) << 24
+        )
     at += n
     if threat:
         for c in range(route.shape[0]):
@@ -190,9 +169,9 @@ def store(memo: Any, h: int, buf: Any, n: int, threat: bool, e_turns: int, route
     return int(j)
 
 
-VERDICT, DELAY, COVERS = 0, 2, 6
-"""Bit offsets of a turn's facts: exposure verdict + 1 (2 bits), delay + 8 (4 bits),
-covered states + 1 (the rest); 0 = not known yet."""
+VERDICT, DELAY, COVERS = 32, 34, 38
+"""Bit offsets of a turn's facts, above the turn: exposure verdict + 1 (2 bits), delay + 8
+(4 bits), covered states + 1 (the rest); 0 = not known yet."""
 UNKNOWN = -99
 
 
@@ -203,8 +182,8 @@ def fact(memo: Any, j: int, t: int, what: int) -> int:
     if j < 0:
         return UNKNOWN
     table, pool = memo[0], memo[1]
-    k = memo[4].shape[0]
-    v = pool[table[j + k + 1] + 4 * table[j + k] + t] >> what
+    k = memo[3].shape[0]
+    v = pool[table[j + k + 1] + t] >> what
     if what == VERDICT:
         v &= 3
     elif what == DELAY:
@@ -220,8 +199,8 @@ def set_fact(memo: Any, j: int, t: int, what: int, value: int) -> None:
     if j < 0:
         return
     table, pool = memo[0], memo[1]
-    k = memo[4].shape[0]
-    at = table[j + k + 1] + 4 * table[j + k] + t
+    k = memo[3].shape[0]
+    at = table[j + k + 1] + t
     pool[at] |= (value + (8 if what == DELAY else 1)) << what
 
 
@@ -230,10 +209,10 @@ def still(memo: Any, j: int) -> int:
     """The remembered exposure of entry ``j``'s position (-1: not known, or no entry)."""
     if j < 0:
         return -1
-    return int(memo[0][j + memo[4].shape[0] + 6])
+    return int(memo[0][j + memo[3].shape[0] + 6])
 
 
 @jit
 def set_still(memo: Any, j: int, value: int) -> None:
     if j >= 0:
-        memo[0][j + memo[4].shape[0] + 6] = value
+        memo[0][j + memo[3].shape[0] + 6] = value
