@@ -92,6 +92,7 @@ def _play(
         busy,
         grid,
         links,
+        vn,
     ) = S
     # the tables, once (see the module docstring)
     n, k, k_move, width = T.n, T.k, T.k_move, T.width
@@ -142,13 +143,13 @@ def _play(
             _view(
                 berm_words, bet_words, zone_words, n_tgt, n_elev, blocks, elev, elevates,
                 elevating, fires, kind, ks, lik_cell, lik_p, n, side_of, tgt, value, cell,
-                facing, damage, alive, wreck, blk, vtgt, vvalid, danger, likely_all,
+                facing, damage, alive, wreck, blk, vtgt, vvalid, vn, danger, likely_all,
             )  # fmt: skip
             for side in range(2):
                 if bases[side] == RANDOM:
                     _random_side(
                         elevating, k, kind, ks, ord_dest, ord_fac, side_of, side, nobs[side],
-                        key, base, cell, facing, alive, wreck_cells, vtgt, vvalid, dest,
+                        key, base, cell, facing, alive, wreck_cells, vtgt, vvalid, vn, dest,
                         dest_fac, shells, ok,
                     )  # fmt: skip
                     if repair_on:
@@ -159,9 +160,9 @@ def _play(
                 else:
                     _heuristic_side(
                         bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n,
-                        ord_d, ord_dest, ord_fac, side_of, tgt, width, repair_on, col, row,
-                        side, nobs[side], key, base, cell, facing, damage, alive, still,
-                        wreck_cells, blk, vtgt, vvalid, danger, likely_all, dest, dest_fac,
+                        ord_d, ord_dest, ord_fac, side_of, tgt, width, repair_on,
+                        col, row, side, nobs[side], key, base, cell, facing, damage, alive, still,
+                        wreck_cells, blk, vtgt, vvalid, vn, danger, likely_all, dest, dest_fac,
                         shells, claimed, likely, vals, ok, mine, keyd, order, rm_left, repair,
                         busy,
                     )  # fmt: skip

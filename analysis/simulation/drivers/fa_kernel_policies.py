@@ -30,7 +30,7 @@ def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
     return False
 
 
-@_jit
+@_inline
 def _view(
     T_berm_words: Any,
     T_bet_words: Any,
@@ -58,11 +58,13 @@ def _view(
     blk: Any,
     vtgt: Any,
     vvalid: Any,
+    vn: Any,
     danger: Any,
     likely: Any,
 ) -> None:
     """Fire zones (``vtgt``/``vvalid``: targets of units that can fire, out of line of
-    fire blocked), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
+    fire blocked; ``vn[u]`` how many there are, 0 for a unit that cannot fire: only those
+    are read), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
     cells that block fire (wrecks, berms, blocking units) as 64-bit words."""
     units = cell.shape[0]
     blk[:] = T_berm_words  # berms, then wrecks (knocked-out tanks) and blocking units
@@ -75,10 +77,12 @@ def _view(
     vvalid[:, :] = False  # (only the targets of units that can fire are read)
     for u in range(units):
         idx = cell[u] * 8 + facing[u]
+        vn[u] = 0
         if alive[u] and T_fires[u]:
             kc = min(T_kind[u], AT)
             side = T_side[u]
             if T_elevates[u] and T_elevating[cell[u]]:  # on a berm: the elevated zone
+                vn[u] = T_n_elev[kc, idx]
                 for t in range(T_n_elev[kc, idx]):
                     tg = T_elev[kc, idx, t]
                     vtgt[u, t] = tg
@@ -90,6 +94,7 @@ def _view(
                 for w in range(blk.shape[0]):
                     if T_zone_words[kc, idx, w] & blk[w]:
                         clear = False
+                vn[u] = T_n_tgt[kc, idx]
                 for t in range(T_n_tgt[kc, idx]):
                     tg = T_tgt[kc, idx, t]
                     ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
@@ -100,10 +105,12 @@ def _view(
         if alive[u]:
             ks = T_ks[u]
             scale = 1.0 + damage[u]
+            side = T_side[u]
+            val = T_value[u]
             for j in range(T_lik_cell.shape[2]):
-                likely[T_side[u], T_lik_cell[ks, idx, j]] += (
-                    T_lik_p[ks, idx, j] * T_value[u]
-                ) * scale
+                p = T_lik_p[ks, idx, j]
+                if p != 0.0:  # (adding +0.0 leaves a sum of non-negative terms as it is)
+                    likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
 
 
 @_jit
@@ -168,6 +175,7 @@ def _random_side(
     wreck_cells: Any,
     vtgt: Any,
     vvalid: Any,
+    vn: Any,
     dest: Any,
     dest_fac: Any,
     shells: Any,
@@ -190,7 +198,7 @@ def _random_side(
             dest_fac[u] = T_ord_fac[T_ks[u], idx, pos]
         # _shell_random
         count = 0
-        for t in range(vvalid.shape[1]):
+        for t in range(vn[u]):
             if vvalid[u, t]:
                 count += 1
         can = count > 0
@@ -236,6 +244,7 @@ def _heuristic_side(
     blk: Any,
     vtgt: Any,
     vvalid: Any,
+    vn: Any,
     danger_all: Any,
     likely_all: Any,
     dest: Any,
@@ -417,8 +426,9 @@ def _heuristic_side(
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
+            filled = vn[u]
             count = 0
-            for t in range(t_max):
+            for t in range(filled):
                 if vvalid[u, t]:
                     count += 1
             can = count > 0 and alive[u] and not (T_repair_on and repair[u])
@@ -429,7 +439,7 @@ def _heuristic_side(
                 continue
             best = 0
             best_v = -1.0
-            for t in range(t_max):
+            for t in range(filled):  # (only a valid target's value can be above 0)
                 v = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
                 if v > best_v:
                     best_v = v

@@ -47,6 +47,7 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
         np.zeros((3, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
+        np.zeros(units, dtype=np.int64),  # vn: how many targets each unit's zone has
     )
 
 
@@ -102,6 +103,7 @@ def _round(
         busy,
         grid,
         links,
+        vn,
     ) = S
     if T.repair_on:
         repair[:] = False
@@ -142,6 +144,7 @@ def _round(
         blk,
         vtgt,
         vvalid,
+        vn,
         danger,
         likely_all,
     )
@@ -165,6 +168,7 @@ def _round(
                 wreck_cells,
                 vtgt,
                 vvalid,
+                vn,
                 dest,
                 dest_fac,
                 shells,
@@ -209,6 +213,7 @@ def _round(
                 blk,
                 vtgt,
                 vvalid,
+                vn,
                 danger,
                 likely_all,
                 dest,
