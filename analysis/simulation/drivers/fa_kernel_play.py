@@ -105,6 +105,15 @@ def _play(
     had_tanks, wrecks, max_rounds, max_units = T.had_tanks, T.wrecks, T.max_rounds, T.max_units
     max_kind, forbid_tank_rm, repair_on = T.max_kind, T.forbid_tank_rm, T.repair_on
     col, row = T.col, T.row
+    ht = (
+        bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n, ord_d, ord_dest,
+        ord_fac, side_of, tgt, width, repair_on, col, row,
+    )  # fmt: skip
+    ha = (
+        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
+        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
+        rm_left, repair, busy,
+    )  # fmt: skip
     needed = 0
     cap = route_flat.shape[0]
     for g in range(keys.shape[0]):
@@ -158,14 +167,7 @@ def _play(
                             rm_left, dest, dest_fac, shells, repair,
                         )  # fmt: skip
                 else:
-                    _heuristic_side(
-                        bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n,
-                        ord_d, ord_dest, ord_fac, side_of, tgt, width, repair_on,
-                        col, row, side, nobs[side], key, base, cell, facing, damage, alive, still,
-                        wreck_cells, blk, vtgt, vvalid, vn, danger, likely_all, dest, dest_fac,
-                        shells, claimed, likely, vals, ok, mine, keyd, order, rm_left, repair,
-                        busy,
-                    )  # fmt: skip
+                    _heuristic_side(ht, side, nobs[side], key, base, ha)
             _apply(
                 forbid_tank_rm, hits, kind, max_kind, max_units, no_swap, side_of, wrecks,
                 repair_on, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
