@@ -12,7 +12,6 @@ from tankmap.analysis.simulation.drivers.fa_kernel_base import (
     AT,
     TANK,
     _inline,
-    _jit,
     _noise,
     _pairwise,
 )
@@ -113,7 +112,7 @@ def _view(
                     likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
 
 
-@_jit
+@_inline
 def _pick_nth(flags: Any, count: int, r: float) -> int:
     """The position of the ``min(int(r * count), count - 1)``-th true flag (0 if none):
     ``argmax(cumsum(flags) > k)`` of the numpy version."""
@@ -127,7 +126,7 @@ def _pick_nth(flags: Any, count: int, r: float) -> int:
     return 0
 
 
-@_jit
+@_inline
 def _options(
     T_elevating: Any,
     T_ks: Any,
@@ -156,7 +155,7 @@ def _options(
         ok[j] = good
 
 
-@_jit
+@_inline
 def _random_side(
     T_elevating: Any,
     T_k: Any,

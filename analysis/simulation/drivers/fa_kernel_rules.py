@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _jit
+from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _inline, _jit
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _finish_repairs, _repair_wrecks
 
 
 # --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
-@_jit
+@_inline
 def _resolve(
     T_forbid_tank_rm: Any,
     T_kind: Any,
@@ -152,7 +152,7 @@ def _resolve(
                 moving[u] = False
 
 
-@_jit
+@_inline
 def _knock_out(
     T_kind: Any,
     T_side: Any,
@@ -376,7 +376,7 @@ def _apply(
         _finish_repairs(T_kind, T_side, cell, damage, alive, rm_left, repair)
 
 
-@_jit
+@_inline
 def _check_end(
     T_goal: Any,
     T_had_tanks: Any,
