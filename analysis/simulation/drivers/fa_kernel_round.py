@@ -15,7 +15,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _view,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply
+from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, rule_tables
 
 
 @_jit
@@ -192,15 +192,7 @@ def _round(
             )  # fmt: skip
             _heuristic_side(ht, side, nobs[side], key, base, ha)
     _apply(
-        T.forbid_tank_rm,
-        T.hits,
-        T.kind,
-        T.max_kind,
-        T.max_units,
-        T.no_swap,
-        T.side,
-        T.wrecks,
-        T.repair_on,
+        rule_tables(T),
         g,
         rnd,
         cell,
