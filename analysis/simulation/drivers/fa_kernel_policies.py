@@ -13,7 +13,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_base import (
     TANK,
     _inline,
     _noise,
-    _pairwise,
+    _psum,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _heuristic_repairs
 from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
@@ -372,7 +372,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         fac = facing[u]
         for t in range(t_max):
             vals[t] = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
-        if _pairwise(vals, t_max) > 0.25:
+        if _psum(vals, t_max) > 0.25:
             continue  # worth staying: the default order (stay, same facing)
         top = -1
         top_v = 0.0
@@ -389,7 +389,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 vals[t] = likely[T_tgt[AT, tidx, t]] if good else 0.0
             for t in range(filled, t_max):
                 vals[t] = 0.0
-            v = _pairwise(vals, t_max)
+            v = _psum(vals, t_max)
             if top < 0 or v > top_v:
                 top, top_v = r, v
         if top_v > 0.25:
