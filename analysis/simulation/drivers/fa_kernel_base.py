@@ -282,9 +282,9 @@ def _noise(key: np.uint64, counter: int) -> float:
     return out
 
 
-@_jit
-def _pairwise(a: Any, n: int) -> float:
-    """numpy's pairwise summation of ``a[:n]`` (so sums round exactly as numpy's)."""
+@_inline
+def _pairwise_short(a: Any, n: int) -> float:
+    """``_pairwise`` for ``n <= 128`` (numpy's unrolled block, no recursion)."""
     if n < 8:
         res = 0.0
         for i in range(n):
@@ -310,6 +310,20 @@ def _pairwise(a: Any, n: int) -> float:
             res += a[i]
             i += 1
         return float(res)
+    return 0.0  # (not reached: n <= 128)
+
+
+@_jit
+def _pairwise(a: Any, n: int) -> float:
+    """numpy's pairwise summation of ``a[:n]`` (so sums round exactly as numpy's)."""
+    if n <= 128:
+        return _pairwise_short(a, n)
     n2 = n // 2
     n2 -= n2 % 8
     return _pairwise(a, n2) + _pairwise(a[n2:], n - n2)
+
+
+@_inline
+def _psum(a: Any, n: int) -> float:
+    """``_pairwise(a, n)``, compiled into its caller when no recursion is needed."""
+    return _pairwise_short(a, n) if n <= 128 else _pairwise(a, n)

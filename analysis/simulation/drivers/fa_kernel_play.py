@@ -20,7 +20,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _view,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end
+from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end, rule_tables
 
 
 def work(T: Tables, units: int) -> tuple[npt.NDArray[Any], ...]:
@@ -92,6 +92,7 @@ def _play(
         busy,
         grid,
         links,
+        vn,
     ) = S
     # the tables, once (see the module docstring)
     n, k, k_move, width = T.n, T.k, T.k_move, T.width
@@ -100,10 +101,19 @@ def _play(
     zone_words, n_tgt, n_elev, elev = T.zone_words, T.n_tgt, T.n_elev, T.elev
     berm_words, elevating, ks, value = T.berm_words, T.elevating, T.ks, T.value
     fires, elevates, kind, side_of = T.fires, T.elevates, T.kind, T.side
-    hits, blocks, no_swap, goal = T.hits, T.blocks, T.no_swap, T.goal
-    had_tanks, wrecks, max_rounds, max_units = T.had_tanks, T.wrecks, T.max_rounds, T.max_units
-    max_kind, forbid_tank_rm, repair_on = T.max_kind, T.forbid_tank_rm, T.repair_on
+    blocks, goal, had_tanks, repair_on = T.blocks, T.goal, T.had_tanks, T.repair_on
+    max_rounds = T.max_rounds
     col, row = T.col, T.row
+    ht = (
+        bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n, ord_d, ord_dest,
+        ord_fac, side_of, tgt, width, repair_on, col, row,
+    )  # fmt: skip
+    ha = (
+        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
+        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
+        rm_left, repair, busy,
+    )  # fmt: skip
+    rt = rule_tables(T)
     needed = 0
     cap = route_flat.shape[0]
     for g in range(keys.shape[0]):
@@ -142,13 +152,13 @@ def _play(
             _view(
                 berm_words, bet_words, zone_words, n_tgt, n_elev, blocks, elev, elevates,
                 elevating, fires, kind, ks, lik_cell, lik_p, n, side_of, tgt, value, cell,
-                facing, damage, alive, wreck, blk, vtgt, vvalid, danger, likely_all,
+                facing, damage, alive, wreck, blk, vtgt, vvalid, vn, danger, likely_all,
             )  # fmt: skip
             for side in range(2):
                 if bases[side] == RANDOM:
                     _random_side(
                         elevating, k, kind, ks, ord_dest, ord_fac, side_of, side, nobs[side],
-                        key, base, cell, facing, alive, wreck_cells, vtgt, vvalid, dest,
+                        key, base, cell, facing, alive, wreck_cells, vtgt, vvalid, vn, dest,
                         dest_fac, shells, ok,
                     )  # fmt: skip
                     if repair_on:
@@ -157,17 +167,9 @@ def _play(
                             rm_left, dest, dest_fac, shells, repair,
                         )  # fmt: skip
                 else:
-                    _heuristic_side(
-                        bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n,
-                        ord_d, ord_dest, ord_fac, side_of, tgt, width, repair_on, col, row,
-                        side, nobs[side], key, base, cell, facing, damage, alive, still,
-                        wreck_cells, blk, vtgt, vvalid, danger, likely_all, dest, dest_fac,
-                        shells, claimed, likely, vals, ok, mine, keyd, order, rm_left, repair,
-                        busy,
-                    )  # fmt: skip
+                    _heuristic_side(ht, side, nobs[side], key, base, ha)
             _apply(
-                forbid_tank_rm, hits, kind, max_kind, max_units, no_swap, side_of, wrecks,
-                repair_on, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
+                rt, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
                 dest, dest_fac, shells, moving, bounce, d_count, d_unit, d_cell, d_round,
                 d_by, rm_left, repair, busy, grid, links,
             )  # fmt: skip

@@ -12,9 +12,8 @@ from tankmap.analysis.simulation.drivers.fa_kernel_base import (
     AT,
     TANK,
     _inline,
-    _jit,
     _noise,
-    _pairwise,
+    _psum,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _heuristic_repairs
 from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
@@ -30,7 +29,7 @@ def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
     return False
 
 
-@_jit
+@_inline
 def _view(
     T_berm_words: Any,
     T_bet_words: Any,
@@ -58,11 +57,13 @@ def _view(
     blk: Any,
     vtgt: Any,
     vvalid: Any,
+    vn: Any,
     danger: Any,
     likely: Any,
 ) -> None:
     """Fire zones (``vtgt``/``vvalid``: targets of units that can fire, out of line of
-    fire blocked), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
+    fire blocked; ``vn[u]`` how many there are, 0 for a unit that cannot fire: only those
+    are read), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
     cells that block fire (wrecks, berms, blocking units) as 64-bit words."""
     units = cell.shape[0]
     blk[:] = T_berm_words  # berms, then wrecks (knocked-out tanks) and blocking units
@@ -75,10 +76,12 @@ def _view(
     vvalid[:, :] = False  # (only the targets of units that can fire are read)
     for u in range(units):
         idx = cell[u] * 8 + facing[u]
+        vn[u] = 0
         if alive[u] and T_fires[u]:
             kc = min(T_kind[u], AT)
             side = T_side[u]
             if T_elevates[u] and T_elevating[cell[u]]:  # on a berm: the elevated zone
+                vn[u] = T_n_elev[kc, idx]
                 for t in range(T_n_elev[kc, idx]):
                     tg = T_elev[kc, idx, t]
                     vtgt[u, t] = tg
@@ -90,6 +93,7 @@ def _view(
                 for w in range(blk.shape[0]):
                     if T_zone_words[kc, idx, w] & blk[w]:
                         clear = False
+                vn[u] = T_n_tgt[kc, idx]
                 for t in range(T_n_tgt[kc, idx]):
                     tg = T_tgt[kc, idx, t]
                     ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
@@ -100,13 +104,15 @@ def _view(
         if alive[u]:
             ks = T_ks[u]
             scale = 1.0 + damage[u]
+            side = T_side[u]
+            val = T_value[u]
             for j in range(T_lik_cell.shape[2]):
-                likely[T_side[u], T_lik_cell[ks, idx, j]] += (
-                    T_lik_p[ks, idx, j] * T_value[u]
-                ) * scale
+                p = T_lik_p[ks, idx, j]
+                if p != 0.0:  # (adding +0.0 leaves a sum of non-negative terms as it is)
+                    likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
 
 
-@_jit
+@_inline
 def _pick_nth(flags: Any, count: int, r: float) -> int:
     """The position of the ``min(int(r * count), count - 1)``-th true flag (0 if none):
     ``argmax(cumsum(flags) > k)`` of the numpy version."""
@@ -120,7 +126,7 @@ def _pick_nth(flags: Any, count: int, r: float) -> int:
     return 0
 
 
-@_jit
+@_inline
 def _options(
     T_elevating: Any,
     T_ks: Any,
@@ -149,7 +155,7 @@ def _options(
         ok[j] = good
 
 
-@_jit
+@_inline
 def _random_side(
     T_elevating: Any,
     T_k: Any,
@@ -168,6 +174,7 @@ def _random_side(
     wreck_cells: Any,
     vtgt: Any,
     vvalid: Any,
+    vn: Any,
     dest: Any,
     dest_fac: Any,
     shells: Any,
@@ -190,7 +197,7 @@ def _random_side(
             dest_fac[u] = T_ord_fac[T_ks[u], idx, pos]
         # _shell_random
         count = 0
-        for t in range(vvalid.shape[1]):
+        for t in range(vn[u]):
             if vvalid[u, t]:
                 count += 1
         can = count > 0
@@ -202,58 +209,60 @@ def _random_side(
             shells[u] = -1
 
 
-@_jit
-def _heuristic_side(
-    T_bet_words: Any,
-    T_zone_words: Any,
-    T_n_tgt: Any,
-    T_dist: Any,
-    T_elevating: Any,
-    T_k: Any,
-    T_k_move: Any,
-    T_kind: Any,
-    T_ks: Any,
-    T_n: Any,
-    T_ord_d: Any,
-    T_ord_dest: Any,
-    T_ord_fac: Any,
-    T_side: Any,
-    T_tgt: Any,
-    T_width: Any,
-    T_repair_on: Any,
-    T_col: Any,
-    T_row: Any,
-    side: int,
-    nob: bool,
-    key: np.uint64,
-    base: int,
-    cell: Any,
-    facing: Any,
-    damage: Any,
-    alive: Any,
-    still: Any,
-    wreck_cells: Any,
-    blk: Any,
-    vtgt: Any,
-    vvalid: Any,
-    danger_all: Any,
-    likely_all: Any,
-    dest: Any,
-    dest_fac: Any,
-    shells: Any,
-    claimed: Any,
-    likely: Any,
-    vals: Any,
-    ok: Any,
-    mine: Any,
-    keyd: Any,
-    order: Any,
-    rm_left: Any,
-    repair: Any,
-    busy: Any,
-) -> None:
+@_inline
+def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA: Any) -> None:
     """One side's heuristic orders and shells (BatchPlayers._heuristic); with
-    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared)."""
+    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). ``HT``: the
+    tables it reads, ``HA`` the arrays; as two tuples, so that the
+    call has few enough arguments for numba to compile it into its caller."""
+    (
+        T_bet_words,
+        T_zone_words,
+        T_n_tgt,
+        T_dist,
+        T_elevating,
+        T_k,
+        T_k_move,
+        T_kind,
+        T_ks,
+        T_n,
+        T_ord_d,
+        T_ord_dest,
+        T_ord_fac,
+        T_side,
+        T_tgt,
+        T_width,
+        T_repair_on,
+        T_col,
+        T_row,
+    ) = HT
+    (
+        cell,
+        facing,
+        damage,
+        alive,
+        still,
+        wreck_cells,
+        blk,
+        vtgt,
+        vvalid,
+        vn,
+        danger_all,
+        likely_all,
+        dest,
+        dest_fac,
+        shells,
+        claimed,
+        likely,
+        vals,
+        ok,
+        mine,
+        keyd,
+        order,
+        rm_left,
+        repair,
+        busy,
+    ) = HA
     n = T_n
     units = cell.shape[0]
     enemy = 1 - side
@@ -363,7 +372,7 @@ def _heuristic_side(
         fac = facing[u]
         for t in range(t_max):
             vals[t] = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
-        if _pairwise(vals, t_max) > 0.25:
+        if _psum(vals, t_max) > 0.25:
             continue  # worth staying: the default order (stay, same facing)
         top = -1
         top_v = 0.0
@@ -380,7 +389,7 @@ def _heuristic_side(
                 vals[t] = likely[T_tgt[AT, tidx, t]] if good else 0.0
             for t in range(filled, t_max):
                 vals[t] = 0.0
-            v = _pairwise(vals, t_max)
+            v = _psum(vals, t_max)
             if top < 0 or v > top_v:
                 top, top_v = r, v
         if top_v > 0.25:
@@ -417,8 +426,9 @@ def _heuristic_side(
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
+            filled = vn[u]
             count = 0
-            for t in range(t_max):
+            for t in range(filled):
                 if vvalid[u, t]:
                     count += 1
             can = count > 0 and alive[u] and not (T_repair_on and repair[u])
@@ -429,7 +439,7 @@ def _heuristic_side(
                 continue
             best = 0
             best_v = -1.0
-            for t in range(t_max):
+            for t in range(filled):  # (only a valid target's value can be above 0)
                 v = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
                 if v > best_v:
                     best_v = v

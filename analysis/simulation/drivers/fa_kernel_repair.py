@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import RM, TANK, _jit, _noise
+from tankmap.analysis.simulation.drivers.fa_kernel_base import RM, TANK, _inline, _noise
 from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
 from tankmap.analysis.simulation.policies.final_act_batch_repair import REPAIR_NOISE, SAFE_DANGER
 
 
-@_jit
+@_inline
 def _partner(T_kind: Any, T_side: Any, t: int, cell: Any, alive: Any, rm_left: Any) -> int:
     """The own R/M with repairs left on tank ``t``'s cell, or -1 (the caller checks that
     ``t`` is a damaged tank in play)."""
@@ -30,7 +30,7 @@ def _partner(T_kind: Any, T_side: Any, t: int, cell: Any, alive: Any, rm_left: A
     return -1
 
 
-@_jit
+@_inline
 def _random_repairs(
     T_kind: Any,
     T_side: Any,
@@ -62,13 +62,13 @@ def _random_repairs(
         shells[t] = -1
 
 
-@_jit
+@_inline
 def _cheb(T_col: Any, T_row: Any, a: int, b: int) -> int:
     d: int = max(abs(T_col[a] - T_col[b]), abs(T_row[a] - T_row[b]))
     return d
 
 
-@_jit
+@_inline
 def _heuristic_repairs(
     T_col: Any,
     T_row: Any,
@@ -185,7 +185,7 @@ def _heuristic_repairs(
             dest_fac[t_slot] = facing[t_slot]
 
 
-@_jit
+@_inline
 def _repair_wrecks(
     T_kind: Any,
     T_side: Any,
@@ -210,7 +210,7 @@ def _repair_wrecks(
     return found
 
 
-@_jit
+@_inline
 def _finish_repairs(
     T_kind: Any, T_side: Any, cell: Any, damage: Any, alive: Any, rm_left: Any, repair: Any
 ) -> None:

@@ -15,7 +15,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _view,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply
+from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, rule_tables
 
 
 @_jit
@@ -47,6 +47,7 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
         np.zeros((3, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
+        np.zeros(units, dtype=np.int64),  # vn: how many targets each unit's zone has
     )
 
 
@@ -102,6 +103,7 @@ def _round(
         busy,
         grid,
         links,
+        vn,
     ) = S
     if T.repair_on:
         repair[:] = False
@@ -142,6 +144,7 @@ def _round(
         blk,
         vtgt,
         vvalid,
+        vn,
         danger,
         likely_all,
     )
@@ -165,6 +168,7 @@ def _round(
                 wreck_cells,
                 vtgt,
                 vvalid,
+                vn,
                 dest,
                 dest_fac,
                 shells,
@@ -176,65 +180,19 @@ def _round(
                     dest, dest_fac, shells, repair,
                 )  # fmt: skip
         else:
-            _heuristic_side(
-                T.bet_words,
-                T.zone_words,
-                T.n_tgt,
-                T.dist,
-                T.elevating,
-                T.k,
-                T.k_move,
-                T.kind,
-                T.ks,
-                T.n,
-                T.ord_d,
-                T.ord_dest,
-                T.ord_fac,
-                T.side,
-                T.tgt,
-                T.width,
-                T.repair_on,
-                T.col,
-                T.row,
-                side,
-                nobs[side],
-                key,
-                base,
-                cell,
-                facing,
-                damage,
-                alive,
-                still,
-                wreck_cells,
-                blk,
-                vtgt,
-                vvalid,
-                danger,
-                likely_all,
-                dest,
-                dest_fac,
-                shells,
-                claimed,
-                likely,
-                vals,
-                ok,
-                mine,
-                keyd,
-                order,
-                rm_left,
-                repair,
-                busy,
-            )
+            ht = (
+                T.bet_words, T.zone_words, T.n_tgt, T.dist, T.elevating, T.k, T.k_move, T.kind,
+                T.ks, T.n, T.ord_d, T.ord_dest, T.ord_fac, T.side, T.tgt, T.width, T.repair_on,
+                T.col, T.row,
+            )  # fmt: skip
+            ha = (
+                cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
+                likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
+                rm_left, repair, busy,
+            )  # fmt: skip
+            _heuristic_side(ht, side, nobs[side], key, base, ha)
     _apply(
-        T.forbid_tank_rm,
-        T.hits,
-        T.kind,
-        T.max_kind,
-        T.max_units,
-        T.no_swap,
-        T.side,
-        T.wrecks,
-        T.repair_on,
+        rule_tables(T),
         g,
         rnd,
         cell,

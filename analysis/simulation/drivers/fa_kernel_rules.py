@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _jit
+from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _inline
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _finish_repairs, _repair_wrecks
 
 
 # --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
-@_jit
+@_inline
 def _resolve(
     T_forbid_tank_rm: Any,
     T_kind: Any,
@@ -152,7 +152,7 @@ def _resolve(
                 moving[u] = False
 
 
-@_jit
+@_inline
 def _knock_out(
     T_kind: Any,
     T_side: Any,
@@ -188,17 +188,18 @@ def _knock_out(
     d_count[g] = i + 1
 
 
-@_jit
+@_inline
+def rule_tables(T: Any) -> Any:
+    """``_apply``'s tables from the kernel's ``Tables``."""
+    return (
+        T.forbid_tank_rm, T.hits, T.kind, T.max_kind, T.max_units, T.no_swap, T.side, T.wrecks,
+        T.repair_on,
+    )  # fmt: skip
+
+
+@_inline
 def _apply(
-    T_forbid_tank_rm: Any,
-    T_hits: Any,
-    T_kind: Any,
-    T_max_kind: Any,
-    T_max_units: Any,
-    T_no_swap: Any,
-    T_side: Any,
-    T_wrecks: Any,
-    T_repair_on: Any,
+    RT: Any,
     g: int,
     rnd: int,
     cell: Any,
@@ -228,7 +229,13 @@ def _apply(
     tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
     scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``; ``links`` -1 on
     entry and on return: the units on each cell, in unit order, as linked lists (the first
-    unit of cell ``c`` is ``links[c]``, the one after unit ``u`` is ``links[n + u]``)."""
+    unit of cell ``c`` is ``links[c]``, the one after unit ``u`` is ``links[n + u]``).
+    ``RT``: the tables it reads (``rule_tables``), one tuple so that the call has few enough
+    arguments for numba to compile it into its caller."""
+    (
+        T_forbid_tank_rm, T_hits, T_kind, T_max_kind, T_max_units, T_no_swap, T_side, T_wrecks,
+        T_repair_on,
+    ) = RT  # fmt: skip
     units = cell.shape[0]
     for u in range(units):
         stay = dest[u] == cell[u]
@@ -376,7 +383,7 @@ def _apply(
         _finish_repairs(T_kind, T_side, cell, damage, alive, rm_left, repair)
 
 
-@_jit
+@_inline
 def _check_end(
     T_goal: Any,
     T_had_tanks: Any,

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from tankmap.analysis.simulation.drivers.fa_kernel_base import HEURISTIC, TANK, Tables, _jit, tables
 from tankmap.analysis.simulation.drivers.fa_kernel_round import _round, _scratch
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end
+from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end, rule_tables
 from tankmap.analysis.simulation.policies.final_act import Prepared
 
 
@@ -83,15 +83,7 @@ def _lookahead(
         repair[:] = forced_repair[g]
         rnd = done + 1
         _apply(
-            T.forbid_tank_rm,
-            T.hits,
-            T.kind,
-            T.max_kind,
-            T.max_units,
-            T.no_swap,
-            T.side,
-            T.wrecks,
-            T.repair_on,
+            rule_tables(T),
             0,
             rnd,
             cell,
