@@ -188,6 +188,18 @@ class Tables(NamedTuple):
     repair_on: bool
     col: npt.NDArray[np.int64]
     row: npt.NDArray[np.int64]
+    n_move: npt.NDArray[np.int64]
+    """``[ks, idx]``: past the last usable move order (``ord_dest >= 0``) of the first
+    ``k_move``; the loops over move orders stop there (only padding follows)."""
+
+
+def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """``[ks, idx]``: 1 + the position of the last ``dest >= 0`` along the last axis (0
+    when there is none)."""
+    used = dest >= 0
+    width = used.shape[-1]
+    past = width - np.argmax(used[..., ::-1], axis=-1)
+    return np.ascontiguousarray(np.where(used.any(axis=-1), past, 0).astype(np.int64))
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
@@ -254,6 +266,7 @@ def tables(tb: BatchTables) -> Tables:
         repair_on=bool(b.repair_on),
         col=c(tb.col),
         row=c(tb.row),
+        n_move=last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)]),
     )
     if len(_PACKED) > 8:
         _PACKED.clear()

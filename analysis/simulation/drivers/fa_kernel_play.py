@@ -106,7 +106,7 @@ def _play(
     col, row = T.col, T.row
     ht = (
         bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n, ord_d, ord_dest,
-        ord_fac, side_of, tgt, width, repair_on, col, row,
+        ord_fac, side_of, tgt, width, repair_on, col, row, T.n_move,
     )  # fmt: skip
     ha = (
         cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,

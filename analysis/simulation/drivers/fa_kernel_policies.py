@@ -22,11 +22,14 @@ from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
 # --- the position at the start of a round (policies.final_act_batch.View) ------------------
 @_inline
 def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
-    """Whether a blocker stands between the shooter and target ``t`` of ``(kc, idx)``."""
+    """Whether a blocker stands between the shooter and target ``t`` of ``(kc, idx)``
+    (every word is read: a loop of a fixed length, not an exit that depends on the data,
+    which the processor mispredicted)."""
+    hit = np.uint64(0)
     for w in range(blk.shape[0]):
-        if T_bet_words[kc, idx, t, w] & blk[w]:
-            return True
-    return False
+        hit |= T_bet_words[kc, idx, t, w] & blk[w]
+    out: bool = hit != 0
+    return out
 
 
 @_inline
@@ -99,8 +102,8 @@ def _view(
                     ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
                     vtgt[u, t] = tg
                     vvalid[u, t] = ok
-                    if ok:
-                        danger[side, tg] += 1.0
+                    # (whole counts: adding +0.0 leaves them as they are, without a branch)
+                    danger[side, tg] += 1.0 if ok else 0.0
         if alive[u]:
             ks = T_ks[u]
             scale = 1.0 + damage[u]
@@ -235,6 +238,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         T_repair_on,
         T_col,
         T_row,
+        T_n_move,
     ) = HT
     (
         cell,
@@ -307,7 +311,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         nb = base + u * NOISE_PER_UNIT + 8
         best = 0
         best_sc = np.inf
-        for j in range(km):
+        for j in range(min(km, T_n_move[ks, idx])):  # (only padding after them)
             d = T_ord_dest[ks, idx, j]
             safe = d if d >= 0 else n
             moving = d != here
@@ -426,24 +430,26 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
+            # the valid targets and the first of the most likely among them, in one pass
+            # (only a valid target's value can be above 0: an invalid one, worth 0 in
+            # BatchPlayers, never wins; with no value above 0 the pick is random)
             filled = vn[u]
             count = 0
+            best = 0
+            best_v = -1.0
             for t in range(filled):
                 if vvalid[u, t]:
                     count += 1
+                    v = likely[vtgt[u, t]]
+                    if v > best_v:
+                        best_v = v
+                        best = t
             can = count > 0 and alive[u] and not (T_repair_on and repair[u])
             if T_kind[u] == AT:
                 can = can and dest[u] == cell[u]
             if not can:
                 shells[u] = -1
                 continue
-            best = 0
-            best_v = -1.0
-            for t in range(filled):  # (only a valid target's value can be above 0)
-                v = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
-                if v > best_v:
-                    best_v = v
-                    best = t
             if best_v > 0:
                 chosen = vtgt[u, best]
                 shells[u] = chosen

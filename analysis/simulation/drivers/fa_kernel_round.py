@@ -183,7 +183,7 @@ def _round(
             ht = (
                 T.bet_words, T.zone_words, T.n_tgt, T.dist, T.elevating, T.k, T.k_move, T.kind,
                 T.ks, T.n, T.ord_d, T.ord_dest, T.ord_fac, T.side, T.tgt, T.width, T.repair_on,
-                T.col, T.row,
+                T.col, T.row, T.n_move,
             )  # fmt: skip
             ha = (
                 cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
