@@ -48,6 +48,7 @@ def _view(
     T_ks: Any,
     T_lik_cell: Any,
     T_lik_p: Any,
+    T_n_lik: Any,
     T_n: Any,
     T_side: Any,
     T_tgt: Any,
@@ -109,7 +110,7 @@ def _view(
             scale = 1.0 + damage[u]
             side = T_side[u]
             val = T_value[u]
-            for j in range(T_lik_cell.shape[2]):
+            for j in range(T_n_lik[ks, idx]):  # (only zeros after them)
                 p = T_lik_p[ks, idx, j]
                 if p != 0.0:  # (adding +0.0 leaves a sum of non-negative terms as it is)
                     likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
