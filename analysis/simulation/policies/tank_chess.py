@@ -191,6 +191,36 @@ def killers(
     return out
 
 
+def shot_score(
+    st: GameState,
+    attacks: Mapping[int, Sequence[tuple[int, int]]],
+    esc: Sequence[int],
+    clt: int,
+    t: Turn,
+) -> float | None:
+    """The heuristic's score of shot ``t`` of the side to move before bonus and noise: the
+    target's value, plus the command tank ``clt``'s progress towards its escape (``esc``,
+    turns to escape per state) or another piece's advance less its value if an enemy could
+    destroy it there (``attacks``: ``attack_map`` of the enemy); ``None`` if the shot
+    cannot destroy its target. The one formula of the plain and the remembering ranking."""
+    p, c, f, target = t
+    if st.gun[p] <= st.hit_armour(c, target):
+        return None
+    kind, cell = st.kind, st.cell
+    score: float = VALUE[kind[target]]
+    if p == clt:
+        old = esc[cell[p] * 8 + st.facing[p]]
+        new = esc[c * 8 + f]
+        score += 0.3 * ((old if old < INF else 99) - (new if new < INF else 99))
+    else:
+        cols = st.columns
+        row_old, row_new = cell[p] // cols, c // cols
+        score += 0.05 * ((row_new - row_old) if st.to_move == 0 else (row_old - row_new))
+        if killers(st, attacks, p, c, f):
+            score -= 0.9 * VALUE[kind[p]]
+    return score
+
+
 def reachable(st: GameState, side: int) -> dict[int, list[int]]:
     """State id ``cell * 8 + facing`` → the pieces of ``side`` that can end a move there
     (or stand there now), in the current position."""
@@ -325,22 +355,13 @@ class HeuristicPolicy:
         cols = st.columns
         i = 0
         for t in shots:
-            p, c, f, target = t
             i += 1
-            if gun[p] <= st.hit_armour(c, target):
+            found = shot_score(st, attacks, esc, clt, t)
+            if found is None:
                 continue  # a shot that cannot destroy is the same as not shooting
-            score = VALUE[kind[target]]
-            if p == clt:
-                old = esc[cell[p] * 8 + facing[p]]
-                new = esc[c * 8 + f]
-                score += 0.3 * ((old if old < INF else 99) - (new if new < INF else 99))
-            else:
-                row_old, row_new = cell[p] // cols, c // cols
-                score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
-                if killers(st, attacks, p, c, f):
-                    score -= 0.9 * VALUE[kind[p]]
-                if bonus:
-                    score += bonus.get(t, 0.0)
+            score = found
+            if t[0] != clt and bonus:
+                score += bonus.get(t, 0.0)
             append((score + 0.3 * noise[i - 1], t))
         if clt_turns:
             old = esc[cell[clt] * 8 + facing[clt]]

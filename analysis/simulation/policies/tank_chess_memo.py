@@ -96,9 +96,8 @@ class Facts:
     def __init__(self, st: GameState, prep: Prepared, banned: frozenset[int]) -> None:
         from tankmap.analysis.simulation.policies.tank_chess import (  # (it imports us)
             INF,
-            VALUE,
             attack_map,
-            killers,
+            shot_score,
         )
 
         me = st.to_move
@@ -146,7 +145,6 @@ class Facts:
                     for x in th.nxt:
                         self.cover_lines |= rays[x] | (1 << (8 * x))
         esc = prep.escape[me]
-        cols = st.columns
         # the destroying shots' and the command tank's scores before bonus and noise, as
         # the plain ranking sums them
         turns: list[Turn] = []
@@ -154,19 +152,10 @@ class Facts:
         noise: list[int] = []
         plain_shots: list[tuple[int, Turn]] = []
         for i, t in enumerate(shots):
-            p, c, f, target = t
-            if gun[p] <= st.hit_armour(c, target):
+            score = shot_score(st, attacks, esc, clt, t)
+            if score is None:
                 continue
-            score = VALUE[kind[target]]
-            if p == clt:
-                old = esc[cell[p] * 8 + facing[p]]
-                new = esc[c * 8 + f]
-                score += 0.3 * ((old if old < INF else 99) - (new if new < INF else 99))
-            else:
-                row_old, row_new = cell[p] // cols, c // cols
-                score += 0.05 * ((row_new - row_old) if me == 0 else (row_old - row_new))
-                if killers(st, attacks, p, c, f):
-                    score -= 0.9 * VALUE[kind[p]]
+            if t[0] != clt:
                 plain_shots.append((len(turns), t))
             turns.append(t)
             base.append(score)
