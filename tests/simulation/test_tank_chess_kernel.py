@@ -26,6 +26,7 @@ from tankmap.analysis.simulation.drivers import (
     tc_kernel_heuristic,
     tc_kernel_moves,
     tc_kernel_positions,
+    tc_kernel_rng,
     tc_kernel_set,
 )
 from tankmap.analysis.simulation.games import get_driver
@@ -203,10 +204,12 @@ def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
         ref_rng, rng = np.random.default_rng(i), np.random.default_rng(i)
         want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
         pos = kb.position_of(st)
+        state = tc_kernel_rng.state_of(rng)
         row = tc_kernel_heuristic.heuristic_choice(
-            b, facts, pos, rng, 2 if banned else 0, work, states, out, memo
+            b, facts, pos, state, 2 if banned else 0, work, states, out, memo
         )
         assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
+        tc_kernel_rng.restore(rng, state)
         assert rng.random() == ref_rng.random()  # the same draws were made
 
 
@@ -233,10 +236,12 @@ def test_heuristic_choice_equal_with_position_memo(size: str) -> None:
             ref_rng, rng = np.random.default_rng(i + r), np.random.default_rng(i + r)
             want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
             pos = kb.position_of(st)
+            state = tc_kernel_rng.state_of(rng)
             row = tc_kernel_heuristic.heuristic_choice(
-                b, facts, pos, rng, 2 if banned else 0, work, states, out, memo
+                b, facts, pos, state, 2 if banned else 0, work, states, out, memo
             )
             assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), (r, i)
+            tc_kernel_rng.restore(rng, state)
             assert rng.random() == ref_rng.random()
     assert memo[6][1] > 0  # positions were remembered
 

@@ -3,21 +3,23 @@ allowed) in any pairing.
 
 ``RandomPolicy.choose`` draws ``rng.integers(n)`` over the ``n`` allowed legal turns in
 ``GameState.legal_turns`` order; the kernel lists the same turns in the same order
-(``tc_kernel_moves``) and draws from the same ``numpy.random.Generator`` (numba's
-``integers`` and ``random`` are numpy's algorithms on the same bit generator state); the
-heuristic's choice is ``tc_kernel_heuristic``'s. So a seed plays the very same game.
-``kernel_turns`` returns the turns; the driver replays them on a ``GameState`` to build
-the result exactly as for a game played in Python.
+(``tc_kernel_moves``) and makes the same draws as the game's ``numpy.random.Generator``
+(``tc_kernel_rng``: numpy's algorithms on a copy of its PCG64 state); the heuristic's
+choice is ``tc_kernel_heuristic``'s. So a seed plays the very same game.
+``kernel_turns`` returns one game's turns (the driver replays them on a ``GameState``);
+``play_seeded`` plays a task's games, each with the generator ``runner.game_rng`` would
+give it, and returns what their results are made of (``GameArrays``).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
+from tankmap.analysis.simulation.drivers import tc_kernel_rng as kr
 from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
 from tankmap.analysis.simulation.drivers.tc_kernel_heuristic import (
     Facts,
@@ -43,24 +45,33 @@ RANDOM, HEURISTIC = 0, 1
 
 
 @jit
+def choose(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, work: Any,
+           states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
+    """The row of ``buf`` holding the turn the player ``kinds[side]`` (``RANDOM``/
+    ``HEURISTIC``, allowed kinds ``banned[side]``: kind bits) of the side to move chooses
+    (drawing from the state ``rng``), or -1 when a ``random`` player has no turn."""
+    me = pos.meta[0]
+    if kinds[me] == HEURISTIC:
+        return heuristic_choice(b, h, pos, rng, banned[me], work, states, buf, memo)
+    n = legal_turns(b, pos, banned[me], work, states, buf)
+    if n == 0:
+        return -1
+    return kr.integer(rng, n)
+
+
+@jit
 def play(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, work: Any,
          states: Any, buf: Any, played: Any, memo: Any) -> int:  # fmt: skip
-    """Play the turns of the players ``kinds[side]`` (``RANDOM``/``HEURISTIC``, allowed
-    kinds ``banned[side]``: kind bits) from ``pos`` until the game ends or ``played`` is
-    full; the turns go to ``played``, their count is returned (fewer than its rows only
-    when the game ended or a side had no turn)."""
+    """Play the turns of the players ``kinds`` (see ``choose``) from ``pos`` until the
+    game ends or ``played`` is full; the turns go to ``played``, their count is returned
+    (fewer than its rows only when the game ended or a side had no turn)."""
     k = 0
     while k < played.shape[0]:
         if outcome(b, pos) >= 0:
             break
-        me = pos.meta[0]
-        if kinds[me] == HEURISTIC:
-            r = heuristic_choice(b, h, pos, rng, banned[me], work, states, buf, memo)
-        else:
-            n = legal_turns(b, pos, banned[me], work, states, buf)
-            if n == 0:
-                break
-            r = rng.integers(0, n)
+        r = choose(b, h, pos, rng, kinds, banned, work, states, buf, memo)
+        if r < 0:
+            break
         for j in range(4):
             played[k, j] = buf[r, j]
         push(b, pos, buf[r, 0], buf[r, 1], buf[r, 2], buf[r, 3])
@@ -113,9 +124,11 @@ def kernel_turns(
     work, states, buf, played, memo = _arrays(b)
     bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
     who = np.array(kinds, dtype=np.int64)
+    state = kr.state_of(rng)
     out: list[Turn] = []
     while True:
-        k = play(b, h, pos, rng, who, bits, work, states, buf, played, memo)
+        k = play(b, h, pos, state, who, bits, work, states, buf, played, memo)
         out.extend((int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in played[:k].tolist())
         if k < CHUNK:
+            kr.restore(rng, state)
             return out

@@ -1,7 +1,8 @@
 """The Tank Chess heuristic's choice in numba: ``HeuristicPolicy.ranked(st, turns, rng)[0]``
 (the plain ranking of ``policies.tank_chess``, limit 1) over the arrays of
-``tc_kernel_base``, drawing from the same ``numpy.random.Generator`` in the same order
-(the sample ``integers``, the ``random`` noise, the blockers' ``random``), summing every
+``tc_kernel_base``, making the draws of the same ``numpy.random.Generator`` in the same
+order (on its state, ``tc_kernel_rng``: the sample ``integers``, the ``random`` noise, the
+blockers' ``random``), summing every
 score with the same float operations, ordering candidates by a stable sort and checking
 the command tank's safety best first, so that it picks the very turn the policy picks.
 """
@@ -41,6 +42,7 @@ from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
     still,
     store,
 )
+from tankmap.analysis.simulation.drivers.tc_kernel_rng import integers, uniforms
 from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
     attack_cells,
     covered,
@@ -195,7 +197,8 @@ def _shoots_dead(b: Board, pos: Position, t: Any) -> bool:
 def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, work: Any,
                      states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
     """The row of ``buf`` (the allowed legal turns, listed by this call) holding the turn
-    ``HeuristicPolicy`` chooses for the side to move (``memo``: see ``escape_memo``)."""
+    ``HeuristicPolicy`` chooses for the side to move (``rng``: a ``tc_kernel_rng`` state;
+    ``memo``: see ``escape_memo``)."""
     pm = memo[4:]
     h_key = make_key(b, pos, banned, pm[3])
     entry = find(pm, h_key)
@@ -229,7 +232,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     att = np.empty((size, b.pieces.shape[1]), np.int64)
     n_att = np.empty(size, np.int64)
     attack_cells(b, pos, 1 - me, att, n_att)
-    picks = rng.integers(0, n, size=min(n, SAMPLE))
+    picks = integers(rng, n, min(n, SAMPLE))
     picked = np.zeros(n, np.bool_)
     others = np.empty(n, np.int64)
     n_others = 0
@@ -241,7 +244,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
         if buf[t, 3] < 0 and buf[t, 0] != clt:
             others[n_others] = t
             n_others += 1
-    noise = rng.random(n_shots + n_clt + n_others + 1)
+    noise = uniforms(rng, n_shots + n_clt + n_others + 1)
     # the threat of the enemy command tank (tank_chess_defence.find_threat)
     threat = False
     e_turns = 0
@@ -287,7 +290,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                     blockers[kept] = blockers[j]
                     kept += 1
             n_block = kept
-            bnoise = rng.random(n_block)
+            bnoise = uniforms(rng, n_block)
             order = np.argsort(bnoise, kind="mergesort")
             for j in order[:DEFEND]:
                 t = blockers[j]
