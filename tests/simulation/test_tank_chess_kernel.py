@@ -313,3 +313,79 @@ def test_small_positions_play_the_same_games(case: int, monkeypatch: pytest.Monk
             ref = driver.play(prepared, pols, np.random.default_rng(seed), record=True)
             monkeypatch.setenv("TANKMAP_KERNEL", "")
             assert driver.play(prepared, pols, np.random.default_rng(seed), record=True) == ref
+
+
+SEEDED = [
+    ("basic-16", {}, ("heuristic", "heuristic")),
+    ("sample-20", {"strict_corners": True}, ("heuristic", "heuristic+no-light")),
+    ("basic-16", {"backward_escape": True, "max_turns": 9}, ("random+no-mortar", "heuristic")),
+    ("sample-20", {"diagonal_escape": False}, ("random", "random")),
+]  # fmt: skip
+
+
+def _reference(
+    prepared: object,
+    pols: tuple[str, str],
+    seed: int,
+    games: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> list[object]:
+    """The games on the Python path, one ``runner.game_rng`` each."""
+    from tankmap.analysis.simulation.runner import game_rng
+
+    driver = get_driver("tank-chess")
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    ref = [driver.play(prepared, pols, game_rng(seed, g)) for g in games]
+    monkeypatch.setenv("TANKMAP_KERNEL", "")
+    return ref
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "options", "pols"), SEEDED)
+def test_seeded_games_equal(
+    name: str, options: dict[str, object], pols: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play_seeded`` (one kernel call, results as arrays) gives the Python path's games:
+    the same ``GameResult``s and the same table columns."""
+    from tankmap.analysis.simulation.drivers.tank_chess_results import TankChessResults
+    from tankmap.analysis.simulation.runner import result_columns
+
+    sc = _scenario(name, **options)
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(sc)
+    games = [0, 1, 2, 7, 30, 2**40]
+    ref = _reference(prepared, pols, 11, games, monkeypatch)
+    got = driver.play_seeded(prepared, pols, 11, games)
+    assert isinstance(got, TankChessResults)
+    assert result_columns(sc.board, pols, got, games) == result_columns(sc.board, pols, ref, games)
+    assert list(got) == ref
+    assert got[1:3] == ref[1:3] and len(got) == len(games)
+
+
+@needs_numba
+def test_seeded_game_the_kernel_stops_is_played_by_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the kernel reports stopped (end -1: a ``random`` player without a turn) is
+    played again on ``play``."""
+    sc = _scenario("basic-16")
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(sc)
+    pols = ("random", "heuristic")
+    kernel_games = tc_kernel_games.kernel_games
+
+    def stopping(*args: object) -> tc_kernel_games.GameArrays:
+        arrays = kernel_games(*args)  # type: ignore[arg-type]
+        arrays.res[1] = -1
+        return arrays
+
+    monkeypatch.setattr(tc_kernel_games, "kernel_games", stopping)
+    got = driver.play_seeded(prepared, pols, 2, [0, 1, 2])
+    assert list(got) == _reference(prepared, pols, 2, [0, 1, 2], monkeypatch)
+
+
+@needs_numba
+def test_seeded_games_with_records_play_one_by_one() -> None:
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario("basic-16"))
+    got = driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [3], record=True)
+    assert isinstance(got, list) and got[0].record is not None
+    assert got == list(driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [3]))

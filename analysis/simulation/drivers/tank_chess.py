@@ -9,6 +9,7 @@ loop, the reference.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -30,12 +31,13 @@ from tankmap.rules.tank_chess.record import GameRecord
 from tankmap.rules.tank_chess.state import SIDES, GameState, Turn
 
 BASES = ("random", "heuristic", "uct", "search")
-_ENDS = {
+ENDS = {
     "command-destroyed": END_COMMAND_KILLED,
     "escape": END_ESCAPE,
     "max-turns": END_LIMIT,
     "no-move": END_NO_MOVES,
 }
+"""``GameResult.end`` of a ``GameState.reason`` (others are kept as they are)."""
 
 
 class TankChessPrepared:
@@ -71,6 +73,38 @@ class TankChessDriver:
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             ) from None
 
+    def play_seeded(
+        self,
+        prepared: Any,
+        policies: tuple[str, str],
+        seed: int,
+        games: Sequence[int],
+        record: bool = False,
+    ) -> Sequence[GameResult]:
+        """Games number ``games`` of a run seeded ``seed`` (the runner's entry point), each
+        the game ``play`` plays with ``runner.game_rng(seed, game)``. Without records, games
+        of ``random`` and ``heuristic`` players are played by one kernel call and kept as
+        arrays (``tank_chess_results.TankChessResults``); a game the kernel stops (a
+        ``random`` player without a turn) is played again by ``play``."""
+        from tankmap.analysis.simulation.runner import game_rng
+
+        plan = None if record else _kernel_plan(policies)
+        if plan is None:
+            return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
+        from tankmap.analysis.simulation.drivers.tank_chess_results import TankChessResults
+        from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_games
+
+        prep: TankChessPrepared = prepared
+        arrays = kernel_games(prep.start, prep.policy_data, *plan, seed, games)
+        results = TankChessResults(prep.start, arrays)
+        stopped = np.flatnonzero(arrays.res[:, 2] < 0).tolist()
+        if not stopped:
+            return results
+        out = results.results()
+        for i in stopped:
+            out[i] = self.play(prepared, policies, game_rng(seed, games[i]))
+        return out
+
     def play(
         self,
         prepared: Any,
@@ -102,7 +136,7 @@ class TankChessDriver:
             _push(st, turn, kills, deaths)
         out = st.outcome()
         winner = out.winner if out is not None else None
-        end = _ENDS.get(out.reason, out.reason) if out is not None else END_NO_MOVES
+        end = ENDS.get(out.reason, out.reason) if out is not None else END_NO_MOVES
         unit = None
         route: tuple[int, ...] = ()
         if winner is not None and st.history:

@@ -14,6 +14,7 @@ give it, and returns what their results are made of (``GameArrays``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -102,6 +103,60 @@ def _arrays(
     return held[1], held[2], held[3], held[4], held[5]
 
 
+def _facts(prep: Prepared) -> Facts:
+    """The heuristic's tables of ``prep`` (made once per ``Prepared``)."""
+    found = _FACTS.get(id(prep))
+    if found is None or found[0] is not prep:
+        if len(_FACTS) > 8:
+            _FACTS.clear()
+        found = _FACTS[id(prep)] = (prep, facts_of(prep))
+    return found[1]
+
+
+def _room(start: GameState) -> tuple[Position, Position, kr.U64]:
+    """``start``'s position, room for a game's position and for a generator state (this
+    thread's, made once per start state)."""
+    held = getattr(_LOCAL, "room", None)
+    if held is None or held[0] is not start:
+        held = _LOCAL.room = (
+            start,
+            kb.position_of(start),
+            kb.position_of(start),
+            np.zeros(6, np.uint64),
+        )
+    return held[1], held[2], held[3]
+
+
+def _players(
+    kinds: tuple[int, int], banned: tuple[frozenset[int], frozenset[int]]
+) -> tuple[kb.I64, kb.I64]:
+    """``kinds`` and ``banned`` (as kind bits) as the kernel takes them."""
+    bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
+    return np.array(kinds, dtype=np.int64), bits
+
+
+def kernel_games(
+    start: GameState,
+    prep: Prepared,
+    kinds: tuple[int, int],
+    banned: tuple[frozenset[int], frozenset[int]],
+    seed: int,
+    games: Sequence[int],
+) -> GameArrays:
+    """``play_seeded``: the games numbered ``games`` of a run seeded ``seed`` between the
+    players ``kinds`` (``banned`` kinds per side; ``prep``: the heuristic's tables) from
+    ``start``."""
+    b = kb.board_of(start)
+    work, states, buf, _, memo = _arrays(b)
+    begin, pos, rng = _room(start)
+    who, bits = _players(kinds, banned)
+    numbers = np.asarray(games, dtype=np.int64)
+    return play_seeded(
+        b, _facts(prep), begin, pos, kr.seed_words(seed), numbers, who, bits, work, states,
+        buf, memo, rng,
+    )  # fmt: skip
+
+
 def kernel_turns(
     start: GameState,
     prep: Prepared,
@@ -114,16 +169,10 @@ def kernel_turns(
     (which advances as theirs would). It stops early only where a side has no turn (the
     caller's Python loop then takes over, as the reference would)."""
     b = kb.board_of(start)
-    found = _FACTS.get(id(prep))
-    if found is None or found[0] is not prep:
-        if len(_FACTS) > 8:
-            _FACTS.clear()
-        found = _FACTS[id(prep)] = (prep, facts_of(prep))
-    h = found[1]
+    h = _facts(prep)
     pos = kb.position_of(start)
     work, states, buf, played, memo = _arrays(b)
-    bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
-    who = np.array(kinds, dtype=np.int64)
+    who, bits = _players(kinds, banned)
     state = kr.state_of(rng)
     out: list[Turn] = []
     while True:
@@ -132,3 +181,103 @@ def kernel_turns(
         if k < CHUNK:
             kr.restore(rng, state)
             return out
+
+
+class GameArrays(NamedTuple):
+    """Games played by ``play_seeded``, game ``i`` of the call:
+    ``res[i]`` = winner (-1: none), plies, end (a ``REASONS`` code; -1: the game stopped
+    where a ``random`` player had no turn, the caller plays it itself), the winning unit
+    (the last mover of a won game, -1 if none), kills of south and of north;
+    its deaths ``deaths[d_start[i]:d_start[i + 1]]`` (piece, cell, ply, killer piece) in
+    order; its winning unit's route ``route[r_start[i]:r_start[i + 1]]`` (its cells, the
+    start first, an escape not a cell)."""
+
+    res: kb.I64
+    d_start: kb.I64
+    deaths: kb.I64
+    r_start: kb.I64
+    route: kb.I64
+
+
+@jit
+def _grown(a: Any, need: int) -> Any:
+    """``a`` if it has ``need`` rows, else a copy with room for twice as many."""
+    if need <= a.shape[0]:
+        return a
+    out = np.empty((2 * need, *a.shape[1:]), a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@jit
+def _reset(pos: Position, start: Position) -> None:
+    """``pos`` = a copy of ``start``."""
+    pos.grid[:] = start.grid
+    pos.cell[:] = start.cell
+    pos.facing[:] = start.facing
+    pos.alive[:] = start.alive
+    pos.meta[:] = start.meta
+
+
+@jit
+def play_seeded(b: Board, h: Facts, start: Position, pos: Position, words: Any, games: Any,
+                kinds: Any, banned: Any, work: Any, states: Any, buf: Any, memo: Any,
+                rng: Any) -> GameArrays:  # fmt: skip
+    """Play game ``games[i]`` of a run seeded ``seed`` (``words = tc_kernel_rng.seed_words
+    (seed)``) from ``start`` for each ``i``, drawing as ``runner.game_rng(seed, games[i])``
+    (``pos`` and ``rng``: room for a position and a generator state), between the players
+    ``kinds`` (see ``choose``)."""
+    n_games = games.shape[0]
+    res = np.empty((n_games, 6), np.int64)
+    d_start = np.zeros(n_games + 1, np.int64)
+    r_start = np.zeros(n_games + 1, np.int64)
+    deaths = np.empty((16, 4), np.int64)
+    route = np.empty(16, np.int64)
+    moved = np.empty((64, 2), np.int64)  # the game's turns: piece, cell
+    n_d = 0
+    n_r = 0
+    for i in range(n_games):
+        kr.seeded(words, games[i], rng)
+        _reset(pos, start)
+        kills = np.zeros(2, np.int64)
+        k = 0
+        end = outcome(b, pos)
+        while end < 0:
+            r = choose(b, h, pos, rng, kinds, banned, work, states, buf, memo)
+            if r < 0:
+                break
+            me = pos.meta[0]
+            p, target = buf[r, 0], buf[r, 3]
+            moved = _grown(moved, k + 1)
+            moved[k, 0] = p
+            moved[k, 1] = buf[r, 1]
+            k += 1
+            if push(b, pos, p, buf[r, 1], buf[r, 2], target):
+                kills[me] += 1
+                deaths = _grown(deaths, n_d + 1)
+                deaths[n_d, 0] = target
+                deaths[n_d, 1] = pos.cell[target]
+                deaths[n_d, 2] = pos.meta[1]
+                deaths[n_d, 3] = p
+                n_d += 1
+            end = outcome(b, pos)
+        winner = pos.meta[2]
+        unit = moved[k - 1, 0] if winner >= 0 and k > 0 else -1
+        if unit >= 0:
+            route = _grown(route, n_r + k + 1)
+            route[n_r] = start.cell[unit]
+            n_r += 1
+            for j in range(k):
+                c = moved[j, 1]
+                if moved[j, 0] == unit and c >= 0 and c != route[n_r - 1]:
+                    route[n_r] = c
+                    n_r += 1
+        res[i, 0] = winner
+        res[i, 1] = pos.meta[1]
+        res[i, 2] = end
+        res[i, 3] = unit
+        res[i, 4] = kills[0]
+        res[i, 5] = kills[1]
+        d_start[i + 1] = n_d
+        r_start[i + 1] = n_r
+    return GameArrays(res, d_start, deaths[:n_d], r_start, route[:n_r])

@@ -180,7 +180,7 @@ def integer(s: Any, n: int) -> int:
         while left < threshold:
             m = _next32(s) * excl
             left = m & _M32
-    return np.int64(m >> _32)  # (int64 on both returns: a uint64 would unify to float)
+    return int(np.int64(m >> _32))  # (int64 on both returns: a uint64 would unify to float)
 
 
 @jit

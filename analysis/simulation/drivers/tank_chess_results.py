@@ -1,0 +1,123 @@
+"""Tank Chess kernel games as arrays (``tc_kernel_games.play_seeded``): a sequence of
+``GameResult``s built on first access, and the runner's table columns built straight
+from the arrays (``table_columns``; ``runner.result_columns`` uses it), so a simulation's
+worker neither replays the games' turns on a ``GameState`` nor makes per-game objects.
+The values are those of ``TankChessDriver.play`` for the same games."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from tankmap.analysis.simulation.drivers.tank_chess import ENDS
+from tankmap.analysis.simulation.drivers.tc_kernel_base import REASONS
+from tankmap.analysis.simulation.drivers.tc_kernel_games import GameArrays
+from tankmap.analysis.simulation.games import Death, GameResult
+from tankmap.rules.tank_chess.data import KINDS
+from tankmap.rules.tank_chess.state import SIDES, GameState
+
+_END_OF_CODE = [ENDS.get(reason, reason) for reason in REASONS]
+
+
+class TankChessResults(Sequence[GameResult]):
+    """The games of ``arrays`` (all finished: no end code -1), played from ``start``."""
+
+    def __init__(self, start: GameState, arrays: GameArrays) -> None:
+        self._start = start
+        self._a = arrays
+        self._list: list[GameResult] | None = None
+
+    def __len__(self) -> int:
+        return int(self._a.res.shape[0])
+
+    @overload
+    def __getitem__(self, i: int) -> GameResult: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[GameResult]: ...
+
+    def __getitem__(self, i: int | slice) -> GameResult | list[GameResult]:
+        return self.results()[i]
+
+    def __iter__(self) -> Iterator[GameResult]:
+        return iter(self.results())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self.results() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _unit_names(self, names: Sequence[str]) -> list[str | None]:
+        """``GameResult.winning_unit`` of each piece (kind and start cell), then ``None``
+        (index -1: no winning unit)."""
+        st = self._start
+        units = st.scenario.units
+        return [f"{KINDS[st.kind[p]]} {names[units[p].cell]}" for p in range(len(units))] + [None]
+
+    def results(self) -> list[GameResult]:
+        """The ``GameResult`` of every game (built once)."""
+        if self._list is not None:
+            return self._list
+        st = self._start
+        board = st.scenario.board
+        unit_of = self._unit_names([board.cell_name(c) for c in range(board.size)])
+        side_of = [SIDES[s] for s in st.side]
+        kind_of = [KINDS[k] for k in st.kind]
+        first = SIDES[st.to_move]
+        a = self._a
+        d_start, r_start = a.d_start.tolist(), a.r_start.tolist()
+        deaths, route = a.deaths.tolist(), a.route.tolist()
+        collecting = gc.isenabled()
+        gc.disable()  # many small acyclic objects: collections would only cost time
+        try:
+            out = []
+            for i, (winner, length, end, unit, k0, k1) in enumerate(a.res.tolist()):
+                out.append(
+                    GameResult(
+                        winner=None if winner < 0 else SIDES[winner],
+                        length=length,
+                        end=_END_OF_CODE[end],
+                        kills=(k0, k1),
+                        winning_unit=unit_of[unit],
+                        route=tuple(route[r_start[i] : r_start[i + 1]]),
+                        deaths=tuple(
+                            Death(side_of[p], kind_of[p], cell, ply, kind_of[by])
+                            for p, cell, ply, by in deaths[d_start[i] : d_start[i + 1]]
+                        ),
+                        first=first,
+                    )
+                )
+        finally:
+            if collecting:
+                gc.enable()
+        self._list = out
+        return out
+
+    def table_columns(self, names: Sequence[str]) -> dict[str, list[Any]]:
+        """``runner.result_columns``' columns from ``winner`` on (cells named by ``names``),
+        the same values as from the ``GameResult``s."""
+        st = self._start
+        a = self._a
+        games = len(self)
+        lead = [f"{SIDES[s].value}:{KINDS[k]}:" for s, k in zip(st.side, st.kind, strict=True)]
+        tail = [f":{KINDS[k]}" for k in st.kind]
+        items = [lead[p] + names[c] + tail[by] for p, c, _, by in a.deaths.tolist()]
+        cells = [names[c] for c in a.route.tolist()]
+        d_start, r_start = a.d_start.tolist(), a.r_start.tolist()
+        deaths = [" ".join(items[d_start[i] : d_start[i + 1]]) for i in range(games)]
+        route = [" ".join(cells[r_start[i] : r_start[i + 1]]) for i in range(games)]
+        res = a.res.T.tolist()
+        unit_of = self._unit_names(names)
+        side_name = [SIDES[0].value, SIDES[1].value, "draw"]  # winner -1: draw
+        return {
+            "winner": [side_name[w] for w in res[0]],
+            "length": res[1],
+            "end": [_END_OF_CODE[e] for e in res[2]],
+            "kills_south": res[4],
+            "kills_north": res[5],
+            "winning_unit": [unit_of[u] for u in res[3]],
+            "route": route,
+            "deaths": deaths,
+            "first": [SIDES[st.to_move].value] * games,
+        }
