@@ -9,6 +9,7 @@ loop, the reference.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,11 +98,10 @@ class TankChessDriver:
         prep: TankChessPrepared = prepared
         arrays = kernel_games(prep.start, prep.policy_data, *plan, seed, games)
         results = TankChessResults(prep.start, arrays)
-        stopped = np.flatnonzero(arrays.res[:, 2] < 0).tolist()
-        if not stopped:
+        if arrays.res[:, 2].min(initial=0) >= 0:
             return results
         out = results.results()
-        for i in stopped:
+        for i in np.flatnonzero(arrays.res[:, 2] < 0).tolist():
             out[i] = self.play(prepared, policies, game_rng(seed, games[i]))
         return out
 
@@ -159,9 +159,20 @@ class TankChessDriver:
         )
 
 
-def _kernel_plan(
-    policies: tuple[str, str],
-) -> tuple[tuple[int, int], tuple[frozenset[int], frozenset[int]]] | None:
+Plan = tuple[tuple[int, int], tuple[frozenset[int], frozenset[int]]]
+_PLANS: dict[tuple[tuple[str, str], str], Plan | None] = {}
+
+
+def _kernel_plan(policies: tuple[str, str]) -> Plan | None:
+    """``_players(policies)``, worked out once per pair of policies and ``TANKMAP_KERNEL``
+    value (a task of one short game spent 2 % of its time on it)."""
+    key = (policies, os.environ.get("TANKMAP_KERNEL", ""))
+    if key not in _PLANS:
+        _PLANS[key] = _players(policies)
+    return _PLANS[key]
+
+
+def _players(policies: tuple[str, str]) -> Plan | None:
     """The kernel's players (``tc_kernel_games.RANDOM``/``HEURISTIC``) and banned kinds
     per side when both policies are ``random`` or ``heuristic`` and the kernel may play
     (``tc_kernel_base.available``), else ``None``."""

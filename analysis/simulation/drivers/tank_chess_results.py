@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from tankmap.analysis.simulation.drivers.tank_chess import ENDS
 from tankmap.analysis.simulation.drivers.tc_kernel_base import REASONS
@@ -48,12 +48,12 @@ class TankChessResults(Sequence[GameResult]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def _unit_names(self, names: Sequence[str]) -> list[str | None]:
-        """``GameResult.winning_unit`` of each piece (kind and start cell), then ``None``
-        (index -1: no winning unit)."""
-        st = self._start
-        units = st.scenario.units
-        return [f"{KINDS[st.kind[p]]} {names[units[p].cell]}" for p in range(len(units))] + [None]
+    def _labels(self, names: Sequence[str]) -> Labels:
+        """``labels(self._start, names)``, made once for the last start and names."""
+        held = _LABELS.get("last")
+        if held is None or held[0] is not self._start or held[1] is not names:
+            held = _LABELS["last"] = (self._start, names, labels(self._start, names))
+        return held[2]
 
     def results(self) -> list[GameResult]:
         """The ``GameResult`` of every game (built once)."""
@@ -61,7 +61,7 @@ class TankChessResults(Sequence[GameResult]):
             return self._list
         st = self._start
         board = st.scenario.board
-        unit_of = self._unit_names([board.cell_name(c) for c in range(board.size)])
+        unit_of = labels(st, [board.cell_name(c) for c in range(board.size)]).unit
         side_of = [SIDES[s] for s in st.side]
         kind_of = [KINDS[k] for k in st.kind]
         first = SIDES[st.to_move]
@@ -100,18 +100,15 @@ class TankChessResults(Sequence[GameResult]):
         st = self._start
         a = self._a
         games = len(self)
-        lead = [f"{SIDES[s].value}:{KINDS[k]}:" for s, k in zip(st.side, st.kind, strict=True)]
-        tail = [f":{KINDS[k]}" for k in st.kind]
+        lead, tail, unit_of = self._labels(names)
         items = [lead[p] + names[c] + tail[by] for p, c, _, by in a.deaths.tolist()]
         cells = [names[c] for c in a.route.tolist()]
         d_start, r_start = a.d_start.tolist(), a.r_start.tolist()
         deaths = [" ".join(items[d_start[i] : d_start[i + 1]]) for i in range(games)]
         route = [" ".join(cells[r_start[i] : r_start[i + 1]]) for i in range(games)]
         res = a.res.T.tolist()
-        unit_of = self._unit_names(names)
-        side_name = [SIDES[0].value, SIDES[1].value, "draw"]  # winner -1: draw
         return {
-            "winner": [side_name[w] for w in res[0]],
+            "winner": [_WINNER[w] for w in res[0]],
             "length": res[1],
             "end": [_END_OF_CODE[e] for e in res[2]],
             "kills_south": res[4],
@@ -121,3 +118,27 @@ class TankChessResults(Sequence[GameResult]):
             "deaths": deaths,
             "first": [SIDES[st.to_move].value] * games,
         }
+
+
+class Labels(NamedTuple):
+    """Per piece: a death item's head (``side:kind:``) and tail (``:kind``, the piece as
+    the killer), the ``winning_unit`` name (kind and start cell; then ``None`` for -1)."""
+
+    lead: list[str]
+    tail: list[str]
+    unit: list[str | None]
+
+
+def labels(start: GameState, names: Sequence[str]) -> Labels:
+    """The ``Labels`` of ``start``'s pieces, cells named by ``names``."""
+    units = start.scenario.units
+    kinds = [KINDS[k] for k in start.kind]
+    return Labels(
+        lead=[f"{SIDES[s].value}:{k}:" for s, k in zip(start.side, kinds, strict=True)],
+        tail=[f":{k}" for k in kinds],
+        unit=[*(f"{k} {names[u.cell]}" for k, u in zip(kinds, units, strict=True)), None],
+    )
+
+
+_LABELS: dict[str, tuple[GameState, Sequence[str], Labels]] = {}
+_WINNER = [SIDES[0].value, SIDES[1].value, "draw"]  # winner -1: draw

@@ -127,12 +127,21 @@ def _room(start: GameState) -> tuple[Position, Position, kr.U64]:
     return held[1], held[2], held[3]
 
 
+_PLAYERS: dict[
+    tuple[tuple[int, int], tuple[frozenset[int], frozenset[int]]], tuple[kb.I64, kb.I64]
+] = {}
+
+
 def _players(
     kinds: tuple[int, int], banned: tuple[frozenset[int], frozenset[int]]
 ) -> tuple[kb.I64, kb.I64]:
-    """``kinds`` and ``banned`` (as kind bits) as the kernel takes them."""
-    bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
-    return np.array(kinds, dtype=np.int64), bits
+    """``kinds`` and ``banned`` (as kind bits) as the kernel takes them (read only; made
+    once per pairing)."""
+    found = _PLAYERS.get((kinds, banned))
+    if found is None:
+        bits = np.array([sum(1 << k for k in side) for side in banned], dtype=np.int64)
+        found = _PLAYERS[kinds, banned] = (np.array(kinds, dtype=np.int64), bits)
+    return found
 
 
 def kernel_games(
