@@ -389,3 +389,15 @@ def test_seeded_games_with_records_play_one_by_one() -> None:
     got = driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [3], record=True)
     assert isinstance(got, list) and got[0].record is not None
     assert got == list(driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [3]))
+
+
+@needs_numba
+def test_seeded_negative_game_numbers_raise_as_game_rng_does() -> None:
+    from tankmap.analysis.simulation.runner import game_rng
+
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario("basic-16"))
+    with pytest.raises(ValueError):
+        game_rng(0, -1)
+    with pytest.raises(ValueError):
+        driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [0, -1])

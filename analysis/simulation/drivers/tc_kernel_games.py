@@ -155,11 +155,13 @@ def kernel_games(
     """``play_seeded``: the games numbered ``games`` of a run seeded ``seed`` between the
     players ``kinds`` (``banned`` kinds per side; ``prep``: the heuristic's tables) from
     ``start``."""
+    numbers = np.asarray(games, dtype=np.int64)
+    if numbers.min(initial=0) < 0:
+        raise ValueError("game numbers are not negative")
     b = kb.board_of(start)
     work, states, buf, _, memo = _arrays(b)
     begin, pos, rng = _room(start)
     who, bits = _players(kinds, banned)
-    numbers = np.asarray(games, dtype=np.int64)
     return play_seeded(
         b, _facts(prep), begin, pos, kr.seed_words(seed), numbers, who, bits, work, states,
         buf, memo, rng,
