@@ -401,3 +401,14 @@ def test_seeded_negative_game_numbers_raise_as_game_rng_does() -> None:
         game_rng(0, -1)
     with pytest.raises(ValueError):
         driver.play_seeded(prepared, ("heuristic", "heuristic"), 0, [0, -1])
+
+
+@needs_numba
+def test_other_bit_generators_play_on_the_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel draws as PCG64: a game with another bit generator is the Python one."""
+    driver = get_driver("tank-chess")
+    prepared = driver.prepare(_scenario("basic-16"))
+    pols = ("heuristic", "random")
+    got = driver.play(prepared, pols, np.random.Generator(np.random.MT19937(4)))
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    assert got == driver.play(prepared, pols, np.random.Generator(np.random.MT19937(4)))

@@ -120,7 +120,9 @@ class TankChessDriver:
         first = st.to_move
         deaths: list[Death] = []
         kills = [0, 0]
-        plan = _kernel_plan(policies)
+        # (the kernel draws as PCG64, the bit generator of ``default_rng``)
+        pcg = isinstance(rng.bit_generator, np.random.PCG64)
+        plan = _kernel_plan(policies) if pcg else None
         if plan is not None:
             from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_turns
 
