@@ -77,9 +77,11 @@ def playouts_per_second(
     path: str, policy: str, games: int, repeat: int = 3, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Whole games per second in this process (CPU time), with the mean game length.
-    Games are played as the runner's worker tasks play them (``runner.play_batch``: tasks
-    of the driver's ``batch_size`` games, ``play_games`` then their table rows,
-    ``result_columns``). ``options`` override the map's."""
+    Games are played as the runner's worker tasks play them (``play_games`` then their
+    table rows, ``result_columns``), in tasks of the driver's ``batch_size`` games, or of
+    one game for a driver without one: a conservative figure, since ``simulate`` gives
+    those drivers tasks of ``runner.DEFAULT_BATCH`` games and so spreads the per-task cost
+    (the kernel call, the table's labels). ``options`` override the map's."""
     scenario = read_scenario(ROOT / "maps" / path)
     if options:
         scenario = scenario.with_options(**options)
