@@ -60,15 +60,16 @@ def _view(
     wreck: Any,
     blk: Any,
     vtgt: Any,
-    vvalid: Any,
+    vpos: Any,
     vn: Any,
     danger: Any,
     likely: Any,
 ) -> None:
-    """Fire zones (``vtgt``/``vvalid``: targets of units that can fire, out of line of
-    fire blocked; ``vn[u]`` how many there are, 0 for a unit that cannot fire: only those
-    are read), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
-    cells that block fire (wrecks, berms, blocking units) as 64-bit words."""
+    """Fire zones: ``vtgt[u, :vn[u]]`` the targets unit ``u`` can shoot at (line of fire
+    not blocked), in zone order, and ``vpos[u, :vn[u]]`` their positions in its zone;
+    ``vn[u]`` is 0 for a unit that cannot fire (only those entries are read). Also
+    ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the cells that block
+    fire (wrecks, berms, blocking units) as 64-bit words."""
     units = cell.shape[0]
     blk[:] = T_berm_words  # berms, then wrecks (knocked-out tanks) and blocking units
     for u in range(units):
@@ -77,7 +78,6 @@ def _view(
             blk[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     danger[:, :] = 0.0
     likely[:, :] = 0.0
-    vvalid[:, :] = False  # (only the targets of units that can fire are read)
     for u in range(units):
         idx = cell[u] * 8 + facing[u]
         vn[u] = 0
@@ -89,7 +89,7 @@ def _view(
                 for t in range(T_n_elev[kc, idx]):
                     tg = T_elev[kc, idx, t]
                     vtgt[u, t] = tg
-                    vvalid[u, t] = True
+                    vpos[u, t] = t
                     danger[side, tg] += 1.0
             else:
                 # (targets come first in the tables, padding after them)
@@ -97,14 +97,17 @@ def _view(
                 for w in range(blk.shape[0]):
                     if T_zone_words[kc, idx, w] & blk[w]:
                         clear = False
-                vn[u] = T_n_tgt[kc, idx]
+                count = 0
                 for t in range(T_n_tgt[kc, idx]):
                     tg = T_tgt[kc, idx, t]
                     ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
-                    vtgt[u, t] = tg
-                    vvalid[u, t] = ok
+                    # (written whatever ``ok``: a blocked target is overwritten by the next)
+                    vtgt[u, count] = tg
+                    vpos[u, count] = t
+                    count += ok
                     # (whole counts: adding +0.0 leaves them as they are, without a branch)
                     danger[side, tg] += 1.0 if ok else 0.0
+                vn[u] = count
         if alive[u]:
             ks = T_ks[u]
             scale = 1.0 + damage[u]
@@ -128,6 +131,13 @@ def _pick_nth(flags: Any, count: int, r: float) -> int:
         if seen > k:
             return i
     return 0
+
+
+@_inline
+def _nth(count: int, r: float) -> int:
+    """``_pick_nth``'s rank: ``min(int(r * count), count - 1)`` (``count > 0``)."""
+    k: int = min(int(r * count), count - 1)
+    return k
 
 
 @_inline
@@ -177,7 +187,7 @@ def _random_side(
     alive: Any,
     wreck_cells: Any,
     vtgt: Any,
-    vvalid: Any,
+    vpos: Any,
     vn: Any,
     dest: Any,
     dest_fac: Any,
@@ -200,15 +210,12 @@ def _random_side(
             dest[u] = T_ord_dest[T_ks[u], idx, pos]
             dest_fac[u] = T_ord_fac[T_ks[u], idx, pos]
         # _shell_random
-        count = 0
-        for t in range(vn[u]):
-            if vvalid[u, t]:
-                count += 1
+        count = vn[u]
         can = count > 0
         if T_kind[u] == AT:
             can = can and dest[u] == cell[u]
         if can:
-            shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb + 1))]
+            shells[u] = vtgt[u, _nth(count, _noise(key, nb + 1))]
         else:
             shells[u] = -1
 
@@ -250,7 +257,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         wreck_cells,
         blk,
         vtgt,
-        vvalid,
+        vpos,
         vn,
         danger_all,
         likely_all,
@@ -375,8 +382,9 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             continue
         here = cell[u]
         fac = facing[u]
-        for t in range(t_max):
-            vals[t] = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
+        vals[:] = 0.0  # (each valid target at its place in the zone, for the sum)
+        for i in range(vn[u]):
+            vals[vpos[u, i]] = likely[vtgt[u, i]]
         if _psum(vals, t_max) > 0.25:
             continue  # worth staying: the default order (stay, same facing)
         top = -1
@@ -431,20 +439,17 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
-            # the valid targets and the first of the most likely among them, in one pass
-            # (only a valid target's value can be above 0: an invalid one, worth 0 in
-            # BatchPlayers, never wins; with no value above 0 the pick is random)
-            filled = vn[u]
-            count = 0
+            # the first of the most likely valid targets (only a valid target's value can
+            # be above 0: an invalid one, worth 0 in BatchPlayers, never wins; with no
+            # value above 0 the pick is random)
+            count = vn[u]
             best = 0
             best_v = -1.0
-            for t in range(filled):
-                if vvalid[u, t]:
-                    count += 1
-                    v = likely[vtgt[u, t]]
-                    if v > best_v:
-                        best_v = v
-                        best = t
+            for t in range(count):
+                v = likely[vtgt[u, t]]
+                if v > best_v:
+                    best_v = v
+                    best = t
             can = count > 0 and alive[u] and not (T_repair_on and repair[u])
             if T_kind[u] == AT:
                 can = can and dest[u] == cell[u]
@@ -457,4 +462,4 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 likely[chosen] *= 0.45
             else:
                 nb = base + u * NOISE_PER_UNIT + 1
-                shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb))]
+                shells[u] = vtgt[u, _nth(count, _noise(key, nb))]
