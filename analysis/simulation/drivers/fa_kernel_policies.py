@@ -223,7 +223,9 @@ def _random_side(
 @_inline
 def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA: Any) -> None:
     """One side's heuristic orders and shells (BatchPlayers._heuristic); with
-    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). ``HT``: the
+    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). Expects
+    ``dest``/``dest_fac``/``shells`` as the round starts them (every unit stays, no
+    shell): only units in play are given orders and shells. ``HT``: the
     tables it reads, ``HA`` the arrays; as two tuples, so that the
     call has few enough arguments for numba to compile it into its caller."""
     (
@@ -283,10 +285,12 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     for c in range(n + 1):  # 0 stays 0 whatever the noise: only the others draw theirs
         x = likely_all[enemy, c]
         likely[c] = x * (1.0 + 1e-9 * _noise(key, tail + c)) if x != 0.0 else x
-    # the side's units, closest to goal first (a stable sort of distance + tie noise)
+    # the side's units in play, closest to goal first (a stable sort of distance + tie
+    # noise); units out of play keep the orders and shells the round started with (stay,
+    # no shell), as the numpy version gives them
     m = 0
     for u in range(units):
-        if T_side[u] == side:
+        if T_side[u] == side and alive[u]:
             mine[m] = u
             keyd[m] = (
                 T_dist[T_ks[u], cell[u] * 8 + facing[u]]
@@ -302,7 +306,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     claimed[:] = False
     for i in range(m):
         u = mine[i]
-        if T_kind[u] != AT and alive[u]:
+        if T_kind[u] != AT:
             claimed[cell[u]] = True
     # tanks and R/M, one at a time in ``order`` (_move_orders)
     km = T_k_move
@@ -338,15 +342,13 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if sc < best_sc:
                     best_sc = sc
                     best = j
-        if alive[u] and best_sc < np.inf:
+        if best_sc < np.inf:
             to = T_ord_dest[ks, idx, best]
             dest[u] = to
             dest_fac[u] = T_ord_fac[ks, idx, best]
             if to != here:
                 claimed[here] = False
                 claimed[to] = True
-        else:
-            dest[u] = here
     if T_repair_on:
         _heuristic_repairs(
             T_col,
@@ -378,7 +380,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     t_max = T_tgt.shape[2]
     for i in range(m):
         u = mine[i]
-        if T_kind[u] != AT or not alive[u]:
+        if T_kind[u] != AT:
             continue
         here = cell[u]
         fac = facing[u]
@@ -450,7 +452,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if v > best_v:
                     best_v = v
                     best = t
-            can = count > 0 and alive[u] and not (T_repair_on and repair[u])
+            can = count > 0 and not (T_repair_on and repair[u])
             if T_kind[u] == AT:
                 can = can and dest[u] == cell[u]
             if not can:
