@@ -327,21 +327,17 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             d = T_ord_dest[ks, idx, j]
             safe = d if d >= 0 else n
             moving = d != here
-            good = d >= 0 and not (moving and wreck_cells[min(safe, n - 1)])
-            if nob and moving and T_elevating[safe]:
-                good = False
-            if good and moving and claimed[safe]:
-                good = False
-            if good:
-                # noise >= 0 cannot bring a score below its base: an option whose base is
-                # not below the best so far never wins, and its number is not computed
-                sc = T_ord_d[ks, idx, j] + caution * danger[safe]
-                if sc >= best_sc:
-                    continue
-                sc = sc + amplitude * _noise(key, nb + j)
-                if sc < best_sc:
-                    best_sc = sc
-                    best = j
+            # every option is scored, a closed one as inf, and the first smallest score
+            # wins (BatchPlayers' argmin): a loop without data-dependent exits, faster than
+            # skipping the noise of options that cannot win, whose branches mispredicted
+            closed = (d < 0) | (
+                moving & (wreck_cells[min(safe, n - 1)] | (nob & T_elevating[safe]) | claimed[safe])
+            )
+            sc = (T_ord_d[ks, idx, j] + caution * danger[safe]) + amplitude * _noise(key, nb + j)
+            sc = np.inf if closed else sc
+            if sc < best_sc:
+                best_sc = sc
+                best = j
         if best_sc < np.inf:
             to = T_ord_dest[ks, idx, best]
             dest[u] = to
