@@ -361,7 +361,6 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             cell,
             facing,
             damage,
-            alive,
             rm_left,
             wreck_cells,
             danger,
@@ -371,6 +370,8 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             repair,
             busy,
             ok,
+            mine,
+            m,
         )
     # ATs (_at_order)
     t_max = T_tgt.shape[2]
