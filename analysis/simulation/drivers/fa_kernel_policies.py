@@ -382,9 +382,12 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         here = cell[u]
         fac = facing[u]
         vals[:] = 0.0  # (each valid target at its place in the zone, for the sum)
+        nonzero = False
         for i in range(vn[u]):
-            vals[vpos[u, i]] = likely[vtgt[u, i]]
-        if _psum(vals, t_max) > 0.25:
+            x = likely[vtgt[u, i]]
+            vals[vpos[u, i]] = x
+            nonzero |= x != 0.0
+        if nonzero and _psum(vals, t_max) > 0.25:
             continue  # worth staying: the default order (stay, same facing)
         top = -1
         top_v = 0.0
@@ -396,12 +399,17 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if T_zone_words[AT, tidx, w] & blk[w]:
                     clear = False
             filled = T_n_tgt[AT, tidx]  # (targets first, padding after them)
+            nonzero = False
             for t in range(filled):
-                good = clear or not _blocked(T_bet_words, AT, tidx, t, blk)
-                vals[t] = likely[T_tgt[AT, tidx, t]] if good else 0.0
+                x = likely[T_tgt[AT, tidx, t]]
+                # (a target worth 0 counts 0 whether or not it is in line of fire)
+                if x != 0.0 and not clear and _blocked(T_bet_words, AT, tidx, t, blk):
+                    x = 0.0
+                vals[t] = x
+                nonzero |= x != 0.0
             for t in range(filled, t_max):
                 vals[t] = 0.0
-            v = _psum(vals, t_max)
+            v = _psum(vals, t_max) if nonzero else 0.0  # (a sum of zeros is 0.0)
             if top < 0 or v > top_v:
                 top, top_v = r, v
         if top_v > 0.25:
