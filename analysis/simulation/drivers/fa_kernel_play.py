@@ -78,7 +78,7 @@ def _play(
         bounce,
         blk,
         vtgt,
-        vvalid,
+        vpos,
         danger,
         likely_all,
         claimed,
@@ -109,7 +109,7 @@ def _play(
         ord_fac, side_of, tgt, width, repair_on, col, row, T.n_move,
     )  # fmt: skip
     ha = (
-        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
+        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
         likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
         rm_left, repair, busy,
     )  # fmt: skip
@@ -152,13 +152,13 @@ def _play(
             _view(
                 berm_words, bet_words, zone_words, n_tgt, n_elev, blocks, elev, elevates,
                 elevating, fires, kind, ks, lik_cell, lik_p, T.n_lik, n, side_of, tgt, value, cell,
-                facing, damage, alive, wreck, blk, vtgt, vvalid, vn, danger, likely_all,
+                facing, damage, alive, wreck, blk, vtgt, vpos, vn, danger, likely_all,
             )  # fmt: skip
             for side in range(2):
                 if bases[side] == RANDOM:
                     _random_side(
                         elevating, k, kind, ks, ord_dest, ord_fac, side_of, side, nobs[side],
-                        key, base, cell, facing, alive, wreck_cells, vtgt, vvalid, vn, dest,
+                        key, base, cell, facing, alive, wreck_cells, vtgt, vpos, vn, dest,
                         dest_fac, shells, ok,
                     )  # fmt: skip
                     if repair_on:

@@ -60,15 +60,16 @@ def _view(
     wreck: Any,
     blk: Any,
     vtgt: Any,
-    vvalid: Any,
+    vpos: Any,
     vn: Any,
     danger: Any,
     likely: Any,
 ) -> None:
-    """Fire zones (``vtgt``/``vvalid``: targets of units that can fire, out of line of
-    fire blocked; ``vn[u]`` how many there are, 0 for a unit that cannot fire: only those
-    are read), ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the
-    cells that block fire (wrecks, berms, blocking units) as 64-bit words."""
+    """Fire zones: ``vtgt[u, :vn[u]]`` the targets unit ``u`` can shoot at (line of fire
+    not blocked), in zone order, and ``vpos[u, :vn[u]]`` their positions in its zone;
+    ``vn[u]`` is 0 for a unit that cannot fire (only those entries are read). Also
+    ``danger[side, cell]`` and ``likely[side, cell]`` (View). ``blk``: the cells that block
+    fire (wrecks, berms, blocking units) as 64-bit words."""
     units = cell.shape[0]
     blk[:] = T_berm_words  # berms, then wrecks (knocked-out tanks) and blocking units
     for u in range(units):
@@ -77,7 +78,6 @@ def _view(
             blk[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     danger[:, :] = 0.0
     likely[:, :] = 0.0
-    vvalid[:, :] = False  # (only the targets of units that can fire are read)
     for u in range(units):
         idx = cell[u] * 8 + facing[u]
         vn[u] = 0
@@ -89,7 +89,7 @@ def _view(
                 for t in range(T_n_elev[kc, idx]):
                     tg = T_elev[kc, idx, t]
                     vtgt[u, t] = tg
-                    vvalid[u, t] = True
+                    vpos[u, t] = t
                     danger[side, tg] += 1.0
             else:
                 # (targets come first in the tables, padding after them)
@@ -97,14 +97,17 @@ def _view(
                 for w in range(blk.shape[0]):
                     if T_zone_words[kc, idx, w] & blk[w]:
                         clear = False
-                vn[u] = T_n_tgt[kc, idx]
+                count = 0
                 for t in range(T_n_tgt[kc, idx]):
                     tg = T_tgt[kc, idx, t]
                     ok = clear or not _blocked(T_bet_words, kc, idx, t, blk)
-                    vtgt[u, t] = tg
-                    vvalid[u, t] = ok
+                    # (written whatever ``ok``: a blocked target is overwritten by the next)
+                    vtgt[u, count] = tg
+                    vpos[u, count] = t
+                    count += ok
                     # (whole counts: adding +0.0 leaves them as they are, without a branch)
                     danger[side, tg] += 1.0 if ok else 0.0
+                vn[u] = count
         if alive[u]:
             ks = T_ks[u]
             scale = 1.0 + damage[u]
@@ -128,6 +131,13 @@ def _pick_nth(flags: Any, count: int, r: float) -> int:
         if seen > k:
             return i
     return 0
+
+
+@_inline
+def _nth(count: int, r: float) -> int:
+    """``_pick_nth``'s rank: ``min(int(r * count), count - 1)`` (``count > 0``)."""
+    k: int = min(int(r * count), count - 1)
+    return k
 
 
 @_inline
@@ -177,7 +187,7 @@ def _random_side(
     alive: Any,
     wreck_cells: Any,
     vtgt: Any,
-    vvalid: Any,
+    vpos: Any,
     vn: Any,
     dest: Any,
     dest_fac: Any,
@@ -200,15 +210,12 @@ def _random_side(
             dest[u] = T_ord_dest[T_ks[u], idx, pos]
             dest_fac[u] = T_ord_fac[T_ks[u], idx, pos]
         # _shell_random
-        count = 0
-        for t in range(vn[u]):
-            if vvalid[u, t]:
-                count += 1
+        count = vn[u]
         can = count > 0
         if T_kind[u] == AT:
             can = can and dest[u] == cell[u]
         if can:
-            shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb + 1))]
+            shells[u] = vtgt[u, _nth(count, _noise(key, nb + 1))]
         else:
             shells[u] = -1
 
@@ -216,7 +223,9 @@ def _random_side(
 @_inline
 def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA: Any) -> None:
     """One side's heuristic orders and shells (BatchPlayers._heuristic); with
-    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). ``HT``: the
+    ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). Expects
+    ``dest``/``dest_fac``/``shells`` as the round starts them (every unit stays, no
+    shell): only units in play are given orders and shells. ``HT``: the
     tables it reads, ``HA`` the arrays; as two tuples, so that the
     call has few enough arguments for numba to compile it into its caller."""
     (
@@ -250,7 +259,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         wreck_cells,
         blk,
         vtgt,
-        vvalid,
+        vpos,
         vn,
         danger_all,
         likely_all,
@@ -276,10 +285,12 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     for c in range(n + 1):  # 0 stays 0 whatever the noise: only the others draw theirs
         x = likely_all[enemy, c]
         likely[c] = x * (1.0 + 1e-9 * _noise(key, tail + c)) if x != 0.0 else x
-    # the side's units, closest to goal first (a stable sort of distance + tie noise)
+    # the side's units in play, closest to goal first (a stable sort of distance + tie
+    # noise); units out of play keep the orders and shells the round started with (stay,
+    # no shell), as the numpy version gives them
     m = 0
     for u in range(units):
-        if T_side[u] == side:
+        if T_side[u] == side and alive[u]:
             mine[m] = u
             keyd[m] = (
                 T_dist[T_ks[u], cell[u] * 8 + facing[u]]
@@ -295,7 +306,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     claimed[:] = False
     for i in range(m):
         u = mine[i]
-        if T_kind[u] != AT and alive[u]:
+        if T_kind[u] != AT:
             claimed[cell[u]] = True
     # tanks and R/M, one at a time in ``order`` (_move_orders)
     km = T_k_move
@@ -316,30 +327,24 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             d = T_ord_dest[ks, idx, j]
             safe = d if d >= 0 else n
             moving = d != here
-            good = d >= 0 and not (moving and wreck_cells[min(safe, n - 1)])
-            if nob and moving and T_elevating[safe]:
-                good = False
-            if good and moving and claimed[safe]:
-                good = False
-            if good:
-                # noise >= 0 cannot bring a score below its base: an option whose base is
-                # not below the best so far never wins, and its number is not computed
-                sc = T_ord_d[ks, idx, j] + caution * danger[safe]
-                if sc >= best_sc:
-                    continue
-                sc = sc + amplitude * _noise(key, nb + j)
-                if sc < best_sc:
-                    best_sc = sc
-                    best = j
-        if alive[u] and best_sc < np.inf:
+            # every option is scored, a closed one as inf, and the first smallest score
+            # wins (BatchPlayers' argmin): a loop without data-dependent exits, faster than
+            # skipping the noise of options that cannot win, whose branches mispredicted
+            closed = (d < 0) | (
+                moving & (wreck_cells[min(safe, n - 1)] | (nob & T_elevating[safe]) | claimed[safe])
+            )
+            sc = (T_ord_d[ks, idx, j] + caution * danger[safe]) + amplitude * _noise(key, nb + j)
+            sc = np.inf if closed else sc
+            if sc < best_sc:
+                best_sc = sc
+                best = j
+        if best_sc < np.inf:
             to = T_ord_dest[ks, idx, best]
             dest[u] = to
             dest_fac[u] = T_ord_fac[ks, idx, best]
             if to != here:
                 claimed[here] = False
                 claimed[to] = True
-        else:
-            dest[u] = here
     if T_repair_on:
         _heuristic_repairs(
             T_col,
@@ -356,7 +361,6 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             cell,
             facing,
             damage,
-            alive,
             rm_left,
             wreck_cells,
             danger,
@@ -366,18 +370,24 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             repair,
             busy,
             ok,
+            mine,
+            m,
         )
     # ATs (_at_order)
     t_max = T_tgt.shape[2]
     for i in range(m):
         u = mine[i]
-        if T_kind[u] != AT or not alive[u]:
+        if T_kind[u] != AT:
             continue
         here = cell[u]
         fac = facing[u]
-        for t in range(t_max):
-            vals[t] = likely[vtgt[u, t]] if vvalid[u, t] else 0.0
-        if _psum(vals, t_max) > 0.25:
+        vals[:] = 0.0  # (each valid target at its place in the zone, for the sum)
+        nonzero = False
+        for i in range(vn[u]):
+            x = likely[vtgt[u, i]]
+            vals[vpos[u, i]] = x
+            nonzero |= x != 0.0
+        if nonzero and _psum(vals, t_max) > 0.25:
             continue  # worth staying: the default order (stay, same facing)
         top = -1
         top_v = 0.0
@@ -389,12 +399,17 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if T_zone_words[AT, tidx, w] & blk[w]:
                     clear = False
             filled = T_n_tgt[AT, tidx]  # (targets first, padding after them)
+            nonzero = False
             for t in range(filled):
-                good = clear or not _blocked(T_bet_words, AT, tidx, t, blk)
-                vals[t] = likely[T_tgt[AT, tidx, t]] if good else 0.0
+                x = likely[T_tgt[AT, tidx, t]]
+                # (a target worth 0 counts 0 whether or not it is in line of fire)
+                if x != 0.0 and not clear and _blocked(T_bet_words, AT, tidx, t, blk):
+                    x = 0.0
+                vals[t] = x
+                nonzero |= x != 0.0
             for t in range(filled, t_max):
                 vals[t] = 0.0
-            v = _psum(vals, t_max)
+            v = _psum(vals, t_max) if nonzero else 0.0  # (a sum of zeros is 0.0)
             if top < 0 or v > top_v:
                 top, top_v = r, v
         if top_v > 0.25:
@@ -431,21 +446,18 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
-            # the valid targets and the first of the most likely among them, in one pass
-            # (only a valid target's value can be above 0: an invalid one, worth 0 in
-            # BatchPlayers, never wins; with no value above 0 the pick is random)
-            filled = vn[u]
-            count = 0
+            # the first of the most likely valid targets (only a valid target's value can
+            # be above 0: an invalid one, worth 0 in BatchPlayers, never wins; with no
+            # value above 0 the pick is random)
+            count = vn[u]
             best = 0
             best_v = -1.0
-            for t in range(filled):
-                if vvalid[u, t]:
-                    count += 1
-                    v = likely[vtgt[u, t]]
-                    if v > best_v:
-                        best_v = v
-                        best = t
-            can = count > 0 and alive[u] and not (T_repair_on and repair[u])
+            for t in range(count):
+                v = likely[vtgt[u, t]]
+                if v > best_v:
+                    best_v = v
+                    best = t
+            can = count > 0 and not (T_repair_on and repair[u])
             if T_kind[u] == AT:
                 can = can and dest[u] == cell[u]
             if not can:
@@ -457,4 +469,4 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 likely[chosen] *= 0.45
             else:
                 nb = base + u * NOISE_PER_UNIT + 1
-                shells[u] = vtgt[u, _pick_nth(vvalid[u], count, _noise(key, nb))]
+                shells[u] = vtgt[u, _nth(count, _noise(key, nb))]

@@ -84,7 +84,6 @@ def _heuristic_repairs(
     cell: Any,
     facing: Any,
     damage: Any,
-    alive: Any,
     rm_left: Any,
     wreck_cells: Any,
     danger: Any,
@@ -94,20 +93,26 @@ def _heuristic_repairs(
     repair: Any,
     busy: Any,
     ok: Any,
+    mine: Any,
+    m: int,
 ) -> None:
     """``final_act_batch_repair.heuristic_repairs`` for ``side`` (after the tanks' and
-    R/M's orders; ``repair`` and ``busy`` are cleared here for the side's units)."""
+    R/M's orders; ``repair`` and ``busy`` are cleared here for the side's units).
+    ``mine[:m]``: the side's units in play, in unit order (the only ones that can repair
+    or be repaired)."""
     units = cell.shape[0]
     for u in range(units):
         if T_side[u] == side:
             repair[u] = False
             busy[u] = False
     # repairs: R/Ms in unit order, then tanks in unit order (as the numpy pairs)
-    for q in range(units):
-        if T_side[q] != side or T_kind[q] != RM or not alive[q] or rm_left[q] <= 0:
+    for i in range(m):
+        q = mine[i]
+        if T_kind[q] != RM or rm_left[q] <= 0:
             continue
-        for p in range(units):
-            if T_side[p] != side or T_kind[p] != TANK or not alive[p] or damage[p] == 0:
+        for i2 in range(m):
+            p = mine[i2]
+            if T_kind[p] != TANK or damage[p] == 0:
                 continue
             here = cell[p]
             if cell[q] != here:
@@ -128,15 +133,17 @@ def _heuristic_repairs(
             dest[q] = here
             dest_fac[q] = facing[q]
     # R/Ms drive toward the nearest damaged own tank
-    for q in range(units):
-        if T_side[q] != side or T_kind[q] != RM or not alive[q] or rm_left[q] <= 0 or busy[q]:
+    for i in range(m):
+        q = mine[i]
+        if T_kind[q] != RM or rm_left[q] <= 0 or busy[q]:
             continue
         at = cell[q]
         t_slot = -1
         gap = 0
         with_damaged = False
-        for p in range(units):
-            if T_side[p] != side or T_kind[p] != TANK or not alive[p] or damage[p] == 0:
+        for i2 in range(m):
+            p = mine[i2]
+            if T_kind[p] != TANK or damage[p] == 0:
                 continue
             if cell[p] == at:
                 with_damaged = True

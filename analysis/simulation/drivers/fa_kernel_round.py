@@ -32,8 +32,8 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.bool_),  # moving
         np.empty(units, dtype=np.bool_),  # bounce
         np.empty(T.bet_words.shape[3], dtype=np.uint64),  # blk
-        np.empty((units, t_max), dtype=np.int64),  # vtgt
-        np.empty((units, t_max), dtype=np.bool_),  # vvalid
+        np.empty((units, t_max), dtype=np.int64),  # vtgt: the targets each unit can shoot at
+        np.empty((units, t_max), dtype=np.int64),  # vpos: their positions in the zone
         np.empty((2, n + 1), dtype=np.float64),  # danger
         np.empty((2, n + 1), dtype=np.float64),  # likely_all
         np.empty(n + 1, dtype=np.bool_),  # claimed
@@ -45,9 +45,9 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.int64),  # order
         np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
-        np.zeros((3, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
+        np.zeros((n + 2, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
-        np.zeros(units, dtype=np.int64),  # vn: how many targets each unit's zone has
+        np.zeros(units, dtype=np.int64),  # vn: how many targets each unit can shoot at
     )
 
 
@@ -89,7 +89,7 @@ def _round(
         bounce,
         blk,
         vtgt,
-        vvalid,
+        vpos,
         danger,
         likely_all,
         claimed,
@@ -144,7 +144,7 @@ def _round(
         wreck,
         blk,
         vtgt,
-        vvalid,
+        vpos,
         vn,
         danger,
         likely_all,
@@ -168,7 +168,7 @@ def _round(
                 alive,
                 wreck_cells,
                 vtgt,
-                vvalid,
+                vpos,
                 vn,
                 dest,
                 dest_fac,
@@ -187,7 +187,7 @@ def _round(
                 T.col, T.row, T.n_move,
             )  # fmt: skip
             ha = (
-                cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vvalid, vn, danger,
+                cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
                 likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
                 rm_left, repair, busy,
             )  # fmt: skip

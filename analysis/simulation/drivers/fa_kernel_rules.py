@@ -30,20 +30,22 @@ def _resolve(
 ) -> None:
     """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
     ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
-    ``grid``: three rows of per-cell flags, all false on entry and on return (cells taken,
-    cells shared, cells a mover leaves), so that finding a shared cell or a swap is one
-    pass and a mover alone on its cell (never a bad group) skips the group count."""
+    ``grid``: ``n + 2`` rows of per-cell flags, all false on entry and on return: cells
+    taken, cells shared, then ``grid[2 + a, b]``: a mover goes from ``a`` to ``b``; so
+    that finding a shared cell or a swap is one pass (a mover has a swap partner when
+    the reverse move is flagged, which is rare, where a mover leaving its destination
+    is common) and a mover alone on its cell (never a bad group) skips the group count."""
     units = origin.shape[0]
     taken = grid[0]
     shared = grid[1]
-    leaving = grid[2]
+    going = grid[2:]
     lone_ok = T_max_units >= 1 and T_max_kind.min() >= 1  # (a unit alone is allowed)
     while True:
         # any two units on one cell, or two movers swapping cells (one pass per unit)
         trigger = False
         for u in range(units):
             if moving[u]:
-                leaving[origin[u]] = True
+                going[origin[u], dest[u]] = True
         for u in range(units):
             if not alive[u]:
                 continue
@@ -52,11 +54,8 @@ def _resolve(
                 trigger = True
                 shared[pu] = True
             taken[pu] = True
-            if moving[u] and leaving[dest[u]] and not trigger:
-                for v in range(units):
-                    if moving[v] and dest[u] == origin[v] and dest[v] == origin[u]:
-                        trigger = True
-                        break
+            if moving[u] and going[dest[u], origin[u]]:
+                trigger = True  # two movers swapping cells
         # BatchGame._bounces: every mover in a swap or in a bad group stays
         any_bounce = False
         for u in range(units):
@@ -64,7 +63,7 @@ def _resolve(
             if not (trigger and moving[u]):
                 continue
             swap = False
-            if leaving[dest[u]]:  # (else no mover comes from there)
+            if going[dest[u], origin[u]]:  # (else no mover swaps with u)
                 for v in range(units):
                     if (
                         moving[v]
@@ -144,7 +143,8 @@ def _resolve(
             pu = dest[u] if moving[u] else origin[u]
             taken[pu] = False
             shared[pu] = False
-            leaving[origin[u]] = False
+            if moving[u]:
+                going[origin[u], dest[u]] = False
         if not any_bounce:
             return
         for u in range(units):
