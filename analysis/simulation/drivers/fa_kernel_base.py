@@ -208,9 +208,14 @@ _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
 
 
 def small(a: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-    """``a`` as int16 when its values fit (cells, facings): the tables a game reads per
-    round then span a quarter of the cache lines; the values are the same."""
-    fits = a.size == 0 or (int(a.min()) >= -32768 and int(a.max()) <= 32767)
+    """``a`` as 16-bit integers when its values fit (cells, facings): the tables a game
+    reads per round then span a quarter of the cache lines; the values are the same.
+    Unsigned (uint16) when no value is negative: an index read from it then needs no
+    wrap-around of negative indices in the compiled code."""
+    lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
+    if lo >= 0 and hi <= 65535:
+        return np.ascontiguousarray(a, dtype=np.uint16)
+    fits = lo >= -32768 and hi <= 32767
     return np.ascontiguousarray(a, dtype=np.int16 if fits else np.int64)
 
 
