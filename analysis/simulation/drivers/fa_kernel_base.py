@@ -208,8 +208,9 @@ _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
 
 
 def small(a: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-    """``a`` as 16-bit integers when its values fit (cells, facings): the tables a game
-    reads per round then span a quarter of the cache lines; the values are the same.
+    """``a`` as 16-bit integers when its values fit (cells, facings, the units' kinds,
+    sides and table rows): the tables a game reads per round then span a quarter of the
+    cache lines; the values are the same.
     Unsigned (uint16) when no value is negative: an index read from it then needs no
     wrap-around of negative indices in the compiled code."""
     lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
@@ -254,12 +255,12 @@ def tables(tb: BatchTables) -> Tables:
         elev=small(tb.elev),
         berm_words=c(pack_bits(tb.berm[None, : tb.size], bet_words.shape[-1])[0]),
         elevating=c(tb.elevating),
-        ks=c(tb.ks.astype(np.int64)),
+        ks=small(tb.ks.astype(np.int64)),
         value=c(tb.value),
         fires=c(tb.fires),
         elevates=c(tb.elevates),
-        kind=c(b.kind),
-        side=c(b.side),
+        kind=small(b.kind),
+        side=small(b.side),
         hits=c(b.hits),
         blocks=c(b.blocks),
         no_swap=c(b.no_swap),

@@ -32,8 +32,10 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.bool_),  # moving
         np.empty(units, dtype=np.bool_),  # bounce
         np.empty(T.bet_words.shape[3], dtype=np.uint64),  # blk
-        np.empty((units, t_max), dtype=np.int64),  # vtgt: the targets each unit can shoot at
-        np.empty((units, t_max), dtype=np.int64),  # vpos: their positions in the zone
+        # vtgt: the targets each unit can shoot at, vpos: their positions in the zone (cells
+        # as in the tables: unsigned, read back as indices without a wrap-around)
+        np.empty((units, t_max), dtype=T.tgt.dtype),
+        np.empty((units, t_max), dtype=T.tgt.dtype),
         np.empty((2, n + 1), dtype=np.float64),  # danger
         np.empty((2, n + 1), dtype=np.float64),  # likely_all
         np.empty(n + 1, dtype=np.bool_),  # claimed
