@@ -310,6 +310,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             claimed[cell[u]] = True
     # tanks and R/M, one at a time in ``order`` (_move_orders)
     km = T_k_move
+    pad, last = np.uint64(n), np.uint64(n - 1)  # the padding cell, the last cell
     for i in range(m):
         u = mine[order[i]]
         if T_kind[u] == AT:
@@ -325,13 +326,13 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         best_sc = np.inf
         for j in range(min(km, T_n_move[ks, idx])):  # (only padding after them)
             d = T_ord_dest[ks, idx, j]
-            safe = d if d >= 0 else n
+            safe = np.uint64(d) if d >= 0 else pad  # (unsigned: indices without wrap-around)
             moving = d != here
             # every option is scored, a closed one as inf, and the first smallest score
             # wins (BatchPlayers' argmin): a loop without data-dependent exits, faster than
             # skipping the noise of options that cannot win, whose branches mispredicted
             closed = (d < 0) | (
-                moving & (wreck_cells[min(safe, n - 1)] | (nob & T_elevating[safe]) | claimed[safe])
+                moving & (wreck_cells[min(safe, last)] | (nob & T_elevating[safe]) | claimed[safe])
             )
             sc = (T_ord_d[ks, idx, j] + caution * danger[safe]) + amplitude * _noise(key, nb + j)
             sc = np.inf if closed else sc
