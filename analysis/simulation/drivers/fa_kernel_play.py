@@ -18,6 +18,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _heuristic_side,
     _random_side,
     _view,
+    heuristic_tables,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
 from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end, rule_tables
@@ -95,19 +96,15 @@ def _play(
         vn,
     ) = S
     # the tables, once (see the module docstring)
-    n, k, k_move, width = T.n, T.k, T.k_move, T.width
-    ord_dest, ord_fac, ord_d, dist = T.ord_dest, T.ord_fac, T.ord_d, T.dist
+    n, k, width = T.n, T.k, T.width
+    ord_dest, ord_fac, dist = T.ord_dest, T.ord_fac, T.dist
     lik_cell, lik_p, tgt, bet_words = T.lik_cell, T.lik_p, T.tgt, T.bet_words
     zone_words, n_tgt, n_elev, elev = T.zone_words, T.n_tgt, T.n_elev, T.elev
     berm_words, elevating, ks, value = T.berm_words, T.elevating, T.ks, T.value
     fires, elevates, kind, side_of = T.fires, T.elevates, T.kind, T.side
     blocks, goal, had_tanks, repair_on = T.blocks, T.goal, T.had_tanks, T.repair_on
     max_rounds = T.max_rounds
-    col, row = T.col, T.row
-    ht = (
-        bet_words, zone_words, n_tgt, dist, elevating, k, k_move, kind, ks, n, ord_d, ord_dest,
-        ord_fac, side_of, tgt, width, repair_on, col, row, T.n_move,
-    )  # fmt: skip
+    ht = heuristic_tables(T)
     ha = (
         cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
         likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,

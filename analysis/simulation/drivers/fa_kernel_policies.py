@@ -221,6 +221,16 @@ def _random_side(
 
 
 @_inline
+def heuristic_tables(T: Any) -> Any:
+    """``_heuristic_side``'s tables (its ``HT``) from the kernel's ``Tables``."""
+    return (
+        T.bet_words, T.zone_words, T.n_tgt, T.dist, T.elevating, T.k, T.k_move, T.kind, T.ks,
+        T.n, T.ord_d, T.ord_dest, T.ord_fac, T.side, T.tgt, T.width, T.repair_on, T.col,
+        T.row, T.n_move,
+    )  # fmt: skip
+
+
+@_inline
 def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA: Any) -> None:
     """One side's heuristic orders and shells (BatchPlayers._heuristic); with
     ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). Expects

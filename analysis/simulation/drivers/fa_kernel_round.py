@@ -13,6 +13,7 @@ from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
     _heuristic_side,
     _random_side,
     _view,
+    heuristic_tables,
 )
 from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
 from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, rule_tables
@@ -183,17 +184,12 @@ def _round(
                     dest, dest_fac, shells, repair,
                 )  # fmt: skip
         else:
-            ht = (
-                T.bet_words, T.zone_words, T.n_tgt, T.dist, T.elevating, T.k, T.k_move, T.kind,
-                T.ks, T.n, T.ord_d, T.ord_dest, T.ord_fac, T.side, T.tgt, T.width, T.repair_on,
-                T.col, T.row, T.n_move,
-            )  # fmt: skip
             ha = (
                 cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
                 likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
                 rm_left, repair, busy,
             )  # fmt: skip
-            _heuristic_side(ht, side, nobs[side], key, base, ha)
+            _heuristic_side(heuristic_tables(T), side, nobs[side], key, base, ha)
     _apply(
         rule_tables(T),
         g,
