@@ -6,10 +6,10 @@ The values are those of ``TankChessDriver.play`` for the same games."""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
+from tankmap.analysis.simulation.drivers.lazy_results import LazyResults
 from tankmap.analysis.simulation.drivers.tank_chess import ENDS
 from tankmap.analysis.simulation.drivers.tc_kernel_base import REASONS
 from tankmap.analysis.simulation.drivers.tc_kernel_games import GameArrays
@@ -20,33 +20,15 @@ from tankmap.rules.tank_chess.state import SIDES, GameState
 _END_OF_CODE = [ENDS.get(reason, reason) for reason in REASONS]
 
 
-class TankChessResults(Sequence[GameResult]):
+class TankChessResults(LazyResults):
     """The games of ``arrays`` (all finished: no end code -1), played from ``start``."""
 
     def __init__(self, start: GameState, arrays: GameArrays) -> None:
         self._start = start
         self._a = arrays
-        self._list: list[GameResult] | None = None
 
     def __len__(self) -> int:
         return int(self._a.res.shape[0])
-
-    @overload
-    def __getitem__(self, i: int) -> GameResult: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[GameResult]: ...
-
-    def __getitem__(self, i: int | slice) -> GameResult | list[GameResult]:
-        return self.results()[i]
-
-    def __iter__(self) -> Iterator[GameResult]:
-        return iter(self.results())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and self.results() == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def _labels(self, names: Sequence[str]) -> Labels:
         """``labels(self._start, names)``, made once for the last start and names."""
@@ -55,10 +37,8 @@ class TankChessResults(Sequence[GameResult]):
             held = _LABELS["last"] = (self._start, names, labels(self._start, names))
         return held[2]
 
-    def results(self) -> list[GameResult]:
-        """The ``GameResult`` of every game (built once)."""
-        if self._list is not None:
-            return self._list
+    def _build(self) -> list[GameResult]:
+        """The arrays' games as ``GameResult``s (``LazyResults.results`` keeps them)."""
         st = self._start
         board = st.scenario.board
         unit_of = labels(st, [board.cell_name(c) for c in range(board.size)]).unit
@@ -68,30 +48,23 @@ class TankChessResults(Sequence[GameResult]):
         a = self._a
         d_start, r_start = a.d_start.tolist(), a.r_start.tolist()
         deaths, route = a.deaths.tolist(), a.route.tolist()
-        collecting = gc.isenabled()
-        gc.disable()  # many small acyclic objects: collections would only cost time
-        try:
-            out = []
-            for i, (winner, length, end, unit, k0, k1) in enumerate(a.res.tolist()):
-                out.append(
-                    GameResult(
-                        winner=None if winner < 0 else SIDES[winner],
-                        length=length,
-                        end=_END_OF_CODE[end],
-                        kills=(k0, k1),
-                        winning_unit=unit_of[unit],
-                        route=tuple(route[r_start[i] : r_start[i + 1]]),
-                        deaths=tuple(
-                            Death(side_of[p], kind_of[p], cell, ply, kind_of[by])
-                            for p, cell, ply, by in deaths[d_start[i] : d_start[i + 1]]
-                        ),
-                        first=first,
-                    )
+        out = []
+        for i, (winner, length, end, unit, k0, k1) in enumerate(a.res.tolist()):
+            out.append(
+                GameResult(
+                    winner=None if winner < 0 else SIDES[winner],
+                    length=length,
+                    end=_END_OF_CODE[end],
+                    kills=(k0, k1),
+                    winning_unit=unit_of[unit],
+                    route=tuple(route[r_start[i] : r_start[i + 1]]),
+                    deaths=tuple(
+                        Death(side_of[p], kind_of[p], cell, ply, kind_of[by])
+                        for p, cell, ply, by in deaths[d_start[i] : d_start[i + 1]]
+                    ),
+                    first=first,
                 )
-        finally:
-            if collecting:
-                gc.enable()
-        self._list = out
+            )
         return out
 
     def table_columns(self, names: Sequence[str]) -> dict[str, list[Any]]:
