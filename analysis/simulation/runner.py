@@ -229,6 +229,24 @@ def result_columns(
     }
 
 
+def task_games(indices: Sequence[int], batch_size: int, workers: int) -> list[list[int]]:
+    """``indices`` cut into tasks of ``batch_size`` games; with several workers, a task
+    takes at most a ``2 * workers``-th of the games still left (and at least an eighth of
+    a batch), so the last tasks shrink and the workers finish together (a worker that
+    takes a last whole batch would keep the others waiting). The results never depend on
+    the cut."""
+    least = max(1, batch_size // 8)
+    out: list[list[int]] = []
+    i = 0
+    while i < len(indices):
+        size = batch_size
+        if workers > 1:
+            size = min(batch_size, max(least, -(-(len(indices) - i) // (2 * workers))))
+        out.append(list(indices[i : i + size]))
+        i += size
+    return out
+
+
 def simulate(
     scenario: Scenario,
     games: int,
@@ -300,8 +318,7 @@ def simulate(
             total = target
             indices = list(range(first, target))
             tasks = [
-                (text, pols, seed, indices[i : i + batch_size])
-                for i in range(0, len(indices), batch_size)
+                (text, pols, seed, chunk) for chunk in task_games(indices, batch_size, ex.workers)
             ]
             done = [first]
 

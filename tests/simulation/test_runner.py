@@ -145,3 +145,38 @@ def test_losses_and_kills_by_kind_hand_table() -> None:
     df = pd.DataFrame({"deaths": ["south:tank:c4:at north:at:d5:tank", "north:tank:e6:-"]})
     assert losses_by_kind(df) == {"south": {"tank": 1}, "north": {"at": 1, "tank": 1}}
     assert kills_by_kind(df) == {"south": {"tank": 1}, "north": {"at": 1}}
+
+
+def _pid_after(seconds: float) -> int:
+    import os
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_two_workers_are_this_process_and_one_worker_process() -> None:
+    import os
+
+    from tankmap.analysis.simulation.executors import make_executor
+
+    done: list[int] = []
+    with make_executor(2) as ex:
+        pids = ex.map(_pid_after, [(0.05,)] * 12, lambda i, _r: done.append(i))
+    assert sorted(done) == list(range(12))  # every task reported once
+    assert os.getpid() in pids  # the caller took its share...
+    others = set(pids) - {os.getpid()}
+    assert len(others) == 1  # ...and one worker process the rest
+    assert pids.count(os.getpid()) >= 3 and len(pids) - pids.count(os.getpid()) >= 3
+
+
+def test_tasks_shrink_towards_the_end_with_several_workers() -> None:
+    from tankmap.analysis.simulation.runner import task_games
+
+    one = task_games(range(10), 3, 1)
+    assert one == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    # 2 workers: a task takes at most a quarter of what is left, at least 1000 // 8 games
+    sizes = [len(t) for t in task_games(range(20_000), 1000, 2)]
+    assert sizes[:17] == [1000] * 17  # the 17th: a quarter of the 4,000 left is a batch
+    assert sizes[17:] == [750, 563, 422, 317, 237, 178, 134, 125, 125, 125, 24]
+    assert sum(task_games(range(20_000), 1000, 2), []) == list(range(20_000))
