@@ -80,7 +80,7 @@ def default_start_method() -> str:
 
 
 class ProcessExecutor(Executor):
-    """The calling process and ``workers - 1`` local worker processes
+    """The calling process and ``workers - 1`` (at least one) local worker processes
     (``concurrent.futures``), taking tasks in order as each gets free."""
 
     def __init__(self, workers: int, start_method: str | None = None) -> None:
