@@ -48,7 +48,7 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(units, dtype=np.uint32),  # order (as mine)
         np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
-        np.zeros((n + 2, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
+        np.zeros((n + 4, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
         np.zeros(units, dtype=np.int64),  # vn: how many targets each unit can shoot at
     )
