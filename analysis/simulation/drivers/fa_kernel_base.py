@@ -236,13 +236,17 @@ def tables(tb: BatchTables) -> Tables:
     b = tb.batch
     c = np.ascontiguousarray
     bet_words = np.stack(tb.bet_words, axis=-1)  # [kc, idx, target, word]
+    # an order's destination and facing side by side (views of one array): the facing of
+    # the order chosen is then read from a cache line that choosing it loaded already
+    dest = small(tb.ord_dest)
+    orders = np.stack([dest, np.asarray(tb.ord_fac).astype(dest.dtype)], axis=-1)
     packed = Tables(
         n=int(tb.size),
         k=int(tb.k),
         k_move=int(tb.k_move),
         width=int(b.n_units * NOISE_PER_UNIT + tb.size + 1),
-        ord_dest=small(tb.ord_dest),
-        ord_fac=small(tb.ord_fac),
+        ord_dest=orders[..., 0],
+        ord_fac=orders[..., 1],
         ord_d=compact(tb.ord_d),
         dist=compact(tb.dist),
         lik_cell=small(tb.lik_cell),
