@@ -295,36 +295,37 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     for c in range(n + 1):  # 0 stays 0 whatever the noise: only the others draw theirs
         x = likely_all[enemy, c]
         likely[c] = x * (1.0 + 1e-9 * _noise(key, tail + c)) if x != 0.0 else x
-    # the side's units in play, closest to goal first (a stable sort of distance + tie
-    # noise); units out of play keep the orders and shells the round started with (stay,
-    # no shell), as the numpy version gives them
+    # the side's units in play: ``mine[:m]`` in unit order, and its tanks and R/Ms (the
+    # movers) in ``order[:mm]``, closest to goal first: a stable sort of distance + tie
+    # noise, each mover inserted as it comes (the ATs choose apart and draw no tie noise);
+    # units out of play keep the orders and shells the round started with (stay, no
+    # shell), as the numpy version gives them
+    claimed[:] = False
     m = 0
+    mm = 0
     for u in range(units):
         if T_side[u] == side and alive[u]:
             mine[m] = u
-            keyd[m] = (
-                T_dist[T_ks[u], cell[u] * 8 + facing[u]]
-                + _noise(key, base + u * NOISE_PER_UNIT + 2) * 1e-3
-            )
             m += 1
-    for i in range(m):  # insertion sort: stable, like numpy's kind="stable"
-        j = i
-        while j > 0 and keyd[order[j - 1]] > keyd[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    claimed[:] = False
-    for i in range(m):
-        u = mine[i]
-        if T_kind[u] != AT:
-            claimed[cell[u]] = True
+            if T_kind[u] != AT:
+                claimed[cell[u]] = True
+                kd = (
+                    T_dist[T_ks[u], cell[u] * 8 + facing[u]]
+                    + _noise(key, base + u * NOISE_PER_UNIT + 2) * 1e-3
+                )
+                j = mm
+                while j > 0 and keyd[j - 1] > kd:  # (strictly: stable, like kind="stable")
+                    keyd[j] = keyd[j - 1]
+                    order[j] = order[j - 1]
+                    j -= 1
+                keyd[j] = kd
+                order[j] = u
+                mm += 1
     # tanks and R/M, one at a time in ``order`` (_move_orders)
     km = T_k_move
     pad, last = np.uint64(n), np.uint64(n - 1)  # the padding cell, the last cell
-    for i in range(m):
-        u = mine[order[i]]
-        if T_kind[u] == AT:
-            continue
+    for i in range(mm):
+        u = order[i]
         here = cell[u]
         ks = T_ks[u]
         idx = here * 8 + facing[u]

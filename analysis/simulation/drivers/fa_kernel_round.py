@@ -44,8 +44,8 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty(t_max, dtype=np.float64),  # vals
         np.empty(max(T.k, 1), dtype=np.bool_),  # ok
         np.empty(units, dtype=np.uint32),  # mine (unsigned: indices without wrap-around)
-        np.empty(units, dtype=np.float64),  # keyd
-        np.empty(units, dtype=np.uint32),  # order (as mine)
+        np.empty(units, dtype=np.float64),  # keyd: the movers' sort keys
+        np.empty(units, dtype=np.uint32),  # order: the movers, sorted (as mine)
         np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
         np.zeros((n + 4, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
