@@ -191,8 +191,6 @@ class Tables(NamedTuple):
     n_move: npt.NDArray[np.int64]
     """``[ks, idx]``: past the last usable move order (``ord_dest >= 0``) of the first
     ``k_move``; the loops over move orders stop there (only padding follows)."""
-    n_lik: npt.NDArray[np.int64]
-    """``[ks, idx]``: past the last ``lik_p != 0`` (the likely-cell loops stop there)."""
 
 
 def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -279,7 +277,6 @@ def tables(tb: BatchTables) -> Tables:
         col=c(tb.col),
         row=c(tb.row),
         n_move=last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)]),
-        n_lik=last_used(np.where(np.asarray(tb.lik_p) != 0.0, 0, -1)),
     )
     if len(_PACKED) > 8:
         _PACKED.clear()

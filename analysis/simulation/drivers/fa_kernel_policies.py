@@ -48,7 +48,6 @@ def _view(
     T_ks: Any,
     T_lik_cell: Any,
     T_lik_p: Any,
-    T_n_lik: Any,
     T_n: Any,
     T_side: Any,
     T_tgt: Any,
@@ -113,10 +112,12 @@ def _view(
             scale = 1.0 + damage[u]
             side = T_side[u]
             val = T_value[u]
-            for j in range(T_n_lik[ks, idx]):  # (only zeros after them)
-                p = T_lik_p[ks, idx, j]
-                if p != 0.0:  # (adding +0.0 leaves a sum of non-negative terms as it is)
-                    likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
+            # every entry, a loop of a fixed length without branches (the loop's exit and a
+            # test of p, both on data just loaded, were mispredicted): an entry worth 0
+            # (padding on the padding cell) adds +0.0, which leaves a sum of non-negative
+            # terms as it is
+            for j in range(T_lik_p.shape[2]):
+                likely[side, T_lik_cell[ks, idx, j]] += (T_lik_p[ks, idx, j] * val) * scale
 
 
 @_inline

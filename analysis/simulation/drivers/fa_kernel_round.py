@@ -135,7 +135,6 @@ def _round(
         T.ks,
         T.lik_cell,
         T.lik_p,
-        T.n_lik,
         T.n,
         T.side,
         T.tgt,
