@@ -252,8 +252,8 @@ def tables(tb: BatchTables) -> Tables:
         tgt=small(tb.tgt),
         bet_words=c(bet_words),
         zone_words=c(np.bitwise_or.reduce(bet_words, axis=2)),
-        n_tgt=c((tb.tgt < tb.size).sum(axis=2).astype(np.int64)),
-        n_elev=c((tb.elev < tb.size).sum(axis=2).astype(np.int64)),
+        n_tgt=small((tb.tgt < tb.size).sum(axis=2).astype(np.int64)),
+        n_elev=small((tb.elev < tb.size).sum(axis=2).astype(np.int64)),
         elev=small(tb.elev),
         berm_words=c(pack_bits(tb.berm[None, : tb.size], bet_words.shape[-1])[0]),
         elevating=c(tb.elevating),
@@ -276,7 +276,7 @@ def tables(tb: BatchTables) -> Tables:
         repair_on=bool(b.repair_on),
         col=c(tb.col),
         row=c(tb.row),
-        n_move=last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)]),
+        n_move=small(last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)])),
     )
     if len(_PACKED) > 8:
         _PACKED.clear()
