@@ -459,10 +459,16 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
+            count = vn[u]
+            can = count > 0 and not (T_repair_on and repair[u])
+            if T_kind[u] == AT:
+                can = can and dest[u] == cell[u]
+            if not can:
+                shells[u] = -1
+                continue
             # the first of the most likely valid targets (only a valid target's value can
             # be above 0: an invalid one, worth 0 in BatchPlayers, never wins; with no
             # value above 0 the pick is random)
-            count = vn[u]
             best = 0
             best_v = -1.0
             for t in range(count):
@@ -470,12 +476,6 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if v > best_v:
                     best_v = v
                     best = t
-            can = count > 0 and not (T_repair_on and repair[u])
-            if T_kind[u] == AT:
-                can = can and dest[u] == cell[u]
-            if not can:
-                shells[u] = -1
-                continue
             if best_v > 0:
                 chosen = vtgt[u, best]
                 shells[u] = chosen
