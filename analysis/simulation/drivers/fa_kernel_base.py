@@ -202,6 +202,17 @@ def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     return np.ascontiguousarray(np.where(used.any(axis=-1), past, 0).astype(np.int64))
 
 
+def spare_cells(
+    cells: npt.NDArray[np.int64], p: npt.NDArray[np.float64], n: int
+) -> npt.NDArray[np.int64]:
+    """``cells`` with each entry worth 0 (``p == 0``: padding, mostly) moved to a spare
+    cell past the board and its padding cell, ``n + 1 + j`` for entry ``j``: ``_view``
+    adds every entry, and the zeros, all added to one cell, made one long chain of
+    dependent additions; the maps it fills have ``n + 1 + cells.shape[-1]`` columns."""
+    spare = n + 1 + np.arange(cells.shape[-1])
+    return np.ascontiguousarray(np.where(np.asarray(p) == 0.0, spare, cells).astype(np.int64))
+
+
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
 
 
@@ -247,7 +258,7 @@ def tables(tb: BatchTables) -> Tables:
         ord_fac=orders[..., 1],
         ord_d=compact(tb.ord_d),
         dist=compact(tb.dist),
-        lik_cell=small(tb.lik_cell),
+        lik_cell=small(spare_cells(tb.lik_cell, tb.lik_p, int(tb.size))),
         lik_p=c(tb.lik_p),
         tgt=small(tb.tgt),
         bet_words=c(bet_words),

@@ -114,8 +114,7 @@ def _view(
             val = T_value[u]
             # every entry, a loop of a fixed length without branches (the loop's exit and a
             # test of p, both on data just loaded, were mispredicted): an entry worth 0
-            # (padding on the padding cell) adds +0.0, which leaves a sum of non-negative
-            # terms as it is
+            # adds +0.0 to a spare cell past the board (``Tables.lik_cell``)
             for j in range(T_lik_p.shape[2]):
                 likely[side, T_lik_cell[ks, idx, j]] += (T_lik_p[ks, idx, j] * val) * scale
 

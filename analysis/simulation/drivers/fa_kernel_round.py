@@ -38,7 +38,8 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty((units, t_max), dtype=T.tgt.dtype),
         np.empty((units, t_max), dtype=T.tgt.dtype),
         np.empty((2, n + 1), dtype=np.float64),  # danger
-        np.empty((2, n + 1), dtype=np.float64),  # likely_all
+        # likely_all (with _view's spare cells past the board: Tables.lik_cell)
+        np.empty((2, n + 1 + T.lik_cell.shape[2]), dtype=np.float64),
         np.empty(n + 1, dtype=np.bool_),  # claimed
         np.empty(n + 1, dtype=np.float64),  # likely
         np.empty(t_max, dtype=np.float64),  # vals
