@@ -191,8 +191,6 @@ class Tables(NamedTuple):
     n_move: npt.NDArray[np.int64]
     """``[ks, idx]``: past the last usable move order (``ord_dest >= 0``) of the first
     ``k_move``; the loops over move orders stop there (only padding follows)."""
-    n_lik: npt.NDArray[np.int64]
-    """``[ks, idx]``: past the last ``lik_p != 0`` (the likely-cell loops stop there)."""
 
 
 def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -202,6 +200,17 @@ def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     width = used.shape[-1]
     past = width - np.argmax(used[..., ::-1], axis=-1)
     return np.ascontiguousarray(np.where(used.any(axis=-1), past, 0).astype(np.int64))
+
+
+def spare_cells(
+    cells: npt.NDArray[np.int64], p: npt.NDArray[np.float64], n: int
+) -> npt.NDArray[np.int64]:
+    """``cells`` with each entry worth 0 (``p == 0``: padding, mostly) moved to a spare
+    cell past the board and its padding cell, ``n + 1 + j`` for entry ``j``: ``_view``
+    adds every entry, and the zeros, all added to one cell, made one long chain of
+    dependent additions; the maps it fills have ``n + 1 + cells.shape[-1]`` columns."""
+    spare = n + 1 + np.arange(cells.shape[-1])
+    return np.ascontiguousarray(np.where(np.asarray(p) == 0.0, spare, cells).astype(np.int64))
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
@@ -236,22 +245,26 @@ def tables(tb: BatchTables) -> Tables:
     b = tb.batch
     c = np.ascontiguousarray
     bet_words = np.stack(tb.bet_words, axis=-1)  # [kc, idx, target, word]
+    # an order's destination and facing side by side (views of one array): the facing of
+    # the order chosen is then read from a cache line that choosing it loaded already
+    dest = small(tb.ord_dest)
+    orders = np.stack([dest, np.asarray(tb.ord_fac).astype(dest.dtype)], axis=-1)
     packed = Tables(
         n=int(tb.size),
         k=int(tb.k),
         k_move=int(tb.k_move),
         width=int(b.n_units * NOISE_PER_UNIT + tb.size + 1),
-        ord_dest=small(tb.ord_dest),
-        ord_fac=small(tb.ord_fac),
+        ord_dest=orders[..., 0],
+        ord_fac=orders[..., 1],
         ord_d=compact(tb.ord_d),
         dist=compact(tb.dist),
-        lik_cell=small(tb.lik_cell),
+        lik_cell=small(spare_cells(tb.lik_cell, tb.lik_p, int(tb.size))),
         lik_p=c(tb.lik_p),
         tgt=small(tb.tgt),
         bet_words=c(bet_words),
         zone_words=c(np.bitwise_or.reduce(bet_words, axis=2)),
-        n_tgt=c((tb.tgt < tb.size).sum(axis=2).astype(np.int64)),
-        n_elev=c((tb.elev < tb.size).sum(axis=2).astype(np.int64)),
+        n_tgt=small((tb.tgt < tb.size).sum(axis=2).astype(np.int64)),
+        n_elev=small((tb.elev < tb.size).sum(axis=2).astype(np.int64)),
         elev=small(tb.elev),
         berm_words=c(pack_bits(tb.berm[None, : tb.size], bet_words.shape[-1])[0]),
         elevating=c(tb.elevating),
@@ -274,8 +287,7 @@ def tables(tb: BatchTables) -> Tables:
         repair_on=bool(b.repair_on),
         col=c(tb.col),
         row=c(tb.row),
-        n_move=last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)]),
-        n_lik=last_used(np.where(np.asarray(tb.lik_p) != 0.0, 0, -1)),
+        n_move=small(last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)])),
     )
     if len(_PACKED) > 8:
         _PACKED.clear()

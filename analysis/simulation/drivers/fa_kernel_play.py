@@ -148,7 +148,7 @@ def _play(
             shells[:] = -1
             _view(
                 berm_words, bet_words, zone_words, n_tgt, n_elev, blocks, elev, elevates,
-                elevating, fires, kind, ks, lik_cell, lik_p, T.n_lik, n, side_of, tgt, value, cell,
+                elevating, fires, kind, ks, lik_cell, lik_p, n, side_of, tgt, value, cell,
                 facing, damage, alive, wreck, blk, vtgt, vpos, vn, danger, likely_all,
             )  # fmt: skip
             for side in range(2):

@@ -48,7 +48,6 @@ def _view(
     T_ks: Any,
     T_lik_cell: Any,
     T_lik_p: Any,
-    T_n_lik: Any,
     T_n: Any,
     T_side: Any,
     T_tgt: Any,
@@ -113,10 +112,11 @@ def _view(
             scale = 1.0 + damage[u]
             side = T_side[u]
             val = T_value[u]
-            for j in range(T_n_lik[ks, idx]):  # (only zeros after them)
-                p = T_lik_p[ks, idx, j]
-                if p != 0.0:  # (adding +0.0 leaves a sum of non-negative terms as it is)
-                    likely[side, T_lik_cell[ks, idx, j]] += (p * val) * scale
+            # every entry, a loop of a fixed length without branches (the loop's exit and a
+            # test of p, both on data just loaded, were mispredicted): an entry worth 0
+            # adds +0.0 to a spare cell past the board (``Tables.lik_cell``)
+            for j in range(T_lik_p.shape[2]):
+                likely[side, T_lik_cell[ks, idx, j]] += (T_lik_p[ks, idx, j] * val) * scale
 
 
 @_inline
@@ -295,36 +295,37 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
     for c in range(n + 1):  # 0 stays 0 whatever the noise: only the others draw theirs
         x = likely_all[enemy, c]
         likely[c] = x * (1.0 + 1e-9 * _noise(key, tail + c)) if x != 0.0 else x
-    # the side's units in play, closest to goal first (a stable sort of distance + tie
-    # noise); units out of play keep the orders and shells the round started with (stay,
-    # no shell), as the numpy version gives them
+    # the side's units in play: ``mine[:m]`` in unit order, and its tanks and R/Ms (the
+    # movers) in ``order[:mm]``, closest to goal first: a stable sort of distance + tie
+    # noise, each mover inserted as it comes (the ATs choose apart and draw no tie noise);
+    # units out of play keep the orders and shells the round started with (stay, no
+    # shell), as the numpy version gives them
+    claimed[:] = False
     m = 0
+    mm = 0
     for u in range(units):
         if T_side[u] == side and alive[u]:
             mine[m] = u
-            keyd[m] = (
-                T_dist[T_ks[u], cell[u] * 8 + facing[u]]
-                + _noise(key, base + u * NOISE_PER_UNIT + 2) * 1e-3
-            )
             m += 1
-    for i in range(m):  # insertion sort: stable, like numpy's kind="stable"
-        j = i
-        while j > 0 and keyd[order[j - 1]] > keyd[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    claimed[:] = False
-    for i in range(m):
-        u = mine[i]
-        if T_kind[u] != AT:
-            claimed[cell[u]] = True
+            if T_kind[u] != AT:
+                claimed[cell[u]] = True
+                kd = (
+                    T_dist[T_ks[u], cell[u] * 8 + facing[u]]
+                    + _noise(key, base + u * NOISE_PER_UNIT + 2) * 1e-3
+                )
+                j = mm
+                while j > 0 and keyd[j - 1] > kd:  # (strictly: stable, like kind="stable")
+                    keyd[j] = keyd[j - 1]
+                    order[j] = order[j - 1]
+                    j -= 1
+                keyd[j] = kd
+                order[j] = u
+                mm += 1
     # tanks and R/M, one at a time in ``order`` (_move_orders)
     km = T_k_move
     pad, last = np.uint64(n), np.uint64(n - 1)  # the padding cell, the last cell
-    for i in range(m):
-        u = mine[order[i]]
-        if T_kind[u] == AT:
-            continue
+    for i in range(mm):
+        u = order[i]
         here = cell[u]
         ks = T_ks[u]
         idx = here * 8 + facing[u]
@@ -457,10 +458,16 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             u = mine[i]
             if (phase == 0 and T_kind[u] != TANK) or (phase == 1 and T_kind[u] != AT):
                 continue
+            count = vn[u]
+            can = count > 0 and not (T_repair_on and repair[u])
+            if T_kind[u] == AT:
+                can = can and dest[u] == cell[u]
+            if not can:
+                shells[u] = -1
+                continue
             # the first of the most likely valid targets (only a valid target's value can
             # be above 0: an invalid one, worth 0 in BatchPlayers, never wins; with no
             # value above 0 the pick is random)
-            count = vn[u]
             best = 0
             best_v = -1.0
             for t in range(count):
@@ -468,12 +475,6 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
                 if v > best_v:
                     best_v = v
                     best = t
-            can = count > 0 and not (T_repair_on and repair[u])
-            if T_kind[u] == AT:
-                can = can and dest[u] == cell[u]
-            if not can:
-                shells[u] = -1
-                continue
             if best_v > 0:
                 chosen = vtgt[u, best]
                 shells[u] = chosen

@@ -38,17 +38,18 @@ def _scratch(T: Tables, units: int) -> Any:
         np.empty((units, t_max), dtype=T.tgt.dtype),
         np.empty((units, t_max), dtype=T.tgt.dtype),
         np.empty((2, n + 1), dtype=np.float64),  # danger
-        np.empty((2, n + 1), dtype=np.float64),  # likely_all
+        # likely_all (with _view's spare cells past the board: Tables.lik_cell)
+        np.empty((2, n + 1 + T.lik_cell.shape[2]), dtype=np.float64),
         np.empty(n + 1, dtype=np.bool_),  # claimed
         np.empty(n + 1, dtype=np.float64),  # likely
         np.empty(t_max, dtype=np.float64),  # vals
         np.empty(max(T.k, 1), dtype=np.bool_),  # ok
         np.empty(units, dtype=np.uint32),  # mine (unsigned: indices without wrap-around)
-        np.empty(units, dtype=np.float64),  # keyd
-        np.empty(units, dtype=np.uint32),  # order (as mine)
+        np.empty(units, dtype=np.float64),  # keyd: the movers' sort keys
+        np.empty(units, dtype=np.uint32),  # order: the movers, sorted (as mine)
         np.zeros(units, dtype=np.bool_),  # repair: tanks declared repaired (R/M repair)
         np.empty(units, dtype=np.bool_),  # busy: R/Ms repairing / rwreck in the rules
-        np.zeros((n + 2, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
+        np.zeros((n + 4, n), dtype=np.bool_),  # grid: per-cell flags of the rules (_resolve)
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
         np.zeros(units, dtype=np.int64),  # vn: how many targets each unit can shoot at
     )
@@ -135,7 +136,6 @@ def _round(
         T.ks,
         T.lik_cell,
         T.lik_p,
-        T.n_lik,
         T.n,
         T.side,
         T.tgt,

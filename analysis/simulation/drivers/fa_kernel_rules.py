@@ -11,6 +11,81 @@ from tankmap.analysis.simulation.drivers.fa_kernel_repair import _finish_repairs
 
 # --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
 @_inline
+def _group_bad(
+    T_forbid_tank_rm: Any,
+    T_kind: Any,
+    T_max_kind: Any,
+    T_max_units: Any,
+    T_side: Any,
+    T_repair_on: Any,
+    alive: Any,
+    origin: Any,
+    dest: Any,
+    moving: Any,
+    damage: Any,
+    rm_left: Any,
+    pu: int,
+) -> bool:
+    """Whether the units in play that end on cell ``pu`` (movers at their destination,
+    the others where they are) form a group the rules forbid (BatchGame._bounces)."""
+    t0 = a0 = r0 = t1 = a1 = r1 = 0
+    p0 = p1 = 0  # units that may pair up for an R/M repair
+    tank_in0 = tank_in1 = False
+    for v in range(origin.shape[0]):
+        if not alive[v] or (dest[v] if moving[v] else origin[v]) != pu:
+            continue
+        kv = T_kind[v]
+        if T_repair_on and ((kv == TANK and damage[v] > 0) or (kv == RM and rm_left[v] > 0)):
+            if T_side[v] == 0:
+                p0 += 1
+            else:
+                p1 += 1
+        if T_side[v] == 0:
+            if kv == TANK:
+                t0 += 1
+            elif kv == AT:
+                a0 += 1
+            else:
+                r0 += 1
+        else:
+            if kv == TANK:
+                t1 += 1
+            elif kv == AT:
+                a1 += 1
+            else:
+                r1 += 1
+        if moving[v] and kv == TANK:
+            if T_side[v] == 0:
+                tank_in0 = True
+            else:
+                tank_in1 = True
+    if tank_in1:
+        a0 = 0  # ATs run over by a moving enemy tank
+    if tank_in0:
+        a1 = 0
+    n0 = t0 + a0 + r0
+    n1 = t1 + a1 + r1
+    bad = n0 > 0 and n1 > 0
+    if (
+        n0 > T_max_units
+        or t0 > T_max_kind[TANK]
+        or a0 > T_max_kind[AT]
+        or r0 > T_max_kind[RM]
+        or n1 > T_max_units
+        or t1 > T_max_kind[TANK]
+        or a1 > T_max_kind[AT]
+        or r1 > T_max_kind[RM]
+    ):
+        bad = True
+    if T_forbid_tank_rm and (
+        (t0 > 0 and r0 > 0 and not (t0 == 1 and r0 == 1 and a0 == 0 and p0 == 2))
+        or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
+    ):
+        bad = True
+    return bad
+
+
+@_inline
 def _resolve(
     T_forbid_tank_rm: Any,
     T_kind: Any,
@@ -30,126 +105,119 @@ def _resolve(
 ) -> None:
     """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
     ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
-    ``grid``: ``n + 2`` rows of per-cell flags, all false on entry and on return: cells
-    taken, cells shared, then ``grid[2 + a, b]``: a mover goes from ``a`` to ``b``; so
-    that finding a shared cell or a swap is one pass (a mover has a swap partner when
-    the reverse move is flagged, which is rare, where a mover leaving its destination
-    is common) and a mover alone on its cell (never a bad group) skips the group count."""
+    ``grid``: ``n + 4`` rows of per-cell flags, all false on entry and on return: cells
+    taken (later: cells whose group a bounce changed), cells shared, cells whose group
+    was judged, cells whose group is bad, then ``grid[4 + a, b]``: a mover goes from
+    ``a`` to ``b``; so that finding a shared cell or a swap is one pass (a mover has a
+    swap partner when the reverse move is flagged, which is rare, where a mover leaving
+    its destination is common), a mover alone on its cell (never a bad group) skips the
+    group count and a cell's group is counted once per pass, not once per mover.
+
+    After the first pass's bounces, when a unit alone is always allowed, the later passes
+    look only at the movers into a cell that a bounce changed (the bounced unit's origin
+    and destination): no other cell's group changed, and no swap is left (the first pass
+    bounced every mover in one, and movers only drop out)."""
     units = origin.shape[0]
     taken = grid[0]
     shared = grid[1]
-    going = grid[2:]
+    judged = grid[2]
+    bad = grid[3]
+    going = grid[4:]
     lone_ok = T_max_units >= 1 and T_max_kind.min() >= 1  # (a unit alone is allowed)
     while True:
-        # any two units on one cell, or two movers swapping cells (one pass per unit)
+        # any two units on one cell, or two movers swapping cells (one pass per unit;
+        # the flags are or-ed in rather than tested: which units move follows no pattern
+        # the processor could predict)
         trigger = False
         for u in range(units):
-            if moving[u]:
-                going[origin[u], dest[u]] = True
+            going[origin[u], dest[u]] |= moving[u]
         for u in range(units):
-            if not alive[u]:
-                continue
-            pu = dest[u] if moving[u] else origin[u]
-            if taken[pu]:
-                trigger = True
-                shared[pu] = True
-            taken[pu] = True
-            if moving[u] and going[dest[u], origin[u]]:
-                trigger = True  # two movers swapping cells
-        # BatchGame._bounces: every mover in a swap or in a bad group stays
+            a = alive[u]
+            mv = moving[u]
+            pu = dest[u] if mv else origin[u]
+            twice = taken[pu] & a
+            shared[pu] |= twice
+            taken[pu] |= a
+            trigger |= twice | (mv & going[dest[u], origin[u]])  # (or two movers swapping)
         any_bounce = False
-        for u in range(units):
-            bounce[u] = False
-            if not (trigger and moving[u]):
-                continue
-            swap = False
-            if going[dest[u], origin[u]]:  # (else no mover swaps with u)
-                for v in range(units):
-                    if (
-                        moving[v]
-                        and dest[u] == origin[v]
-                        and dest[v] == origin[u]
-                        and T_no_swap[u, v]
-                    ):
-                        swap = True
-                        break
-            if swap:
-                bounce[u] = True
-                any_bounce = True
-                continue
-            pu = dest[u]
-            if lone_ok and not shared[pu]:
-                continue
-            t0 = a0 = r0 = t1 = a1 = r1 = 0
-            p0 = p1 = 0  # units that may pair up for an R/M repair
-            tank_in0 = tank_in1 = False
-            for v in range(units):
-                if not alive[v] or (dest[v] if moving[v] else origin[v]) != pu:
+        if trigger:
+            # BatchGame._bounces: every mover in a swap or in a bad group stays (only a
+            # mover with a possible swap partner or into a shared cell is looked at)
+            for u in range(units):
+                bounce[u] = False
+                pu = dest[u]
+                if not (moving[u] & (going[pu, origin[u]] | shared[pu] | (not lone_ok))):
                     continue
-                kv = T_kind[v]
-                if T_repair_on and (
-                    (kv == TANK and damage[v] > 0) or (kv == RM and rm_left[v] > 0)
-                ):
-                    if T_side[v] == 0:
-                        p0 += 1
-                    else:
-                        p1 += 1
-                if T_side[v] == 0:
-                    if kv == TANK:
-                        t0 += 1
-                    elif kv == AT:
-                        a0 += 1
-                    else:
-                        r0 += 1
-                else:
-                    if kv == TANK:
-                        t1 += 1
-                    elif kv == AT:
-                        a1 += 1
-                    else:
-                        r1 += 1
-                if moving[v] and kv == TANK:
-                    if T_side[v] == 0:
-                        tank_in0 = True
-                    else:
-                        tank_in1 = True
-            if tank_in1:
-                a0 = 0  # ATs run over by a moving enemy tank
-            if tank_in0:
-                a1 = 0
-            n0 = t0 + a0 + r0
-            n1 = t1 + a1 + r1
-            bad = n0 > 0 and n1 > 0
-            if (
-                n0 > T_max_units
-                or t0 > T_max_kind[TANK]
-                or a0 > T_max_kind[AT]
-                or r0 > T_max_kind[RM]
-                or n1 > T_max_units
-                or t1 > T_max_kind[TANK]
-                or a1 > T_max_kind[AT]
-                or r1 > T_max_kind[RM]
-            ):
-                bad = True
-            if T_forbid_tank_rm and (
-                (t0 > 0 and r0 > 0 and not (t0 == 1 and r0 == 1 and a0 == 0 and p0 == 2))
-                or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
-            ):
-                bad = True
-            if bad:
-                bounce[u] = True
-                any_bounce = True
+                swap = False
+                if going[pu, origin[u]]:  # (else no mover swaps with u)
+                    for v in range(units):
+                        if (
+                            moving[v]
+                            and pu == origin[v]
+                            and dest[v] == origin[u]
+                            and T_no_swap[u, v]
+                        ):
+                            swap = True
+                            break
+                if swap:
+                    bounce[u] = True
+                    any_bounce = True
+                    continue
+                if lone_ok and not shared[pu]:
+                    continue
+                if not judged[pu]:
+                    judged[pu] = True
+                    bad[pu] = _group_bad(
+                        T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
+                        alive, origin, dest, moving, damage, rm_left, pu,
+                    )  # fmt: skip
+                if bad[pu]:
+                    bounce[u] = True
+                    any_bounce = True
         for u in range(units):
             pu = dest[u] if moving[u] else origin[u]
             taken[pu] = False
             shared[pu] = False
-            if moving[u]:
-                going[origin[u], dest[u]] = False
+            judged[pu] = False
+            bad[pu] = False
+            going[origin[u], dest[u]] = False
         if not any_bounce:
             return
+        if lone_ok:
+            break
         for u in range(units):
             if bounce[u]:
                 moving[u] = False
+    changed = taken
+    while True:
+        # the later passes: only movers into a cell whose group a bounce changed
+        for u in range(units):
+            b = bounce[u]
+            moving[u] &= not b
+            changed[origin[u]] |= b
+            changed[dest[u]] |= b
+        any_bounce = False
+        for u in range(units):
+            bounce[u] = False
+            pu = dest[u]
+            if not (moving[u] & changed[pu]):
+                continue
+            if not judged[pu]:
+                judged[pu] = True
+                bad[pu] = _group_bad(
+                    T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
+                    alive, origin, dest, moving, damage, rm_left, pu,
+                )  # fmt: skip
+            if bad[pu]:
+                bounce[u] = True
+                any_bounce = True
+        for u in range(units):
+            changed[origin[u]] = False
+            changed[dest[u]] = False
+            judged[dest[u]] = False
+            bad[dest[u]] = False
+        if not any_bounce:
+            return
 
 
 @_inline
