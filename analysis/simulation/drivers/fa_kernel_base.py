@@ -193,6 +193,11 @@ class Tables(NamedTuple):
     ``k_move``; the loops over move orders stop there (only padding follows)."""
     n_lik: npt.NDArray[np.int64]
     """``[ks, idx]``: past the last ``lik_p != 0`` (the likely-cell loops stop there)."""
+    adv: npt.NDArray[Any]
+    """``[ks, idx, :n_adv[ks, idx]]``: the orders ``j`` that leave the cell (``ord_dest``
+    not -1 and not the cell of ``idx``), by ``ord_d`` and then ``j`` (``advance_order``)."""
+    n_adv: npt.NDArray[Any]
+    """``[ks, idx]``: how many orders ``adv[ks, idx]`` lists."""
 
 
 def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -202,6 +207,21 @@ def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     width = used.shape[-1]
     past = width - np.argmax(used[..., ::-1], axis=-1)
     return np.ascontiguousarray(np.where(used.any(axis=-1), past, 0).astype(np.int64))
+
+
+def advance_order(
+    ord_dest: npt.NDArray[Any], ord_d: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[Any]]:
+    """``Tables.adv`` and ``Tables.n_adv``: for each ``[ks, idx]``, the orders that move
+    (``ord_dest`` not -1 and not the cell ``idx // 8``) sorted by ``ord_d`` (a lower bound
+    of their scores, which add danger and noise that are never negative), ties in order
+    number; the other orders after them."""
+    dest = np.asarray(ord_dest, dtype=np.int64)
+    here = (np.arange(dest.shape[1]) // 8)[None, :, None]
+    moves = (dest >= 0) & (dest != here)
+    lo = np.where(moves, np.asarray(ord_d, dtype=np.float64), np.inf)
+    adv = np.argsort(lo, axis=-1, kind="stable").astype(np.uint8)
+    return np.ascontiguousarray(adv), small(moves.sum(axis=-1).astype(np.int64))
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
@@ -236,6 +256,7 @@ def tables(tb: BatchTables) -> Tables:
     b = tb.batch
     c = np.ascontiguousarray
     bet_words = np.stack(tb.bet_words, axis=-1)  # [kc, idx, target, word]
+    adv, n_adv = advance_order(tb.ord_dest, tb.ord_d)
     packed = Tables(
         n=int(tb.size),
         k=int(tb.k),
@@ -276,6 +297,8 @@ def tables(tb: BatchTables) -> Tables:
         row=c(tb.row),
         n_move=last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)]),
         n_lik=last_used(np.where(np.asarray(tb.lik_p) != 0.0, 0, -1)),
+        adv=adv,
+        n_adv=n_adv,
     )
     if len(_PACKED) > 8:
         _PACKED.clear()
