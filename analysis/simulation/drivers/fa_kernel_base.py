@@ -211,7 +211,7 @@ def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
 
 def advance_order(
     ord_dest: npt.NDArray[Any], ord_d: npt.NDArray[Any]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[Any]]:
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """``Tables.adv`` and ``Tables.n_adv``: for each ``[ks, idx]``, the orders that move
     (``ord_dest`` not -1 and not the cell ``idx // 8``) sorted by ``ord_d`` (a lower bound
     of their scores, which add danger and noise that are never negative), ties in order
@@ -219,9 +219,12 @@ def advance_order(
     dest = np.asarray(ord_dest, dtype=np.int64)
     here = (np.arange(dest.shape[1]) // 8)[None, :, None]
     moves = (dest >= 0) & (dest != here)
-    lo = np.where(moves, np.asarray(ord_d, dtype=np.float64), np.inf)
-    adv = np.argsort(lo, axis=-1, kind="stable").astype(np.uint8)
-    return np.ascontiguousarray(adv), small(moves.sum(axis=-1).astype(np.int64))
+    first = np.argsort(np.asarray(ord_d, dtype=np.float64), axis=-1, kind="stable")
+    second = np.argsort(~np.take_along_axis(moves, first, axis=-1), axis=-1, kind="stable")
+    adv = np.take_along_axis(first, second, axis=-1)  # (moves first, even at an inf ord_d)
+    fits = adv.shape[-1] <= 256
+    adv = np.ascontiguousarray(adv, dtype=np.uint8) if fits else small(adv)
+    return adv, small(moves.sum(axis=-1).astype(np.int64))
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
