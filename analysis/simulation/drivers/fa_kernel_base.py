@@ -191,6 +191,11 @@ class Tables(NamedTuple):
     n_move: npt.NDArray[np.int64]
     """``[ks, idx]``: past the last usable move order (``ord_dest >= 0``) of the first
     ``k_move``; the loops over move orders stop there (only padding follows)."""
+    adv: npt.NDArray[Any]
+    """``[ks, idx, :n_adv[ks, idx]]``: the orders ``j`` that leave the cell (``ord_dest``
+    not -1 and not the cell of ``idx``), by ``ord_d`` and then ``j`` (``advance_order``)."""
+    n_adv: npt.NDArray[Any]
+    """``[ks, idx]``: how many orders ``adv[ks, idx]`` lists."""
 
 
 def last_used(dest: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -211,6 +216,24 @@ def spare_cells(
     dependent additions; the maps it fills have ``n + 1 + cells.shape[-1]`` columns."""
     spare = n + 1 + np.arange(cells.shape[-1])
     return np.ascontiguousarray(np.where(np.asarray(p) == 0.0, spare, cells).astype(np.int64))
+
+
+def advance_order(
+    ord_dest: npt.NDArray[Any], ord_d: npt.NDArray[Any]
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """``Tables.adv`` and ``Tables.n_adv``: for each ``[ks, idx]``, the orders that move
+    (``ord_dest`` not -1 and not the cell ``idx // 8``) sorted by ``ord_d`` (a lower bound
+    of their scores, which add danger and noise that are never negative), ties in order
+    number; the other orders after them."""
+    dest = np.asarray(ord_dest, dtype=np.int64)
+    here = (np.arange(dest.shape[1]) // 8)[None, :, None]
+    moves = (dest >= 0) & (dest != here)
+    first = np.argsort(np.asarray(ord_d, dtype=np.float64), axis=-1, kind="stable")
+    second = np.argsort(~np.take_along_axis(moves, first, axis=-1), axis=-1, kind="stable")
+    adv = np.take_along_axis(first, second, axis=-1)  # (moves first, even at an inf ord_d)
+    fits = adv.shape[-1] <= 256
+    adv = np.ascontiguousarray(adv, dtype=np.uint8) if fits else small(adv)
+    return adv, small(moves.sum(axis=-1).astype(np.int64))
 
 
 _PACKED: dict[int, tuple[BatchTables, Tables]] = {}
@@ -249,6 +272,7 @@ def tables(tb: BatchTables) -> Tables:
     # the order chosen is then read from a cache line that choosing it loaded already
     dest = small(tb.ord_dest)
     orders = np.stack([dest, np.asarray(tb.ord_fac).astype(dest.dtype)], axis=-1)
+    adv, n_adv = advance_order(tb.ord_dest, tb.ord_d)
     packed = Tables(
         n=int(tb.size),
         k=int(tb.k),
@@ -288,6 +312,8 @@ def tables(tb: BatchTables) -> Tables:
         col=c(tb.col),
         row=c(tb.row),
         n_move=small(last_used(np.asarray(tb.ord_dest)[:, :, : int(tb.k_move)])),
+        adv=adv,
+        n_adv=n_adv,
     )
     if len(_PACKED) > 8:
         _PACKED.clear()

@@ -226,7 +226,7 @@ def heuristic_tables(T: Any) -> Any:
     return (
         T.bet_words, T.zone_words, T.n_tgt, T.dist, T.elevating, T.k, T.k_move, T.kind, T.ks,
         T.n, T.ord_d, T.ord_dest, T.ord_fac, T.side, T.tgt, T.width, T.repair_on, T.col,
-        T.row, T.n_move,
+        T.row, T.n_move, T.adv, T.n_adv,
     )  # fmt: skip
 
 
@@ -259,6 +259,8 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
         T_col,
         T_row,
         T_n_move,
+        T_adv,
+        T_n_adv,
     ) = HT
     (
         cell,
@@ -429,26 +431,32 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             if best_f != fac:
                 dest_fac[u] = best_f
                 continue
-        # advance, or stay
+        # advance, or stay: the first order with the smallest score among the usable ones
+        # that leave the cell, if below staying's. They are read by their ``ord_d``, a
+        # lower bound of their scores (danger and noise add nothing negative), so the
+        # search stops at the first that can neither beat the best so far nor staying;
+        # a tie goes to the first order (as in order number, BatchPlayers' argmin)
         ks = T_ks[u]
         idx = here * 8 + fac
-        _options(T_elevating, T_ks, T_ord_dest, u, nob, cell, facing, wreck_cells, T_k, ok)
         nb = base + u * NOISE_PER_UNIT + 8
+        stay_score = T_dist[ks, idx] + 0.5 * danger[here]
         best = 0
         best_sc = np.inf
-        for j in range(T_k):
+        for r in range(T_n_adv[ks, idx]):
+            j = T_adv[ks, idx, r]
+            lo = T_ord_d[ks, idx, j]
+            if lo >= stay_score or lo > best_sc:
+                break
             d = T_ord_dest[ks, idx, j]
-            if not ok[j] or d == here:
-                continue
-            safe = d if d >= 0 else n
-            sc = T_ord_d[ks, idx, j] + 0.5 * danger[safe]
-            if sc >= best_sc:
+            if wreck_cells[d] or (nob and T_elevating[d]):
+                continue  # (closed: _options)
+            sc = lo + 0.5 * danger[d]
+            if sc > best_sc:
                 continue  # (as for the movers above)
             sc = sc + 0.2 * _noise(key, nb + j)
-            if sc < best_sc:
+            if sc < best_sc or (sc == best_sc and j < best):
                 best_sc = sc
                 best = j
-        stay_score = T_dist[ks, idx] + 0.5 * danger[here]
         if best_sc < stay_score:
             dest[u] = T_ord_dest[ks, idx, best]
             dest_fac[u] = T_ord_fac[ks, idx, best]
