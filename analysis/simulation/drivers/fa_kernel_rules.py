@@ -24,10 +24,16 @@ def _group_bad(
     moving: Any,
     damage: Any,
     rm_left: Any,
+    judged: Any,
+    bad: Any,
     pu: int,
 ) -> bool:
     """Whether the units in play that end on cell ``pu`` (movers at their destination,
-    the others where they are) form a group the rules forbid (BatchGame._bounces)."""
+    the others where they are) form a group the rules forbid (BatchGame._bounces),
+    counted once per pass of ``_resolve``: the answer is kept in ``bad[pu]``, and
+    ``judged[pu]`` says it is there (``_resolve`` clears both at the end of a pass)."""
+    if judged[pu]:
+        return bool(bad[pu])
     t0 = a0 = r0 = t1 = a1 = r1 = 0
     p0 = p1 = 0  # units that may pair up for an R/M repair
     tank_in0 = tank_in1 = False
@@ -65,7 +71,7 @@ def _group_bad(
         a1 = 0
     n0 = t0 + a0 + r0
     n1 = t1 + a1 + r1
-    bad = n0 > 0 and n1 > 0
+    forbidden = n0 > 0 and n1 > 0
     if (
         n0 > T_max_units
         or t0 > T_max_kind[TANK]
@@ -76,13 +82,15 @@ def _group_bad(
         or a1 > T_max_kind[AT]
         or r1 > T_max_kind[RM]
     ):
-        bad = True
+        forbidden = True
     if T_forbid_tank_rm and (
         (t0 > 0 and r0 > 0 and not (t0 == 1 and r0 == 1 and a0 == 0 and p0 == 2))
         or (t1 > 0 and r1 > 0 and not (t1 == 1 and r1 == 1 and a1 == 0 and p1 == 2))
     ):
-        bad = True
-    return bad
+        forbidden = True
+    judged[pu] = True
+    bad[pu] = forbidden
+    return forbidden
 
 
 @_inline
@@ -165,13 +173,10 @@ def _resolve(
                     continue
                 if lone_ok and not shared[pu]:
                     continue
-                if not judged[pu]:
-                    judged[pu] = True
-                    bad[pu] = _group_bad(
-                        T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
-                        alive, origin, dest, moving, damage, rm_left, pu,
-                    )  # fmt: skip
-                if bad[pu]:
+                if _group_bad(
+                    T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
+                    alive, origin, dest, moving, damage, rm_left, judged, bad, pu,
+                ):  # fmt: skip
                     bounce[u] = True
                     any_bounce = True
         for u in range(units):
@@ -202,13 +207,10 @@ def _resolve(
             pu = dest[u]
             if not (moving[u] & changed[pu]):
                 continue
-            if not judged[pu]:
-                judged[pu] = True
-                bad[pu] = _group_bad(
-                    T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
-                    alive, origin, dest, moving, damage, rm_left, pu,
-                )  # fmt: skip
-            if bad[pu]:
+            if _group_bad(
+                T_forbid_tank_rm, T_kind, T_max_kind, T_max_units, T_side, T_repair_on,
+                alive, origin, dest, moving, damage, rm_left, judged, bad, pu,
+            ):  # fmt: skip
                 bounce[u] = True
                 any_bounce = True
         for u in range(units):
