@@ -1,6 +1,7 @@
 """Hardening regressions found by the audit of issue 14 (each failed before its fix): Ctrl-C
-with a local Dask cluster, the output gate, one-line messages without terminal codes,
-writer failures, leftover temp files and the reading helpers outside the scenario reader."""
+with a local Dask cluster (and, checked too, with local worker processes), the output gate,
+one-line messages without terminal codes, writer failures, leftover temp files and the
+reading helpers outside the scenario reader."""
 
 from __future__ import annotations
 
@@ -24,12 +25,21 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def test_ctrl_c_with_a_local_dask_cluster_is_one_line() -> None:
-    pytest.importorskip("distributed")
+@pytest.mark.parametrize(
+    "where",
+    [
+        ["--scheduler", "local", "--workers", "2"],
+        ["--workers", "2"],  # this process and a forked worker process, both playing
+    ],
+    ids=["dask", "local-processes"],
+)
+def test_ctrl_c_with_workers_is_one_line(where: list[str]) -> None:
+    if "--scheduler" in where:
+        pytest.importorskip("distributed")
     # Ctrl-C in a terminal sends SIGINT to the whole process group, workers included. The
     # child presses it itself as soon as the first batch of games is in (no timing).
     script = textwrap.dedent(
-        """
+        f"""
         import os, signal, sys
         if __name__ == "__main__":
             import tankmap.commands.common as common
@@ -41,8 +51,7 @@ def test_ctrl_c_with_a_local_dask_cluster_is_one_line() -> None:
 
             common.terminal_bar = terminal_bar
             from tankmap.cli import main
-            sys.exit(main(["simulate", "final-act/mirror", "--games", "400",
-                           "--scheduler", "local", "--workers", "2"]))
+            sys.exit(main(["simulate", "final-act/mirror", "--games", "400", *{where!r}]))
         """
     )
     out = subprocess.run(

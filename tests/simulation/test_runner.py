@@ -170,6 +170,28 @@ def test_two_workers_are_this_process_and_one_worker_process() -> None:
     assert pids.count(os.getpid()) >= 3 and len(pids) - pids.count(os.getpid()) >= 3
 
 
+def _sleep_here_or_fail(caller: int) -> None:
+    import os
+    import time
+
+    if os.getpid() == caller:  # by now a worker process sleeps in its first task
+        time.sleep(0.5)
+        raise RuntimeError("stopped")
+    time.sleep(5)
+
+
+def test_a_failed_run_does_not_wait_for_the_worker_processes() -> None:
+    import multiprocessing
+    import os
+
+    from tankmap.analysis.simulation.executors import make_executor
+
+    with pytest.raises(RuntimeError, match="stopped"), make_executor(2) as ex:
+        ex.map(_sleep_here_or_fail, [(os.getpid(),)] * 4, None)
+    # closed without joining: the worker is still in its 5-second task
+    assert multiprocessing.active_children()
+
+
 def test_tasks_shrink_towards_the_end_with_several_workers() -> None:
     from tankmap.analysis.simulation.runner import task_games
 
