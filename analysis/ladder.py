@@ -13,7 +13,7 @@ Every game is seeded from ``seed`` (each pairing and each self-play run gets its
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from tankmap.analysis.elo import Rating, fit_elo
 from tankmap.analysis.simulation.runner import simulate
 from tankmap.analysis.simulation.stats import Z95, wilson
 from tankmap.rules.errors import TankmapError
+from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 RACE_ENDS = ("goal", "escape")  # ways to win by moving (Final Act, Tank Chess)
@@ -186,9 +187,15 @@ def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
     )
 
 
-def stability(self_play: dict[str, SelfPlay], strongest: Sequence[str]) -> Stability:
+def stability(
+    self_play: dict[str, SelfPlay],
+    strongest: Sequence[str],
+    names: Mapping[str, str] | None = None,
+) -> Stability:
     """Do the two strongest agents agree on which side is favoured (or that neither is)
-    and on the balance within their 95 % intervals (the intervals overlap)?
+    and on the balance within their 95 % intervals (the intervals overlap)? The reason
+    names the sides as ``names`` says (``{"south": "White", "north": "Black"}``; default
+    South and North).
 
     >>> sp = {a: SelfPlay(a, 400, s, n, 10, 1.0, 0.0) for a, s, n in
     ...       (("x", 250, 150), ("y", 240, 160), ("z", 150, 250))}
@@ -201,7 +208,8 @@ def stability(self_play: dict[str, SelfPlay], strongest: Sequence[str]) -> Stabi
     a, b = strongest[0], strongest[1]
     fa, fb = self_play[a].favoured(), self_play[b].favoured()
     (la, ha), (lb, hb) = self_play[a].balance_ci95(), self_play[b].balance_ci95()
-    word = {None: "an even game", "south": "south", "north": "north"}
+    word: dict[str | None, str] = {None: "an even game", "south": "South", "north": "North"}
+    word.update(names or {})
     if fa != fb:
         return Stability(False, (a, b), f"{a} favours {word[fa]}, {b} favours {word[fb]}")
     if ha < lb or hb < la:
@@ -273,7 +281,8 @@ def run_ladder(
     ratings = fit_elo(agents, results)
     sp = {a: self_play_stats(a, tables[2 * len(pairs) + i]) for i, a in enumerate(agents)}
     ladder = LadderResult(agents, ratings, matches, sp, Stability(False, (), ""), seed, games)
-    ladder.stability = stability(sp, ladder.by_strength()[:2])
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
+    ladder.stability = stability(sp, ladder.by_strength()[:2], names)
     return ladder
 
 

@@ -25,7 +25,6 @@ from tankmap.analysis.board_figure import (
     board_key,
     draw_board,
     figure_size,
-    side_label,
 )
 from tankmap.analysis.outputs import save_figure, save_text
 from tankmap.analysis.simulation.stats import death_map, route_map
@@ -110,7 +109,7 @@ def heat_figure(
             cmap=cmap,
             unit_alpha=0.35,
             fmt="{:.0f}",
-            title=f"{side_label(names[Side(side)], Side(side))}: {notes[side]}",
+            title=f"{names[Side(side)]}: {notes[side]}",
         )
         add_scale(fig, mappable, ax, f"{scale} (blank: none)")
     fig.suptitle(title, fontsize=11)
@@ -190,7 +189,7 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
     rs = get_ruleset(scenario.ruleset)
     title = html.escape(scenario.title or "untitled scenario")
     names = rs.side_names()
-    label = {s.value: html.escape(side_label(names[s], s)) for s in Side}
+    label = {s.value: html.escape(names[s]) for s in Side}
     rows = []
     for side in SIDES:
         r = summary["win_rate"][side]

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         terminal_bar,
         worker_count,
     )
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     if args.help_agents:
@@ -114,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(doc)
         return 0
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
     print(
         f"{args.file}: ladder of {len(agents)} agents, {args.games} games per run, seed {args.seed}"
     )
@@ -126,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         blo, bhi = sp["ci95"]
         print(
             f"  {entry['name']:14} {entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]   "
-            f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        {sp['favoured'] or 'even':7}"
+            f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        "
+            f"{names.get(sp['favoured'], 'even'):7}"
             f"  {sp['median_length']:13}  {sp['units_lost_per_game']:9.2f}  "
             f"{sp['race_share']:5.0%}"
         )

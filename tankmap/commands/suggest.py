@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.fileformat import write_scenario
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     check_range(args.games, 10, MAX_GAMES, "--games")
@@ -118,10 +119,14 @@ def run(args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     b = doc["before"]
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
+
+    def race(turns: dict[str, Any]) -> str:
+        return f"turns to goal {names['south']} {turns['south']}, {names['north']} {turns['north']}"
+
     print(
         f"{args.file}: balance {b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] "
-        f"with {result.agent} ({b['games']} games); turns to goal south "
-        f"{b['turns_to_goal']['south']}, north {b['turns_to_goal']['north']}"
+        f"with {result.agent} ({b['games']} games); {race(b['turns_to_goal'])}"
     )
     print(f"  {result.candidates} legal edits, {result.played} played, {result.seconds:.0f} s")
     if not doc["suggestions"]:
@@ -130,9 +135,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {k}. {'; '.join(s['edits'])}")
         print(
             f"     balance {b['balance']:.3f} -> {s['balance']:.3f} "
-            f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] on fresh seeds; turns to goal "
-            f"south {s['turns_to_goal']['south']}, north {s['turns_to_goal']['north']}"
-            + (f"; {s['file']}" if "file" in s else "")
+            f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] on fresh seeds; "
+            f"{race(s['turns_to_goal'])}" + (f"; {s['file']}" if "file" in s else "")
         )
     for note in doc["notes"]:
         print(f"  note: {note}")
