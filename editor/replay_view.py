@@ -47,6 +47,7 @@ from tankmap.analysis.replay import Replay, ReplayStep, load_replay
 from tankmap.editor.document import Document
 from tankmap.editor.items import CELL, Z_TOP, Geometry
 from tankmap.editor.palette_data import ruleset_title
+from tankmap.editor.placement import place_window
 from tankmap.editor.scene import BoardScene
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -375,7 +376,7 @@ class ReplayWindow(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(PLAY_MS)
         self.timer.timeout.connect(self._tick)
-        self.resize(1100, 720)
+        place_window(self, 1100, 720, parent)  # never partly off a small screen
         self._show(0)
 
     def _button(
