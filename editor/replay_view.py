@@ -377,6 +377,12 @@ class ReplayWindow(QWidget):
         self.timer.setInterval(PLAY_MS)
         self.timer.timeout.connect(self._tick)
         place_window(self, 1100, 720, parent)  # never partly off a small screen
+        # the step list as wide as its longest line (up to 45 % of the window), so no
+        # round or turn is cut off; the board takes the rest
+        steps = self.steps
+        needed = steps.sizeHintForColumn(0) + steps.verticalScrollBar().sizeHint().width() + 24
+        right_width = min(max(needed, 300), int(self.width() * 0.45))
+        split.setSizes([self.width() - right_width, right_width])
         self._show(0)
 
     def _button(
