@@ -5,7 +5,10 @@ Files and ``--json`` say ``south`` and ``north`` (side 0 at the bottom, side 1 a
 A game may give its sides display names in its ruleset data (``"side_names"`` in
 ``resources/rulesets/<name>.json``): Tank Chess is played White (south) against Black
 (north), and every text a person reads says White and Black. A game without display names
-says South and North.
+says South and North: Final Act's rules name the companies Alpha and Delta but never seat
+either at an edge, while its zones, lanes and rows are all told by the edge a side sets up
+at, so South and North are the names a Final Act player can place on the board (Tank Wars
+likewise).
 
 Rows are named as the board labels them (row 1 at the bottom); a rule that counts rows from
 a side's own edge says so in brackets: ``rows 10–12 (north's rows 1–3)``.
