@@ -261,7 +261,7 @@ def write_report(result: ScenarioAnalysis, out: str | Path, source: str = "") ->
         "<p><a href=balance.csv>balance.csv</a> · <a href=units.csv>units.csv</a> · "
         "<a href=lanes.csv>lanes.csv</a> · "
         + " · ".join(
-            f"<a href=reach_{x.value}.csv>reach_{x.value}.csv</a> · "
+            f"{html.escape(names[x])}: <a href=reach_{x.value}.csv>reach_{x.value}.csv</a>, "
             f"<a href=coverage_{x.value}.csv>coverage_{x.value}.csv</a>"
             for x in Side
         )
