@@ -26,7 +26,15 @@ from tankmap.analysis.play.base import HUMAN, LineError, PlaySession, Result
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
 
-__all__ = ["HUMAN", "LineError", "PlaySession", "Result", "open_session"]
+__all__ = ["HUMAN", "LineError", "PlaySession", "Result", "check_playable", "open_session"]
+
+
+def check_playable(scenario: Scenario) -> None:
+    """Raise ``TankmapError`` (one line) if ``scenario`` cannot be played: illegal, a side
+    without units, or a position whose game is already over."""
+    from tankmap.analysis.simulation.runner import require_legal
+
+    require_legal(scenario)
 
 
 def open_session(
@@ -36,23 +44,24 @@ def open_session(
     name (``agents.agent_names``). ``TankmapError`` (one line) for a scenario that cannot
     be played (illegal, no units, already decided) or an unknown agent. ``extra``: Final
     Act ``hands`` (the action tokens dealt), Tank Wars ``dice_seed`` (from a record)."""
-    from tankmap.analysis.play.agents import check_agent
-    from tankmap.analysis.simulation.runner import require_legal
+    check_playable(scenario)
+    session = _new_session(scenario, seed, **extra)
+    session.set_players(players)
+    return session
 
-    require_legal(scenario)
-    for spec in players:
-        if spec != HUMAN:
-            check_agent(scenario, spec)
+
+def _new_session(scenario: Scenario, seed: int, **extra: Any) -> PlaySession:
+    people = (HUMAN, HUMAN)
     if scenario.ruleset == "tank-chess":
         from tankmap.analysis.play.tank_chess import TankChessSession
 
-        return TankChessSession(scenario, players, seed)
+        return TankChessSession(scenario, people, seed)
     if scenario.ruleset == "final-act":
         from tankmap.analysis.play.final_act import FinalActSession
 
-        return FinalActSession(scenario, players, seed, hands=extra.get("hands"))
+        return FinalActSession(scenario, people, seed, hands=extra.get("hands"))
     if scenario.ruleset == "tank-wars":
         from tankmap.analysis.play.tank_wars import TankWarsSession
 
-        return TankWarsSession(scenario, players, seed, dice_seed=extra.get("dice_seed"))
+        return TankWarsSession(scenario, people, seed, dice_seed=extra.get("dice_seed"))
     raise TankmapError(f"play mode does not know the game {scenario.ruleset!r}")

@@ -63,7 +63,13 @@ class PlaySession(ABC):
         return self.players[side.index] == HUMAN
 
     def set_players(self, players: tuple[str, str]) -> None:
-        """Change who plays each side (agents start afresh, seeded as before)."""
+        """Change who plays each side (agents start afresh, seeded as before);
+        ``PolicyError`` (one line, the known names) for an agent that cannot play here."""
+        from tankmap.analysis.play.agents import check_agent
+
+        for spec in players:
+            if spec != HUMAN:
+                check_agent(self.scenario, spec)
         self.players = players
         self._agents = {}
 
@@ -147,6 +153,12 @@ class PlaySession(ABC):
         """A few lines explaining the notation of a decision now (the ``help`` command)."""
 
     # --- shared -------------------------------------------------------------------------
+    def current_step(self) -> ReplayStep | None:
+        """What has happened of the round being decided, drawn like a step (Tank Wars:
+        its artillery; Final Act: the moves and shells before smoke or the Red Cross is
+        decided), or ``None``."""
+        return None
+
     @property
     def simultaneous(self) -> bool:
         """Whether both sides decide at once, in secret (Final Act, Tank Wars)."""

@@ -26,6 +26,8 @@ import numpy as np
 
 from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, check_line
 from tankmap.analysis.play.final_act_lines import (
+    PHASE_WORDS,
+    WORD_OPTION,
     FinalActLineError,
     LineReader,
     Now,
@@ -33,7 +35,7 @@ from tankmap.analysis.play.final_act_lines import (
     unit_handles,
 )
 from tankmap.analysis.play.names import side_name
-from tankmap.analysis.replay import final_act_step
+from tankmap.analysis.replay import Casualty, Move, ReplayStep, Shell, final_act_step
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.engine import Game, RoundReport, State
 from tankmap.rules.final_act.engine_actions import Actions
@@ -322,12 +324,50 @@ class FinalActSession(PlaySession):
         return True
 
     # --- views --------------------------------------------------------------------------
+    def current_step(self) -> ReplayStep | None:
+        if self.paused is None:
+            return None
+        before, now = self.state, self.paused.state
+        units = self.scenario.units
+        label = [u.label + f" ({u.side.value})" for u in units]
+        _orders, shells, _acts = self._round_parts()
+        report = self.paused.report
+        return ReplayStep(
+            "final-act",
+            self.round_number,
+            (f"the moves are made and the shells placed; {self._phase} decisions next",),
+            now.to_scenario(),
+            moves=tuple(
+                Move(u, units[u].side, before.cell[u], now.cell[u], label[u])
+                for u in range(len(units))
+                if now.cell[u] != before.cell[u]
+            ),
+            shells=tuple(
+                Shell(units[u].side, c, "shell", before.cell[u]) for u, c in shells.items()
+            ),
+            hits=tuple(Casualty(u, units[u].side, now.cell[u], label[u]) for u in report.hits),
+            out=tuple(
+                Casualty(u, units[u].side, cell, label[u]) for u, cell, *_ in report.knocked_out
+            ),
+        )
+
     def position(self) -> Scenario:
         st = self.state if self.paused is None else self.paused.state
         return st.to_scenario()
 
     def record(self) -> FinalActRecord:
         return FinalActRecord.of(self.state, self.rounds, self.round_actions)
+
+    def declarations(self, side: Side) -> list[str]:
+        """The declaration words (``final_act_lines``) ``side`` may use in this phase:
+        those of the rules that are on in this game (``spare`` with two ATs)."""
+        adv = self.engine.adv
+        ats = sum(1 for u in self.state.live(side.index) if self.state.kind[u] == "at")
+        return sorted(
+            w
+            for w in PHASE_WORDS.get(self._phase, ())
+            if (w == "spare" and ats > 1) or (adv and WORD_OPTION.get(w) in adv.on)
+        )
 
     def syntax(self) -> str:
         return SYNTAX.get(self._phase, "the game is over")

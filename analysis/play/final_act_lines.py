@@ -56,6 +56,21 @@ PHASE_WORDS = {
 }
 """The declaration words each phase of a round takes (unit orders: ``orders`` only)."""
 
+WORD_OPTION = {
+    "repair": "rm_repair",
+    "berm-repair": "berm_repair",
+    "throttle": "full_throttle",
+    "double": "double_shot",
+    "quick": "quick_shot",
+    "air": "air_strike",
+    "sand": "quick_sand",
+    "clear": "mine_clearing",
+    "smoke": "smoke",
+    "cross": "red_cross",
+    "cross-repair": "red_cross",
+}
+"""The ruleset option that allows each declaration word (``spare`` needs none)."""
+
 _CELL = r"[a-z][0-9]{1,2}"
 _ORDER_RE = re.compile(
     rf"^(?:(?P<to>{_CELL})(?P<facing>ne|nw|se|sw|n|e|s|w)?)?(?:x(?P<shell>{_CELL}))?$",

@@ -19,7 +19,7 @@ import numpy as np
 from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, check_line
 from tankmap.analysis.play.names import side_name
 from tankmap.analysis.play.tank_wars_lines import TankWarsLineError, TankWarsLines, format_command
-from tankmap.analysis.replay import tank_wars_gunfire, tank_wars_step
+from tankmap.analysis.replay import ReplayStep, tank_wars_gunfire, tank_wars_step
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -181,6 +181,13 @@ class TankWarsSession(PlaySession):
         self._begin_round()
 
     # --- views --------------------------------------------------------------------------
+    def current_step(self) -> ReplayStep | None:
+        if not self.state.in_round:
+            return None
+        return tank_wars_step(
+            self.scenario, self.round_number, self.events, self.start, [], self.state
+        )
+
     def position(self) -> Scenario:
         return to_scenario(self.state, self.scenario)
 

@@ -49,13 +49,12 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tankmap.analysis.play import HUMAN, PlaySession, open_session
+    from tankmap.analysis.play import PlaySession, open_session
     from tankmap.analysis.play.names import parse_as
     from tankmap.analysis.play.records import session_of_record
     from tankmap.analysis.play.terminal import Terminal
     from tankmap.commands.common import check_range, claim_output, load
     from tankmap.rules.errors import TankmapError
-    from tankmap.rules.geometry import Side
 
     check_range(args.seed, 0, 2**63 - 1, "--seed")
     target = claim_output(args.record, args.force) if args.record else None
@@ -65,12 +64,11 @@ def run(args: argparse.Namespace) -> int:
             raise TankmapError(f"{args.file}: a game record keeps its own rules (no --option)")
         session, _ = session_of_record(record, seed=args.seed, source=args.file)
         people = parse_as(session.game, args.side)
-        session.set_players(_players(people, args.agent, HUMAN, session))
+        session.set_players(_players(people, args.agent))
     else:
         scenario = load(args.file, args.option)
         people = parse_as(scenario.ruleset, args.side)
-        players = tuple(HUMAN if side in people else args.agent for side in Side)
-        session = open_session(scenario, (players[0], players[1]), args.seed)
+        session = open_session(scenario, _players(people, args.agent), args.seed)
 
     def save(s: PlaySession) -> str | None:
         if target is None:
@@ -83,14 +81,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _players(people: Any, agent: str, human: str, session: Any) -> tuple[str, str]:
-    """Who plays each side of a resumed game (the agent checked against its board)."""
-    from tankmap.analysis.play.agents import check_agent
+def _players(people: Any, agent: str) -> tuple[str, str]:
+    """Who plays south and north: a person on the sides in ``people``, else ``agent``."""
+    from tankmap.analysis.play import HUMAN
     from tankmap.rules.geometry import Side
 
-    if len(people) < 2:
-        check_agent(session.scenario, agent)
-    south, north = (human if side in people else agent for side in Side)
+    south, north = (HUMAN if side in people else agent for side in Side)
     return south, north
 
 
