@@ -181,3 +181,48 @@ def test_play_is_in_the_game_menu_and_the_toolbar(make_window: Any) -> None:
         and w.actions_by_id["game.resume"] in menus["&Game"].actions()
     )
     assert act in w.findChild(QToolBar, "toolbar-main").actions()
+
+
+def test_smoke_is_clicked_after_the_moves(make_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    from tankmap.rules.fileformat import read_scenario, write_scenario
+
+    path = tmp_path / "smoky.json"
+    write_scenario(read_scenario(map_path("final-act/mirror")).with_options(smoke=True), path)
+    w = make_window(path)
+    play = open_play(w, PlayChoice((HUMAN, "random"), 3))
+    assert play is not None
+    qtbot.addWidget(play)
+    s = play.session
+    assert wait_for_person(qtbot, play) and s.phase() == "orders"
+    play.line.setText("C:f3N")
+    play._typed()
+    qtbot.waitUntil(lambda: s.phase() == "moved" and play.acting() is Side.SOUTH, timeout=60000)
+    b = s.scenario.board
+    assert play.last.step is not None and play.last.step.moves  # the moves are drawn
+    assert play.input.declarations_row.isVisible()
+    click_cell(play, b.parse_cell("f4"))
+    assert play.input.declarations.text() == "smoke:f4"
+    press(play.input.commit)
+    qtbot.waitUntil(lambda: len(s.steps) == 1, timeout=60000)
+    assert s.record_json()["rounds"][0]["actions"]["smoke"]["south"] == "f4"
+
+
+def test_a_saved_game_is_resumed(make_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    from tankmap.editor.play import resume_play
+
+    play = start(make_window, qtbot, "tank-chess/basic-16", (HUMAN, "random"), seed=6)
+    s = play.session
+    me = TankChessAgent(s.scenario, "heuristic", 0, seed=1)
+    for _ in range(2):
+        assert wait_for_person(qtbot, play)
+        click_tank_chess_turn(play, me.choose(s.state))
+    assert wait_for_person(qtbot, play)
+    path = tmp_path / "game.json"
+    s.save(str(path))
+    w = make_window(map_path("final-act/mirror"))
+    again = resume_play(w, path, PlayChoice((HUMAN, HUMAN)))
+    assert again is not None
+    qtbot.addWidget(again)
+    assert again.session.record_json() == s.record_json()
+    assert again.steps.count() == 4 and again.acting() is Side.SOUTH
+    assert "White: you · Black: you" in again.heading.text()
