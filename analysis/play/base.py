@@ -180,6 +180,15 @@ class PlaySession(ABC):
             self.submit(side, self.agent_line(side))
             made += 1
 
+    def check_line(self, side: Side, line: str) -> None:
+        """The common refusals: the game is over, or it is not ``side``'s decision now."""
+        from tankmap.analysis.play.names import side_name
+
+        if self.over:
+            raise LineError(f"{line!r}: the game is over")
+        if side not in self.waiting():
+            raise LineError(f"{line!r}: it is not {side_name(self.game, side)}'s decision now")
+
     def save(self, path: str) -> None:
         """Write the record so far (atomically; ``TankmapError`` if it cannot be written)."""
         self.record().save(path)
@@ -187,11 +196,3 @@ class PlaySession(ABC):
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = self.record().to_json()
         return data
-
-
-def check_line(side: Side, waiting: list[Side], over: bool, line: str) -> None:
-    """The common refusals: the game is over, or it is not ``side``'s decision now."""
-    if over:
-        raise LineError(f"{line!r}: the game is over")
-    if side not in waiting:
-        raise LineError(f"{line!r}: it is not {side.value}'s decision now")

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, check_line
+from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result
 from tankmap.analysis.play.final_act_lines import (
     PHASE_WORDS,
     WORD_OPTION,
@@ -163,7 +163,7 @@ class FinalActSession(PlaySession):
     def parse(self, side: Side, line: str) -> SideRound:
         """``line`` read as ``side``'s part of the phase now (not checked by the rules)."""
         text = line.strip()
-        check_line(side, self.waiting(), self.over, text)
+        self.check_line(side, text)
         try:
             return self.reader.parse(text, side.index, self._phase, self.now())
         except FinalActLineError as exc:
@@ -176,7 +176,7 @@ class FinalActSession(PlaySession):
     def submit_part(self, side: Side, part: SideRound, line: str | None = None) -> None:
         """Play ``side``'s part of the phase now (as ``submit``; the board clicks)."""
         text = line if line is not None else self.reader.format(side.index, part)
-        check_line(side, self.waiting(), self.over, text)
+        self.check_line(side, text)
         phase = self._phase
         try:
             self._check(side.index, part)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.play.base import HUMAN, SIDES, LineError, PlaySession
+from tankmap.analysis.play.base import HUMAN, LineError, PlaySession
 from tankmap.analysis.play.final_act_lines import SideRound
 from tankmap.analysis.replay import record_game_kind
 from tankmap.rules.errors import IllegalMoveError
@@ -130,4 +130,4 @@ def _final_act_parts(
     return parts
 
 
-__all__ = ["SIDES", "record_lines", "session_of_record"]
+__all__ = ["record_lines", "session_of_record"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, check_line
+from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result
 from tankmap.analysis.play.names import side_name
 from tankmap.analysis.replay import tank_chess_step
 from tankmap.rules.errors import TankmapError
@@ -59,7 +59,7 @@ class TankChessSession(PlaySession):
     def parse(self, side: Side, line: str) -> Turn:
         """The legal turn ``line`` names for ``side`` now; ``LineError`` naming the line."""
         text = line.strip()
-        check_line(side, self.waiting(), self.over, text)
+        self.check_line(side, text)
         try:
             return parse_turn(self.state, text)
         except TankmapError as exc:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, check_line
+from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result
 from tankmap.analysis.play.names import side_name
 from tankmap.analysis.play.tank_wars_lines import TankWarsLineError, TankWarsLines, format_command
 from tankmap.analysis.replay import ReplayStep, tank_wars_gunfire, tank_wars_step
@@ -119,7 +119,7 @@ class TankWarsSession(PlaySession):
     def parse(self, side: Side, line: str) -> Orders:
         """``side``'s orders read from ``line`` and checked by the engine; ``LineError``."""
         text = line.strip()
-        check_line(side, self.waiting(), self.over, text)
+        self.check_line(side, text)
         try:
             orders = self.lines_io.parse(text, side.index, self.state)
         except TankWarsLineError as exc:
@@ -143,7 +143,7 @@ class TankWarsSession(PlaySession):
     def submit_orders(self, side: Side, orders: Orders) -> None:
         """Play ``side``'s orders (as ``submit``; the board clicks)."""
         text = self.lines_io.format(orders)
-        check_line(side, self.waiting(), self.over, text)
+        self.check_line(side, text)
         self.check(side, orders, text)
         self.parts[side.index] = orders
         self.lines.append((side, text))

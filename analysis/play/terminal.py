@@ -49,7 +49,10 @@ class Terminal:
             if s.over:
                 break
             side = s.waiting()[0]
-            self.say(f"{s.prompt()} — {side_name(s.game, side)}:")
+            self.say(s.prompt())
+            if self.diagrams:  # at a terminal: the side's prompt, the answer on its line
+                self.out.write(f"{side_name(s.game, side)}> ")
+                self.out.flush()
             line = self.stdin.readline()
             if not line:
                 break

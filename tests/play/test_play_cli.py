@@ -140,4 +140,4 @@ def test_black_is_accepted_in_tank_chess(
 ) -> None:
     assert play(monkeypatch, [], "tank-chess/basic-16", "--as", "Black", "--agent", "random") == 0
     out = capsys.readouterr().out
-    assert "White (random): " in out and "Black to move (turn 2) — Black:" in out
+    assert "White (random): " in out and "Black to move (turn 2)\n" in out

@@ -13,22 +13,25 @@ from tankmap.maps import map_path
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.final_act.engine import Game
 from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
 
 MIRROR = read_scenario(map_path("final-act/mirror"))
 EXTRA = read_scenario(map_path("final-act/extra-forces"))
 TOKENS = {"smoke": True, "quick_sand": True, "red_cross": True, "mine_clearing": True}
 
 
-def session(scenario: object = MIRROR, players: tuple[str, str] = (HUMAN, HUMAN), seed: int = 0):  # type: ignore[no-untyped-def]
-    s = open_session(scenario, players, seed)  # type: ignore[arg-type]
+def session(
+    scenario: Scenario = MIRROR, players: tuple[str, str] = (HUMAN, HUMAN), seed: int = 0
+) -> FinalActSession:
+    s = open_session(scenario, players, seed)
     assert isinstance(s, FinalActSession)
     return s
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [(MIRROR, 1), (EXTRA, 2), (EXTRA, 5)])
-def test_a_played_round_equals_the_engines_apply(scenario: object, seed: int) -> None:
+def test_a_played_round_equals_the_engines_apply(scenario: Scenario, seed: int) -> None:
     s = session(scenario, seed=seed)
-    game = Game(scenario)  # type: ignore[arg-type]
+    game = Game(scenario)
     state = game.initial_state()
     for _ in range(4):
         if s.over:
@@ -82,7 +85,7 @@ def test_orders_stay_secret_until_both_sides_have_given_them() -> None:
     s.submit(Side.SOUTH, "C:f3N")
     assert s.waiting() == [Side.NORTH] and s.steps == [] and s.revealed == []
     assert s.position() == before and s.record().rounds == []
-    with pytest.raises(LineError, match="not south's decision"):
+    with pytest.raises(LineError, match="not South's decision"):
         s.submit(Side.SOUTH, "C:f3N")
     s.submit(Side.NORTH, "-")
     assert [side for side, _ in s.revealed] == [Side.SOUTH, Side.NORTH]

@@ -49,7 +49,7 @@ def test_turns_alternate_and_only_the_side_to_move_may_play() -> None:
     s = session()
     s.submit(Side.SOUTH, "h1h2N")  # the command tank steps forward
     assert s.waiting() == [Side.NORTH] and s.prompt() == "Black to move (turn 2)"
-    with pytest.raises(LineError, match="not south's decision"):
+    with pytest.raises(LineError, match="not White's decision"):
         s.submit(Side.SOUTH, "h2h1N")
     s.submit(Side.NORTH, "i16i15S")
     assert [step.notation for step in s.steps] == ["h1h2N", "i16i15S"]
