@@ -47,6 +47,16 @@ from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
 PHASES = ("start", "orders", "moved", "hit")
+PHASE_TITLES = {
+    "start": "start of the round",
+    "orders": "orders",
+    "moved": "after the moves",
+    "hit": "after the hits",
+}
+PAUSE_TEXT = {
+    "moved": "the moves are made and the shells placed: smoke may be laid now",
+    "hit": "the hits are in: the Red Cross may be used now",
+}
 SYNTAX = {
     "start": "Start of the round: sand:CELL (quick sand), clear:CELL (mine clearing), or -",
     "orders": (
@@ -335,7 +345,7 @@ class FinalActSession(PlaySession):
         return ReplayStep(
             "final-act",
             self.round_number,
-            (f"the moves are made and the shells placed; {self._phase} decisions next",),
+            (PAUSE_TEXT[self._phase],),
             now.to_scenario(),
             moves=tuple(
                 Move(u, units[u].side, before.cell[u], now.cell[u], label[u])
@@ -407,4 +417,5 @@ class FinalActSession(PlaySession):
         if self.over:
             return "the game is over"
         names = " and ".join(side_name(self.game, s) for s in self.waiting())
-        return f"Round {self.round_number}, {self._phase}: {names} to decide"
+        phase = PHASE_TITLES.get(self._phase, self._phase)
+        return f"Round {self.round_number}, {phase}: {names} to decide"

@@ -187,8 +187,17 @@ class FinalActInput(BoardInput):
 
     # --- drawing --------------------------------------------------------------------------
     def marks(self) -> Marks:
-        if self.side is None or self.fa.phase() != "orders":
+        if self.side is None:
             return Marks()
+        if self.fa.phase() != "orders":  # the cell of the declaration clicked, if any
+            board = self.fa.scenario.board
+            cells = []
+            for item in self.declarations.text().split():
+                try:
+                    cells.append(board.parse_cell(item.partition(":")[2]))
+                except ValueError:
+                    continue
+            return Marks(chosen=tuple(cells))
         st = self.fa.state
         u = self.unit
         pending = self._step(self.part)

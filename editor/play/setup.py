@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -55,6 +56,7 @@ class PlaySetupDialog(QDialog):
                 combo.setCurrentIndex(combo.findData("heuristic"))
             note = QLabel()
             note.setWordWrap(True)
+            note.setFixedWidth(520)  # a known width: the wrapped text gets its full height
             note.setStyleSheet("color: #555")
             combo.currentIndexChanged.connect(lambda _i, s=side: self._describe(s))
             self.combos[side], self.notes[side] = combo, note
@@ -78,7 +80,7 @@ class PlaySetupDialog(QDialog):
         box.addWidget(QLabel("Who plays each side? Two people share one screen (hot-seat)."))
         box.addLayout(form)
         box.addWidget(buttons)
-        self.resize(560, 0)
+        box.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # notes never clipped
 
     def _describe(self, side: Side) -> None:
         spec = self.combos[side].currentData()
@@ -86,6 +88,7 @@ class PlaySetupDialog(QDialog):
             "A person at this screen." if spec == HUMAN else agent_line(self.scenario, spec, side)
         )
         self.notes[side].setText(text)
+        self.notes[side].setMinimumHeight(self.notes[side].heightForWidth(520))
 
     def set_players(self, south: str, north: str) -> None:
         """Choose the players as a person would in the lists (``HUMAN`` or an agent)."""
