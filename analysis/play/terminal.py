@@ -8,6 +8,7 @@ position again), ``quit`` (stop; the record is written as at the end of the inpu
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
@@ -82,7 +83,10 @@ class Terminal:
             self.say(s.syntax())
             self.say(f"Commands: {COMMANDS}")
         elif word == "moves":
-            for line in s.legal_lines(side):
+            lines = s.legal_lines(side)
+            if not s.simultaneous:  # many short turns: as a paragraph
+                lines = textwrap.wrap(" ".join(lines), 96) + [f"({len(lines)} turns)"]
+            for line in lines:
                 self.say(f"  {line}")
         elif word == "hint":
             self.say(f"hint: {s.hint_line(side)}")
