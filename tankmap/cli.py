@@ -26,6 +26,7 @@ COMMANDS = (
     "ladder",
     "suggest",
     "replay",
+    "play",
     "render",
     "sheets",
     "export",
