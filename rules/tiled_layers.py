@@ -53,8 +53,9 @@ def layer_gids(layer: dict[str, Any], size: int, where: str, fail: Fail) -> list
             "unknown encoding for layer data given as text (Tiled writes base64 there)",
             encoding,
         )
-    raw = decode_base64(data, f"{where}.data", fail)
-    raw = inflate(raw, layer.get("compression", ""), 4 * size, where, fail)
+    compression = layer.get("compression", "")
+    check_compression(compression, where, fail)
+    raw = inflate(decode_base64(data, f"{where}.data", fail), compression, 4 * size, where, fail)
     if len(raw) != 4 * size:
         raise fail(
             f"{where}.data",
@@ -77,16 +78,9 @@ def inflate(raw: bytes, compression: str, limit: int, where: str, fail: Fail) ->
     ``""`` leaves it as it is), at most ``limit`` bytes of it: ``ScenarioFormatError`` as
     soon as the output would pass ``limit``, for data that does not inflate or ends early,
     for zstd and for an unknown compression."""
+    check_compression(compression, where, fail)
     if not compression:
         return raw
-    if compression == "zstd":
-        raise fail(f"{where}.compression", ZSTD_REFUSED, compression)
-    if compression not in _WBITS:
-        raise fail(
-            f"{where}.compression",
-            "unknown compression (Tiled writes zlib, gzip or zstd)",
-            compression,
-        )
     where = f"{where}.data"
     out = bytearray()
     rest = raw
@@ -110,6 +104,19 @@ def inflate(raw: bytes, compression: str, limit: int, where: str, fail: Fail) ->
     if rest:
         raise fail(where, f"bytes after the end of the {compression} data", len(rest))
     return bytes(out)
+
+
+def check_compression(compression: str, where: str, fail: Fail) -> None:
+    """``ScenarioFormatError`` unless the tile layer at path ``where`` is plain, zlib or
+    gzip (zstd gets its own message: what to choose in Tiled instead)."""
+    if compression == "zstd":
+        raise fail(f"{where}.compression", ZSTD_REFUSED, compression)
+    if compression and compression not in _WBITS:
+        raise fail(
+            f"{where}.compression",
+            "unknown compression (Tiled writes zlib, gzip or zstd)",
+            compression,
+        )
 
 
 def csv_gids(text: str, most: int, where: str, fail: Fail) -> list[int]:

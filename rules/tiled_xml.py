@@ -26,7 +26,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 from xml.parsers import expat
 
-from tankmap.rules.errors import short
+from tankmap.rules.errors import printable, short
 from tankmap.rules.tiled_layers import csv_gids
 from tankmap.rules.tiled_shape import MAX_TILES, Fail, join
 
@@ -295,5 +295,5 @@ def tmx_to_doc(root: ET.Element, fail: Fail) -> dict[str, Any]:
     ``rules.tiled_shape.check_shape``); ``ScenarioFormatError`` for a root that is not
     ``<map>`` and for attributes tankmap reads that are not numbers or true/false."""
     if root.tag != "map":
-        raise fail("", f"the root element of a TMX file is <map>, not <{short(root.tag, 40)}>")
+        raise fail("", f"the root element of a TMX file is <map>, not <{printable(root.tag, 40)}>")
     return _Converter(fail).map(root)
