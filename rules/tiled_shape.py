@@ -259,19 +259,18 @@ LAYER_TYPES = ("tilelayer", "objectgroup", "imagelayer", "group")
 class Layer(Spec):
     """A layer of one of Tiled's four types; a group's layers are layers again."""
 
+    HEAD = Obj("a layer", {"type": OneOf(LAYER_TYPES), "name": TEXT}, ("type",))
+
     def check(self, value: Any, where: str, fail: Fail) -> None:
-        Obj("a layer", {"type": OneOf(LAYER_TYPES), "name": TEXT}, ("type",)).check(
-            value, where, fail
-        )
+        self.HEAD.check(value, where, fail)
         kind = value["type"]
         if kind == "tilelayer":
             TILE_LAYER.check(value, where, fail)
         elif kind == "objectgroup":
             OBJECT_LAYER.check(value, where, fail)
         elif kind == "group":
-            Obj("a group layer", {"layers": ListOf(self, what="layers")}, ("layers",)).check(
-                value, where, fail
-            )
+            group = Obj("a group layer", {"layers": ListOf(self, what="layers")}, ("layers",))
+            group.check(value, where, fail)
 
 
 MAP = Obj(
@@ -295,7 +294,8 @@ def check_shape(doc: Any, fail: Fail) -> dict[str, Any]:
     """``doc`` if it has the shape of a Tiled map that tankmap can read (``MAP``), else
     ``ScenarioFormatError`` naming the first value that has not."""
     if not isinstance(doc, dict):
-        raise fail("", "a Tiled map must be a JSON object", type(doc).__name__)
+        kind = "null" if doc is None else "a list" if isinstance(doc, list) else "a value"
+        raise fail("", f"a Tiled map must be a JSON object, not {kind}")
     MAP.check(doc, "", fail)
     return doc
 
