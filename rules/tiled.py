@@ -18,13 +18,15 @@ board's last row), with
   (``editor:symmetry``).
 
 Reading goes the other way (``rules.tiled_read``: ``read_tiled``, ``loads_tmx``,
-``loads_tmj``). The tile layers are the truth for terrain cells: a piece of
+``loads_tmj``; the document's shape is checked first by ``rules.tiled_shape``, a ``.tmx``
+is parsed safely by ``rules.tiled_xml`` and layer data is inflated with bounded memory by
+``rules.tiled_layers``). The tile layers are the truth for terrain cells: a piece of
 the hidden layer whose cells still carry its tiles keeps its grouping, and every other
 terrain tile (moved or drawn in Tiled) joins a new piece with the touching tiles of the
 same kind and side. A unit object's properties win over its tile. The result goes
 through the scenario reader (``scenario_from_json``), so a map edited into an illegal
 position reads fine and ``check`` reports it like any scenario; a map that cannot become a
-scenario at all raises ``ScenarioFormatError`` naming the file and the element.
+scenario at all raises ``ScenarioFormatError`` naming the file, the place and the value.
 """
 
 from __future__ import annotations

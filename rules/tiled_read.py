@@ -1,36 +1,36 @@
 """Reading Tiled maps (``.tmx``/``.tmj``) back into scenarios; see ``rules.tiled`` for the
 map layout. The tile layers are the truth for terrain, the hidden piece layer keeps the
 grouping of pieces that touch, unit objects' properties win over their tiles, and the
-result goes through the scenario reader, so every problem is a ``ScenarioFormatError``
-naming the file and the element."""
+result goes through the scenario reader.
+
+Nothing of a file is used before its shape is checked: a ``.tmx`` file is parsed without
+entity expansion or external entities and turned into the ``.tmj`` shape with its
+attributes checked (``rules.tiled_xml``), then either document is checked against the
+schema of ``rules.tiled_shape``, and layer data is inflated with bounded memory
+(``rules.tiled_layers``). So every problem, including a map that becomes an illegal
+scenario (its place then is the object or layer it came from), is one
+``ScenarioFormatError`` naming the file, the place and the value.
+"""
 
 from __future__ import annotations
 
-import base64
-import gzip
 import os
-import zlib
+import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
-from xml.etree import ElementTree as ET
 
-from tankmap.rules.errors import ScenarioFormatError
+from tankmap.rules.errors import ScenarioFormatError, printable
 from tankmap.rules.fileformat import MAX_FILE_BYTES, scenario_from_json
 from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tiled import GID_FLAGS, TileKind, tiled_format
+from tankmap.rules.tiled_layers import layer_gids
+from tankmap.rules.tiled_shape import Fail, check_shape
+from tankmap.rules.tiled_xml import parse_tmx, tmx_to_doc
 
-_GID_FLAGS = GID_FLAGS
-
-
-class _Fail:
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def __call__(self, where: str, message: str) -> ScenarioFormatError:
-        return ScenarioFormatError(message, source=self.source, path=where)
+_SCENARIO_TEXTS = ("ruleset", "title", "author", "notes", "to_move")
 
 
 def read_tiled(path: str | os.PathLike[str]) -> Scenario:
@@ -50,57 +50,57 @@ def read_tiled(path: str | os.PathLike[str]) -> Scenario:
 def loads_tmj(text: str | bytes, source: str = "<tmj>") -> Scenario:
     """Read a Tiled JSON map written by tankmap (or edited in Tiled) as a scenario.
 
-    Raises ``ScenarioFormatError`` naming ``source`` and the element when the text is not
-    a Tiled map that can become a scenario.
+    Raises ``ScenarioFormatError`` naming ``source``, the JSON path (``layers[2].data[17]``)
+    and the value when the text is not a Tiled map that can become a scenario.
     """
-    fail = _Fail(source)
-    doc = strict_json(text, source)
-    if not isinstance(doc, dict):
-        raise fail("$", "a Tiled map must be a JSON object")
-    return _read_map(_JsonMap(doc, fail), fail)
+    fail = Fail(source)
+    return _read_map(check_shape(strict_json(text, source), fail), fail)
 
 
 def loads_tmx(text: str | bytes, source: str = "<tmx>") -> Scenario:
     """Read a Tiled XML map written by tankmap (or edited in Tiled) as a scenario.
 
-    Layer data may be CSV or base64 (uncompressed, zlib or gzip). Raises
-    ``ScenarioFormatError`` naming ``source`` and the element on any problem.
+    Layer data may be CSV, ``<tile>`` elements or base64 (plain, zlib or gzip; zstd is
+    refused). Raises ``ScenarioFormatError`` naming ``source``, the element path
+    (``map/layer[1]/data``) and the value on any problem.
     """
-    fail = _Fail(source)
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise fail("<map>", f"not valid XML ({exc})") from None
-    if root.tag != "map":
-        raise fail(f"<{root.tag}>", "the root element of a TMX file is <map>")
-    return _read_map(_xml_to_json(root, fail), fail)
+    fail = Fail(source, "map")
+    return _read_map(check_shape(tmx_to_doc(parse_tmx(text, fail), fail), fail), fail)
 
 
 @dataclass
-class _JsonMap:
-    doc: dict[str, Any]
-    fail: _Fail
+class _Origins:
+    """Where the scenario's parts came from in the file, to name them in its errors."""
 
-    def int_field(self, key: str) -> int:
-        v = self.doc.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 10_000:
-            raise self.fail(key, f"expected a whole number from 1 to 10000, got {v!r:.60}")
-        return v
+    units: list[str] = field(default_factory=list)
+    cells: dict[tuple[str, str | None, str], str] = field(default_factory=dict)
+    hints: list[str] = field(default_factory=list)
+    lanes: dict[str, str] = field(default_factory=dict)
+    pieces: list[str] = field(default_factory=list)
 
 
-def _read_map(m: _JsonMap, fail: _Fail) -> Scenario:
-    doc = m.doc
+def _layers(layers: list[dict[str, Any]], where: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every layer with its path, the layers of groups in their place."""
+    for n, layer in enumerate(layers):
+        lw = f"{where}[{n}]"
+        if layer["type"] == "group":
+            yield from _layers(layer["layers"], f"{lw}.layers")
+        else:
+            yield lw, layer
+
+
+def _read_map(doc: dict[str, Any], fail: Fail) -> Scenario:
+    """The scenario of a document whose shape ``check_shape`` has checked."""
     if doc.get("orientation", "orthogonal") != "orthogonal":
-        raise fail("orientation", f"only orthogonal maps are boards ({doc['orientation']!r})")
-    cols, rows = m.int_field("width"), m.int_field("height")
-    tw, th = m.int_field("tilewidth"), m.int_field("tileheight")
-    props = _props(doc.get("properties"), "properties", fail)
+        raise fail("orientation", "only orthogonal maps are boards", doc["orientation"])
+    if doc.get("infinite"):
+        raise fail("infinite", "an infinite map is not a board (Tiled: Map > Map Properties)")
+    cols, rows = doc["width"], doc["height"]
+    tw, th = doc["tilewidth"], doc["tileheight"]
+    props = _props(doc.get("properties"))
     if "ruleset" not in props:
         raise fail("properties", "no 'ruleset' map property: not a map written by tankmap")
-    tiles = _tile_table(doc.get("tilesets"), fail)
-    layers = doc.get("layers")
-    if not isinstance(layers, list):
-        raise fail("layers", "expected a list of layers")
+    tiles = _tile_table(doc["tilesets"])
 
     def cell(x: int, y: int, where: str) -> str:
         if not (0 <= x < cols and 0 <= y < rows):
@@ -109,56 +109,50 @@ def _read_map(m: _JsonMap, fail: _Fail) -> Scenario:
 
     grid_cells: dict[tuple[str, str | None], list[str]] = {}
     units: list[dict[str, Any]] = []
-    lanes: list[tuple[str, str | None]] = []
+    lanes: list[tuple[str, Any]] = []
     hints: list[dict[str, Any]] = []
-    for n, layer in enumerate(layers):
-        where = f"layers[{n}]"
-        if not isinstance(layer, dict):
-            raise fail(where, "expected a layer object")
-        if layer.get("type") == "tilelayer":
-            data = _layer_data(layer, cols * rows, f"{where}.data", fail)
-            for i, raw in enumerate(data):
-                g = raw & ~_GID_FLAGS
+    origins = _Origins()
+    for where, layer in _layers(doc["layers"], "layers"):
+        if layer["type"] == "tilelayer":
+            for i, raw in enumerate(layer_gids(layer, cols * rows, where, fail)):
+                g = raw & ~GID_FLAGS
                 if g == 0:
                     continue
                 t = tiles.get(g)
                 if t is None or t.role != "terrain":
                     raise fail(f"{where}.data[{i}]", f"tile {g} is not a tankmap terrain tile")
-                grid_cells.setdefault((t.kind, t.side), []).append(
-                    cell(i % cols, i // cols, f"{where}.data[{i}]")
-                )
-        elif layer.get("type") == "objectgroup":
-            objects = layer.get("objects")
-            if not isinstance(objects, list):
-                raise fail(f"{where}.objects", "expected a list of objects")
-            for k, obj in enumerate(objects):
+                name = cell(i % cols, i // cols, f"{where}.data[{i}]")
+                grid_cells.setdefault((t.kind, t.side), []).append(name)
+                origins.cells.setdefault((t.kind, t.side, name), f"{where}.data[{i}]")
+        elif layer["type"] == "objectgroup":
+            for k, obj in enumerate(layer["objects"]):
                 ow = f"{where}.objects[{k}]"
-                if not isinstance(obj, dict):
-                    raise fail(ow, "expected an object")
                 cls = obj.get("type", obj.get("class", ""))
-                p = _props(obj.get("properties"), f"{ow}.properties", fail)
-                x, y = _number(obj, "x", ow, fail), _number(obj, "y", ow, fail)
+                p = _props(obj.get("properties"))
+                x, y = obj.get("x", 0.0), obj.get("y", 0.0)
                 if cls == "terrain":
                     hints.append(p)
+                    origins.hints.append(ow)
                 elif cls == "lane":
-                    lanes.append((cell(int(x // tw), int(y // th), ow), p.get("arrow")))
+                    lane = cell(int(x // tw), int(y // th), ow)
+                    lanes.append((lane, p.get("arrow")))
+                    origins.lanes[lane] = ow
                 elif cls == "unit" or "gid" in obj:
-                    obj_gid = obj.get("gid")
-                    t = tiles.get(obj_gid & ~_GID_FLAGS) if isinstance(obj_gid, int) else None
-                    w, h = _number(obj, "width", ow, fail), _number(obj, "height", ow, fail)
+                    t = tiles.get(obj["gid"] & ~GID_FLAGS) if "gid" in obj else None
+                    w, h = obj.get("width", 0.0), obj.get("height", 0.0)
                     # tile objects are anchored at their bottom-left corner, others top-left
                     cy = (y - h / 2) // th if "gid" in obj else (y + h / 2) // th
                     cx = (x + w / 2) // tw
-                    name = obj.get("name")
-                    if isinstance(name, str) and name:
-                        p.setdefault("name", name)
+                    if obj.get("name"):
+                        p.setdefault("name", obj["name"])
                     units.append(_unit(p, t, cell(int(cx), int(cy), ow), ow, fail))
-    terrain = _group_terrain(grid_cells, hints)
+                    origins.units.append(ow)
+    terrain = _group_terrain(grid_cells, hints, origins)
     for lane, arrow in lanes:
         holders = [t for t in terrain if lane in t["cells"]]
         piece = next((t for t in holders if "lane" not in t), holders[0] if holders else None)
         if piece is None:
-            raise fail("lane", f"the lane {lane} is not on a terrain piece")
+            raise fail(origins.lanes[lane], f"the lane {lane} is not on a terrain piece")
         piece["lane"] = lane
         if arrow:
             piece["arrow"] = arrow
@@ -179,19 +173,58 @@ def _read_map(m: _JsonMap, fail: _Fail) -> Scenario:
         document["editor"] = editor
     document["terrain"] = terrain
     document["units"] = units
-    return scenario_from_json(document, fail.source)
+    try:
+        return scenario_from_json(document, fail.source)
+    except ScenarioFormatError as exc:
+        raise _in_the_file(exc, terrain, origins, fail) from None
+
+
+def _in_the_file(
+    exc: ScenarioFormatError, terrain: list[dict[str, Any]], origins: _Origins, fail: Fail
+) -> ScenarioFormatError:
+    """The scenario reader's error ``exc`` (about ``$.units[3].facing``...) said of the
+    place in the Tiled file that value came from."""
+    path = exc.path
+    where, what = "", ""
+    m = re.fullmatch(r"\$\.(units|terrain)\[(\d+)\](?:\.(\w+))?.*", path)
+    if m and m[1] == "units":
+        where = origins.units[int(m[2])]
+        what = "its position" if m[3] == "cell" else f"property {m[3]!r}" if m[3] else ""
+    elif m:
+        piece = terrain[int(m[2])]
+        where = origins.pieces[int(m[2])]
+        if m[3] in ("lane", "arrow") and piece.get("lane") in origins.lanes:
+            where = origins.lanes[piece["lane"]]
+        cells = " ".join(piece["cells"][:6]) + (" ..." if len(piece["cells"]) > 6 else "")
+        what = f"the {printable(piece['kind'], 40)} piece on {cells}"
+        what += f", property {m[3]!r}" if m[3] in ("lane", "arrow", "shape") else ""
+    elif path.removeprefix("$.") in _SCENARIO_TEXTS:
+        where, what = "properties", f"property {path[2:]!r}"
+    elif path.startswith(("$.options.", "$.editor.")):
+        key = path[2:].replace(".", ":", 1).replace("options:", "option:", 1)
+        where, what = "properties", f"property {key!r}"
+    elif path.startswith("$.board"):
+        where, what = "width", "the board"
+    elif path in ("$", "$.terrain", "$.units"):
+        where = "layers"
+    message = f"{what}: {exc.detail}" if what else exc.detail
+    return fail(where, message) if exc.value is None else fail(where, message, exc.value)
 
 
 def _group_terrain(
-    grid: dict[tuple[str, str | None], list[str]], hints: list[dict[str, Any]]
+    grid: dict[tuple[str, str | None], list[str]],
+    hints: list[dict[str, Any]],
+    origins: _Origins,
 ) -> list[dict[str, Any]]:
     """Terrain pieces from the drawn tiles: hinted pieces whose tiles are all still there
     keep their grouping (in the hints' order), other tiles of one kind and side that touch
-    become one piece each. A cell drawn on two layers counts twice."""
+    become one piece each. A cell drawn on two layers counts twice. Each piece's place
+    (its hint, or its first tile) goes to ``origins.pieces``."""
     free = {key: Counter(cells) for key, cells in grid.items()}
     pieces: list[dict[str, Any]] = []
-    for h in hints:
-        key = (str(h.get("kind", "")), h.get("side") or None)
+    for h, place in zip(hints, origins.hints, strict=True):
+        kind, side = h.get("kind"), h.get("side")
+        key = (kind if isinstance(kind, str) else "", side if isinstance(side, str) else None)
         cells = str(h.get("cells", "")).split()
         if cells and key in free and not Counter(cells) - free[key]:
             free[key].subtract(cells)
@@ -202,6 +235,7 @@ def _group_terrain(
             if h.get("shape"):
                 piece["shape"] = h["shape"]
             pieces.append(piece)
+            origins.pieces.append(place)
     for (kind, side), cells in grid.items():
         left = free[(kind, side)]
         while +left:
@@ -212,6 +246,7 @@ def _group_terrain(
                     piece["side"] = side
                 piece["cells"] = group
                 pieces.append(piece)
+                origins.pieces.append(origins.cells[(kind, side, group[0])])
                 left.subtract(group)
     return pieces
 
@@ -255,7 +290,7 @@ def _column_name(x: int) -> str:
 
 
 def _unit(
-    p: dict[str, Any], tile: TileKind | None, cell: str, where: str, fail: _Fail
+    p: dict[str, Any], tile: TileKind | None, cell: str, where: str, fail: Fail
 ) -> dict[str, Any]:
     kind = p.get("kind") or (tile.kind if tile else None)
     side = p.get("side") or (tile.side if tile else None)
@@ -277,146 +312,24 @@ def _unit(
     return out
 
 
-def _props(raw: Any, where: str, fail: _Fail) -> dict[str, Any]:
+def _props(raw: list[dict[str, Any]] | dict[str, Any] | None) -> dict[str, Any]:
+    """Custom properties (checked by ``rules.tiled_shape``) as ``{name: value}``: Tiled's
+    list of ``{"name", "type", "value"}``, or the object of its old JSON format."""
     if raw is None:
         return {}
-    if isinstance(raw, dict):  # the old JSON format: {"name": value}
+    if isinstance(raw, dict):
         return dict(raw)
-    if not isinstance(raw, list):
-        raise fail(where, "expected a list of properties")
-    out: dict[str, Any] = {}
-    for n, p in enumerate(raw):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-            raise fail(f"{where}[{n}]", "expected a property with a name")
-        out[p["name"]] = p.get("value")
-    return out
+    return {p["name"]: p.get("value") for p in raw}
 
 
-def _number(obj: dict[str, Any], key: str, where: str, fail: _Fail) -> float:
-    v = obj.get(key, 0)
-    if not isinstance(v, int | float) or isinstance(v, bool) or not -1e7 < v < 1e7:
-        raise fail(f"{where}.{key}", f"expected a number, got {v!r:.60}")
-    return float(v)
-
-
-def _tile_table(raw: Any, fail: _Fail) -> dict[int, TileKind]:
-    if not isinstance(raw, list):
-        raise fail("tilesets", "expected a list of tilesets")
+def _tile_table(tilesets: list[dict[str, Any]]) -> dict[int, TileKind]:
+    """Global tile id -> the tankmap kind its tile's properties name."""
     table: dict[int, TileKind] = {}
-    for n, ts in enumerate(raw):
-        if not isinstance(ts, dict) or not isinstance(ts.get("firstgid"), int):
-            raise fail(f"tilesets[{n}]", "expected a tileset with a firstgid")
-        for k, tile in enumerate(ts.get("tiles") or []):
-            p = _props(tile.get("properties"), f"tilesets[{n}].tiles[{k}]", fail)
+    for ts in tilesets:
+        for tile in ts.get("tiles", []):
+            p = _props(tile.get("properties"))
             if p.get("role") in ("terrain", "unit") and p.get("kind"):
-                table[ts["firstgid"] + int(tile["id"])] = TileKind(
+                table[ts["firstgid"] + tile["id"]] = TileKind(
                     str(p["role"]), str(p["kind"]), str(p.get("side") or "") or None
                 )
     return table
-
-
-def _layer_data(layer: dict[str, Any], size: int, where: str, fail: _Fail) -> list[int]:
-    data = layer.get("data")
-    if isinstance(data, str):
-        data = _decode_base64(data, layer.get("compression", ""), where, fail)
-    if not isinstance(data, list) or len(data) != size:
-        raise fail(where, f"expected {size} tile ids (the map's width x height)")
-    if not all(isinstance(g, int) and 0 <= g < 2**32 for g in data):
-        raise fail(where, "tile ids must be whole numbers from 0 to 2^32-1")
-    return data
-
-
-def _decode_base64(text: str, compression: str, where: str, fail: _Fail) -> list[int]:
-    try:
-        raw = base64.b64decode(text.strip(), validate=False)
-        if compression == "zlib":
-            raw = zlib.decompress(raw)
-        elif compression == "gzip":
-            raw = gzip.decompress(raw)
-        elif compression:
-            raise fail(where, f"unsupported compression {compression!r} (use CSV, zlib or gzip)")
-    except (ValueError, zlib.error, OSError) as exc:
-        raise fail(where, f"cannot decode the layer data ({exc})") from None
-    if len(raw) % 4:
-        raise fail(where, "base64 layer data is not a whole number of tile ids")
-    return [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
-
-
-def _xml_to_json(root: ET.Element, fail: _Fail) -> _JsonMap:
-    """The parts of a TMX document tankmap reads, in the shape of the JSON format."""
-
-    def num(el: ET.Element, key: str, default: str = "0") -> float:
-        try:
-            return float(el.get(key, default))
-        except ValueError:
-            raise fail(f"<{el.tag}>", f"attribute {key}={el.get(key)!r} is not a number") from None
-
-    def props(el: ET.Element) -> list[dict[str, Any]]:
-        out = []
-        for p in el.findall("./properties/property"):
-            kind = p.get("type", "string")
-            text = p.get("value", p.text or "")
-            value: Any = text
-            if kind == "bool":
-                value = text == "true"
-            elif kind in ("int", "float"):
-                try:
-                    value = int(text) if kind == "int" else float(text)
-                except ValueError:
-                    raise fail(
-                        "<property>", f"{p.get('name')}={text!r:.60} is not a {kind}"
-                    ) from None
-            out.append({"name": p.get("name", ""), "type": kind, "value": value})
-        return out
-
-    doc: dict[str, Any] = {k: root.get(k) for k in ("orientation",) if root.get(k)}
-    for key in ("width", "height", "tilewidth", "tileheight"):
-        doc[key] = int(num(root, key))
-    doc["properties"] = props(root)
-    doc["tilesets"] = [
-        {
-            "firstgid": int(num(ts, "firstgid", "1")),
-            "tiles": [
-                {"id": int(num(t, "id")), "properties": props(t)} for t in ts.findall("tile")
-            ],
-        }
-        for ts in root.findall("tileset")
-    ]
-    layers: list[dict[str, Any]] = []
-    for el in root:
-        if el.tag == "layer":
-            data_el = el.find("data")
-            if data_el is None:
-                raise fail("<layer>", "a tile layer without <data>")
-            encoding = data_el.get("encoding", "")
-            text = data_el.text or ""
-            if encoding == "csv":
-                try:
-                    data: Any = [int(v) for v in text.replace("\n", "").split(",") if v.strip()]
-                except ValueError:
-                    raise fail("<data>", "CSV layer data must be whole numbers") from None
-            elif encoding == "base64":
-                data = text
-            else:
-                data = [int(num(t, "gid")) for t in data_el.findall("tile")]
-            layers.append(
-                {"type": "tilelayer", "data": data, "compression": data_el.get("compression", "")}
-            )
-        elif el.tag == "objectgroup":
-            objects = []
-            for o in el.findall("object"):
-                obj: dict[str, Any] = {
-                    "name": o.get("name", ""),
-                    "type": o.get("type", o.get("class", "")),
-                    "x": num(o, "x"),
-                    "y": num(o, "y"),
-                    "width": num(o, "width"),
-                    "height": num(o, "height"),
-                    "properties": props(o),
-                }
-                if o.get("gid") is not None:
-                    obj["gid"] = int(num(o, "gid"))
-                objects.append(obj)
-            layers.append({"type": "objectgroup", "objects": objects})
-    doc["layers"] = layers
-    return _JsonMap(doc, fail)
