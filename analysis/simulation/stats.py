@@ -23,7 +23,7 @@ from tankmap.rules.board import Board
 Z95 = 1.959963984540054
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for ``k`` successes in ``n`` trials (``(0, 1)`` if ``n == 0``).
 
     >>> lo, hi = wilson(50, 100)
