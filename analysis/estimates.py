@@ -30,7 +30,25 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tankmap.analysis.simulation.stats import Z95, wilson
+Z95 = 1.959963984540054
+
+
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``k`` successes in ``n`` trials (``(0, 1)`` if ``n == 0``).
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
 
 MIN_VERDICT_GAMES = 100
 """Below this many games a run names no favoured side and does not call a board even

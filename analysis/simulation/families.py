@@ -20,7 +20,8 @@ from tankmap.analysis.simulation.games import PolicyError
 
 @dataclass(frozen=True)
 class Family:
-    """An agent name that takes a budget (``name:N``) and the budgets a climb tries."""
+    """An agent name that takes a budget (``name:N``) and the budgets a climb tries; the
+    bare ``name`` plays ``default_budget``."""
 
     ruleset: str
     name: str
@@ -41,8 +42,8 @@ class Family:
             b *= 2
 
     def default_agent(self) -> str:
-        """The family's everyday agent (its default budget)."""
-        return self.agent(self.default_budget)
+        """The family's everyday agent: its bare name, which plays ``default_budget``."""
+        return self.name
 
 
 _FAMILIES: dict[str, list[Family]] = {

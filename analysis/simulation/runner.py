@@ -247,6 +247,10 @@ def task_games(indices: Sequence[int], batch_size: int, workers: int) -> list[li
     return out
 
 
+class _Stopped(Exception):
+    """Raised from a progress callback to end a run early, keeping its finished games."""
+
+
 def simulate(
     scenario: Scenario,
     games: int,
@@ -260,6 +264,7 @@ def simulate(
     batch_size: int | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` games (seeded) and return a DataFrame with one row per game.
 
@@ -270,7 +275,10 @@ def simulate(
 
     ``batch_size`` = games per task (default: the driver's ``batch_size``, else 20, cut so
     that every worker gets at least two tasks); it never changes the results.
-    ``progress(done, total)`` is called as games finish.
+    ``progress(done, total)`` is called as games finish. ``stop()``, asked after each task,
+    ends the run early when it returns true: the table then holds the games finished so
+    far (in game order; each is the game the full run would have played) and
+    ``df.attrs["stopped"]`` is true (``df.attrs["asked"]`` = the games asked for).
     Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
     unknown policies (before any game).
     """
@@ -311,6 +319,7 @@ def simulate(
     # workers (two local workers ran 1.2x one worker on 20,000 Final Act games, 1.7x+ without)
     collecting = gc.isenabled()
     gc.disable()
+    stopped = False
     try:
         target = games
         while True:
@@ -321,18 +330,30 @@ def simulate(
                 (text, pols, seed, chunk) for chunk in task_games(indices, batch_size, ex.workers)
             ]
             done = [first]
+            received: dict[int, dict[str, list[Any]]] = {}
 
             def on_done(
-                _i: int, block: dict[str, list[Any]], done: list[int] = done, total: int = total
+                i: int,
+                block: dict[str, list[Any]],
+                done: list[int] = done,
+                total: int = total,
+                received: dict[int, dict[str, list[Any]]] = received,
             ) -> None:
+                received[i] = block
                 done[0] += len(block["game"])
                 if progress is not None:
                     progress(done[0], total)
+                if stop is not None and stop():
+                    raise _Stopped
 
-            for block in ex.map(play_batch, tasks, on_done):
-                for name, values in block.items():
+            try:
+                ex.map(play_batch, tasks, on_done)
+            except _Stopped:
+                stopped = True
+            for i in sorted(received):
+                for name, values in received[i].items():
                     columns[name].extend(values)
-            if until_ci is None or target >= max_games:
+            if stopped or until_ci is None or target >= max_games:
                 break
             n = len(columns["game"])
             widths = []
@@ -354,4 +375,6 @@ def simulate(
     df.attrs["seconds"] = seconds
     df.attrs["playouts_per_second"] = len(df) / seconds if seconds > 0 else float("inf")
     df.attrs["ruleset"] = scenario.ruleset
+    df.attrs["stopped"] = stopped
+    df.attrs["asked"] = games
     return df

@@ -113,7 +113,7 @@ def judge(steps: list[Step], min_games: int) -> Judgement:
         missing.append(f"{last.agent} still beats {prev.agent} ({_score_text(last)})")
     if not agree:
         if "undecided" in (fl, fp):
-            missing.append(f"fewer than {min_games} self-play games per rung")
+            missing.append(f"fewer than {min_games} self-play games")
         else:
             missing.append(f"{last.agent} {WORD[fl]} but {prev.agent} {WORD[fp]}")
     if missing:
