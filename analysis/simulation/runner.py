@@ -265,6 +265,7 @@ def simulate(
     progress: Progress | None = None,
     executor: Executor | None = None,
     stop: Callable[[], bool] | None = None,
+    first_game: int = 0,
 ) -> pd.DataFrame:
     """Play ``games`` games (seeded) and return a DataFrame with one row per game.
 
@@ -279,6 +280,9 @@ def simulate(
     ends the run early when it returns true: the table then holds the games finished so
     far (in game order; each is the game the full run would have played) and
     ``df.attrs["stopped"]`` is true (``df.attrs["asked"]`` = the games asked for).
+    ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
+    games − 1`` of the seed: a run can be extended later with the very games a longer run
+    would play).
     Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
     unknown policies (before any game).
     """
@@ -325,7 +329,7 @@ def simulate(
         while True:
             first = len(columns["game"])
             total = target
-            indices = list(range(first, target))
+            indices = list(range(first_game + first, first_game + target))
             tasks = [
                 (text, pols, seed, chunk) for chunk in task_games(indices, batch_size, ex.workers)
             ]
