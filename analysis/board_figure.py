@@ -56,11 +56,6 @@ def time_unit(scenario: Scenario) -> str:
     return "turns" if scenario.ruleset == "tank-chess" else "rounds"
 
 
-def side_label(name: str, side: Side) -> str:
-    """``"White (south)"``, or just ``"South"`` when the display name is the side's name."""
-    return name if name.lower() == side.value else f"{name} ({side.value})"
-
-
 def two_boards(scenario: Scenario) -> bool:
     """Tank Wars keeps one 6 × 6 board per side in a 6 × 12 grid."""
     return scenario.ruleset == "tank-wars"
@@ -264,7 +259,7 @@ def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) ->
         else:
             mark = Line2D([], [], ls="", marker="o", ms=9, mfc=fill, mec="#555555", mew=1.0)
         handles.append(mark)
-        labels.append(f"{side_label(names[side], side)} unit")
+        labels.append(f"{names[side]} unit")
     kinds = [k for k in rs.unit_kinds if any(u.kind == k for u in scenario.units)]
     kinds += sorted({u.kind for u in scenario.units} - set(kinds))
     for kind in kinds:

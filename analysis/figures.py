@@ -5,7 +5,6 @@
 * ``contested_figure`` — cells both sides cover, and each side's safe cells;
 * ``lanes_figure`` — per side, the cell-disjoint lanes, the choke cells and the safest route;
 * ``routes_figure`` — per side, each unit's shortest route to its goal;
-* ``balance_figure`` — the balance table (``analysis.balance``) as grouped bars;
 * ``kill_figure`` (Tank Chess) — per side, on how many (kind, facing) combinations a piece
   standing on each cell could be destroyed by the enemy;
 * ``artillery_figure`` (Tank Wars) — the chance each field is hit by enemy artillery.
@@ -17,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -32,12 +30,11 @@ from tankmap.analysis.board_figure import (
     cell_xy,
     draw_board,
     figure_size,
-    side_label,
     time_unit,
 )
 from tankmap.analysis.summary import ScenarioAnalysis
 from tankmap.rules.geometry import Side
-from tankmap.rules.registry import get_ruleset
+from tankmap.rules.sides import side_name
 
 LANE_COLOURS = (
     "#e6194b",
@@ -69,8 +66,7 @@ def _keyed(key: Key, handles: Sequence[Any], labels: Sequence[str]) -> Key:
 
 
 def _side_title(result: ScenarioAnalysis, side: Side, what: str) -> str:
-    name = get_ruleset(result.ruleset).side_names()[side]
-    return f"{what}: {side_label(name, side)}"
+    return f"{what}: {side_name(result.ruleset, side)}"
 
 
 def reach_figure(result: ScenarioAnalysis) -> Figure:
@@ -264,26 +260,6 @@ def routes_figure(result: ScenarioAnalysis) -> Figure:
         f"where it stands after each {step}",
     ]
     add_key(fig, _keyed(board_key(s), own, words))
-    return fig
-
-
-def balance_figure(table: pd.DataFrame) -> Figure:
-    """The per-side rows of the balance table as grouped bars (one group per column)."""
-    fig = Figure(figsize=(8, 3.6), layout="constrained")
-    ax = fig.add_subplot()
-    cols = [c for c in table.columns if table.loc[["south", "north"], c].notna().any()]
-    x = np.arange(len(cols))
-    for k, side in enumerate(Side):
-        vals = table.loc[side.value, cols].astype(float).fillna(0).to_numpy()
-        bars = ax.bar(x + (k - 0.5) * 0.38, vals, 0.38, color=SIDE_COLOURS[side], label=side.value)
-        ax.bar_label(bars, fmt="%.3g", fontsize=7, padding=1)
-    ax.set_xticks(x, [c.replace("_", "\n") for c in cols], fontsize=8)
-    ax.set_yscale("symlog", linthresh=10)
-    ax.set_title(
-        "Balance summary (a difference between the bars = an asymmetric board)", fontsize=10
-    )
-    ax.legend(fontsize=8)
-    ax.spines[["top", "right"]].set_visible(False)
     return fig
 
 

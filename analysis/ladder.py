@@ -12,7 +12,7 @@ Every game is seeded from ``seed`` (each pairing and each self-play run gets its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from tankmap.analysis.simulation.runner import simulate
 from tankmap.analysis.simulation.stats import wilson
 from tankmap.analysis.verdict.rule import Step, judge
 from tankmap.rules.errors import TankmapError
+from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 RACE_ENDS = ("goal", "escape")  # ways to win by moving (Final Act, Tank Chess)
@@ -209,14 +210,18 @@ def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
 
 
 def stability(
-    self_play: dict[str, SelfPlay], strongest: Sequence[str], matches: Sequence[Match] = ()
+    self_play: dict[str, SelfPlay],
+    strongest: Sequence[str],
+    matches: Sequence[Match] = (),
+    names: Mapping[str, str] | None = None,
 ) -> Stability:
     """The verdict rule (``analysis.verdict.rule.judge``) on the two strongest agents:
     stable when the strongest no longer beats the second (its match score's 95 % interval
     reaches 0.5 and the score is under 0.55) and both favour the same side or both call the
     board even, each on at least ``MIN_VERDICT_GAMES`` games. A ladder of different agents
     is rarely stable: the strongest usually still beats the next one, and only a climb of
-    its own budgets (``tankmap verdict``) shows where its verdict stops moving.
+    its own budgets (``tankmap verdict``) shows where its verdict stops moving. The reason
+    names the sides as ``names`` says (``{"south": "White", "north": "Black"}``).
 
     >>> sp = {a: SelfPlay(a, 400, s, n, 10, 1.0, 0.0) for a, s, n in
     ...       (("x", 250, 150), ("y", 240, 160), ("z", 150, 250))}
@@ -238,7 +243,7 @@ def stability(
         Step(b, 0, self_play[b].estimate),
         Step(a, 0, self_play[a].estimate, points, played),
     ]
-    judgement = judge(steps, MIN_VERDICT_GAMES)
+    judgement = judge(steps, MIN_VERDICT_GAMES, names)
     reason = judgement.reason
     if not judgement.converged:
         reason += " (tankmap verdict climbs one agent's budgets to a converged verdict)"
@@ -306,7 +311,8 @@ def run_ladder(
     ladder = LadderResult(
         agents, ratings, matches, sp, Stability(False, (), ""), seed, games, {"anchor": anchor}
     )
-    ladder.stability = stability(sp, ladder.by_strength()[:2], matches)
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
+    ladder.stability = stability(sp, ladder.by_strength()[:2], matches, names)
     return ladder
 
 

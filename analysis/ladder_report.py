@@ -13,7 +13,6 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from tankmap.analysis.board_figure import side_label  # noqa: E402
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
 from tankmap.rules.geometry import Side  # noqa: E402
 from tankmap.rules.registry import get_ruleset  # noqa: E402
@@ -43,7 +42,8 @@ def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> P
     save_text(out / "ladder.json", json.dumps(doc, indent=1) + "\n")
     e = html.escape
     names = get_ruleset(scenario.ruleset).side_names()
-    south, north = (side_label(names[s], s) for s in (Side.SOUTH, Side.NORTH))
+    south, north = names[Side.SOUTH], names[Side.NORTH]
+    favoured = {"south": south, "north": north}
     rows = "".join(
         f"<tr><td>{e(a['name'])}</td><td>{a['elo']:.0f}</td>"
         f"<td>[{a['elo_ci95'][0]:.0f}, {a['elo_ci95'][1]:.0f}]</td>"
@@ -54,7 +54,7 @@ def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> P
         f"<tr><td>{e(b['agent'])}</td><td>{b['win_rate']['south']['estimate']:.3f}</td>"
         f"<td>{b['win_rate']['north']['estimate']:.3f}</td><td>{b['draws']}</td>"
         f"<td>{b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}]</td>"
-        f"<td>{e(b['favoured'] or 'even')}</td><td>{b['median_length']}</td>"
+        f"<td>{e(favoured.get(b['favoured'], 'even'))}</td><td>{b['median_length']}</td>"
         f"<td>{b['units_lost_per_game']:.2f}</td><td>{b['race_share']:.0%}</td></tr>"
         for b in doc["balance"]
     )

@@ -8,7 +8,7 @@ tell the same story:
 >>> # replay = load_replay("game.json")              # any of the three record formats
 >>> # replay.position(3)                             # the board after step 3 (0 = start)
 >>> # replay.steps[2].line                           # 'round 3: 14 moved (...); shells ...'
->>> # replay.result_line()                           # 'result: south wins (goal) after 11 rounds'
+>>> # replay.result_line()                           # 'result: South wins (goal) after 11 rounds'
 
 A step holds the orders carried out (``moves``: start and end cell; ``end`` is ``None`` for
 a Tank Chess command tank leaving the board), the cells shelled or shot at (``shells``),
@@ -38,6 +38,7 @@ from tankmap.rules.board import Board
 from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.sides import result_text, side_name
 
 FORMATS = {
     "tankmap-final-act-game": "final-act",
@@ -193,9 +194,10 @@ class Replay:
         return self.position(len(self.steps))
 
     def result_line(self) -> str:
-        """``result: south wins (goal) after 11 rounds`` (as ``tankmap replay`` ends)."""
+        """``result: South wins (goal) after 11 rounds``, Tank Chess ``result: White wins
+        (command-destroyed) after 169 turns`` (as ``tankmap replay`` ends)."""
         r = self.result
-        who = "draw" if r.winner is None else f"{r.winner.value} wins"
+        who = result_text(self.game, r.winner)
         return f"result: {who} ({r.end}) after {r.rounds} {self.step_word}s"
 
 
@@ -352,7 +354,7 @@ def _tank_chess_steps(rec: Any, st: Any, source: str) -> Steps:
 
     units = rec.scenario.units
     for n, text in enumerate(rec.turns, 1):
-        mover = ("White", "Black")[st.to_move]
+        mover = side_name("tank-chess", SIDES[st.to_move])
         try:
             turn = parse_turn(st, text)
             st.play(turn)
@@ -479,8 +481,9 @@ class SampleGame:
     length: int
     end: str
 
-    def describe(self, side_names: Sequence[str] = ("south", "north"), word: str = "round") -> str:
-        """``south wins, shortest: game 12 (9 rounds, goal)``."""
+    def describe(self, side_names: Sequence[str] = ("South", "North"), word: str = "round") -> str:
+        """``South wins, shortest: game 12 (9 rounds, goal)`` (``side_names``: the game's
+        names of south and north, ``rules.sides``)."""
         who = {"south": f"{side_names[0]} wins", "north": f"{side_names[1]} wins"}.get(
             self.outcome, "draw"
         )

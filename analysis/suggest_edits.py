@@ -18,6 +18,7 @@ from tankmap.analysis.reach import side_reach, turn_search_reach
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Terrain, Unit
+from tankmap.rules.sides import side_name
 from tankmap.rules.violations import Severity
 
 SHIFTS = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx, dy) != (0, 0)]
@@ -106,7 +107,7 @@ def unit_edits(scenario: Scenario, keep_symmetry: bool = False) -> Iterator[Edit
             if edited is None:
                 continue
             here, there = b.cell_name(unit.cell), b.cell_name(moved.cell)
-            words = [f"move {_unit_name(unit)} from {here} to {there}"]
+            words = [f"move {_unit_name(scenario, unit)} from {here} to {there}"]
             if keep_symmetry:
                 twin = next(
                     (
@@ -126,7 +127,8 @@ def unit_edits(scenario: Scenario, keep_symmetry: bool = False) -> Iterator[Edit
                     continue
                 edited = mirrored
                 words.append(
-                    f"and mirror it: {_unit_name(other)} to {b.cell_name(b.mirror(moved.cell))}"
+                    f"and mirror it: {_unit_name(scenario, other)} to "
+                    f"{b.cell_name(b.mirror(moved.cell))}"
                 )
             if not _legal_complete(rs, edited):
                 continue
@@ -144,8 +146,8 @@ def _replace_unit(scenario: Scenario, k: int, new: Unit) -> Scenario | None:
     return scenario.with_units(units)
 
 
-def _unit_name(unit: Unit) -> str:
-    return f"the {unit.side.value} {unit.label}"
+def _unit_name(scenario: Scenario, unit: Unit) -> str:
+    return f"the {side_name(scenario.ruleset, unit.side)} {unit.label}"
 
 
 def _variants(scenario: Scenario, piece: Terrain) -> Iterator[tuple[Terrain, str]]:
@@ -250,7 +252,7 @@ def _piece_name(scenario: Scenario, piece: Terrain) -> str:
     kind = piece.kind.replace("-", " ")
     if kind.startswith("berm "):
         kind = f"{kind.split()[1]} berm"
-    side = f"{piece.side.value} " if piece.side is not None else ""
+    side = "" if piece.side is None else f"{side_name(scenario.ruleset, piece.side)} "
     return f"the {side}{kind}"
 
 

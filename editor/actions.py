@@ -7,7 +7,7 @@ Handlers take the main window (which holds the document), so tests run any comma
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,12 +15,16 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from tankmap.editor.icons import action_icon
 from tankmap.editor.pieces import Symmetry
+from tankmap.editor.undo_words import redo_said, undo_said
 from tankmap.rules.geometry import Side
 
 if TYPE_CHECKING:
     from tankmap.editor.mainwindow import MainWindow
 
 Handler = Callable[["MainWindow"], object]
+
+
+SIDES = {"south": "South", "north": "North"}  # how texts name the sides before a document
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,12 @@ class ActionSpec:
     extra_shortcuts: tuple[str, ...] = ()
     short: str = ""  # toolbar label
     view_only: bool = False  # the key is handled by the board view while it has the focus
+
+    def words(self, sides: Mapping[str, str] = SIDES) -> tuple[str, str]:
+        """The menu text and the tooltip with the sides named (``{south}`` and ``{north}``
+        in the table become the game's names: White and Black in Tank Chess)."""
+        tip = self.tip or self.text.replace("&", "").rstrip("…")
+        return self.text.format(**sides), tip.format(**sides)
 
 
 SHORT = {
@@ -154,13 +164,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Open a Tiled map (.tmx/.tmj) written by tankmap, perhaps edited in Tiled",
     ),
     ActionSpec("file.quit", "&Quit", "Ctrl+Q", "&File", lambda w: w.close()),
-    ActionSpec("edit.undo", "&Undo", "Ctrl+Z", "&Edit", lambda w: w.doc.undo_stack.undo()),
+    ActionSpec("edit.undo", "&Undo", "Ctrl+Z", "&Edit", lambda w: undo_said(w.ctx)),
     ActionSpec(
         "edit.redo",
         "&Redo",
         "Ctrl+Shift+Z",
         "&Edit",
-        lambda w: w.doc.undo_stack.redo(),
+        lambda w: redo_said(w.ctx),
         extra_shortcuts=("Ctrl+Y",),
     ),
     ActionSpec("edit.cut", "Cu&t", "Ctrl+X", "&Edit", lambda w: w.cut()),
@@ -224,14 +234,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "edit.copy_south",
-        "Copy south setup to &north",
+        "Copy {south} setup to &{north}",
         "Ctrl+Shift+N",
         "&Edit",
         lambda w: w.report(w.copy_setup(Side.SOUTH)),
     ),
     ActionSpec(
         "edit.copy_north",
-        "Copy north setup to s&outh",
+        "C&opy {north} setup to {south}",
         "Ctrl+Shift+U",
         "&Edit",
         lambda w: w.report(w.copy_setup(Side.NORTH)),
@@ -360,6 +370,26 @@ ACTIONS: tuple[ActionSpec, ...] = (
         lambda w: w.step_problem(-1),
     ),
     ActionSpec(
+        "view.overlay_lanes_south",
+        "Lanes and choke point: {south}",
+        "Alt+3",
+        "&View",
+        lambda w: w.set_overlay("lanes-south"),
+        "{south}'s cell-disjoint lanes to the goal, its narrowest cut and its safest route",
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
+        "view.overlay_lanes_north",
+        "Lanes and choke point: {north}",
+        "Alt+4",
+        "&View",
+        lambda w: w.set_overlay("lanes-north"),
+        "{north}'s cell-disjoint lanes to the goal, its narrowest cut and its safest route",
+        group="overlay",
+        checkable=True,
+    ),
+    ActionSpec(
         "view.overlay_none",
         "No analysis overlay",
         "Alt+5",
@@ -370,57 +400,41 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "view.overlay_cov_south",
-        "Fire coverage: south",
+        "Fire coverage: {south}",
         "Alt+6",
         "&View",
         lambda w: w.set_overlay("coverage-south"),
+        "How many units of {south} can fire at each cell",
         group="overlay",
         checkable=True,
     ),
     ActionSpec(
         "view.overlay_cov_north",
-        "Fire coverage: north",
+        "Fire coverage: {north}",
         "Alt+7",
         "&View",
         lambda w: w.set_overlay("coverage-north"),
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_lanes_south",
-        "Lanes and choke point: south",
-        "Alt+3",
-        "&View",
-        lambda w: w.set_overlay("lanes-south"),
-        "South's cell-disjoint lanes to the goal, its narrowest cut and its safest route",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_lanes_north",
-        "Lanes and choke point: north",
-        "Alt+4",
-        "&View",
-        lambda w: w.set_overlay("lanes-north"),
-        "North's cell-disjoint lanes to the goal, its narrowest cut and its safest route",
+        "How many units of {north} can fire at each cell",
         group="overlay",
         checkable=True,
     ),
     ActionSpec(
         "view.overlay_reach_south",
-        "Reach (turns): south",
+        "Reach: {south}",
         "Alt+8",
         "&View",
         lambda w: w.set_overlay("reach-south"),
+        "Rounds (Tank Chess: turns) for any unit of {south} to stand on each cell",
         group="overlay",
         checkable=True,
     ),
     ActionSpec(
         "view.overlay_reach_north",
-        "Reach (turns): north",
+        "Reach: {north}",
         "Alt+9",
         "&View",
         lambda w: w.set_overlay("reach-north"),
+        "Rounds (Tank Chess: turns) for any unit of {north} to stand on each cell",
         group="overlay",
         checkable=True,
     ),
@@ -477,16 +491,11 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
     actions: dict[str, QAction] = {}
     groups: dict[str, QActionGroup] = {}
     for s in ACTIONS:
-        act = QAction(s.text, window)
+        act = QAction(window)
         act.setObjectName(s.id)
         keys = [QKeySequence(k) for k in (s.shortcut, *s.extra_shortcuts) if k]
         if not s.view_only:
             act.setShortcuts(keys)
-        tip = s.tip or s.text.replace("&", "").rstrip("…")
-        if s.shortcut:
-            tip += f" ({QKeySequence(s.shortcut).toString(QKeySequence.SequenceFormat.NativeText)})"
-        act.setToolTip(tip)
-        act.setStatusTip(tip)
         act.setCheckable(s.checkable)
         act.setIcon(action_icon(s.id))
         if s.id in SHORT:
@@ -495,12 +504,30 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
             groups.setdefault(s.group, QActionGroup(window)).addAction(act)
         act.triggered.connect(lambda checked=False, s=s: s.run(window))
         actions[s.id] = act
+    name_sides(actions, SIDES)
     return actions
 
 
-def shortcuts_html() -> str:
+def name_sides(actions: Mapping[str, QAction], sides: Mapping[str, str]) -> None:
+    """Set every action's text and tooltip with the sides named ``sides`` (``{"south":
+    "White", "north": "Black"}``): the window calls it whenever a document of another game
+    is opened."""
+    for s in ACTIONS:
+        act = actions.get(s.id)
+        if act is None:
+            continue
+        text, tip = s.words(sides)
+        if s.shortcut:
+            tip += f" ({QKeySequence(s.shortcut).toString(QKeySequence.SequenceFormat.NativeText)})"
+        act.setText(text)
+        act.setToolTip(tip)
+        act.setStatusTip(tip)
+
+
+def shortcuts_html(sides: Mapping[str, str] = SIDES) -> str:
     """The Help ▸ Keyboard shortcuts table, in two columns (File and Edit | the rest and
-    the mouse) so it fits a laptop screen."""
+    the mouse) so it fits a laptop screen; in each menu's order (the overlays' keys
+    ascend), the sides named ``sides``."""
 
     def section(menu: str) -> list[str]:
         rows = [f"<tr><td colspan=2><br><b>{menu.replace('&', '')}</b></td></tr>"]
@@ -511,7 +538,7 @@ def shortcuts_html() -> str:
                     for k in (s.shortcut, *s.extra_shortcuts)
                 )
                 rows.append(
-                    f"<tr><td>{s.text.replace('&', '')}</td>"
+                    f"<tr><td>{s.words(sides)[0].replace('&', '')}</td>"
                     f"<td style='padding-left:12px'><b>{keys}</b></td></tr>"
                 )
         return rows

@@ -62,7 +62,11 @@ class AnalysisMenu:
             history = w.docks.get("history")
             if history is not None and history.isVisible():
                 w.tabifyDockWidget(history, dock)  # the list wants the height
-                w.resizeDocks([w.docks["problems"], dock], [1, 3], Qt.Orientation.Vertical)
+                w.resizeDocks(
+                    [w.docks["problems"], w.docks["legend"], dock],
+                    [1, 1, 4],
+                    Qt.Orientation.Vertical,
+                )
             self.suggestions, self.suggestions_dock = panel, dock
         self.suggestions_dock.show()
         self.suggestions_dock.raise_()

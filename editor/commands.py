@@ -160,7 +160,8 @@ class CopySide(ScenarioCommand):
     """Replace the other side's pieces by the 180° mirror of ``source``'s."""
 
     def __init__(self, doc: Document, source: Side = Side.SOUTH) -> None:
-        text = f"Copy {source.value} setup to {source.other.value}"
+        names = doc.ruleset.side_names()
+        text = f"Copy {names[source]} setup to {names[source.other]}"
         super().__init__(doc, text, copy_side(doc.scenario, source))
 
 

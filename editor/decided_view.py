@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from tankmap.analysis.replay import decided_maps
 from tankmap.editor.palette_data import ruleset_title
+from tankmap.editor.placement import place_window
 from tankmap.editor.replay_view import ReplayDocument, _FitView
 from tankmap.editor.scene import BoardScene
 from tankmap.rules.geometry import Side
@@ -72,7 +73,7 @@ class DecidedWindow(QWidget):
         box.addLayout(top)
         box.addWidget(self.view, 1)
         box.addWidget(self.note)
-        self.resize(760, 820)
+        place_window(self, 760, 820, parent)  # never partly off a small screen
         self.show_map(self.key())
 
     def key(self) -> str:

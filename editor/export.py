@@ -152,6 +152,12 @@ def _sheets(scenario: Scenario, tmp: str, path: str | Path) -> int:
     return pages
 
 
+def sheet_title(scenario: Scenario, side: Side) -> str:
+    """The first line of ``side``'s setup sheet: ``"Basic 16×16: White's setup"``."""
+    name = get_ruleset(scenario.ruleset).side_names()[side]
+    return f"{scenario.title or 'Untitled scenario'}: {name}'s setup"
+
+
 def paint_sheet(
     painter: QPainter, scenario: Scenario, side: Side, width: float, height: float
 ) -> None:
@@ -166,11 +172,10 @@ def paint_sheet(
     font.setBold(True)
     painter.setFont(font)
     painter.setPen(QColor("black"))
-    title = scenario.title or "Untitled scenario"
     # the title and the line under it wrap onto more lines when wider than the page (they
     # were cut off at the page edge); the board starts below whatever they take
     wrap = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
-    y = _wrapped(painter, f"{title}: {names[side]} ({side.value}) setup", width, 0.0, wrap)
+    y = _wrapped(painter, sheet_title(scenario, side), width, 0.0, wrap)
     font.setBold(False)
     font.setPixelSize(int(height * 0.015))
     painter.setFont(font)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from tankmap.editor import clipboard, editing
-from tankmap.editor.actions import build_actions, shortcuts_html
+from tankmap.editor.actions import build_actions, name_sides, shortcuts_html
 from tankmap.editor.analysis_menu import AnalysisMenu
 from tankmap.editor.autosave import Autosave
 from tankmap.editor.commands import ScenarioCommand
@@ -29,6 +29,7 @@ from tankmap.editor.palette_data import piece_label, ruleset_title
 from tankmap.editor.pieces import Symmetry, pieces_at
 from tankmap.editor.rules_view import RulesWindow
 from tankmap.editor.tools.select import describe
+from tankmap.editor.undo_words import history_said
 from tankmap.editor.view import BoardView
 from tankmap.editor.window_setup import (
     WELCOME,
@@ -129,6 +130,7 @@ class MainWindow(QMainWindow):
         self.inspector_dock = InspectorDock(self.ctx)
         self.history = QUndoView(self.ctx.doc.undo_stack)
         self.history.setEmptyLabel("Opened (no edits yet)")
+        self.history.clicked.connect(lambda _index: history_said(self.ctx))
         self.legend_dock = LegendDock(self.ctx, self.overlays)
         self.docks = {
             "palette": self._dock("Palette", self.palette_dock, left),
@@ -187,6 +189,7 @@ class MainWindow(QMainWindow):
         doc.changed.connect(self._show_symmetry)  # undo and redo switch it too
         self._show_symmetry()
         rs = doc.ruleset
+        name_sides(self.actions_by_id, self.side_words())
         text = ruleset_title(rs) + (" — rules not final" if rs.provisional else "")
         self.ruleset_label.setText(text)
         self.ruleset_label.setStyleSheet(
@@ -548,7 +551,8 @@ class MainWindow(QMainWindow):
         found = pieces_at(s, cell)
         text = s.board.cell_name(cell)
         if found:
-            text += ": " + ", ".join(describe(p, self.doc.palette) for p in found)
+            sides = self.doc.ruleset.side_names()
+            text += ": " + ", ".join(describe(p, self.doc.palette, sides) for p in found)
         self.hover_label.setText(text + "  ")
 
     def _refresh_hover(self) -> None:
@@ -558,8 +562,12 @@ class MainWindow(QMainWindow):
         if isinstance(cells, tuple) and cells:
             self.view.centerOn(self.ctx.scene.geo.centre(cells[0]))
 
+    def side_words(self) -> dict[str, str]:
+        """How this document's game names the sides, keyed by their file names."""
+        return {side.value: name for side, name in self.doc.ruleset.side_names().items()}
+
     def show_shortcuts(self) -> None:
-        self.prompter.info("Keyboard shortcuts", shortcuts_html())
+        self.prompter.info("Keyboard shortcuts", shortcuts_html(self.side_words()))
 
     def show_rules(self) -> RulesWindow:
         """Help ▸ Rules: the rules document beside the editor, at this game's section."""

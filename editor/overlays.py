@@ -110,8 +110,12 @@ class OverlayController(QObject):
 
     # --- analysis overlay -------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
-        self.mode = mode
+        """Show the analysis overlay ``mode`` (``coverage-south`` …; ``""``: none). Turning
+        the overlay off says so, so the status line never keeps the overlay's words."""
+        was, self.mode = self.mode, mode
         self.refresh()
+        if was and not mode:
+            self.ctx.say("Analysis overlay off")
 
     def refresh(self) -> None:
         """Recompute everything shown (called after each edit)."""
@@ -143,7 +147,7 @@ class OverlayController(QObject):
             scene.heat.set_values(values, labels, colour)
             shown = [int(grid[r][k]) for _, (r, k) in self._cells(scenario) if grid[r][k]]
             self.heat_range = (min(shown), max(shown)) if shown else None
-            self.ctx.say(f"Fire coverage of {side.value}: {len(values)} cells under fire")
+            self.ctx.say(f"Fire coverage of {self._name(side)}: {len(values)} cells under fire")
             return
         reach = self._reach(scenario, side)
         if reach is None:
@@ -156,7 +160,11 @@ class OverlayController(QObject):
         scene.heat.set_values(values, labels, QColor(REACH_COLOUR))
         shown = [int(reach[r][k]) for _, (r, k) in cells if reach[r][k] >= 0]
         self.heat_range = (min(shown), max(shown)) if shown else None
-        self.ctx.say(f"Reach of {side.value}: turns to stand on each cell")
+        unit = "turns" if scenario.ruleset == "tank-chess" else "rounds"
+        self.ctx.say(f"Reach of {self._name(side)}: {unit} to stand on each cell")
+
+    def _name(self, side: Side) -> str:
+        return self.ctx.doc.ruleset.side_names()[side]
 
     @staticmethod
     def _cells(scenario: Scenario) -> list[tuple[int, tuple[int, int]]]:
@@ -202,7 +210,7 @@ class OverlayController(QObject):
             return
         self.ctx.scene.lanes.set_lanes(())
         if self.lanes_job is not None and self.lanes_job.running():
-            self.ctx.say(f"Finding the lanes of {side.value}…")
+            self.ctx.say(f"Finding the lanes of {self._name(side)}…")
             return  # _lanes_done starts the next one for the board as it is then
         from tankmap.analysis.lanes import analyse_lanes
         from tankmap.analysis.live import LOCK, live_overlays
@@ -217,7 +225,7 @@ class OverlayController(QObject):
         job.finished.connect(self._lanes_done)
         job.failed.connect(self._lanes_failed)
         self.lanes_job = job
-        self.ctx.say(f"Finding the lanes of {side.value}…")
+        self.ctx.say(f"Finding the lanes of {self._name(side)}…")
         job.start()
 
     def _lanes_done(self, result: object) -> None:
@@ -238,12 +246,12 @@ class OverlayController(QObject):
         if not la.applicable:
             self.ctx.say("Lanes: no unit of this game wins by moving")
         elif not la.lanes:
-            self.ctx.say(f"Lanes of {side.value}: no way through to the goal")
+            self.ctx.say(f"Lanes of {self._name(side)}: no way through to the goal")
         else:
             board = self.ctx.doc.scenario.board
             cells = " ".join(board.cell_name(c) for c in la.choke)
             self.ctx.say(
-                f"Lanes of {side.value}: {len(la.lanes)} cell-disjoint lanes (coloured), "
+                f"Lanes of {self._name(side)}: {len(la.lanes)} cell-disjoint lanes (coloured), "
                 f"choke width {len(la.choke)} ({cells}, black), safest route dashed"
             )
 

@@ -47,6 +47,7 @@ from tankmap.analysis.replay import Replay, ReplayStep, load_replay
 from tankmap.editor.document import Document
 from tankmap.editor.items import CELL, Z_TOP, Geometry
 from tankmap.editor.palette_data import ruleset_title
+from tankmap.editor.placement import place_window
 from tankmap.editor.scene import BoardScene
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -375,7 +376,13 @@ class ReplayWindow(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(PLAY_MS)
         self.timer.timeout.connect(self._tick)
-        self.resize(1100, 720)
+        place_window(self, 1100, 720, parent)  # never partly off a small screen
+        # the step list as wide as its longest line (up to 45 % of the window), so no
+        # round or turn is cut off; the board takes the rest
+        steps = self.steps
+        needed = steps.sizeHintForColumn(0) + steps.verticalScrollBar().sizeHint().width() + 24
+        right_width = min(max(needed, 300), int(self.width() * 0.45))
+        split.setSizes([self.width() - right_width, right_width])
         self._show(0)
 
     def _button(

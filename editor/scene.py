@@ -46,6 +46,19 @@ from tankmap.rules.violations import Severity, Violation
 __all__ = ["CELL", "MARGIN", "BoardItem", "BoardScene", "Geometry"]
 
 
+PREVIEW_LEGAL = "#1b5e20"  # a legal preview's outline: dark green, never a side's colour
+PREVIEW_REFUSED = "#b71c1c"
+
+
+def preview_look(ok: bool) -> tuple[QColor, QPen]:
+    """Fill and outline of the place tool's preview: legal = a light green tint under a
+    solid dark-green outline; refused = a red tint under a dashed dark-red outline (dashed,
+    so a refusal never looks like a legal piece of a side drawn in red)."""
+    if ok:
+        return QColor(67, 160, 71, 70), QPen(QColor(PREVIEW_LEGAL), 4)
+    return QColor(229, 57, 53, 130), QPen(QColor(PREVIEW_REFUSED), 3, Qt.PenStyle.DashLine)
+
+
 class BoardItem(QGraphicsItem):
     """Checkered cells, side halves and setup zones, coordinates, Final Act range colours."""
 
@@ -139,9 +152,9 @@ class BoardScene(QGraphicsScene):
         self.items_by_piece = {}
         self.geo = Geometry(doc.scenario.board, self.flipped)
         self._board_key: object = None
-        self.preview = CellsOverlay(
-            self.geo, Z_TOP, QColor(67, 160, 71, 120), QPen(QColor("#2e7d32"), 2)
-        )
+        # above the ghost piece (Z_TOP + 1): a legal piece of the side drawn in red (Final
+        # Act's north) must still read as legal, so the verdict's outline is drawn last
+        self.preview = CellsOverlay(self.geo, Z_TOP + 2, *preview_look(True))
         self.problems = CellsOverlay(
             self.geo,
             Z_TOP,
@@ -193,9 +206,7 @@ class BoardScene(QGraphicsScene):
         self.sync()
 
     def set_preview(self, cells: Sequence[int], ok: bool) -> None:
-        colour = QColor(67, 160, 71, 120) if ok else QColor(229, 57, 53, 130)
-        self.preview.fill = colour
-        self.preview.pen = QPen(QColor("#2e7d32" if ok else "#b71c1c"), 2)
+        self.preview.fill, self.preview.pen = preview_look(ok)
         self.preview.cells = ()  # force a repaint with the new colours
         self.preview.set_cells(cells)
 

@@ -26,9 +26,11 @@ FINAL_ACT_MOVES = {
 }
 
 TANK_CHESS_FIRE = {
-    "turret": "ahead and ±45°, first piece on the ray",
-    "fixed": "straight ahead only, first piece on the ray",
-    "mortar": "straight ahead, exactly 3, 4 or 5 cells, over anything",
+    "turret": "ahead and ±45°, first piece on the ray; never at an adjacent cell (at least "
+    "one empty cell between)",
+    "fixed": "straight ahead only, first piece on the ray; never at an adjacent cell (at "
+    "least one empty cell between)",
+    "mortar": "straight ahead, exactly 3, 4 or 5 cells, over anything (so never adjacent)",
 }
 
 TANK_WARS_MOVES = {

@@ -12,6 +12,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -246,8 +247,20 @@ class Ruleset(ABC):
         return None
 
     def side_names(self) -> dict[Side, str]:
-        """Display names of the sides."""
-        return {Side.SOUTH: "South", Side.NORTH: "North"}
+        """Display names of the sides: the ruleset data's ``"side_names"``
+        (``{"south": "White", "north": "Black"}``), else South and North. Every text a
+        person reads names sides through this (``rules.sides``); files keep ``south`` and
+        ``north``."""
+        return dict(_display_names(self.name))
+
+
+@cache
+def _display_names(name: str) -> tuple[tuple[Side, str], ...]:
+    try:
+        names = load_ruleset_data(name).get("side_names", {})
+    except OSError:  # a ruleset registered from code, without a data file
+        names = {}
+    return tuple((side, str(names.get(side.value, side.value.capitalize()))) for side in Side)
 
 
 def load_ruleset_data(name: str) -> dict[str, Any]:

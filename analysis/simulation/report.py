@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from tankmap.analysis.board_figure import (
     board_key,
     draw_board,
     figure_size,
-    side_label,
 )
 from tankmap.analysis.outputs import save_figure, save_text
 from tankmap.analysis.simulation.stats import death_map, route_map
@@ -39,16 +39,17 @@ SIDE_COLOURS = {"south": "#1f5fbf", "north": "#c0392b", "draw": "#888888"}
 SIDES = ("south", "north")
 
 
-def win_rate_figure(summary: dict[str, Any]) -> Figure:
-    """Bars of the south / north / draw rates with their Wilson 95 % intervals."""
+def win_rate_figure(summary: dict[str, Any], names: Sequence[str] = ("South", "North")) -> Figure:
+    """Bars of the south / north / draw rates with their Wilson 95 % intervals; the bars
+    are labelled ``names`` (the game's names of south and north: White, Black)."""
     fig = Figure(figsize=(5.0, 3.2), layout="constrained")
     ax = fig.add_subplot()
-    labels = ["south", "north", "draw"]
+    labels = [*names, "draw"]
     rates = [summary["win_rate"]["south"], summary["win_rate"]["north"], summary["draw_rate"]]
     est = np.array([r["estimate"] for r in rates])
     lo = np.array([r["ci95"][0] for r in rates])
     hi = np.array([r["ci95"][1] for r in rates])
-    ax.bar(labels, est, color=[SIDE_COLOURS[k] for k in labels], alpha=0.85)
+    ax.bar(labels, est, color=list(SIDE_COLOURS.values()), alpha=0.85)
     ax.errorbar(labels, est, yerr=[est - lo, hi - est], fmt="none", ecolor="black", capsize=6)
     for x, (e, a, b) in enumerate(zip(est, lo, hi, strict=True)):
         ax.text(x, b + 0.02, f"{e:.3f}\n[{a:.3f}, {b:.3f}]", ha="center", fontsize=7)
@@ -62,8 +63,8 @@ def win_rate_figure(summary: dict[str, Any]) -> Figure:
     return fig
 
 
-def length_figure(df: pd.DataFrame, unit: str) -> Figure:
-    """Histogram of game lengths, split by winner."""
+def length_figure(df: pd.DataFrame, unit: str, names: Sequence[str] = ("South", "North")) -> Figure:
+    """Histogram of game lengths, split by winner (``names``: the sides' names)."""
     fig = Figure(figsize=(5.0, 3.2), layout="constrained")
     ax = fig.add_subplot()
     lengths = df["length"].to_numpy()
@@ -76,7 +77,7 @@ def length_figure(df: pd.DataFrame, unit: str) -> Figure:
             bins=bins,
             stacked=True,
             color=list(SIDE_COLOURS.values()),
-            label=list(SIDE_COLOURS),
+            label=[f"{names[0]} wins", f"{names[1]} wins", "draws"],
         )
         ax.legend(fontsize=7)
     ax.set_xlabel(f"game length ({unit})")
@@ -110,7 +111,7 @@ def heat_figure(
             cmap=cmap,
             unit_alpha=0.35,
             fmt="{:.0f}",
-            title=f"{side_label(names[Side(side)], Side(side))}: {notes[side]}",
+            title=f"{names[Side(side)]}: {notes[side]}",
         )
         add_scale(fig, mappable, ax, f"{scale} (blank: none)")
     fig.suptitle(title, fontsize=11)
@@ -127,12 +128,14 @@ def write_report(
     save_text(out / "games.csv", df.to_csv(index=False))
     save_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     unit = "plies" if scenario.ruleset == "tank-chess" else "rounds"
+    names = get_ruleset(scenario.ruleset).side_names()
+    sides = (names[Side.SOUTH], names[Side.NORTH])
     board = scenario.board
     deaths = {s: death_map(df, board, s) for s in SIDES}
     figures = {
         "board.png": board_figure(scenario),
-        "win_rates.png": win_rate_figure(summary),
-        "lengths.png": length_figure(df, unit),
+        "win_rates.png": win_rate_figure(summary, sides),
+        "lengths.png": length_figure(df, unit, sides),
         "deaths.png": heat_figure(
             scenario,
             deaths,
@@ -190,7 +193,7 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
     rs = get_ruleset(scenario.ruleset)
     title = html.escape(scenario.title or "untitled scenario")
     names = rs.side_names()
-    label = {s.value: html.escape(side_label(names[s], s)) for s in Side}
+    label = {s.value: html.escape(names[s]) for s in Side}
     rows = []
     for side in SIDES:
         r = summary["win_rate"][side]
@@ -231,7 +234,8 @@ img{{max-width:100%}}</style></head><body>
 <h2>Results</h2>
 <table><tr><th>side</th><th>agent</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>
 {"".join(rows)}</table>
-<p><b>Balance</b> = 1 − |win rate south − win rate north| = {summary["balance"]:.4f}
+<p><b>Balance</b> = 1 − |win rate {label["south"]} − win rate {label["north"]}| =
+{summary["balance"]:.4f}
 (a figure of this board <i>as played by these agents</i>; <code>tankmap ladder</code> shows how
 it changes with the strength of play).</p>
 {_warning(summary)}

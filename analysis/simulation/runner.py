@@ -130,7 +130,8 @@ def require_legal(scenario: Scenario) -> None:
     from tankmap.rules.violations import Severity
 
     rs = get_ruleset(scenario.ruleset)
-    empty = [side.value for side in Side if not any(u.side is side for u in scenario.units)]
+    names = rs.side_names()  # as the game names them: White and Black in Tank Chess
+    empty = [names[side] for side in Side if not any(u.side is side for u in scenario.units)]
     if empty:
         raise IllegalScenarioError(
             f"nothing to play: {' and '.join(empty)} {'has' if len(empty) == 1 else 'have'} "
@@ -138,7 +139,10 @@ def require_legal(scenario: Scenario) -> None:
         )
     done = rs.finished(scenario)
     if done is not None:
-        raise IllegalScenarioError(f"the game of this position is already over ({done})")
+        who = "a draw" if done.winner is None else f"{names[done.winner]} wins"
+        raise IllegalScenarioError(
+            f"the game of this position is already over ({who}, {done.reason})"
+        )
     errors = [v for v in rs.check(scenario) if v.severity is Severity.ERROR]
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""

@@ -16,6 +16,7 @@ it is a pure function of the counts, tested on hand-made tables.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,8 +97,13 @@ def _score_text(step: Step) -> str:
     return f"{step.score:.2f} [{ci[0]:.2f}, {ci[1]:.2f}] over {step.match_games} games"
 
 
-def judge(steps: list[Step], min_games: int) -> Judgement:
-    """Apply the stopping rule (module docstring) after the last rung of ``steps``."""
+def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = None) -> Judgement:
+    """Apply the stopping rule (module docstring) after the last rung of ``steps``; the
+    reason names the sides as ``names`` says (``{"south": "White", "north": "Black"}``)."""
+    word = dict(WORD)
+    for side, name in (names or {}).items():
+        if side in word:
+            word[side] = f"favours {name}"
     if not steps:
         return Judgement(False, "no rung played")
     last = steps[-1]
@@ -115,11 +121,11 @@ def judge(steps: list[Step], min_games: int) -> Judgement:
         if "undecided" in (fl, fp):
             missing.append(f"fewer than {min_games} self-play games")
         else:
-            missing.append(f"{last.agent} {WORD[fl]} but {prev.agent} {WORD[fp]}")
+            missing.append(f"{last.agent} {word[fl]} but {prev.agent} {word[fp]}")
     if missing:
         return Judgement(False, "; ".join(missing))
     return Judgement(
         True,
         f"{last.agent} no longer beats {prev.agent} ({_score_text(last)}) and both "
-        f"{WORD[fl].replace('favours', 'favour').replace('calls', 'call')}",
+        f"{word[fl].replace('favours', 'favour').replace('calls', 'call')}",
     )

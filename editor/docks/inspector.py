@@ -49,9 +49,9 @@ def stats_text(ruleset: Ruleset, kind: str) -> str:
 
 
 def side_text(ruleset: Ruleset, side: Side) -> str:
-    """``White (south)`` where the game names its sides, else ``South``."""
-    name = ruleset.side_names()[side]
-    return name if name.lower() == side.value else f"{name} ({side.value})"
+    """The side as the game names it: ``White`` in Tank Chess, else ``South``/``North``
+    (files say ``south``/``north``: docs/formats.md)."""
+    return ruleset.side_names()[side]
 
 
 class InspectorDock(QWidget):

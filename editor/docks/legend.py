@@ -20,7 +20,6 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from tankmap.analysis import board_style as st
-from tankmap.analysis.board_figure import side_label
 from tankmap.analysis.board_style import side_look
 from tankmap.editor.context import EditorContext
 from tankmap.editor.items import LANE_COLOURS, SIDE_COLOURS
@@ -57,8 +56,7 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
     board: list[Entry] = []
     for side in Side:
         fill, outline, _ = side_look(scenario.ruleset, side)
-        label = side_label(names[side], side)
-        text = f"{label} unit (the barrel points where it faces)"
+        text = f"{names[side]} unit (the barrel points where it faces)"
         board.append(Entry("disc", (fill, outline), text))
     for kind in doc.ruleset.unit_kinds:
         if any(u.kind == kind for u in scenario.units):
@@ -67,7 +65,7 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
             board.append(Entry("token", (kind,), text))
     for side in Side:
         colour = SIDE_COLOURS[side].name()
-        board.append(Entry("tint", (colour,), f"{side.value.capitalize()}'s setup area"))
+        board.append(Entry("tint", (colour,), f"{names[side]}'s setup area"))
     if doc.palette.range_colours:
         board.append(
             Entry(
@@ -108,8 +106,7 @@ def _overlay_section(ctx: EditorContext, overlays: OverlayController) -> Section
         return None
     kind, side_name = mode.split("-")
     side = Side(side_name)
-    names = ctx.doc.ruleset.side_names()
-    who = side_label(names[side], side)
+    who = ctx.doc.ruleset.side_names()[side]
     low, high = overlays.heat_range or (None, None)
     numbers = "" if low is None else f" ({low} to {high} on this board)"
     if kind == "coverage":

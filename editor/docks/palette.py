@@ -28,7 +28,8 @@ from tankmap.rules.geometry import Side
 
 
 def counts_text(ctx: EditorContext, kind: str) -> str:
-    """``"S 5/7 · N 7/7"``: pieces still available per side out of the limit."""
+    """``"S 5/7 · N 7/7"`` (Tank Chess ``"W 1/1 · B 0/1"``): pieces still available per
+    side out of the limit."""
     return " · ".join(side_counts(ctx, kind))
 
 
@@ -45,9 +46,10 @@ def side_counts(ctx: EditorContext, kind: str) -> list[str]:
         budget = terrain_budget(doc.ruleset)
         return [f"{placed} placed" + (f" (budget {budget})" if budget else "")]
     parts = []
+    names = doc.ruleset.side_names()
     for side in Side:
         placed = sum(1 for p in pieces if p.kind == kind and p.side is side)
-        letter = side.value[0].upper()
+        letter = names[side][0].upper()
         parts.append(f"{letter} {placed}" if n is None else f"{letter} {n - placed}/{n}")
     return parts
 
@@ -120,7 +122,7 @@ class PaletteDock(QWidget):
         self.side_group = QButtonGroup(self)
         for i, (text, tip) in enumerate(
             (
-                ("Auto", "the side whose half the cursor is in"),
+                ("Auto", "the side whose half the piece is in"),
                 ("South", "south / side 0"),
                 ("North", "north / side 1"),
             )
@@ -165,7 +167,7 @@ class PaletteDock(QWidget):
         for index, side in ((1, Side.SOUTH), (2, Side.NORTH)):
             button = self.side_group.button(index)
             button.setText(names[side])
-            button.setToolTip(f"new pieces go to {names[side]} ({side.value}, side {index - 1})")
+            button.setToolTip(f'new pieces go to {names[side]} ("{side.value}" in files)')
         self._fitted = ()
         self.list.blockSignals(True)
         self.list.clear()

@@ -147,11 +147,12 @@ class ProblemsDock(QWidget):
         self._shown_doc = doc
         self.violations = ordered
         self.tree.clear()
+        names = doc.ruleset.side_names()
         for i, v in enumerate(self.violations):
             item = QListWidgetItem(_icon(v.severity), sentence(v.message))
             item.setForeground(QBrush(QColor(COLOURS[v.severity]).darker(130)))
             item.setData(Qt.ItemDataRole.UserRole, i)
-            side = f" ({v.side.value})" if v.side is not None else ""
+            side = f" ({names[v.side]})" if v.side is not None else ""
             item.setToolTip(f"{KIND_WORDS[v.severity]}{side}: {sentence(v.message)}")
             self.tree.addItem(item)
         self.summary.setText(summary(doc.violations))

@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -51,12 +53,14 @@ from tankmap.editor.suggest_job import (
     suggestion_text,
 )
 from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
 RED, ORANGE, GREY = "#b71c1c", "#e65100", "#616161"
 STALE_TEXT = "The board changed since this run: its suggestions cannot be applied."
 STARTED_STALE_TEXT = "The board changed since this run started: its suggestions will not apply."
 CHOOSE_TEXT = "Select a suggestion to see it on the board; Apply adopts it."
+PLAYED_TEXT = "%v of %m candidates played"
 
 
 class SuggestionsDock(QWidget):
@@ -120,7 +124,8 @@ class SuggestionsDock(QWidget):
         self.bar = QProgressBar()
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
-        self.bar.setFormat("%v of %m candidates played")
+        self.bar.setFormat(PLAYED_TEXT)
+        self.bar.setTextVisible(False)  # no "0 of 1 candidates played" before any run
         self.note = QLabel(self._message[0])
         self.note.setObjectName("suggest-note")
         self.note.setWordWrap(True)
@@ -130,13 +135,17 @@ class SuggestionsDock(QWidget):
         self.list.setObjectName("suggestions-list")
         self.list.setWordWrap(True)
         self.list.setSpacing(3)
+        # room for about three suggestions (each wraps onto three lines), so a short dock
+        # scrolls the whole panel instead of squeezing the list to one row
+        self.list.setMinimumHeight(3 * (3 * self.fontMetrics().lineSpacing() + 10) + 8)
         self.list.currentRowChanged.connect(lambda _row: self._update())
         self.apply_button = QPushButton("&Apply")
         self.apply_button.setToolTip("Replace the board by the selected suggestion (one undo step)")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(lambda: self.apply())
 
-        box = QVBoxLayout(self)
+        inner = QWidget()
+        box = QVBoxLayout(inner)
         box.setContentsMargins(6, 6, 6, 6)
         box.addLayout(form)
         box.addLayout(buttons)
@@ -144,7 +153,18 @@ class SuggestionsDock(QWidget):
         box.addWidget(self.note)
         box.addWidget(self.summary)
         box.addWidget(self.list, 1)
-        box.addWidget(self.apply_button)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        apply_row = QHBoxLayout()  # under the scrolled part: always in sight
+        apply_row.setContentsMargins(6, 0, 6, 6)
+        apply_row.addWidget(self.apply_button)
+        outer.addLayout(apply_row)
         self.setMinimumWidth(280)
 
         ctx.document_replaced.connect(self._attach)
@@ -254,6 +274,7 @@ class SuggestionsDock(QWidget):
         self._update_apply()
 
     def _progress(self, done: int, total: int) -> None:
+        self.bar.setTextVisible(True)
         self.bar.setRange(0, total)
         self.bar.setValue(done)
         games = self.job.settings.games if self.job is not None else self.games.value()
@@ -272,11 +293,12 @@ class SuggestionsDock(QWidget):
         assert isinstance(result, SuggestResult)
         self.result = result
         self.summary.setText(before_text(result) + "".join(f" {sentence(n)}" for n in result.notes))
+        names = self.ctx.doc.ruleset.side_names()
         for k, (edit, measured) in enumerate(result.suggestions, 1):
             item = QListWidgetItem(suggestion_text(k, edit, measured, result.before))
-            race = edit.race
+            race, south, north = edit.race, names[Side.SOUTH], names[Side.NORTH]
             item.setToolTip(
-                f"Turns to goal south {race[0]}, north {race[1]} (before: "
+                f"Turns to goal {south} {race[0]}, {north} {race[1]} (before: "
                 f"{result.before_race[0]}, {result.before_race[1]}); after figures on fresh "
                 "seeds the search never used"
             )
@@ -297,6 +319,7 @@ class SuggestionsDock(QWidget):
         self._end()
         self._clear_result()
         self.bar.setValue(0)
+        self.bar.setTextVisible(False)
         self._say("Cancelled.", GREY)
 
     # --- showing and applying ---------------------------------------------------------------

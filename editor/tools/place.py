@@ -40,12 +40,23 @@ class PlaceTool(Tool):
         self._placed_in: object = None
 
     # --- the piece under the cursor -------------------------------------------------------
-    def side_for(self, cell: int) -> Side:
+    def side_for(self, cell: int, cells: tuple[int, ...] = ()) -> Side:
+        """The palette's side, or on Auto the side whose half the piece lies in: the half
+        holding most of its ``cells`` (a piece across the middle line), else ``cell``'s.
+        The side is chosen before the rules judge the piece, so a refusal names that
+        side's reasons."""
         chosen = self.ctx.choice.side
         if chosen is not None:
             return chosen
         board = self.ctx.doc.scenario.board
-        return Side.SOUTH if board.row_of(cell) < board.rows / 2 else Side.NORTH
+
+        def half(c: int) -> Side:
+            return Side.SOUTH if board.row_of(c) < board.rows / 2 else Side.NORTH
+
+        north = sum(half(c) is Side.NORTH for c in cells)
+        if 2 * north != len(cells):
+            return Side.NORTH if 2 * north > len(cells) else Side.SOUTH
+        return half(cell)
 
     def candidate(self, cell: int) -> tuple[Piece | None, tuple[int, ...]]:
         """The piece the tool would place at ``cell`` (``None`` if its footprint leaves the
@@ -54,9 +65,9 @@ class PlaceTool(Tool):
         if choice.kind is None:
             return None, ()
         entry = doc.palette.entry(choice.kind)
-        side = self.side_for(cell)
         board = doc.scenario.board
         if entry.is_unit:
+            side = self.side_for(cell)
             piece = editing.make_piece(doc, entry.kind, side, (cell,))
             if isinstance(piece, Unit) and piece.facing is not None:
                 step = 1 if doc.palette.facings == 8 else 2
@@ -71,6 +82,7 @@ class PlaceTool(Tool):
         cells = footprint_cells(board, cell, offsets)
         if cells is None:
             return None, footprint_cells_clipped(board, cell, offsets)
+        side = self.side_for(cell, cells)
         arrow = None
         if entry.arrow:
             arrow = rotate_facing(side.forward, choice.turns)
@@ -112,6 +124,9 @@ class PlaceTool(Tool):
             ctx.scene.set_preview(cells, False)
             ctx.say(f"{what} at {board.cell_name(cell)}: refused: the piece would leave the board")
             return
+        side = getattr(piece, "side", None)
+        if side is not None:  # on Auto the side comes from the cursor's half: say which
+            what += f" ({ctx.doc.ruleset.side_names()[side]})"
         outcome, images = editing.preview_with_images(ctx.doc, piece)
         shown = list(cells)
         for image in images:  # symmetry mode: preview the mirrored piece too

@@ -4,6 +4,8 @@ rubber band."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu
@@ -12,12 +14,16 @@ from tankmap.editor import editing
 from tankmap.editor.palette_data import Palette, piece_label
 from tankmap.editor.pieces import Piece, all_pieces, cells_of, pieces_at, translate
 from tankmap.editor.tools.base import CellEvent, Tool
+from tankmap.rules.geometry import Side
 
 
-def describe(piece: Piece, palette: Palette | None = None) -> str:
-    """``Tank C (south) facing N`` — the status bar's words for a piece."""
+def describe(
+    piece: Piece, palette: Palette | None = None, sides: Mapping[Side, str] | None = None
+) -> str:
+    """``Tank C (South) facing N`` — the status bar's words for a piece, the side named as
+    ``sides`` (the ruleset's ``side_names()``) says: ``Heavy tank (White) facing N``."""
     side = getattr(piece, "side", None)
-    owner = f" ({side.value})" if side is not None else ""
+    owner = "" if side is None else f" ({(sides or {}).get(side, side.value.capitalize())})"
     facing = getattr(piece, "facing", None)
     facing_text = f" facing {facing.name}" if facing is not None else ""
     if palette is not None:

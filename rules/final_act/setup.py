@@ -25,6 +25,7 @@ from tankmap.rules.errors import short
 from tankmap.rules.final_act.data import DATA, TerrainKind, shape_variants
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
+from tankmap.rules.sides import rows_text
 from tankmap.rules.violations import Severity, Violation
 
 ERROR, INCOMPLETE = Severity.ERROR, Severity.INCOMPLETE
@@ -181,7 +182,8 @@ def _piece_violations(
                 Violation(
                     f"{tk.family}-outside-zone",
                     ERROR,
-                    f"{name}: {_plural(tk.family)} must stay in {side} rows 1-{tk.zone_rows}",
+                    f"{name}: {_plural(tk.family)} must stay in "
+                    f"{rows_text(board, side, 1, tk.zone_rows)}",
                     outside,
                     side,
                 )
@@ -332,7 +334,7 @@ def _unit_violations(board: Board, u: Unit, extra: bool) -> tuple[Violation, ...
             Violation(
                 "unit-outside-zone",
                 ERROR,
-                f"{name}: units set up in {u.side} rows 1-{uk.zone_rows}",
+                f"{name}: units set up in {rows_text(board, u.side, 1, uk.zone_rows)}",
                 cell,
                 u.side,
             )

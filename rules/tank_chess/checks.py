@@ -31,6 +31,7 @@ from collections import defaultdict
 
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.sides import rows_text, side_name
 from tankmap.rules.tank_chess.data import tank_chess_data
 from tankmap.rules.tank_chess.shapes import matches_shape
 from tankmap.rules.violations import Severity, Violation
@@ -43,7 +44,11 @@ _NAMES = {
     "destroyer": "tank destroyer",
     "mortar": "heavy mortar",
 }
-_SIDE = {Side.SOUTH: "White", Side.NORTH: "Black"}
+
+
+def _side(side: Side) -> str:
+    """White or Black (the ruleset data's display names, ``rules.sides``)."""
+    return side_name("tank-chess", side)
 
 
 def check_scenario(scenario: Scenario) -> list[Violation]:
@@ -68,7 +73,7 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                     Violation(
                         "army-too-many",
                         Severity.ERROR,
-                        f"{_SIDE[side]} has {len(have)} {what}s; the {label} has {wanted}",
+                        f"{_side(side)} has {len(have)} {what}s; the {label} has {wanted}",
                         tuple(have),
                         side,
                     )
@@ -78,7 +83,7 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                     Violation(
                         "army-incomplete",
                         Severity.INCOMPLETE,
-                        f"{_SIDE[side]} has {len(have)} of {wanted} {what}s ({label})",
+                        f"{_side(side)} has {len(have)} of {wanted} {what}s ({label})",
                         (),
                         side,
                     )
@@ -164,7 +169,7 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                 Violation(
                     "piece-on-obstacle",
                     Severity.ERROR,
-                    f"{_SIDE[u.side]} {what} on {name(u.cell)} stands on an obstacle",
+                    f"{_side(u.side)} {what} on {name(u.cell)} stands on an obstacle",
                     (u.cell,),
                     u.side,
                 )
@@ -174,8 +179,8 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                 Violation(
                     "outside-setup-rows",
                     Severity.WARNING,
-                    f"{_SIDE[u.side]} {what} on {name(u.cell)} starts outside its rows "
-                    f"1-{data.setup_rows}",
+                    f"{_side(u.side)} {what} on {name(u.cell)} starts outside "
+                    f"{rows_text(board, u.side, 1, data.setup_rows, _side(u.side))}",
                     (u.cell,),
                     u.side,
                 )
@@ -213,7 +218,7 @@ def _first_turn_win(scenario: Scenario) -> list[Violation]:
         Violation(
             "first-turn-win",
             Severity.WARNING,
-            f"{_SIDE[mover]} moves first and can {what} at once: {words[0]}{more}",
+            f"{_side(mover)} moves first and can {what} at once: {words[0]}{more}",
             cells,
             mover,
         )
@@ -240,7 +245,7 @@ def _escape_warnings(scenario: Scenario) -> list[Violation]:
                 Violation(
                     "command-cannot-escape",
                     Severity.WARNING,
-                    f"{_SIDE[u.side]} command tank on {scenario.board.cell_name(u.cell)} can "
+                    f"{_side(u.side)} command tank on {scenario.board.cell_name(u.cell)} can "
                     "never reach the enemy edge (obstacles and wrecks block every way)",
                     (u.cell,),
                     u.side,

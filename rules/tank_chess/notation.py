@@ -22,8 +22,9 @@ import re
 
 from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Facing
+from tankmap.rules.sides import side_name
 from tankmap.rules.tank_chess.data import tank_chess_data
-from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, GameState, Turn
+from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, SIDES, GameState, Turn
 
 _TURN_RE = re.compile(
     r"^([a-z])([0-9]{1,2})"
@@ -31,7 +32,6 @@ _TURN_RE = re.compile(
     re.IGNORECASE,
 )
 _EXAMPLE = "expected like 'h1h3N', 'c3c5NExd7' or 'h16esc'"
-_SIDE_NAMES = ("White", "Black")
 
 
 class NotationError(TankmapError, ValueError):
@@ -75,9 +75,9 @@ def parse_turn(state: GameState, text: str) -> Turn:
     me = state.to_move
     p = state.grid[start]
     if p < 0 or state.side[p] != me:
+        mover = side_name("tank-chess", SIDES[me])
         raise IllegalMoveError(
-            f"{short(text)}: no {_SIDE_NAMES[me]} piece on {name(start)} "
-            f"({_SIDE_NAMES[me]} to move)"
+            f"{short(text)}: no {mover} piece on {name(start)} ({mover} to move)"
         )
     what = f"the {tank_chess_data().stats(state.kind[p]).name.lower()} on {name(start)}"
     turns: list[Turn] = []

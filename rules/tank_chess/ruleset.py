@@ -73,9 +73,6 @@ class TankChess(Ruleset):
         stats = tank_chess_data().pieces.get(kind)
         return {} if stats is None else stats.to_json()
 
-    def side_names(self) -> dict[Side, str]:
-        return {Side.SOUTH: "White", Side.NORTH: "Black"}
-
     # --- legality -----------------------------------------------------------------------
     def check(self, scenario: Scenario) -> list[Violation]:
         return check_scenario(scenario)

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.sides import side_name
 from tankmap.rules.tank_chess.data import (
     COMMAND,
     FIRE_MORTAR,
@@ -472,8 +473,8 @@ class GameState:
         return replace(self.scenario, units=tuple(units), to_move=SIDES[self.to_move])
 
     def piece_label(self, p: int) -> str:
-        """``"white light tank on c3"`` style text for messages."""
-        colour = ("White", "Black")[self.side[p]]
+        """``"White light tank on c3"`` style text for messages."""
+        colour = side_name("tank-chess", SIDES[self.side[p]])
         where = "off the board" if self.cell[p] < 0 else self.scenario.board.cell_name(self.cell[p])
         return f"{colour} {KINDS[self.kind[p]]} on {where}"
 

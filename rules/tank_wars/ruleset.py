@@ -32,6 +32,7 @@ from tankmap.rules.errors import short
 from tankmap.rules.geometry import Side
 from tankmap.rules.ruleset import OptionSpec, Ruleset, UnitMove
 from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.sides import board_rows_text, rows_text
 from tankmap.rules.tank_wars.data import (
     COLUMNS,
     DATA,
@@ -145,8 +146,8 @@ class TankWars(Ruleset):
                     Violation(
                         "wrong-board",
                         Severity.ERROR,
-                        f"{label}: a vehicle stays on its own board ({u.side} rows "
-                        f"{_rows_text(u.side, 1, HALF_ROWS)})",
+                        f"{label}: a vehicle stays on its own board "
+                        f"({board_rows_text(board, u.side, 1, HALF_ROWS)})",
                         (u.cell,),
                         u.side,
                     )
@@ -156,8 +157,8 @@ class TankWars(Ruleset):
                     Violation(
                         "outside-setup-rows",
                         Severity.ERROR,
-                        f"{label}: vehicles set up on {u.side} rows "
-                        f"{_rows_text(u.side, 1, rules.setup_rows)}",
+                        f"{label}: vehicles set up on "
+                        f"{rows_text(board, u.side, 1, rules.setup_rows)}",
                         (u.cell,),
                         u.side,
                     )
@@ -312,9 +313,3 @@ class TankWars(Ruleset):
     def goal_cells(self, scenario: Scenario, unit: Unit) -> frozenset[int] | None:
         """``None``: a Tank Wars vehicle never wins by moving (only by destroying)."""
         return None
-
-
-def _rows_text(side: Side, first: int, last: int) -> str:
-    """Absolute rows of own rows first..last, ascending: ``"1-2"`` (south), ``"11-12"`` (north)."""
-    a, b = (first, last) if side is Side.SOUTH else (ROWS + 1 - last, ROWS + 1 - first)
-    return f"{a}-{b}" if a != b else f"{a}"

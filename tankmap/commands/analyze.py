@@ -103,6 +103,8 @@ def _slug(path: str) -> str:
 
 
 def _print_text(path: str, doc: dict[str, Any]) -> None:
+    from tankmap.rules.sides import side_name
+
     out = sys.stdout
     title = f" — {doc['title']}" if doc.get("title") else ""
     prov = " (provisional)" if doc.get("provisional") else ""
@@ -114,7 +116,8 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
         choke = s["choke"]
         lanes = len(s["lanes"])
         out.write(
-            f"  {side}: turns to goal {s['turns_to_goal']}, lanes {lanes}, choke width "
+            f"  {side_name(doc['ruleset'], side)}: turns to goal {s['turns_to_goal']}, lanes "
+            f"{lanes}, choke width "
             f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
         )
         if s.get("check") or s.get("escape"):
@@ -128,5 +131,7 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
                 f"{' '.join(route['cells'])}\n"
             )
     for u in doc["units"]:
-        label = f"{u['side']} {u['kind']}" + (f" {u['name']}" if u["name"] else "")
+        label = f"{side_name(doc['ruleset'], u['side'])} {u['kind']}" + (
+            f" {u['name']}" if u["name"] else ""
+        )
         out.write(f"  {label} at {u['cell']}: turns to goal {u['turns_to_goal']}\n")

@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import load, print_json
     from tankmap.rules.errors import TankmapError, printable
     from tankmap.rules.registry import get_ruleset
+    from tankmap.rules.sides import result_text
     from tankmap.rules.violations import is_complete, is_legal
 
     results: list[dict[str, Any]] = []
@@ -63,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             state = "legal" if legal else "ILLEGAL"
             state += "" if complete else ", incomplete"
-            state += "" if finished is None else f", {finished}"
+            if finished is not None:
+                who = "a draw" if finished.winner is None else result_text(rs.name, finished.winner)
+                state += f", finished: {who} ({finished.reason})"
             note = " [provisional ruleset]" if rs.provisional else ""
             # names and kinds from the file reach the terminal escaped and cut to a line
             print(f"{printable(path, 300)}: {state} ({rs.name}){note}")

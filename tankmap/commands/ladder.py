@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         terminal_bar,
         worker_count,
     )
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     if args.help_agents:
@@ -118,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(doc)
         return 0
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
     print(
         f"{args.file}: ladder of {len(agents)} agents, {args.games} games per run, seed {args.seed}"
     )
@@ -137,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
         ).ljust(28)
         print(
             f"  {entry['name']:14} {elo}   "
-            f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        {sp['favoured']:9}"
+            f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        "
+            f"{names.get(sp['favoured'], sp['favoured']):9}"
             f"  {sp['median_length']:13}  {sp['units_lost_per_game']:9.2f}  "
             f"{sp['race_share']:5.0%} ({sp['race_no_loss_share']:.0%} with no loss)"
         )

@@ -30,6 +30,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import load, print_json
     from tankmap.rules.errors import TankmapError
+    from tankmap.rules.geometry import Side
     from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         print_json({"units": out})
         return 0
     for row in out:
-        label = f"{row['side']} {row['kind']}" + (f" {row['name']}" if row["name"] else "")
+        side = rs.side_names()[Side(row["side"])]
+        label = f"{side} {row['kind']}" + (f" {row['name']}" if row["name"] else "")
         print(
             f"{label} at {row['cell']}"
             + (f" facing {row['facing']}" if row["facing"] else "")

@@ -14,7 +14,8 @@ def register(sub: Any) -> None:
         help="write the per-side setup sheets as a PDF",
         description=(
             "Write a PDF with one A4 page per side: that side's setup only (the other "
-            "side's pieces hidden, north drawn from its own seat) and a list of its pieces "
+            "side's pieces hidden, north (Tank Chess: Black) drawn from its own seat) and a "
+            "list of its pieces "
             "— what File > Export setup sheets writes in the editor. Needs the editor's "
             "Qt libraries (tankmap[gui]); no display is needed."
         ),

@@ -15,9 +15,9 @@ def register(sub: Any) -> None:
         help="play many seeded games and report win rates and balance",
         description=(
             "Play seeded games of a scenario with the given policies and report win and "
-            "draw rates (Wilson 95 percent intervals), balance = 1 - |south - north|, game "
-            "lengths, losses and heat maps. The same --seed gives the same numbers whatever "
-            "--workers or --scheduler."
+            "draw rates (Wilson 95 percent intervals), balance = 1 - |south - north| (Tank "
+            "Chess: White and Black), game lengths, losses and heat maps. The same --seed "
+            "gives the same numbers whatever --workers or --scheduler."
         ),
     )
     p.add_argument("file", metavar="FILE")
@@ -32,8 +32,20 @@ def register(sub: Any) -> None:
         "says how long once its first games are done. 'tankmap ladder FILE --help-agents' "
         "describes each",
     )
-    p.add_argument("--south", metavar="P", help="policy of south (overrides --policy)")
-    p.add_argument("--north", metavar="P", help="policy of north (overrides --policy)")
+    p.add_argument(
+        "--south",
+        "--white",
+        dest="south",
+        metavar="P",
+        help="policy of south (Tank Chess: White; overrides --policy)",
+    )
+    p.add_argument(
+        "--north",
+        "--black",
+        dest="north",
+        metavar="P",
+        help="policy of north (Tank Chess: Black; overrides --policy)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
         "--workers",
@@ -217,12 +229,13 @@ def _show(
     if args.json:
         print_json(doc)
         return 0
-    ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
+    names = {side.value: name for side, name in ruleset.side_names().items()}
+    width = max(len(n) for n in names.values())
     note = " (provisional rules)" if ruleset.provisional else ""
     print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{note}")
     for side in ("south", "north"):
         agent = doc["agents"][side]
-        print(f"  {side} agent: {agent['description']}")
+        print(f"  {names[side]} agent: {agent['description']}")
         print(f"    ({strength_text(agent)})")
     if "default_agent" in doc:
         chosen = doc["default_agent"]
@@ -232,10 +245,12 @@ def _show(
         print(f"  warning: {doc['agents']['verdict_disagreement']}")
     if doc["agents"]["verdict_warning"]:
         print(f"  warning: {doc['agents']['verdict_warning']}")
-    for name, r in (("south", ws), ("north", wn)):
+    for side in ("south", "north"):
+        r = doc["win_rate"][side]
         lo, hi = r["ci95"]
-        print(f"  {name:5} wins {doc['wins'][name]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")
-    print(f"  draws      {doc['draws']:6}")
+        who = f"{names[side]} wins".ljust(width + 5)
+        print(f"  {who} {doc['wins'][side]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")
+    print(f"  {'draws'.ljust(width + 5)} {doc['draws']:6}")
     blo, bhi = doc["balance_ci95"]
     print(
         f"  balance {doc['balance']:.4f} [{blo:.4f}, {bhi:.4f}] ({south} vs {north}, "

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.fileformat import write_scenario
+    from tankmap.rules.registry import get_ruleset
 
     scenario = load(args.file, args.option)
     check_range(args.games, 10, MAX_GAMES, "--games")
@@ -129,10 +130,15 @@ def run(args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     b = doc["before"]
+    names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
+
+    def race(turns: dict[str, Any]) -> str:
+        return f"turns to goal {names['south']} {turns['south']}, {names['north']} {turns['north']}"
+
     print(
         f"{args.file}: balance {b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] "
-        f"with {result.agent} ({b['games']} games, {result.agent_reason}); turns to goal "
-        f"south {b['turns_to_goal']['south']}, north {b['turns_to_goal']['north']}"
+        f"with {result.agent} ({b['games']} games, {result.agent_reason}); "
+        f"{race(b['turns_to_goal'])}"
     )
     print(
         f"  {result.candidates} legal edits, {result.played} played, {result.remeasured} "
@@ -146,8 +152,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"     balance {b['balance']:.3f} -> {s['balance']:.3f} on the same fresh seeds: "
             f"{s['improvement']:+.3f} [{lo:+.3f}, {hi:+.3f}] "
-            f"({s['improvement_level']:.1%} interval); turns to goal "
-            f"south {s['turns_to_goal']['south']}, north {s['turns_to_goal']['north']}"
+            f"({s['improvement_level']:.1%} interval); {race(s['turns_to_goal'])}"
             + (f"; {s['file']}" if "file" in s else "")
         )
         c = s.get("confirmation")

@@ -69,7 +69,7 @@ def test_simulate_names_agents_and_their_ladder_strength(
     out = capsys.readouterr().out
     # seed 0: the heuristic wins all 10 games: a sweep, said as such instead of an Elo
     assert "ladder: sweeps random on this board (no measured Elo)" in out
-    assert "south agent: heuristic" in out
+    assert "South agent: heuristic" in out
 
 
 def test_the_cache_follows_the_board_not_the_file(tmp_path: Path) -> None:

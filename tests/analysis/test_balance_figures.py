@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
 from fa_boards import SWAMP_WALL, fa, tank
 from matplotlib.figure import Figure
 
@@ -12,7 +13,6 @@ from tankmap.analysis.balance import COLUMNS, DIFF, balance_table
 from tankmap.analysis.board_figure import board_figure
 from tankmap.analysis.figures import (
     artillery_figure,
-    balance_figure,
     contested_figure,
     coverage_figure,
     kill_figure,
@@ -20,6 +20,7 @@ from tankmap.analysis.figures import (
     reach_figure,
     routes_figure,
 )
+from tankmap.analysis.measures_figure import TITLE, measures_figure
 from tankmap.analysis.summary import analyse
 from tankmap.rules.board import Board
 from tankmap.rules.fileformat import read_scenario
@@ -71,8 +72,30 @@ def test_every_figure_is_a_figure() -> None:
             contested_figure(r),
             lanes_figure(r),
             routes_figure(r),
-            balance_figure(balance_table(r)),
+            measures_figure(balance_table(r), s.ruleset),
         ]
         assert all(isinstance(f, Figure) for f in figs)
         assert (kill_figure(r) is not None) == (s.ruleset == "tank-chess")
         assert (artillery_figure(r) is not None) == (s.ruleset == "tank-wars")
+
+
+@pytest.mark.parametrize(
+    ("name", "sides"),
+    [
+        ("tank-chess/basic-16", ["White", "Black"]),
+        ("final-act/flanks-vs-centre", ["South", "North"]),
+    ],
+)
+def test_the_static_measures_chart_is_labelled_for_what_it_is(name: str, sides: list[str]) -> None:
+    s = read_scenario(ROOT / "maps" / f"{name}.json")
+    table = balance_table(analyse(s, routes=False))
+    fig = measures_figure(table, s.ruleset)
+    assert fig._suptitle is not None and fig._suptitle.get_text() == TITLE
+    assert "not win rates" in TITLE
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(shown) == sum(table.loc[["south", "north"], c].notna().any() for c in table.columns)
+    for ax in shown:
+        assert ax.get_xscale() == "linear" and ax.get_xlim()[0] == 0  # one scale per measure
+        assert [t.get_text() for t in ax.get_yticklabels()] == sides
+        assert min(t.get_fontsize() for t in ax.get_yticklabels()) >= 9  # readable
+        assert ax.get_title(loc="left")

@@ -81,7 +81,7 @@ def test_lanes_routes_and_contested_explain_their_own_marks(mirror: ScenarioAnal
 def test_tank_chess_and_tank_wars_keys() -> None:
     tc = analyse(read_scenario(maps.ROOT / "tank-chess" / "basic-16.json"))
     key = _key(board_figure(tc.scenario))
-    assert key[:2] == ["White (south) unit", "Black (north) unit"]
+    assert key[:2] == ["White unit", "Black unit"]
     assert "obstacle" in key and "tinted: setup zones" in key
     # each Tank Chess piece has its own token shape, named in the key
     for words in ("octagon: command tank", "circle: light tank", "square: heavy tank"):

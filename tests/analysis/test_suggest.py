@@ -36,7 +36,7 @@ def test_candidates_are_legal_complete_and_said_in_words() -> None:
         assert e.words and e.words[0].startswith(("move the ", "turn the ", "put the lane"))
         changed = [t for t in e.scenario.terrain if t not in s.terrain]
         assert len(changed) == 1  # one piece edited
-    swamp = next(e for e in edits if e.words[0].startswith("move the south swamp"))
+    swamp = next(e for e in edits if e.words[0].startswith("move the South swamp"))
     assert " to " in swamp.words[0]
 
 
@@ -71,7 +71,8 @@ def test_unit_edits_move_one_unit_one_cell_and_stay_legal(name: str) -> None:
             == 1
         )
         here, there = b.cell_name(a.cell), b.cell_name(c.cell)
-        assert e.words == (f"move the {a.side.value} {a.label} from {here} to {there}",)
+        who = {"final-act": ("South", "North"), "tank-chess": ("White", "Black")}[s.ruleset]
+        assert e.words == (f"move the {who[a.side.index]} {a.label} from {here} to {there}",)
         moved_units.add((a.side, a.cell))
     assert {side for side, _ in moved_units} == {Side.SOUTH, Side.NORTH}
     if s.ruleset == "tank-chess":  # never onto another unit's cell

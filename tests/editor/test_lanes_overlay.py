@@ -41,7 +41,7 @@ def test_lanes_overlay_shows_the_analysis_and_follows_edits(
 ) -> None:
     w = make_window(FLANKS)
     w.run_action("view.overlay_lanes_south")
-    assert "Finding the lanes of south" in w.message.text()
+    assert "Finding the lanes of South" in w.message.text()
     qtbot.waitUntil(lambda: bool(w.ctx.scene.lanes.lanes), timeout=60_000)
     lanes, choke = shown(w)
     assert (lanes, choke) == expected(w.doc.scenario, Side.SOUTH)

@@ -60,8 +60,10 @@ def test_unit_view_and_error_entries_come_and_go(make_window: Any) -> None:
 def test_tank_chess_sides_are_white_and_black_without_range_bars(make_window: Any) -> None:
     w = make_window(maps.ROOT / "tank-chess" / "basic-16.json")
     texts = w.legend_dock.texts()
-    assert "White (south) unit (the barrel points where it faces)" in texts
-    assert "Black (north) unit (the barrel points where it faces)" in texts
+    assert "White unit (the barrel points where it faces)" in texts
+    assert "Black unit (the barrel points where it faces)" in texts
+    assert "White's setup area" in texts and "Black's setup area" in texts
+    assert not any("south" in t.lower() or "north" in t.lower() for t in texts)
     assert not any(t.startswith("Bars beside") for t in texts)
 
 

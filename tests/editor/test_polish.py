@@ -65,7 +65,7 @@ def test_inspector_shows_readable_stats_not_a_dict(make_window: Any) -> None:
     w.doc.select([heavy])
     f = w.inspector_dock.fields
     assert f["kind"].text() == "Heavy tank"  # type: ignore[attr-defined]
-    assert f["side"].text() in ("White (south)", "Black (north)")  # type: ignore[attr-defined]
+    assert f["side"].text() in ("White", "Black")  # type: ignore[attr-defined]
     text = f["stats"].text()  # type: ignore[attr-defined]
     assert "Armour" in text and "3 front / 2 side / 1 rear" in text
     assert "{" not in text and "_" not in text

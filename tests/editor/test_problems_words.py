@@ -46,11 +46,11 @@ def test_f8_says_the_problem_in_words(make_window: Any) -> None:
     w.run_action("view.next_problem")
     n = len(w.problems_dock.violations)
     assert w.message.text() == (
-        f"Problem 1 of {n} (error): South tank 1B at b5: units set up in south rows 1-3"
+        f"Problem 1 of {n} (error): South tank 1B at b5: units set up in south's rows 1–3"
     )
     assert "unit-" not in w.message.text()
     tip = w.problems_dock.tree.item(0).toolTip()
-    assert tip == "Error (south): South tank 1B at b5: units set up in south rows 1-3"
+    assert tip == "Error (South): South tank 1B at b5: units set up in south's rows 1–3"
 
 
 def test_refusals_give_the_spot_first_and_name_the_piece_once(qtbot: Any) -> None:
@@ -65,7 +65,7 @@ def test_refusals_give_the_spot_first_and_name_the_piece_once(qtbot: Any) -> Non
     doc = Document(mine)
     tank = Unit("tank", Side.SOUTH, mine.board.parse_cell("g5"), Facing.N, "2B")
     reason = editing.preview(doc, tank).reason
-    assert reason.startswith("south tank 2B at g5: units set up in south rows 1-3 · ")
+    assert reason.startswith("south tank 2B at g5: units set up in south's rows 1–3 · ")
     assert reason.count("south tank 2B at g5") == 1
     assert reason.endswith("south has 8 tank units; the rules allow 7")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from editor_helpers import click, hover
-from PySide6.QtGui import QColor
 
 from tankmap.editor import editing
+from tankmap.editor.scene import preview_look
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Terrain, Unit
 
@@ -37,13 +37,13 @@ def test_the_stamp_follows_the_cursor_green_then_red(make_window: Any) -> None:
     assert not any(w.actions_by_id[f"tools.{t}"].isChecked() for t in ("select", "place", "erase"))
     hover(w, "f1")  # the tank's anchor on f1: tank f1, berm g2 h2 — free, in the setup rows
     assert _ghost_cells(w) == {"f1", "g2", "h2"}
-    assert w.ctx.tool.ok and w.ctx.scene.preview.fill == QColor(67, 160, 71, 120)
+    assert w.ctx.tool.ok and w.ctx.scene.preview.fill == preview_look(True)[0]
     ghosts = w.ctx.scene.ghosts
     assert len(ghosts) == 2 and all(0 < g.opacity() < 1 for g in ghosts)  # translucent
     assert "click to place" in w.ctx.last_status
     hover(w, "f5")  # row 5 is outside south's setup rows 1-3: red, with the reason
     assert _ghost_cells(w) == {"f5", "g6", "h6"}
-    assert not w.ctx.tool.ok and w.ctx.scene.preview.fill == QColor(229, 57, 53, 130)
+    assert not w.ctx.tool.ok and w.ctx.scene.preview.fill == preview_look(False)[0]
     assert "refused:" in w.ctx.last_status
     hover(w, "l1")  # the berm would leave the board: red on the cells still on it
     assert not w.ctx.tool.ok and "leave the board" in w.ctx.last_status

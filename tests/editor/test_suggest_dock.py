@@ -191,3 +191,18 @@ def test_move_units_too_searches_set_up_positions(
     assert w.doc.scenario.units != original.units
     w.run_action("edit.undo")
     assert w.doc.scenario == original
+
+
+def test_the_bar_says_nothing_before_a_run_and_the_list_shows_several_suggestions(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    w = make_window(FLANKS)
+    dock = _dock(w)
+    assert not dock.bar.isTextVisible()  # no "0 of 1 candidates played" before any run
+    assert dock.run()
+    _finish(qtbot, dock)
+    assert dock.bar.isTextVisible() and dock.bar.text().endswith("candidates played")
+    assert dock.list.count() >= 2
+    qtbot.waitUntil(lambda: dock.list.viewport().height() > 0)
+    second = dock.list.visualItemRect(dock.list.item(1))
+    assert second.bottom() <= dock.list.viewport().height()  # two suggestions in sight at once

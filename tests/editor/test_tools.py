@@ -37,7 +37,7 @@ def test_illegal_placement_is_refused_with_its_reason(make_window: Any) -> None:
     choose(w, "tank")
     click(w, "f5")  # row 5 is outside south's setup rows 1-3
     assert w.doc.scenario.units == ()
-    assert "Refused" in w.message.text() and "rows 1-3" in w.message.text()
+    assert "Refused" in w.message.text() and "rows 1–3" in w.message.text()
     assert w.doc.undo_stack.count() == 0
 
 
@@ -50,7 +50,7 @@ def test_preview_is_green_or_red_with_reason(make_window: Any) -> None:
     assert "legal" in w.ctx.last_status
     hover(w, "c4")
     assert w.ctx.scene.preview.cells == (b.parse_cell("c4"),)
-    assert "refused" in w.ctx.last_status and "rows 1-3" in w.ctx.last_status
+    assert "refused" in w.ctx.last_status and "rows 1–3" in w.ctx.last_status
 
 
 def test_place_terrain_rotate_and_mirror(make_window: Any) -> None:
@@ -114,7 +114,7 @@ def test_illegal_drop_is_refused(make_window: Any) -> None:
     w.run_action("tools.select")
     drag(w, "b1", "b6")  # row 6: outside the setup rows
     assert w.doc.scenario == before
-    assert "Refused" in w.message.text() and "rows 1-3" in w.message.text()
+    assert "Refused" in w.message.text() and "rows 1–3" in w.message.text()
 
 
 def test_rubber_band_selects_pieces_inside(make_window: Any) -> None:
@@ -212,7 +212,7 @@ def test_help_lists_every_shortcut(make_window: Any, prompter: Any) -> None:
     for spec in ACTIONS:
         if spec.menu != "&Help":
             assert spec.shortcut, spec.id  # every tool and command has a key
-        assert spec.text.replace("&", "") in text
+        assert spec.words()[0].replace("&", "") in text
 
 
 def test_two_identical_units_in_one_cell_are_both_drawn(make_window: Any) -> None:

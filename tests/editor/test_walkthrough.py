@@ -47,7 +47,7 @@ def test_history_and_status_use_readable_names(make_window: Any) -> None:
     tank = Unit("tank", Side.SOUTH, b.parse_cell("b1"), Facing.N, "C")
     assert editing.place(w.doc, tank).ok
     assert w.doc.undo_stack.undoText() == "Place Tank C"
-    assert describe(tank, w.doc.palette) == "Tank C (south) facing N"
+    assert describe(tank, w.doc.palette, w.doc.ruleset.side_names()) == "Tank C (South) facing N"
     w.set_symmetry(Symmetry.POINT)
     berm = Terrain(
         "berm-large", (b.parse_cell("d3"), b.parse_cell("e3"), b.parse_cell("f3")), Side.SOUTH
@@ -215,7 +215,7 @@ def test_hovering_keeps_the_message_line(make_window: Any) -> None:
     assert w.message.text() == text  # the unit view's answer stays
     assert w.hover_label.text().strip() == "h7"  # the cell shows on the right
     hover(w, "f1")
-    assert "Tank C (south) facing N" in w.hover_label.text()
+    assert "Tank C (South) facing N" in w.hover_label.text()
 
 
 def test_problem_lines_start_with_a_capital(make_window: Any) -> None:

@@ -63,7 +63,7 @@ def test_check_json_reports_the_contract(
         ("cell-shared", ("f2",), "south"),
     }
     berm = next(v for v in errors if v["code"] == "berm-outside-zone")
-    assert berm["message"] == "large berm c4-e4: berms must stay in south rows 1-3"
+    assert berm["message"] == "large berm c4-e4: berms must stay in south's rows 1–3"
     incomplete = [v for v in entry["violations"] if v["severity"] == "incomplete"]
     assert incomplete and all(v["code"] == "missing" and v["cells"] == [] for v in incomplete)
 

@@ -322,8 +322,36 @@ def test_messages_name_the_piece_and_the_cells(fa: Any) -> None:
     terrain.append(fa.terrain("berm-large", "c4 d4 e4"))
     v = next(v for v in fa.rs.check(fa.scenario(terrain, units)) if v.code != "missing")
     assert v.code == "berm-outside-zone"
-    assert v.message == "large berm c4-e4: berms must stay in south rows 1-3"
+    assert v.message == "large berm c4-e4: berms must stay in south's rows 1–3"
     assert v.to_json(fa.board)["cells"] == ["c4", "d4", "e4"]
+
+
+# docs/rules.md §1.2: berms and tanks in own rows 1–3, swamps and minefields in own rows 1–6;
+# §0: north's own row k is row 13 - k on the 12-row board, so its rows 1–3 are rows 10–12.
+# A refusal names the rows as the board labels them, the side's own count in brackets.
+@pytest.mark.parametrize(
+    ("piece", "code", "message"),
+    [
+        (("berm-large", "c9 d9 e9"), "berm-outside-zone",
+         "large berm c9-e9: berms must stay in rows 10–12 (north's rows 1–3)"),
+        (("berm-small", "h9 i9"), "berm-outside-zone",
+         "small berm h9-i9: berms must stay in rows 10–12 (north's rows 1–3)"),
+        (("swamp", "b5 c5 b6 c6"), "swamp-outside-zone",
+         "swamp b5-c6: swamps must stay in rows 7–12 (north's rows 1–6)"),
+        (("tank", "f9"), "unit-outside-zone",
+         "north tank C at f9: units set up in rows 10–12 (north's rows 1–3)"),
+    ],
+)  # fmt: skip
+def test_north_refusals_name_the_rows_the_board_labels(
+    fa: Any, piece: tuple[str, str], code: str, message: str
+) -> None:
+    kind, cells = piece
+    if kind == "tank":
+        scenario = fa.scenario(units=[fa.tank(cells, "S", "C", Side.NORTH)])
+    else:
+        scenario = fa.scenario([fa.terrain(kind, cells, Side.NORTH)])
+    (v,) = [v for v in fa.rs.check(scenario) if v.code == code]
+    assert v.message == message and v.side is Side.NORTH
 
 
 @pytest.mark.parametrize(

@@ -284,4 +284,4 @@ def test_a_board_without_units_is_refused_in_one_line(
     assert main([command, "tank-chess/blank-16", "--games", "4"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert "nothing to play: south and north have no units" in err[0]
+    assert "nothing to play: White and Black have no units" in err[0]

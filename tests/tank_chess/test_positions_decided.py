@@ -46,7 +46,7 @@ def test_a_wrecked_command_tank_decides_the_game(
     entry = json.loads(capsys.readouterr().out)["files"][0]
     assert entry["finished"] == {"winner": "south", "reason": "command-destroyed"}
     assert main(["check", str(f)]) == 0
-    assert "legal, finished: south wins (command-destroyed)" in capsys.readouterr().out
+    assert "legal, finished: White wins (command-destroyed)" in capsys.readouterr().out
     st = GameState(s)
     assert st.legal_turns() == [] and all(perft(st, d) == 0 for d in (0, 1, 2))
     assert main(["perft", str(f), "--depth", "2", "--json"]) == 0

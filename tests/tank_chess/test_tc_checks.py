@@ -87,6 +87,10 @@ def test_pieces_on_obstacles_and_shared_cells() -> None:
 def test_setup_rows_warning() -> None:
     got = codes(make(["W light c4 N", "B light c13 S", "B light c14 S"]))
     assert got["outside-setup-rows"] == [["c4"], ["c13"]]  # c14 is Black's own row 3
+    # rules §2.2: own rows 1–3; Black's are the 16-row board's rows 14–16 (rules §0)
+    messages = [v.message for v in RS.check(make(["W light c4 N", "B light c13 S"]))]
+    assert "White light tank on c4 starts outside White's rows 1–3" in messages
+    assert "Black light tank on c13 starts outside rows 14–16 (Black's rows 1–3)" in messages
 
 
 def test_obstacle_checks() -> None:

@@ -83,7 +83,7 @@ def test_moves_says_provisional_and_keeps_the_json_contract(
     assert main(["moves", str(MAPS[0]), "--unit", "b2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "[provisional ruleset" in out[0]
-    assert out[1] == "south heavy at b2"  # no 'facing None' for facing-less vehicles
+    assert out[1] == "South heavy at b2"  # no 'facing None' for facing-less vehicles
     assert main(["moves", str(MAPS[0]), "--unit", "b2", "--json"]) == 0
     captured = capsys.readouterr()
     assert list(json.loads(captured.out)) == ["units"]

@@ -210,9 +210,10 @@ def test_can_place() -> None:
     assert TW.can_place(s, unit("artillery", "south", "c2")).ok
     refused = TW.can_place(s, unit("artillery", "south", "c3"))
     assert not refused.ok and [r.code for r in refused.reasons] == ["outside-setup-rows"]
-    assert "south rows 1-2" in refused.message
+    assert "south's rows 1–2" in refused.message
     north = TW.can_place(s, unit("artillery", "north", "c10"))
-    assert "north rows 11-12" in north.message
+    # north's own rows 1–2 are the board's rows 12 and 11 (its board is rows 7–12)
+    assert "set up on rows 11–12 (north's rows 1–2)" in north.message
     assert [r.code for r in TW.can_place(s, unit("heavy", "south", "a1")).reasons] == ["too-many"]
     assert [r.code for r in TW.can_place(s, unit("artillery", "south", "b2")).reasons] == [
         "cell-shared"
