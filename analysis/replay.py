@@ -15,7 +15,9 @@ a Tank Chess command tank leaving the board), the cells shelled or shot at (``sh
 the units hit (``hits``) and knocked out (``out``), the advanced rules' tokens placed that
 round (``tokens``, Final Act: quick sand, smoke, mine clearing, Red Cross, air strike;
 Tank Wars: support tokens dropped) and Tank Chess's "Check!"/"Escape!" (``announcements``).
-``text`` is the step's line as ``tankmap replay`` prints it, in parts.
+``text`` is the step's line as ``tankmap replay`` prints it, in parts. A game being played
+builds the same steps one at a time (``tank_chess_step``, ``final_act_step``,
+``tank_wars_step``: ``analysis.play``).
 
 Every error is a ``TankmapError`` naming the record and the round or turn: not a record,
 a bad record, an illegal order, or a stored result that the replay does not reproduce.
@@ -264,15 +266,16 @@ def _final_act(data: Any, source: str) -> tuple[Scenario, Steps]:
     return st.to_scenario(), _final_act_steps(rec, game, st, source)
 
 
-def _final_act_steps(rec: Any, game: Any, st: Any, source: str) -> Steps:
+def _final_act_steps(rec: Any, game: Any, st: Any, source: str, first: int = 1) -> Steps:
     b = rec.scenario.board
     units = rec.scenario.units
     label = [u.label + f" ({u.side.value})" for u in units]
-    for n, (orders, shells) in enumerate(rec.rounds, 1):
+    for i, (orders, shells) in enumerate(rec.rounds):
+        n = first + i
         if st.over:
             raise IllegalMoveError(f"{source}: round {n}: the game was already over")
         before = list(st.cell)
-        acts = rec.actions.get(n - 1)
+        acts = rec.actions.get(i)
         try:
             report = game.play_round(st, orders, shells, acts)
         except TankmapError as exc:
@@ -347,13 +350,13 @@ def _tank_chess(data: Any, source: str) -> tuple[Scenario, Steps]:
     return st.to_scenario(), _tank_chess_steps(rec, st, source)
 
 
-def _tank_chess_steps(rec: Any, st: Any, source: str) -> Steps:
+def _tank_chess_steps(rec: Any, st: Any, source: str, first: int = 1) -> Steps:
     from tankmap.rules.tank_chess.announce import announcements
     from tankmap.rules.tank_chess.notation import parse_turn
     from tankmap.rules.tank_chess.state import ESCAPE
 
     units = rec.scenario.units
-    for n, text in enumerate(rec.turns, 1):
+    for n, text in enumerate(rec.turns, first):
         mover = side_name("tank-chess", SIDES[st.to_move])
         try:
             turn = parse_turn(st, text)
@@ -413,12 +416,9 @@ def _tank_wars_steps(rec: Any, state: Any, source: str) -> Steps:
     import numpy as np
 
     from tankmap.rules.tank_wars.engine import artillery_phase, resolve_orders
-    from tankmap.rules.tank_wars.state import Event, outcome, to_scenario
+    from tankmap.rules.tank_wars.state import Event, outcome
 
     dice = np.random.default_rng(rec.dice_seed)
-    b = rec.scenario.board
-    units = rec.scenario.units
-    label = [u.label + f" ({u.side.value})" for u in units]
     for n, (south, north) in enumerate(rec.rounds, 1):
         if outcome(state) is not None:
             raise IllegalMoveError(f"{source}: round {n}: the game was already over")
@@ -429,44 +429,87 @@ def _tank_wars_steps(rec: Any, state: Any, source: str) -> Steps:
             mid = artillery_phase(state, dice, events)
             state = mid
             if mid.in_round:
-                for side, orders in zip(SIDES, (south, north), strict=True):
-                    gunfire += [
-                        Shell(side, c, "gunfire")
-                        for c in orders.gunfire[: mid.gunfire_available(side)]
-                    ]
+                gunfire = tank_wars_gunfire(mid, (south, north))
                 state = resolve_orders(mid, south, north, dice, events)
         except TankmapError as exc:
             raise IllegalMoveError(f"{source}: round {n}: {exc}") from None
-        text = tuple(f"{e.side.value} {e.what} {b.cell_name(e.cell)}" for e in events)
-
-        def casualty(e: Event) -> Casualty:
-            i = e.vehicle if e.vehicle is not None else -1
-            owner = units[i].side if i >= 0 else e.side
-            return Casualty(i, owner, e.cell, label[i] if i >= 0 else "")
-
-        yield ReplayStep(
-            "tank-wars",
-            n,
-            text or ("nothing",),
-            to_scenario(state, rec.scenario),
-            moves=tuple(
-                Move(e.vehicle, e.side, start[e.vehicle], e.cell, label[e.vehicle])
-                for e in events
-                if e.what == "moved" and e.vehicle is not None
-            ),
-            shells=tuple(
-                Shell(e.side, e.cell, "artillery") for e in events if e.what[:5] == "shot-"
-            )
-            + tuple(gunfire),
-            hits=tuple(casualty(e) for e in events if e.what in _TW_HITS),
-            out=tuple(casualty(e) for e in events if e.what == "destroyed"),
-            tokens=tuple(Token("support", e.side, e.cell) for e in events if e.what == "supply"),
-            events=text,
-        )
+        yield tank_wars_step(rec.scenario, n, events, start, gunfire, state)
     got = outcome(state)
     return ReplayResult(
         None if got is None else got.winner, None if got is None else got.reason, state.round
     )
+
+
+def tank_wars_gunfire(mid: Any, orders: tuple[Any, Any]) -> list[Shell]:
+    """The gunfire tokens that count of both sides' ``orders`` (south, north) in the round
+    whose artillery has fired (``mid``)."""
+    return [
+        Shell(side, c, "gunfire")
+        for side, o in zip(SIDES, orders, strict=True)
+        for c in o.gunfire[: mid.gunfire_available(side)]
+    ]
+
+
+def tank_wars_step(
+    scenario: Scenario,
+    number: int,
+    events: Sequence[Any],
+    start: dict[int, int],
+    gunfire: Sequence[Shell],
+    after: Any,
+) -> ReplayStep:
+    """Tank Wars round ``number`` of a game from ``scenario``: the engine's ``events`` of
+    the round, the vehicles' cells before it (``start``, by ident), the gunfire tokens
+    (``tank_wars_gunfire``) and the state after it."""
+    from tankmap.rules.tank_wars.state import Event, to_scenario
+
+    b = scenario.board
+    units = scenario.units
+    label = [u.label + f" ({u.side.value})" for u in units]
+    text = tuple(f"{e.side.value} {e.what} {b.cell_name(e.cell)}" for e in events)
+
+    def casualty(e: Event) -> Casualty:
+        i = e.vehicle if e.vehicle is not None else -1
+        owner = units[i].side if i >= 0 else e.side
+        return Casualty(i, owner, e.cell, label[i] if i >= 0 else "")
+
+    return ReplayStep(
+        "tank-wars",
+        number,
+        text or ("nothing",),
+        to_scenario(after, scenario),
+        moves=tuple(
+            Move(e.vehicle, e.side, start[e.vehicle], e.cell, label[e.vehicle])
+            for e in events
+            if e.what == "moved" and e.vehicle is not None
+        ),
+        shells=tuple(Shell(e.side, e.cell, "artillery") for e in events if e.what[:5] == "shot-")
+        + tuple(gunfire),
+        hits=tuple(casualty(e) for e in events if e.what in _TW_HITS),
+        out=tuple(casualty(e) for e in events if e.what == "destroyed"),
+        tokens=tuple(Token("support", e.side, e.cell) for e in events if e.what == "supply"),
+        events=text,
+    )
+
+
+def tank_chess_step(start: Scenario, state: Any, text: str, number: int) -> ReplayStep:
+    """Play Tank Chess turn ``text`` (notation) on ``state`` (checked) and describe it as
+    step ``number`` of a game from ``start``; ``IllegalMoveError`` if it is not legal."""
+    from tankmap.rules.tank_chess.record import GameRecord
+
+    return next(_tank_chess_steps(GameRecord(start, [text]), state, "turn", number))
+
+
+def final_act_step(
+    start: Scenario, game: Any, state: Any, round_: Any, actions: Any, number: int
+) -> ReplayStep:
+    """Play Final Act round ``round_`` (orders, shells) with its declarations ``actions``
+    on ``state`` (checked, ``Game.play_round``) and describe it as round ``number`` of a
+    game from ``start``; ``IllegalMoveError`` if the rules refuse it."""
+    from tankmap.rules.final_act.engine_record import FinalActRecord
+
+    rec = FinalActRecord(start, [round_], None, {} if actions is None else {0: actions})
+    return next(_final_act_steps(rec, game, state, "play", number))
 
 
 # --- sample games of a simulation ------------------------------------------------------------

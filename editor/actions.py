@@ -60,6 +60,7 @@ SHORT = {
     "view.fit": "Fit",
     "file.open": "Open",
     "file.new": "New",
+    "game.play": "Play",
 }
 
 
@@ -86,6 +87,18 @@ def _resize(w: MainWindow) -> object:
     from tankmap.editor.resize import resize_board
 
     return resize_board(w)
+
+
+def _play(w: MainWindow) -> object:
+    from tankmap.editor.play import open_play
+
+    return open_play(w)
+
+
+def _resume(w: MainWindow) -> object:
+    from tankmap.editor.play import resume_play
+
+    return resume_play(w)
 
 
 def _open_record(w: MainWindow) -> object:
@@ -463,6 +476,22 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Legal terrain edits that even the balance, confirmed by playouts (Suggestions dock)",
     ),
     ActionSpec(
+        "game.play",
+        "&Play…",
+        "Ctrl+Shift+P",
+        "&Game",
+        _play,
+        "Play this board: you against an agent, or two people at one screen (hot-seat)",
+    ),
+    ActionSpec(
+        "game.resume",
+        "&Resume game…",
+        "Ctrl+Alt+P",
+        "&Game",
+        _resume,
+        "Go on playing a saved game record (Play's Save record…, tankmap play --record)",
+    ),
+    ActionSpec(
         "help.shortcuts", "&Keyboard shortcuts", "F1", "&Help", lambda w: w.show_shortcuts()
     ),
     ActionSpec(
@@ -476,7 +505,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("help.about", "&About tankmap", "Shift+F1", "&Help", lambda w: w.show_about()),
 )
 
-MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Analysis", "&Help")
+MENUS = ("&File", "&Edit", "&Tools", "S&ymmetry", "&View", "&Analysis", "&Game", "&Help")
 
 
 def spec(action_id: str) -> ActionSpec:

@@ -288,6 +288,18 @@ def _help(p: QPainter) -> None:
     p.drawEllipse(QPointF(12, 18), 1.5, 1.5)
 
 
+def _play(p: QPainter) -> None:
+    """A board with a blue and a red token and the "play" triangle."""
+    p.setPen(_pen(INK, 1.4))
+    p.setBrush(BOARD)
+    p.drawRect(QRectF(2.5, 2.5, 15, 15))
+    _dot(p, 6.5, 13.5, BLUE)
+    _dot(p, 13.5, 6.5, RED)
+    p.setPen(_pen(GREEN, 1.2))
+    p.setBrush(GREEN)
+    p.drawPolygon(QPolygonF([QPointF(12.5, 11.5), QPointF(22, 16.75), QPointF(12.5, 22)]))
+
+
 DRAWINGS: dict[str, Draw] = {
     "file.new": _new,
     "file.open": _open,
@@ -311,6 +323,8 @@ DRAWINGS: dict[str, Draw] = {
     "view.zoom_in": _zoom(1),
     "view.zoom_out": _zoom(-1),
     "help.shortcuts": _help,
+    "game.play": _play,
+    "game.resume": _play,
 }
 
 

@@ -81,6 +81,8 @@ TOOLBAR: tuple[str | None, ...] = (
     "symmetry.lr",
     None,
     "view.fit",
+    None,
+    "game.play",
 )
 """The toolbar's actions (``None``: a separator), icons with their text underneath."""
 

@@ -27,6 +27,7 @@ COMMANDS = (
     "verdict",
     "suggest",
     "replay",
+    "play",
     "render",
     "sheets",
     "export",

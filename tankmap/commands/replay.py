@@ -24,6 +24,12 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("-o", "--output", metavar="FINAL.json", help="write the final position")
     p.add_argument("--force", action="store_true", help="overwrite FINAL.json if it exists")
+    p.add_argument(
+        "--lines",
+        action="store_true",
+        help="print the record's decisions one per line, as 'tankmap play --as both' reads "
+        "them (docs/notation.md), and nothing else",
+    )
     p.set_defaults(handler=run)
 
 
@@ -35,6 +41,12 @@ def run(args: argparse.Namespace) -> int:
 
     data = read_record(args.record)
     record_game_kind(data, args.record)  # "not a game record" before anything is written
+    if args.lines:
+        from tankmap.analysis.play.records import record_lines
+
+        for line in record_lines(data, args.record):
+            print(line)
+        return 0
     target = claim_output(args.output, args.force) if args.output else None
     replay = replay_record(data, args.record)
     doc: dict[str, Any] = {
