@@ -97,6 +97,12 @@ class SuggestResult:
     notes: list[str] = field(default_factory=list)
     agent_reason: str = ""
     remeasured: int = 0
+    seed: int = 0
+    check_seed: int = 0
+    games: int = 0
+    tried: list[dict[str, Any]] = field(default_factory=list)
+    """Every candidate played: its edits, its screening gain and, when re-measured, its
+    gain on the fresh seeds with the interval."""
     reason: str | None = None
     best_rejected: dict[str, Any] | None = None
     confirm_agent: str | None = None
@@ -128,6 +134,7 @@ class SuggestResult:
             "candidates": self.candidates,
             "played": self.played,
             "remeasured": self.remeasured,
+            "tried": self.tried,
             "seconds": round(self.seconds, 1),
             "notes": self.notes,
         }
@@ -260,19 +267,18 @@ def suggest(
         fresh.gain = improvement(before.outcomes, fresh.outcomes, level, seed=seed + k)
         (listed if fresh.gain.lower > 0 else rejected).append((edit, fresh))
     listed.sort(key=lambda x: -(x[1].gain.estimate if x[1].gain else 0.0))
+    fresh_gain = {id(e): m.gain for e, m in listed + rejected}
+    tried: list[dict[str, Any]] = []
+    for gain, _i, edit in screened:
+        entry: dict[str, Any] = {"edits": list(edit.words), "screening_gain": round(gain, 6)}
+        g = fresh_gain.get(id(edit))
+        if g is not None:
+            entry["improvement"] = round(g.estimate, 6)
+            entry["improvement_ci"] = [round(g.lower, 6), round(g.upper, 6)]
+            entry["listed"] = g.lower > 0
+        tried.append(entry)
     if confirm_agent is not None and listed:
-        base = measure(scenario, confirm_agent, games, check_seed, workers, interrupt)
-        for k, (edit, m) in enumerate(listed):
-            again = measure(edit.scenario, confirm_agent, games, check_seed, workers, interrupt)
-            check = improvement(base.outcomes, again.outcomes, 0.95, seed=seed + 100 + k)
-            m.confirmation = {
-                "agent": confirm_agent,
-                "balance_before": round(base.stats.balance, 6),
-                "balance": round(again.stats.balance, 6),
-                "improvement": round(check.estimate, 6),
-                "improvement_ci95": [round(check.lower, 6), round(check.upper, 6)],
-                "confirmed": check.lower > 0,
-            }
+        confirm(scenario, listed, confirm_agent, games, check_seed, workers, interrupt, seed)
     reason = None
     best_rejected = None
     if not listed:
@@ -305,7 +311,38 @@ def suggest(
         reason=reason,
         best_rejected=best_rejected,
         confirm_agent=confirm_agent,
+        seed=seed,
+        check_seed=check_seed,
+        games=games,
+        tried=tried,
     )
+
+
+def confirm(
+    scenario: Scenario,
+    listed: list[tuple[Edit, Measured]],
+    agent: str,
+    games: int,
+    check_seed: int,
+    workers: int = 1,
+    interrupt: Callable[[], None] | None = None,
+    seed: int = 0,
+) -> None:
+    """Re-measure the board and each listed edit with ``agent`` on the fresh seeds
+    (``check_seed``), paired, and set each ``Measured.confirmation`` (the gain at 95 %, and
+    whether its interval excludes 0)."""
+    base = measure(scenario, agent, games, check_seed, workers, interrupt)
+    for k, (edit, m) in enumerate(listed):
+        again = measure(edit.scenario, agent, games, check_seed, workers, interrupt)
+        check = improvement(base.outcomes, again.outcomes, 0.95, seed=seed + 100 + k)
+        m.confirmation = {
+            "agent": agent,
+            "balance_before": round(base.stats.balance, 6),
+            "balance": round(again.stats.balance, 6),
+            "improvement": round(check.estimate, 6),
+            "improvement_ci95": [round(check.lower, 6), round(check.upper, 6)],
+            "confirmed": check.lower > 0,
+        }
 
 
 def _steer(

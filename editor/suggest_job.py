@@ -26,7 +26,7 @@ from tankmap.rules.violations import Severity
 class SuggestSettings:
     """What the dock's controls ask ``suggest`` for."""
 
-    agent: str = "heuristic"
+    agent: str | None = None  # None: the strongest that fits the budget, else the heuristic
     games: int = 400
     budget: float = 60.0
     seed: int = 0
