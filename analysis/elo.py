@@ -5,8 +5,9 @@ The model: agent *i* scores against agent *j* with probability
 scores (``scipy.optimize.minimize``) plus a weak prior — one virtual drawn game between
 every pair that met — so that a clean sweep (200 wins out of 200) still has a finite
 rating; the prior moves a 75 % score by a few Elo only. Ratings are anchored so that the
-first agent is 0. Intervals are 95 % Wald intervals from the observed information (the
-Hessian of the log-likelihood at the optimum), for each rating relative to the anchor.
+``anchor`` agent (by default the first) is 0. Intervals are 95 % Wald intervals from the
+observed information (the Hessian of the log-likelihood at the optimum), for each rating
+relative to the anchor.
 
 >>> r = fit_elo(["a", "b"], {("a", "b"): (150.0, 200)})   # b scores 50 of 200 against a
 >>> round(r["b"].elo)                     # a 25 % score is ~191 Elo below (prior: ~190)
@@ -40,12 +41,18 @@ class Rating:
 
 
 def fit_elo(
-    agents: Sequence[str], results: Mapping[tuple[str, str], tuple[float, int]]
+    agents: Sequence[str],
+    results: Mapping[tuple[str, str], tuple[float, int]],
+    anchor: str | None = None,
 ) -> dict[str, Rating]:
     """Ratings for ``agents`` from ``results[(a, b)] = (score of a, games)`` (a win 1, a
-    draw 0.5). Pairs may appear in either order, or both (they are added up).
+    draw 0.5), with ``anchor`` (default: the first agent) at 0 and every interval relative
+    to it. Pairs may appear in either order, or both (they are added up).
 
-    Raises ``ValueError`` for an agent that played no game or for a negative score."""
+    Raises ``ValueError`` for an agent that played no game, for a negative score or for an
+    anchor that is not among ``agents``."""
+    if anchor is not None and anchor not in agents:
+        raise ValueError(f"anchor {anchor!r} is not one of the agents")
     index = {a: i for i, a in enumerate(agents)}
     n = len(agents)
     wins = np.zeros((n, n))  # wins[i, j] = points of i against j
@@ -84,13 +91,18 @@ def fit_elo(
     p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
     w = games * p * (1 - p)  # observed information of the pairwise logistic model
     info = np.diag(w.sum(axis=1)) - w
-    cov = np.linalg.inv(info[1:, 1:])
-    se = np.concatenate(([0.0], np.sqrt(np.clip(np.diag(cov), 0.0, None))))
+    cov = np.zeros((n, n))  # of theta, the first agent's held at 0
+    cov[1:, 1:] = np.linalg.inv(info[1:, 1:])
+    k = index[anchor] if anchor is not None else 0
+    theta = theta - theta[k]
+    # Var(theta_i - theta_k) = C_ii + C_kk - 2 C_ik
+    var = np.clip(np.diag(cov) + cov[k, k] - 2 * cov[:, k], 0.0, None)
+    se = np.sqrt(var)
     out = {}
-    for a, i in index.items():
+    for name, i in index.items():
         elo = float(theta[i] * SCALE)
         half = float(Z95 * se[i] * SCALE)
-        out[a] = Rating(a, elo, (elo - half, elo + half))
+        out[name] = Rating(name, elo, (elo - half, elo + half))
     return out
 
 

@@ -12,7 +12,6 @@ Every game is seeded from ``seed`` (each pairing and each self-play run gets its
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,19 +20,26 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.elo import Rating, fit_elo
+from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.runner import simulate
-from tankmap.analysis.simulation.stats import Z95, wilson
+from tankmap.analysis.simulation.stats import wilson
+from tankmap.analysis.verdict.rule import Step, judge
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 RACE_ENDS = ("goal", "escape")  # ways to win by moving (Final Act, Tank Chess)
+ANCHOR = "heuristic"
+"""The agent rated 0 when it plays in the ladder (else the first agent given): every agent
+sweeps ``random``, so ratings anchored there would be set by the fit's prior alone."""
 
 
 @dataclass(frozen=True)
 class SelfPlay:
     """An agent playing both sides: the board's balance under that agent, and what kind of
-    play produced it (median length, units lost per game, races won without a loss)."""
+    play produced it (median length, units lost per game, the share of games decided by
+    reaching the goal — Final Act's last line, a Tank Chess escape — and of those won so
+    with no unit lost on either side)."""
 
     agent: str
     games: int
@@ -42,6 +48,12 @@ class SelfPlay:
     median_length: float
     units_lost_per_game: float
     race_share: float
+    race_no_loss_share: float = 0.0
+
+    @property
+    def estimate(self) -> BalanceEstimate:
+        """The balance with its intervals (``analysis.estimates``, as everywhere)."""
+        return BalanceEstimate(self.wins_south, self.wins_north, self.games, self.agent)
 
     @property
     def draws(self) -> int:
@@ -49,34 +61,20 @@ class SelfPlay:
 
     @property
     def balance(self) -> float:
-        return 1.0 - abs(self.wins_south - self.wins_north) / self.games
+        return self.estimate.balance
 
     def difference_ci95(self) -> tuple[float, float]:
-        """95 % interval of (south win rate − north win rate) (normal approximation of the
-        multinomial; ``(0, 0)`` never: a single game gives the widest interval)."""
-        n = self.games
-        ps, pn = self.wins_south / n, self.wins_north / n
-        d = ps - pn
-        var = max(ps + pn - d * d, 0.0) / n
-        half = Z95 * math.sqrt(var) if var > 0 else Z95 / math.sqrt(n)
-        return (max(-1.0, d - half), min(1.0, d + half))
+        """95 % interval of (south win rate − north win rate) (``analysis.estimates``)."""
+        return self.estimate.difference_ci95()
 
     def balance_ci95(self) -> tuple[float, float]:
-        """95 % interval of the balance, from ``difference_ci95`` (1 when it covers 0)."""
-        lo, hi = self.difference_ci95()
-        far = max(abs(lo), abs(hi))
-        near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
-        return (1.0 - far, 1.0 - near)
+        """95 % interval of the balance (``analysis.estimates``)."""
+        return self.estimate.balance_ci95()
 
-    def favoured(self) -> str | None:
-        """``"south"``/``"north"`` when the interval of the difference excludes 0, else
-        ``None`` (an even game as far as these games can tell)."""
-        lo, hi = self.difference_ci95()
-        if lo > 0:
-            return "south"
-        if hi < 0:
-            return "north"
-        return None
+    def favoured(self) -> str:
+        """``"south"``, ``"north"``, ``"even"`` or ``"undecided"`` (fewer than
+        ``MIN_VERDICT_GAMES`` games): ``BalanceEstimate.favoured``."""
+        return self.estimate.favoured()
 
     def to_json(self) -> dict[str, Any]:
         n = self.games
@@ -96,10 +94,12 @@ class SelfPlay:
             "draws": self.draws,
             "balance": round(self.balance, 6),
             "ci95": [round(v, 6) for v in self.balance_ci95()],
+            "balance_ci95": [round(v, 6) for v in self.balance_ci95()],
             "favoured": self.favoured(),
             "median_length": self.median_length,
             "units_lost_per_game": round(self.units_lost_per_game, 4),
             "race_share": round(self.race_share, 4),
+            "race_no_loss_share": round(self.race_no_loss_share, 4),
         }
 
 
@@ -148,15 +148,36 @@ class LadderResult:
         """Agents, strongest first."""
         return sorted(self.agents, key=lambda a: -self.ratings[a].elo)
 
+    def sweeps(self, agent: str) -> list[str]:
+        """The agents ``agent`` beat in every game of their match (no draw, no loss)."""
+        out = []
+        for m in self.matches:
+            if m.a == agent and m.score_a == m.games:
+                out.append(m.b)
+            elif m.b == agent and m.score_a == 0:
+                out.append(m.a)
+        return out
+
+    def only_sweeps(self, agent: str) -> bool:
+        """Whether every match of ``agent`` was a clean sweep one way or the other: its Elo
+        then comes from the fit's prior (one virtual draw per pair), not from the games —
+        a bound, not a measurement."""
+        mine = [m for m in self.matches if agent in (m.a, m.b)]
+        return bool(mine) and all(m.score_a in (0, m.games) for m in mine)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "games": self.games,
+            "anchor": self.extra.get("anchor"),
             "agents": [
                 {
                     "name": a,
                     "elo": round(self.ratings[a].elo, 1),
                     "elo_ci95": [round(v, 1) for v in self.ratings[a].ci95],
+                    "sweeps": self.sweeps(a),
+                    "swept_by": [b for b in self.agents if a in self.sweeps(b)],
+                    "only_sweeps": self.only_sweeps(a),
                 }
                 for a in self.by_strength()
             ],
@@ -164,7 +185,7 @@ class LadderResult:
             "balance": [self.self_play[a].to_json() for a in self.by_strength()],
             "stable": self.stability.stable,
             "stability": {"agents": list(self.stability.agents), "reason": self.stability.reason},
-            **self.extra,
+            **{k: v for k, v in self.extra.items() if k != "anchor"},
         }
 
 
@@ -175,7 +196,7 @@ def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
         raise TankmapError("a self-play run needs at least one game")
     lost = df["kills_south"] + df["kills_north"]
     won = df["winner"] != "draw"
-    race = won & df["end"].isin(RACE_ENDS) & (lost == 0)
+    race = won & df["end"].isin(RACE_ENDS)
     return SelfPlay(
         agent=agent,
         games=n,
@@ -184,43 +205,49 @@ def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
         median_length=float(df["length"].median()),
         units_lost_per_game=float(lost.mean()),
         race_share=float(race.sum() / n),
+        race_no_loss_share=float((race & (lost == 0)).sum() / n),
     )
 
 
 def stability(
     self_play: dict[str, SelfPlay],
     strongest: Sequence[str],
+    matches: Sequence[Match] = (),
     names: Mapping[str, str] | None = None,
 ) -> Stability:
-    """Do the two strongest agents agree on which side is favoured (or that neither is)
-    and on the balance within their 95 % intervals (the intervals overlap)? The reason
-    names the sides as ``names`` says (``{"south": "White", "north": "Black"}``; default
-    South and North).
+    """The verdict rule (``analysis.verdict.rule.judge``) on the two strongest agents:
+    stable when the strongest no longer beats the second (its match score's 95 % interval
+    reaches 0.5 and the score is under 0.55) and both favour the same side or both call the
+    board even, each on at least ``MIN_VERDICT_GAMES`` games. A ladder of different agents
+    is rarely stable: the strongest usually still beats the next one, and only a climb of
+    its own budgets (``tankmap verdict``) shows where its verdict stops moving. The reason
+    names the sides as ``names`` says (``{"south": "White", "north": "Black"}``).
 
     >>> sp = {a: SelfPlay(a, 400, s, n, 10, 1.0, 0.0) for a, s, n in
     ...       (("x", 250, 150), ("y", 240, 160), ("z", 150, 250))}
-    >>> stability(sp, ["x", "y"]).stable, stability(sp, ["x", "z"]).stable
+    >>> ms = [Match("x", "y", 200, 104.0), Match("x", "z", 200, 104.0)]
+    >>> stability(sp, ["x", "y"], ms).stable, stability(sp, ["x", "z"], ms).stable
     (True, False)
     """
     if len(strongest) < 2:
         only = tuple(strongest)
         return Stability(False, only, "one agent only: nothing to compare")
     a, b = strongest[0], strongest[1]
-    fa, fb = self_play[a].favoured(), self_play[b].favoured()
-    (la, ha), (lb, hb) = self_play[a].balance_ci95(), self_play[b].balance_ci95()
-    word: dict[str | None, str] = {None: "an even game", "south": "South", "north": "North"}
-    word.update(names or {})
-    if fa != fb:
-        return Stability(False, (a, b), f"{a} favours {word[fa]}, {b} favours {word[fb]}")
-    if ha < lb or hb < la:
-        return Stability(
-            False,
-            (a, b),
-            f"both favour {word[fa]} but the balance differs: {a} "
-            f"{self_play[a].balance:.3f} [{la:.3f}, {ha:.3f}], {b} "
-            f"{self_play[b].balance:.3f} [{lb:.3f}, {hb:.3f}]",
-        )
-    return Stability(True, (a, b), f"both favour {word[fa]} with overlapping balance intervals")
+    points, played = 0.0, 0
+    for m in matches:
+        if (m.a, m.b) == (a, b):
+            points, played = m.score_a, m.games
+        elif (m.a, m.b) == (b, a):
+            points, played = m.games - m.score_a, m.games
+    steps = [
+        Step(b, 0, self_play[b].estimate),
+        Step(a, 0, self_play[a].estimate, points, played),
+    ]
+    judgement = judge(steps, MIN_VERDICT_GAMES, names)
+    reason = judgement.reason
+    if not judgement.converged:
+        reason += " (tankmap verdict climbs one agent's budgets to a converged verdict)"
+    return Stability(judgement.converged, (a, b), reason)
 
 
 def run_ladder(
@@ -278,11 +305,14 @@ def run_ladder(
         played = len(as_south) + len(as_north)
         matches.append(Match(a, b, played, score))
         results[(a, b)] = (score, played)
-    ratings = fit_elo(agents, results)
+    anchor = ANCHOR if ANCHOR in agents else agents[0]
+    ratings = fit_elo(agents, results, anchor=anchor)
     sp = {a: self_play_stats(a, tables[2 * len(pairs) + i]) for i, a in enumerate(agents)}
-    ladder = LadderResult(agents, ratings, matches, sp, Stability(False, (), ""), seed, games)
+    ladder = LadderResult(
+        agents, ratings, matches, sp, Stability(False, (), ""), seed, games, {"anchor": anchor}
+    )
     names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
-    ladder.stability = stability(sp, ladder.by_strength()[:2], names)
+    ladder.stability = stability(sp, ladder.by_strength()[:2], matches, names)
     return ladder
 
 

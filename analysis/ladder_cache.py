@@ -79,6 +79,10 @@ def strength(ladder: dict[str, Any] | None, agent: str) -> dict[str, Any] | None
         "strongest": names[0],
         "ladder_seed": ladder.get("seed"),
         "ladder_games": ladder.get("games"),
+        "anchor": ladder.get("anchor"),
+        "only_sweeps": bool(entry.get("only_sweeps")),
+        "sweeps": list(entry.get("sweeps") or []),
+        "swept_by": list(entry.get("swept_by") or []),
     }
 
 
@@ -92,8 +96,8 @@ def verdict_warning(ladder: dict[str, Any] | None) -> str | None:
     if strongest is None or strongest not in balance:
         return None
     if "heuristic" in balance and strongest != "heuristic":
-        fh = balance["heuristic"].get("favoured") or "neither side"
-        fs = balance[strongest].get("favoured") or "neither side"
+        fh = _favours(balance["heuristic"].get("favoured"))
+        fs = _favours(balance[strongest].get("favoured"))
         if fh != fs:
             return (
                 f"on this board the heuristic favours {fh} but the strongest agent "
@@ -103,3 +107,11 @@ def verdict_warning(ladder: dict[str, Any] | None) -> str | None:
         reason = ladder.get("stability", {}).get("reason", "")
         return f"the ladder's verdict on this board is not stable ({reason})"
     return None
+
+
+def _favours(word: Any) -> str:
+    """``"south"``, ``"north"``, ``"neither side"`` (even) or ``"undecided"`` (also for a
+    ladder saved before the favoured side had four values, where ``None`` meant even)."""
+    if word in ("south", "north", "undecided"):
+        return str(word)
+    return "neither side"

@@ -46,12 +46,14 @@ from tankmap.analysis.simulation.agent_info import (
 )
 from tankmap.analysis.simulation.batching import time_left
 from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.pace import games_for, known_pace, measure_pace
 from tankmap.analysis.simulation.runner import (
     fallback_note,
     require_legal,
 )
 from tankmap.editor.balance_job import (
     SimulationJob,
+    estimate_text,
     progress_text,
     record_sample,
     result_html,
@@ -64,6 +66,11 @@ from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.violations import Severity
+
+DEFAULT_GAMES = 200
+"""The number of games until the agents' pace on the board is known."""
+RUN_SECONDS = 60.0
+"""The time a default run takes (its number of games follows the measured pace)."""
 
 
 class BalanceDialog(QDialog):
@@ -100,7 +107,15 @@ class BalanceDialog(QDialog):
         self.games = QSpinBox()
         self.games.setRange(1, 200_000)
         self.games.setSingleStep(100)
-        self.games.setValue(1000)
+        self.games.setValue(DEFAULT_GAMES)
+        # Until the user sets the number of games, it follows the agents' pace on this board
+        # so that a run takes about ``RUN_SECONDS``; the estimate under it stays current.
+        self.games_set = False
+        self.pace: float | None = None
+        self.pace_job: ThreadJob | None = None
+        self.estimate = QLabel()
+        self.estimate.setWordWrap(True)
+        self.estimate.setStyleSheet("color: #555")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
@@ -126,9 +141,12 @@ class BalanceDialog(QDialog):
         self.default_note = QLabel()
         self.default_note.setWordWrap(True)
         self.default_note.setStyleSheet("color: #555")
-        self.games.valueChanged.connect(lambda _n: self.follow_default_agent())
+        self.games.valueChanged.connect(self._games_changed)
+        for combo in (self.south, self.north):
+            combo.currentTextChanged.connect(lambda _t: self.update_estimate())
         form = QFormLayout()
         form.addRow("Games", self.games)
+        form.addRow("", self.estimate)
         for label, combo, about in (
             (self.south_label, self.south, self.south_about),
             (self.north_label, self.north, self.north_about),
@@ -233,10 +251,11 @@ class BalanceDialog(QDialog):
 
     def follow_default_agent(self) -> None:
         """Unless the user has picked an agent, set both lists to ``simulate``'s default
-        agent for this board and number of games (``agent_info.default_agent``); say why."""
+        agent for this board (``agent_info.default_agent``, whatever the number of games);
+        say why."""
         scenario = self._scenario()
         try:
-            name, why = default_agent(scenario, self.games.value())
+            name, why = default_agent(scenario)
         except TankmapError:
             self.default_note.setText("")
             return
@@ -248,6 +267,65 @@ class BalanceDialog(QDialog):
         finally:
             self._filling = False
         self.default_note.setText(f"Default agent: {name} — {why}.")
+
+    def _games_changed(self, _n: int) -> None:
+        if not self._filling:
+            self.games_set = True
+        self.update_estimate(measure=False)
+
+    def update_estimate(self, measure: bool = True) -> None:
+        """Say how long a run of the chosen games and agents will take on this board, at
+        the pace last measured for them here (``analysis.simulation.pace``); when none is
+        known and ``measure``, measure it in the background (a few seeded games) and say
+        so. Until the user sets the number of games, set it to what takes about
+        ``RUN_SECONDS``."""
+        policies = (self.south.currentText(), self.north.currentText())
+        if not all(policies):
+            self.estimate.setText("")
+            return
+        try:
+            scenario = self._scenario()
+            self.pace = known_pace(scenario, policies)
+        except TankmapError:
+            self.estimate.setText("")
+            return
+        if self.pace is None:
+            if measure and not (self.pace_job is not None and self.pace_job.running()):
+                self._measure(scenario, policies)
+            self.estimate.setText("Estimated time: measuring the agents' pace on this board…")
+            return
+        if not self.games_set:
+            self._filling = True
+            try:
+                self.games.setValue(games_for(RUN_SECONDS, self.pace))
+            finally:
+                self._filling = False
+        self.estimate.setText(estimate_text(self.games.value(), self.pace))
+
+    def _measure(self, scenario: Scenario, policies: tuple[str, str]) -> None:
+        try:
+            require_legal(scenario)
+        except TankmapError:
+            return
+
+        def measure() -> float:
+            return measure_pace(scenario, policies, seed=self.seed.value())
+
+        job = ThreadJob(measure)
+        job.finished.connect(lambda _pace: self._measured(True))
+        job.failed.connect(lambda _message: self._measured(False))
+        self.pace_job = job
+        job.start()
+
+    def _measured(self, ok: bool) -> None:
+        if self.pace_job is not None:
+            self.pace_job.wait()
+        # the agents may have changed meanwhile: measure theirs too (not after a failure)
+        self.update_estimate(measure=ok)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.update_estimate()
 
     def _mark_picked(self, _text: str) -> None:
         if not self._filling:
@@ -336,6 +414,9 @@ class BalanceDialog(QDialog):
     def _finished(self, result: tuple[dict[str, Any], pd.DataFrame]) -> None:
         assert self.job is not None
         doc, table = result
+        stopped = bool(table.attrs.get("stopped"))
+        if stopped:
+            self.bar.setFormat(f"cancelled after {len(table)} of {self.job.games} games")
         scenario = self.job.scenario
         self.job.wait()
         doc["agents"] = agents_entry(scenario, self.job.policies)
@@ -346,7 +427,15 @@ class BalanceDialog(QDialog):
         if get_ruleset(scenario.ruleset).provisional:
             note = " ".join(filter(None, [note, "Provisional ruleset: numbers are tentative."]))
         note = " ".join(filter(None, [self.incomplete_note, note])) or None
-        self.results.setHtml(result_html(doc, names, note))
+        partial = (
+            f"Cancelled after {len(table)} of {self.job.games} games: a partial result, "
+            "its intervals wider than the full run's would be."
+            if stopped
+            else None
+        )
+        self.results.setHtml(result_html(doc, names, note, partial))
+        if len(table) >= 2 and not stopped:
+            self.pace = table.attrs.get("seconds", 0.0) / len(table) or None
         self._set_samples(sample_games(table))
         self._set_running(False)
 
@@ -359,7 +448,8 @@ class BalanceDialog(QDialog):
     def _cancelled(self) -> None:
         if self.job is not None:
             self.job.wait()
-        self.results.setHtml("<p>Cancelled.</p>")
+        self.results.setHtml("<p>Cancelled before any game was finished.</p>")
+        self.bar.setFormat("cancelled")
         self._set_running(False)
 
     def stop(self) -> None:
@@ -372,6 +462,8 @@ class BalanceDialog(QDialog):
             self.report_job.wait()
         if self.sample_job is not None:
             self.sample_job.wait()
+        if self.pace_job is not None:
+            self.pace_job.wait()
 
     # --- sample games ---------------------------------------------------------------------
     def _set_samples(self, samples: list[SampleGame]) -> None:

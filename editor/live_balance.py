@@ -1,26 +1,30 @@
-"""View ▸ Live balance meter: a quick balance figure in the status bar after every edit.
+"""View ▸ Live balance meter: the board's balance, and whether the last edit changed it
+beyond noise, in the status bar after every edit.
 
-``LiveBalance(ctx, label)`` (off until ``set_enabled(True)``) plays ``GAMES`` seeded games
-of the fast ``heuristic`` agent against itself on the board as it is, in a background
-``ThreadJob``, once the edits have paused for ``DELAY_MS``, and shows
-``balance 0.78 [0.71, 0.84] (heuristic, 100 games)`` in ``label``.
+``LiveBalance(ctx, label)`` (off until ``set_enabled(True)``) measures the board with the
+fast ``heuristic`` agent on a fixed seed (``analysis.meter.BalanceMeter``), in a background
+``ThreadJob``, once the edits have paused for ``DELAY_MS``, and shows e.g.
+``balance 0.91 [0.86, 0.95] (heuristic, 800 games) · change +0.06 [+0.02, +0.10]``: the
+balance with its 95 % interval, and its change from the board measured before on the very
+same games, played in growing steps until the change is significant or is "within noise".
 
 Promises:
 
 - The figure shown is always the figure of the board on screen: a result that arrives for
   an older board is dropped, and a newer edit cancels the run in progress (at its next
   batch of games) and starts one for the new board. One run at a time.
-- The same board always gives the same figure (fixed seed, ``analysis.suggest.measure``):
-  differences between two edits come from the boards.
+- The same board always gives the same balance for the same games (fixed seed): the games
+  of a board are those of ``tankmap simulate FILE --policy heuristic --seed 0``.
 - An illegal, incomplete or finished board shows a short note instead; a game without the
   agent shows nothing. Off, the label is empty and nothing runs.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
+from tankmap.analysis.meter import STEPS, BalanceMeter, Reading
 from tankmap.editor.context import EditorContext
 from tankmap.editor.document import Document
 from tankmap.editor.jobs import ThreadJob
@@ -30,7 +34,6 @@ from tankmap.rules.scenario import Scenario
 from tankmap.rules.violations import Severity
 
 AGENT = "heuristic"
-GAMES = 100
 SEED = 0
 DELAY_MS = 300
 
@@ -57,20 +60,22 @@ def board_note(scenario: Scenario) -> str | None:
 
 
 class _MeterJob(ThreadJob):
-    """``GAMES`` games of ``AGENT`` on ``scenario``; ``finished(text)`` or, after
-    ``cancel``, ``cancelled()``."""
+    """``meter.measure(scenario, previous)``: ``reading(Reading)`` at each look, then
+    ``finished(Reading)`` or, after ``cancel``, ``cancelled()``."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    reading = Signal(object)
+
+    def __init__(self, meter: BalanceMeter, scenario: Scenario, previous: Scenario | None) -> None:
         super().__init__(self._measure)
+        self.meter = meter
         self.scenario = scenario
+        self.previous = previous
 
-    def _measure(self) -> str:
-        from tankmap.analysis.suggest import measure
-
+    def _measure(self) -> Reading:
         self.interrupt()
-        stats = measure(self.scenario, AGENT, GAMES, SEED, 1, self.interrupt).stats
-        lo, hi = stats.balance_ci95()
-        return f"balance {stats.balance:.2f} [{lo:.2f}, {hi:.2f}] ({AGENT}, {stats.games} games)"
+        return self.meter.measure(
+            self.scenario, self.previous, self.interrupt, lambda r: self.reading.emit(r)
+        )
 
 
 class LiveBalance(QObject):
@@ -83,14 +88,18 @@ class LiveBalance(QObject):
         self.enabled = False
         self.job: _MeterJob | None = None
         self.shown_for: Scenario | None = None  # the board the label's figure belongs to
+        self.measured: Scenario | None = None  # the last board measured (compared with next)
+        self.meter = BalanceMeter(AGENT, SEED)
         self._doc: Document | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DELAY_MS)
         self._timer.timeout.connect(self.refresh)
         label.setToolTip(
-            f"Live balance meter: {GAMES} games of the {AGENT} agent against itself after "
-            "each edit (1 = even; the 95 % interval in brackets). View ▸ Live balance meter."
+            f"Live balance meter: the {AGENT} agent against itself after each edit, seed "
+            f"{SEED} (1 = even; the 95 % interval in brackets), and the change from the board "
+            f"before on the same games — {STEPS[0]} to {STEPS[-1]} games, until the change is "
+            "beyond noise or shown to be within it. View ▸ Live balance meter."
         )
         ctx.document_replaced.connect(self._attach)
         self._attach()
@@ -143,8 +152,9 @@ class LiveBalance(QObject):
         if note is not None:
             self._show(note, scenario)
             return
-        job = _MeterJob(scenario)
-        job.finished.connect(lambda text, job=job: self._finished(job, str(text)))
+        job = _MeterJob(self.meter, scenario, self.measured)
+        job.reading.connect(lambda r, job=job: self._progress(job, r))
+        job.finished.connect(lambda r, job=job: self._finished(job, r))
         job.failed.connect(lambda message, job=job: self._failed(job, message))
         job.cancelled.connect(lambda job=job: self._ended(job))
         self.job = job
@@ -162,9 +172,15 @@ class LiveBalance(QObject):
             self.job = None
         return self.enabled and job.scenario == self.ctx.doc.scenario
 
-    def _finished(self, job: _MeterJob, text: str) -> None:
+    def _progress(self, job: _MeterJob, reading: Reading) -> None:
+        if self.job is job and job.scenario == self.ctx.doc.scenario and not reading.final:
+            self.label.setText(reading.text())
+            self.label.setStyleSheet("")
+
+    def _finished(self, job: _MeterJob, reading: Reading) -> None:
         if self._end(job):
-            self._show(text, job.scenario)
+            self._show(reading.text(), job.scenario)
+            self.measured = job.scenario
         self.refresh()  # a newer board, if any
 
     def _failed(self, job: _MeterJob, message: str) -> None:

@@ -26,12 +26,13 @@ from tankmap.rules.violations import Severity
 class SuggestSettings:
     """What the dock's controls ask ``suggest`` for."""
 
-    agent: str = "heuristic"
+    agent: str | None = None  # None: the strongest that fits the budget, else the heuristic
     games: int = 400
     budget: float = 60.0
     seed: int = 0
     keep_symmetry: bool = False
     units: bool = False
+    confirm_agent: str | None = None  # re-measure the listed edits with this agent too
 
 
 class SuggestJob(ThreadJob):
@@ -63,6 +64,7 @@ class SuggestJob(ThreadJob):
             progress=self._tick,
             interrupt=self.interrupt,
             units=s.units,
+            confirm_agent=s.confirm_agent,
         )
 
 
@@ -98,24 +100,38 @@ def _figures(m: Measured) -> str:
 
 
 def before_text(result: SuggestResult) -> str:
-    """The run's headline: the board's balance now, and what the search did."""
+    """The run's headline: the board's balance now, the agent and why, what the search did,
+    and — when nothing was listed — why."""
     b = result.before
-    return (
+    text = (
         f"Now: balance {_figures(b)} with {result.agent}, {b.stats.games} games "
-        f"(1 = even). {result.candidates} legal edits, {result.played} played, "
-        f"{result.seconds:.0f} s."
+        f"(1 = even; 95 % interval). {result.candidates} legal edits, {result.played} "
+        f"played, {result.remeasured} re-measured on fresh seeds, {result.seconds:.0f} s."
     )
+    if result.reason:
+        text += f" {sentence(result.reason)}"
+    elif result.heuristic_only:
+        text += " These rest on the heuristic alone: confirm them with the verdict's agent."
+    return text
 
 
 def suggestion_text(k: int, edit: Edit, measured: Measured, before: Measured) -> str:
-    """One list entry: the edit in words, then balance before → after with 95 % intervals
-    (the after figures on fresh seeds) and the games behind each."""
-    delta = measured.stats.balance - before.stats.balance
-    return (
-        f"{k}. {'; '.join(edit.words)}\n"
-        f"balance {_figures(before)} → {_figures(measured)} ({delta:+.3f}), "
-        f"{measured.stats.games} games each"
-    )
+    """One list entry: the edit in words, the balance before → after on the same fresh
+    seeds, and the improvement with its interval (the level guards against picking noise
+    among the re-measured edits); a confirmation by another agent when there is one."""
+    gain = measured.gain
+    line = f"{k}. {'; '.join(edit.words)}\nbalance {_figures(before)} → {_figures(measured)}"
+    if gain is not None:
+        line += (
+            f", gain {gain.estimate:+.3f} [{gain.lower:+.3f}, {gain.upper:+.3f}] "
+            f"({gain.level:.1%}), {measured.stats.games} games each"
+        )
+    c = measured.confirmation
+    if c:
+        lo, hi = c["improvement_ci95"]
+        word = "confirmed" if c["confirmed"] else "not confirmed"
+        line += f"\n{word} by {c['agent']}: {c['improvement']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    return line
 
 
 def agent_names(ruleset: str) -> list[str]:

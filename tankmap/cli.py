@@ -24,6 +24,7 @@ COMMANDS = (
     "analyze",
     "simulate",
     "ladder",
+    "verdict",
     "suggest",
     "replay",
     "play",

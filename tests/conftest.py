@@ -27,6 +27,6 @@ def data_dir() -> Path:
 def _private_ladder_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Ladder results go to a fresh folder per test: no test reads another's (or the
-    user's) remembered ladders."""
+    """Ladder results, verdicts and paces go to a fresh folder per test: no test reads
+    another's (or the user's) remembered ones."""
     monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path_factory.mktemp("ladder-cache")))

@@ -86,7 +86,8 @@ def default_agents(ruleset: str, everything: bool = False) -> list[str]:
 def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any]:
     """The ``agents`` part of a ``simulate`` document: per side the agent's name, its
     one-line description and its strength on this board from the last ``tankmap ladder``
-    run (``None`` when no ladder of this board knows it), plus ``verdict_warning``."""
+    run (``None`` when no ladder of this board knows it), plus ``verdict_warning`` and the
+    board's remembered verdict (``verdict_entry``)."""
     from tankmap.analysis.ladder_cache import load_ladder, strength, verdict_warning
 
     ladder = load_ladder(scenario)
@@ -98,36 +99,74 @@ def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any
             "strength": strength(ladder, spec),
         }
     out["verdict_warning"] = verdict_warning(ladder)
+    out.update(verdict_entry(scenario))
     return out
 
 
+def verdict_entry(scenario: Scenario) -> dict[str, Any]:
+    """The board's remembered verdict (``tankmap verdict``): ``verdict`` (its document's
+    headline keys, or ``None``), ``verdict_line`` (one line to print before any balance)
+    and ``verdict_disagreement`` (a sentence when an independent and a heuristic-based
+    family disagree, else ``None``)."""
+    from tankmap.analysis.verdict.cache import disagreement, load_verdict, verdict_line
+    from tankmap.rules.geometry import Side
+    from tankmap.rules.registry import get_ruleset
+
+    doc = load_verdict(scenario)
+    names = get_ruleset(scenario.ruleset).side_names()
+    keys = (
+        "agent",
+        "family",
+        "favoured",
+        "balance",
+        "balance_ci95",
+        "games",
+        "converged",
+        "reason",
+        "seed",
+    )
+    return {
+        "verdict": None if doc is None else {k: doc.get(k) for k in keys},
+        "verdict_line": verdict_line(doc, (names[Side.SOUTH], names[Side.NORTH])),
+        "verdict_disagreement": disagreement(scenario),
+    }
+
+
 def strength_text(entry: dict[str, Any]) -> str:
-    """``"ladder Elo +763 [279, 1248], strongest of 2"`` or how to get one."""
+    """``"ladder Elo +163 [79, 248], 0 = heuristic on this board, strongest of 3"``, a
+    clean sweep said as such, or how to get one."""
     st = entry.get("strength")
     if not st:
         return "strength on this board not rated yet: run 'tankmap ladder' on it"
     lo, hi = st["elo_ci95"]
     rank = "strongest" if st["rank"] == 1 else f"rank {st['rank']}"
-    return f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}] on this board, {rank} of {st['of']}"
+    if st.get("only_sweeps"):
+        swept = (
+            f"swept by {', '.join(st['swept_by'])}"
+            if st.get("swept_by")
+            else f"sweeps {', '.join(st.get('sweeps', []))}"
+        )
+        return f"ladder: {swept} on this board (no measured Elo), {rank} of {st['of']}"
+    anchor = f", 0 = {st['anchor']}" if st.get("anchor") else ""
+    return (
+        f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}]{anchor} on this board, "
+        f"{rank} of {st['of']}"
+    )
 
 
-SEARCH_DEFAULT_GAMES = {"final-act": 400, "tank-chess": 1000, "tank-wars": 400}
-"""Up to this many games ``search`` is ``simulate``'s default agent (about a minute on two
-cores: one-core seconds per self-play game in ``benchmarks/bench_agents.py``-style runs,
-Final Act 0.34, Tank Chess 0.11, Tank Wars 0.3); beyond it the heuristic, hundreds of
-times faster."""
+def default_agent(scenario: Scenario) -> tuple[str, str]:
+    """The agent ``simulate``, the editor's balance dialog and its live meter play both sides
+    with when none is asked for, and why (one sentence): the game's strongest everyday agent
+    (the default budget of its first agent family, ``analysis.simulation.families``),
+    whatever the number of games — a run that will take long says so instead. Final Act
+    boards with advanced options on (rules §1.8) or a basic-rule reading changed (§1.8a)
+    get the heuristic: only the one-game engine plays those, where search is very slow (R/M
+    repair, which the fast engines model, does not count)."""
+    from tankmap.analysis.simulation.families import families
 
-
-def default_agent(scenario: Scenario, games: int) -> tuple[str, str]:
-    """The agent ``simulate`` plays both sides with when none is asked for, and why (one
-    sentence): the strongest agent (``search``) when ``games`` finish in about a minute on
-    two cores, else ``heuristic``. Final Act boards with advanced options on (rules §1.8)
-    get the heuristic: only the one-game engine plays those, and search there is slow (R/M
-    repair, which the fast engines model, does not count); so do boards with a basic-rule
-    reading changed (rules §1.8a)."""
-    limit = SEARCH_DEFAULT_GAMES.get(scenario.ruleset)
+    fams = families(scenario.ruleset)
     names = get_driver(scenario.ruleset).policy_names()
-    if limit is None or "search" not in names:
+    if not fams or fams[0].name not in names:
         return "heuristic", "the game's default agent"
     if scenario.ruleset == "final-act":
         from tankmap.rules.final_act.engine_advanced import FAST, MODELLED
@@ -136,12 +175,7 @@ def default_agent(scenario: Scenario, games: int) -> tuple[str, str]:
 
         opts = get_ruleset(scenario.ruleset).options(scenario)
         if any(opts.get(name) for name in MODELLED if name not in FAST):
-            return "heuristic", "advanced options are on, which search plays slowly"
+            return "heuristic", "advanced options are on, which search plays very slowly"
         if Readings.of(opts).changed:
-            return "heuristic", "rule readings are changed, which search plays slowly"
-    if games > limit:
-        return "heuristic", (
-            f"search, the strongest agent, is the default only up to {limit} games "
-            "(about a minute on two cores)"
-        )
-    return "search", f"the strongest agent; the default up to {limit} games"
+            return "heuristic", "rule readings are changed, which search plays very slowly"
+    return fams[0].default_agent(), "the strongest everyday agent of the game"

@@ -1,6 +1,7 @@
 """Balance statistics over the runner's per-game table.
 
-- ``wilson(k, n)``: Wilson score 95 % interval of a proportion.
+- ``wilson(k, n)``: Wilson score 95 % interval of a proportion (from ``analysis.estimates``,
+  which also turns win counts into the balance with its interval: ``BalanceEstimate``).
 - ``summary(df, ...)``: the ``tankmap simulate --json`` document (docs/cli-json.md) plus extra
   keys (draw rate, end reasons, length distribution, kills by unit kind, first mover).
 - ``death_map`` / ``route_map``: counts per cell as ``rows × columns`` arrays (``[0]`` = row 1).
@@ -11,33 +12,16 @@ even, 0 is one side always winning.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from tankmap.analysis.estimates import Z95 as Z95  # re-exported: the package's interval
+from tankmap.analysis.estimates import BalanceEstimate
+from tankmap.analysis.estimates import wilson as wilson
 from tankmap.rules.board import Board
-
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for ``k`` successes in ``n`` trials (``(0, 1)`` if ``n == 0``).
-
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def rate(k: int, n: int) -> dict[str, Any]:
@@ -160,6 +144,7 @@ def summary(
         seed = int(df.attrs.get("seed", 0))
     if playouts_per_second is None:
         playouts_per_second = float(df.attrs.get("playouts_per_second", 0.0))
+    est = BalanceEstimate(ws, wn, n, policies[0] if policies[0] == policies[1] else "")
     out: dict[str, Any] = {
         "games": n,
         "seed": seed,
@@ -168,6 +153,9 @@ def summary(
         "draws": draws,
         "win_rate": {"south": rate(ws, n), "north": rate(wn, n)},
         "balance": round(balance(ws, wn, n), 6),
+        "balance_ci95": [round(v, 6) for v in est.balance_ci95()],
+        "difference_ci95": [round(v, 6) for v in est.difference_ci95()],
+        "favoured": est.favoured(),
         "length": length_stats(df),
         "playouts_per_second": round(playouts_per_second, 1),
         "draw_rate": rate(draws, n),

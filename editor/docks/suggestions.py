@@ -14,6 +14,10 @@ Promises:
 - Selecting a suggestion of a current run previews it on the board as a ``GhostOverlay``.
 - Apply replaces the document's scenario by the suggestion's as **one** undoable command, so
   one Ctrl+Z restores the board exactly.
+- Only edits whose gain's interval excludes 0 are listed (``analysis.suggest``); an empty
+  run says so and what was tried. Suggestions resting on the heuristic alone say so, and
+  *Confirm with …* re-measures them with the game's strongest agent (paired, 95 %).
+- Once the board has changed, the run's "Now" figure is labelled as the board before.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from tankmap.editor.commands import ScenarioCommand
 from tankmap.editor.context import EditorContext
 from tankmap.editor.document import Document
 from tankmap.editor.ghost import GhostOverlay, board_diff
+from tankmap.editor.jobs import ThreadJob
 from tankmap.editor.suggest_job import (
     SuggestJob,
     SuggestSettings,
@@ -61,6 +66,8 @@ STALE_TEXT = "The board changed since this run: its suggestions cannot be applie
 STARTED_STALE_TEXT = "The board changed since this run started: its suggestions will not apply."
 CHOOSE_TEXT = "Select a suggestion to see it on the board; Apply adopts it."
 PLAYED_TEXT = "%v of %m candidates played"
+AUTO = "automatic"
+"""The agent entry that lets the search pick the strongest agent that fits the budget."""
 
 
 class SuggestionsDock(QWidget):
@@ -82,7 +89,10 @@ class SuggestionsDock(QWidget):
         self._message = ("Set the agent and budget, then press Suggest.", GREY)
 
         self.agent = QComboBox()
-        self.agent.setToolTip("The agent playing both sides of every measured board")
+        self.agent.setToolTip(
+            "The agent playing both sides of every measured board; 'automatic': the game's "
+            "strongest that fits the time budget, else the heuristic"
+        )
         self.games = QSpinBox()
         self.games.setRange(10, 100_000)
         self.games.setSingleStep(100)
@@ -92,7 +102,10 @@ class SuggestionsDock(QWidget):
         self.budget.setRange(1, 3600)
         self.budget.setValue(60)
         self.budget.setSuffix(" s")
-        self.budget.setToolTip("Stop playing candidates after about this long")
+        self.budget.setToolTip(
+            "Time for the search: how many candidates are played is planned from the agent's "
+            "pace on this board"
+        )
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.keep_symmetry = QCheckBox("Keep symmetry")
@@ -143,6 +156,14 @@ class SuggestionsDock(QWidget):
         self.apply_button.setToolTip("Replace the board by the selected suggestion (one undo step)")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(lambda: self.apply())
+        self.confirm_button = QPushButton("Confirm")
+        self.confirm_button.setToolTip(
+            "Re-measure the listed suggestions with the game's strongest agent, paired with "
+            "the board on the same fresh seeds"
+        )
+        self.confirm_button.setVisible(False)
+        self.confirm_button.clicked.connect(lambda: self.confirm())
+        self.confirm_job: ThreadJob | None = None
 
         inner = QWidget()
         box = QVBoxLayout(inner)
@@ -164,6 +185,7 @@ class SuggestionsDock(QWidget):
         apply_row = QHBoxLayout()  # under the scrolled part: always in sight
         apply_row.setContentsMargins(6, 0, 6, 6)
         apply_row.addWidget(self.apply_button)
+        apply_row.addWidget(self.confirm_button)
         outer.addLayout(apply_row)
         self.setMinimumWidth(280)
 
@@ -181,8 +203,9 @@ class SuggestionsDock(QWidget):
         )
 
     def settings(self) -> SuggestSettings:
+        agent = self.agent.currentText()
         return SuggestSettings(
-            self.agent.currentText(),
+            None if agent == AUTO else agent,
             self.games.value(),
             float(self.budget.value()),
             self.seed.value(),
@@ -211,11 +234,18 @@ class SuggestionsDock(QWidget):
         except TankmapError as exc:
             names = []
             self._say(sentence(str(exc)), RED)
-        keep = self.agent.currentText() or "heuristic"
+        keep = self.agent.currentText() or AUTO
+        names = [AUTO, *names] if names else []
         self.agent.clear()
         self.agent.addItems(names)
         for i, name in enumerate(names):
-            self.agent.setItemData(i, describe(ruleset, name), Qt.ItemDataRole.ToolTipRole)
+            tip = (
+                "the game's strongest agent when the search fits the time budget at its pace "
+                "on this board, else the heuristic (the result says which)"
+                if name == AUTO
+                else describe(ruleset, name)
+            )
+            self.agent.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         if keep in names:
             self.agent.setCurrentText(keep)
         self._set_running(self.busy())
@@ -254,16 +284,20 @@ class SuggestionsDock(QWidget):
                 self._say("Cancelling…", GREY)
 
     def stop(self) -> None:
-        """Cancel a run and wait for its thread (before the window goes away)."""
+        """Cancel a run and wait for its thread, and for a confirmation being measured
+        (before the window goes away)."""
         if self.job is not None and self.job.running():
             self.job.cancel()
             self.job.wait()
+        if self.confirm_job is not None:
+            self.confirm_job.wait()
 
     def _clear_result(self) -> None:
         self.result = None
         self.run_board = self.run_doc = None
         self.summary.setText("")
         self.list.clear()
+        self.confirm_button.setVisible(False)
         self._show_ghost(None)
 
     def _set_running(self, running: bool) -> None:
@@ -303,12 +337,94 @@ class SuggestionsDock(QWidget):
                 "seeds the search never used"
             )
             self.list.addItem(item)
+        self._show_confirm()
         if result.suggestions:
             self._say(CHOOSE_TEXT, GREY)
             self.list.setCurrentRow(0)
         else:
-            self._say("No edit found that the rules allow.", ORANGE)
+            self._say(sentence(result.reason or "no edit found"), ORANGE)
         self._update()
+
+    def _strongest(self) -> str | None:
+        from tankmap.analysis.simulation.agent_info import default_agent
+
+        try:
+            name = default_agent(self.ctx.doc.scenario)[0]
+        except TankmapError:
+            return None
+        return name if self.result is not None and name != self.result.agent else None
+
+    def _show_confirm(self) -> None:
+        """Offer to confirm heuristic-only suggestions with the strongest agent."""
+        result = self.result
+        strong = self._strongest()
+        offer = (
+            result is not None
+            and bool(result.suggestions)
+            and result.heuristic_only
+            and strong is not None
+            and not any(m.confirmation for _e, m in result.suggestions)
+        )
+        self.confirm_button.setVisible(offer)
+        if offer:
+            self.confirm_button.setText(f"Confirm with {strong}")
+        self._update_apply()
+
+    def confirm(self) -> ThreadJob | None:
+        """Re-measure the listed suggestions with the strongest agent in the background
+        (``analysis.suggest.confirm``); ``None`` when there is nothing to confirm."""
+        from tankmap.analysis.suggest import confirm
+
+        result, strong = self.result, self._strongest()
+        if result is None or strong is None or not result.suggestions or self.stale():
+            return None
+        if self.confirm_job is not None and self.confirm_job.running():
+            return None
+        scenario = self.run_board
+        assert scenario is not None
+
+        def work() -> None:
+            confirm(
+                scenario,
+                result.suggestions,
+                strong,
+                result.games,
+                result.check_seed,
+                1,
+                None,
+                result.seed,
+            )
+
+        job = ThreadJob(work)
+        job.finished.connect(lambda _r: self._confirmed(strong))
+        job.failed.connect(lambda message: self._confirm_failed(message))
+        self.confirm_job = job
+        self.confirm_button.setEnabled(False)
+        self.confirm_button.setText(f"Confirming with {strong}…")
+        job.start()
+        return job
+
+    def _confirmed(self, agent: str) -> None:
+        if self.confirm_job is not None:
+            self.confirm_job.wait()
+        result = self.result
+        if result is None:
+            return
+        result.confirm_agent = agent
+        for k, (edit, measured) in enumerate(result.suggestions):
+            if k < self.list.count():
+                self.list.item(k).setText(suggestion_text(k + 1, edit, measured, result.before))
+        self.summary.setText(before_text(result) + "".join(f" {sentence(n)}" for n in result.notes))
+        self.confirm_button.setVisible(False)
+        self.confirm_button.setEnabled(True)
+        self._update()
+
+    def _confirm_failed(self, message: str) -> None:
+        if self.confirm_job is not None:
+            self.confirm_job.wait()
+        self.confirm_button.setEnabled(True)
+        self._show_confirm()
+        self._say(sentence(message.splitlines()[0] if message else "failed"), RED)
 
     def _failed(self, message: str) -> None:
         self._end()
@@ -358,12 +474,25 @@ class SuggestionsDock(QWidget):
                 k for k, (e, _m) in enumerate(self.result.suggestions) if e.scenario == board
             ]
             if applied and self.ctx.doc is self.run_doc:
-                text = f"Suggestion {applied[0] + 1} is applied (Ctrl+Z restores the board)."
+                k = applied[0]
+                m = self.result.suggestions[k][1]
+                lo, hi = m.stats.balance_ci95()
+                text = (
+                    f"Suggestion {k + 1} is applied: its balance on the run's fresh seeds was "
+                    f"{m.stats.balance:.3f} [{lo:.3f}, {hi:.3f}] (Ctrl+Z restores the board)."
+                )
                 colour = GREY
             else:
                 text, colour = STALE_TEXT, ORANGE
         self.note.setText(text)
         self.note.setStyleSheet(f"color: {colour}")
+        if self.result is not None:
+            # "Now" belongs to the board the run searched: once it changed, say so
+            head = before_text(self.result) + "".join(f" {sentence(n)}" for n in self.result.notes)
+            if stale:
+                head = "Before: " + head.removeprefix("Now: ")
+            self.summary.setText(head)
+            self.summary.setStyleSheet(f"color: {GREY}" if stale else "")
 
     def _update_apply(self) -> None:
         self.apply_button.setEnabled(

@@ -74,6 +74,19 @@ def parse_option_args(ruleset: Any, pairs: Iterable[str]) -> dict[str, Any]:
 _BAR_START: dict[str, tuple[float, int]] = {}
 
 
+def format_seconds(seconds: float) -> str:
+    """``"40 s"``, ``"3 min"`` or ``"2.5 h"``.
+
+    >>> format_seconds(40), format_seconds(185), format_seconds(9000)
+    ('40 s', '3 min', '2.5 h')
+    """
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def bar_text(label: str, done: int, total: int, elapsed: float | None) -> str:
     """The progress line: bar, count and — once something is done — the time left,
     estimated from the time so far (``elapsed`` seconds).

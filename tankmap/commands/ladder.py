@@ -17,9 +17,13 @@ def register(sub: Any) -> None:
             "Play every pair of agents on the board with sides swapped (half the games "
             "each way), fit Elo ratings with 95 % intervals, and play each agent against "
             "itself for the board's balance under that agent, with the kind of play behind "
-            "it (median length, units lost per game, share of games won by a race with no "
-            "unit lost). The verdict-stability line says whether the two strongest agents "
-            "agree on the favoured side and on the balance within their intervals. "
+            "it (median length, units lost per game, share of games decided by reaching the "
+            "goal, and of those with no unit lost). Elo is anchored at the heuristic (0); a "
+            "clean sweep is reported as such, not as a rating. The verdict-stability line "
+            "applies the verdict rule to the two strongest agents: stable when the strongest "
+            "no longer beats the second and both favour the same side (or both call it even) "
+            "on at least 100 games each; 'tankmap verdict' climbs one agent's budgets to a "
+            "converged verdict. "
             "Reproducible from --seed for any --workers. The result is remembered for this "
             "board, so 'tankmap simulate' and the editor can say how strong their agent is "
             "here. docs/balance.md explains the numbers."
@@ -120,19 +124,30 @@ def run(args: argparse.Namespace) -> int:
         f"{args.file}: ladder of {len(agents)} agents, {args.games} games per run, seed {args.seed}"
     )
     print(
-        "  agent            Elo  [95% interval]      self-play balance [95%]   favours"
-        "  median length  lost/game  races"
+        "  agent            Elo  [95% interval]          self-play balance [95%]   favours  "
+        "  median length  lost/game  races (decided by reaching the goal)"
     )
     for entry, sp in zip(doc["agents"], doc["balance"], strict=True):
         lo, hi = entry["elo_ci95"]
         blo, bhi = sp["ci95"]
+        elo = (
+            f"{entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]"
+            if not entry["only_sweeps"]
+            else "swept by " + ", ".join(entry["swept_by"])
+            if entry["swept_by"]
+            else "sweeps " + ", ".join(entry["sweeps"])
+        ).ljust(28)
         print(
-            f"  {entry['name']:14} {entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]   "
+            f"  {entry['name']:14} {elo}   "
             f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        "
-            f"{names.get(sp['favoured'], 'even'):7}"
+            f"{names.get(sp['favoured'], sp['favoured']):9}"
             f"  {sp['median_length']:13}  {sp['units_lost_per_game']:9.2f}  "
-            f"{sp['race_share']:5.0%}"
+            f"{sp['race_share']:5.0%} ({sp['race_no_loss_share']:.0%} with no loss)"
         )
+    print(
+        f"  Elo 0 = {doc['anchor']}; an agent whose every match was a clean sweep has no "
+        "measured Elo (the fit's prior alone would set it)"
+    )
     verdict = "STABLE" if doc["stable"] else "NOT STABLE"
     print(f"  verdict: {verdict} — {doc['stability']['reason']}")
     if args.out:

@@ -27,10 +27,10 @@ def register(sub: Any) -> None:
         default=None,
         metavar="P",
         help="agent for both sides: random, heuristic, search[:N], uct[:N] (Tank Chess); "
-        "add restrictions like heuristic+no-berms or heuristic+no-at. Default: search, the "
-        "strongest, when the games finish in about a minute on two cores (up to 400 Final "
-        "Act, 1000 Tank Chess, 400 Tank Wars games), else heuristic; 'tankmap ladder FILE "
-        "--help-agents' describes each",
+        "add restrictions like heuristic+no-berms or heuristic+no-at. Default: the game's "
+        "strongest everyday agent (search), whatever --games; a run that will take long "
+        "says how long once its first games are done. 'tankmap ladder FILE --help-agents' "
+        "describes each",
     )
     p.add_argument(
         "--south",
@@ -65,8 +65,9 @@ def register(sub: Any) -> None:
         "--until-ci",
         type=float,
         metavar="W",
-        help="keep playing --games more at a time until both win-rate intervals are "
-        "narrower than W (e.g. 0.05)",
+        help="keep playing --games more at a time until both sides' win-rate intervals are "
+        "narrower than W, their full width (upper end minus lower end; e.g. 0.05 = about "
+        "+/-0.025), or --max-games is reached",
     )
     p.add_argument("--max-games", type=int, default=200_000, metavar="N", help="cap for --until-ci")
     p.add_argument(
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     if args.policy is None and not (args.south and args.north):
         from tankmap.analysis.simulation.agent_info import default_agent
 
-        chosen = default_agent(scenario, args.max_games if args.until_ci else args.games)
+        chosen = default_agent(scenario)
     default = args.policy or (chosen[0] if chosen else "heuristic")
     south = args.south or default
     north = args.north or default
@@ -127,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     if fallback:
         sys.stderr.write(f"simulate: {fallback}\n")
     bar, finish = terminal_bar("simulate")
+    bar = _with_estimate(bar, (south, north), args.workers)
     batch = None  # fast agents: the runner's own (big, vectorised) tasks
     agents = {p.split("+")[0].split(":")[0] for p in (south, north)}
     if not agents <= FAST_AGENTS or fallback:
@@ -147,8 +149,13 @@ def run(args: argparse.Namespace) -> int:
         progress=bar,
     )
     finish()
+    if len(df) >= 2:  # the editor's estimates and defaults follow the measured pace
+        from tankmap.analysis.simulation.pace import remember_pace
+
+        remember_pace(scenario, (south, north), df.attrs["seconds"] * args.workers / len(df))
     doc = summary(df, alternating=scenario.ruleset == "tank-chess")
     doc["agents"] = agents_entry(scenario, (south, north))
+    doc["verdict"] = doc["agents"]["verdict"]  # the board's remembered verdict, if any
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
     doc["provisional"] = ruleset.provisional
@@ -181,6 +188,38 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+LONG_RUN = 20.0
+"""A run whose games will take longer than this (seconds) says so once its first are done."""
+
+
+def _with_estimate(bar: Any, policies: tuple[str, str], workers: int) -> Any:
+    """``bar`` that also prints, once, how long the run will take when that is more than
+    ``LONG_RUN`` seconds, at the pace of its first games (instead of switching agents)."""
+    import time
+
+    from tankmap.analysis.simulation.batching import time_left
+    from tankmap.commands.common import format_seconds
+
+    started = time.monotonic()
+    said = [False]
+
+    def tick(done: int, total: int) -> None:
+        now = time.monotonic()
+        left = time_left(done, total, now, started, None)
+        if not said[0] and left is not None and done < total and now - started >= 1.0:
+            said[0] = True
+            if left > LONG_RUN:
+                agents = policies[0] if policies[0] == policies[1] else " vs ".join(policies)
+                sys.stderr.write(
+                    f"\rsimulate: about {format_seconds(left)} more for {total} games of "
+                    f"{agents} on {workers} worker{'s' if workers > 1 else ''} (the pace "
+                    f"of the first {done}); --policy heuristic is far faster\n"
+                )
+        bar(done, total)
+
+    return tick
+
+
 def _show(
     args: argparse.Namespace, doc: dict[str, Any], ruleset: Any, south: str, north: str
 ) -> int:
@@ -201,6 +240,9 @@ def _show(
     if "default_agent" in doc:
         chosen = doc["default_agent"]
         print(f"  default agent {chosen['name']}: {chosen['reason']} (--policy picks another)")
+    print(f"  {doc['agents']['verdict_line']}")
+    if doc["agents"]["verdict_disagreement"]:
+        print(f"  warning: {doc['agents']['verdict_disagreement']}")
     if doc["agents"]["verdict_warning"]:
         print(f"  warning: {doc['agents']['verdict_warning']}")
     for side in ("south", "north"):
@@ -209,8 +251,10 @@ def _show(
         who = f"{names[side]} wins".ljust(width + 5)
         print(f"  {who} {doc['wins'][side]:6}  {r['estimate']:.4f}  [{lo:.4f}, {hi:.4f}]")
     print(f"  {'draws'.ljust(width + 5)} {doc['draws']:6}")
+    blo, bhi = doc["balance_ci95"]
     print(
-        f"  balance {doc['balance']:.4f}; length mean {doc['length']['mean']}, median "
+        f"  balance {doc['balance']:.4f} [{blo:.4f}, {bhi:.4f}] ({south} vs {north}, "
+        f"{doc['games']} games); length mean {doc['length']['mean']}, median "
         f"{doc['length']['median']}; {doc['playouts_per_second']:.1f} playouts/s"
     )
     if "first_mover" in doc:

@@ -14,19 +14,28 @@ def register(sub: Any) -> None:
         help="suggest legal terrain edits that even the balance",
         description=(
             "Search single-piece terrain edits (shift a berm, swamp, minefield or obstacle by "
-            "up to two cells, turn it, move a minefield's lane; Tank Chess also removes or "
-            "adds obstacles) that the rules allow and that keep the board legal and "
-            "complete; steer by terrain-only turns to goal, confirm with playouts of the "
-            "agent, and re-measure the best few on fresh seeds with 95 % intervals. "
-            "docs/design-assistant.md explains the search."
+            "up to two cells, turn it, move a minefield's lane; Tank Chess also removes "
+            "obstacles) that the rules allow and that keep the board legal and complete; "
+            "steer by terrain-only turns to goal, screen with playouts of the agent paired "
+            "with the current board on common seeds, and re-measure the best few on fresh "
+            "seeds. An edit is listed only when the interval of the balance it gains excludes "
+            "0 at a level that guards against picking noise among them (Bonferroni over the "
+            "re-measured ones); otherwise the answer is 'no edit found that evens the board "
+            "beyond noise'. docs/design-assistant.md explains the search."
         ),
     )
     p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
     p.add_argument(
         "--agent",
-        default="heuristic",
-        help="agent playing both sides (default "
-        "heuristic: fast; 'tankmap ladder' says how strong each is)",
+        default=None,
+        help="agent playing both sides (default: the game's strongest everyday agent when "
+        "the search fits --budget at its pace on this board, else heuristic)",
+    )
+    p.add_argument(
+        "--confirm-with",
+        metavar="AGENT",
+        help="re-measure the listed edits with this agent too (paired, 95 %%), e.g. the "
+        "verdict's agent after a heuristic search",
     )
     p.add_argument(
         "--games", type=int, default=400, metavar="N", help="games per measured board (default 400)"
@@ -36,7 +45,8 @@ def register(sub: Any) -> None:
         type=float,
         default=240.0,
         metavar="SECONDS",
-        help="stop confirming candidates after about this long (default 240)",
+        help="time for the search (default 240): how many candidates are played is planned "
+        "from the agent's pace on this board so that the search fits it",
     )
     p.add_argument(
         "--keep-symmetry",
@@ -106,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         args.top,
         bar,
         units=args.units,
+        confirm_agent=args.confirm_with,
     )
     finish()
     doc = result.to_json()
@@ -126,18 +137,41 @@ def run(args: argparse.Namespace) -> int:
 
     print(
         f"{args.file}: balance {b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] "
-        f"with {result.agent} ({b['games']} games); {race(b['turns_to_goal'])}"
+        f"with {result.agent} ({b['games']} games, {result.agent_reason}); "
+        f"{race(b['turns_to_goal'])}"
     )
-    print(f"  {result.candidates} legal edits, {result.played} played, {result.seconds:.0f} s")
+    print(
+        f"  {result.candidates} legal edits, {result.played} played, {result.remeasured} "
+        f"re-measured on fresh seeds, {result.seconds:.0f} s"
+    )
     if not doc["suggestions"]:
-        print("  no edit found that the rules allow")
+        print(f"  {doc['reason']}")
     for k, s in enumerate(doc["suggestions"], 1):
+        lo, hi = s["improvement_ci95"]
         print(f"  {k}. {'; '.join(s['edits'])}")
         print(
-            f"     balance {b['balance']:.3f} -> {s['balance']:.3f} "
-            f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] on fresh seeds; "
-            f"{race(s['turns_to_goal'])}" + (f"; {s['file']}" if "file" in s else "")
+            f"     balance {b['balance']:.3f} -> {s['balance']:.3f} on the same fresh seeds: "
+            f"{s['improvement']:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+            f"({s['improvement_level']:.1%} interval); {race(s['turns_to_goal'])}"
+            + (f"; {s['file']}" if "file" in s else "")
         )
+        c = s.get("confirmation")
+        if c:
+            clo, chi = c["improvement_ci95"]
+            word = "confirmed" if c["confirmed"] else "NOT confirmed"
+            print(
+                f"     {word} by {c['agent']}: {c['balance_before']:.3f} -> {c['balance']:.3f}, "
+                f"{c['improvement']:+.3f} [{clo:+.3f}, {chi:+.3f}]"
+            )
+    if doc["suggestions"] and result.heuristic_only:
+        from tankmap.analysis.simulation.agent_info import default_agent
+
+        strong = default_agent(scenario)[0]
+        if strong != result.agent:
+            print(
+                f"  these rest on the heuristic alone: confirm them with the verdict's agent: "
+                f"tankmap suggest {args.file} --agent heuristic --confirm-with {strong}"
+            )
     for note in doc["notes"]:
         print(f"  note: {note}")
     return 0

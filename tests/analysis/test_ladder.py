@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tankmap.analysis.elo import expected_score, fit_elo
-from tankmap.analysis.ladder import SelfPlay, run_ladder, self_play_stats, stability
+from tankmap.analysis.ladder import Match, SelfPlay, run_ladder, self_play_stats, stability
 from tankmap.analysis.simulation.agent_info import default_agents, describe
 from tankmap.cli import main
 from tankmap.maps import map_path
@@ -59,20 +59,30 @@ def _sp(name: str, s: int, n: int, games: int = 400) -> SelfPlay:
 
 
 @pytest.mark.parametrize(
-    "first, second, stable",
+    "first, second, score, stable",
     [
-        ((250, 150), (240, 160), True),  # both favour south, balances 0.75 and 0.80
-        ((250, 150), (150, 250), False),  # opposite sides
-        ((205, 195), (300, 100), False),  # an even game against a clear south edge
-        ((205, 195), (195, 205), True),  # both even
-        ((330, 70), (250, 150), False),  # both south, balances 0.35 vs 0.75: no overlap
+        # both favour south; x scored 104 of 200 against y: 0.52, interval covers 0.5
+        ((250, 150), (240, 160), 104.0, True),
+        # the same counts, but x still beats y (124 of 200 = 0.62, lower end 0.55)
+        ((250, 150), (240, 160), 124.0, False),
+        ((250, 150), (150, 250), 100.0, False),  # opposite sides
+        ((205, 195), (300, 100), 100.0, False),  # an even game against a clear south edge
+        ((205, 195), (195, 205), 100.0, True),  # both even, no gain
     ],
 )
-def test_verdict_stability_from_hand_made_tables(
-    first: tuple[int, int], second: tuple[int, int], stable: bool
+def test_verdict_stability_is_the_verdict_rule(
+    first: tuple[int, int], second: tuple[int, int], score: float, stable: bool
 ) -> None:
     sp = {"x": _sp("x", *first), "y": _sp("y", *second)}
-    assert stability(sp, ["x", "y"]).stable is stable
+    matches = [Match("y", "x", 200, 200 - score)]  # either order of the pair
+    assert stability(sp, ["x", "y"], matches).stable is stable
+
+
+def test_a_small_ladder_is_never_stable() -> None:
+    # 60 self-play games each: under the minimum, the verdicts are undecided
+    sp = {"x": _sp("x", 40, 15, games=60), "y": _sp("y", 40, 15, games=60)}
+    result = stability(sp, ["x", "y"], [Match("x", "y", 60, 30.0)])
+    assert not result.stable and "fewer than 100" in result.reason
 
 
 def test_balance_interval_and_favoured_side() -> None:
@@ -81,7 +91,23 @@ def test_balance_interval_and_favoured_side() -> None:
     lo, hi = sp.balance_ci95()
     assert lo < 0.5 < hi < 1.0
     assert sp.favoured() == "south"
-    assert _sp("y", 200, 200).balance_ci95()[1] == 1.0 and _sp("y", 200, 200).favoured() is None
+    assert _sp("y", 200, 200).balance_ci95()[1] == 1.0 and _sp("y", 200, 200).favoured() == "even"
+    assert _sp("z", 30, 10, games=40).favoured() == "undecided"
+
+
+def test_elo_anchor_moves_the_zero_and_the_intervals() -> None:
+    results = {("a", "b"): (150.0, 200), ("b", "c"): (120.0, 200)}
+    first = fit_elo(["a", "b", "c"], results)
+    at_b = fit_elo(["a", "b", "c"], results, anchor="b")
+    assert at_b["b"].elo == 0.0 and at_b["b"].ci95 == (0.0, 0.0)
+    for name in "abc":
+        assert at_b[name].elo == pytest.approx(first[name].elo - first["b"].elo)
+    # two agents: the other one's interval is the same width whichever is anchored
+    two = {("a", "b"): (150.0, 200)}
+    wa, wb = fit_elo(["a", "b"], two), fit_elo(["a", "b"], two, anchor="b")
+    assert wa["b"].ci95[1] - wa["b"].ci95[0] == pytest.approx(wb["a"].ci95[1] - wb["a"].ci95[0])
+    with pytest.raises(ValueError):
+        fit_elo(["a", "b"], two, anchor="z")
 
 
 def test_ladder_orders_random_below_heuristic_and_is_reproducible() -> None:
@@ -92,8 +118,14 @@ def test_ladder_orders_random_below_heuristic_and_is_reproducible() -> None:
     two = run_ladder(scenario, ["random", "heuristic"], 20, seed=3, workers=2)
     assert one.to_json() == two.to_json()
     assert one.by_strength() == ["heuristic", "random"]
-    assert one.ratings["heuristic"].ci95[0] > 0  # clearly stronger than the anchor
+    # anchored at the heuristic; random, swept in every game, is rated from the prior only
+    assert one.ratings["heuristic"].elo == 0.0
     doc = one.to_json()
+    assert doc["anchor"] == "heuristic"
+    entries = {e["name"]: e for e in doc["agents"]}
+    # seed 3: the heuristic wins all 20 games (a sweep, reported as such)
+    assert entries["random"]["only_sweeps"] and entries["random"]["swept_by"] == ["heuristic"]
+    assert entries["heuristic"]["sweeps"] == ["random"]
     assert {"agents", "balance", "stable"} <= set(doc)
     for entry in doc["agents"]:
         assert {"name", "elo", "elo_ci95"} <= set(entry)
@@ -105,7 +137,7 @@ def test_ladder_orders_random_below_heuristic_and_is_reproducible() -> None:
     assert sp["heuristic"].median_length < sp["random"].median_length
 
 
-def test_self_play_stats_count_races_without_losses() -> None:
+def test_self_play_stats_count_races_and_races_without_losses() -> None:
     import pandas as pd
 
     df = pd.DataFrame(
@@ -119,7 +151,9 @@ def test_self_play_stats_count_races_without_losses() -> None:
     )
     sp = self_play_stats("x", df)
     assert (sp.wins_south, sp.wins_north, sp.draws) == (2, 1, 1)
-    assert sp.race_share == 0.25 and sp.units_lost_per_game == 2.0 and sp.median_length == 20.5
+    # two games decided by reaching the line, one of them with no unit lost
+    assert sp.race_share == 0.5 and sp.race_no_loss_share == 0.25
+    assert sp.units_lost_per_game == 2.0 and sp.median_length == 20.5
 
 
 def test_ladder_needs_two_agents() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tankmap.analysis.suggest import candidate_edits, suggest, unit_edits
+from tankmap.analysis.suggest import suggest
+from tankmap.analysis.suggest_edits import candidate_edits, unit_edits
 from tankmap.cli import main
 from tankmap.maps import map_path
 from tankmap.rules.fileformat import read_scenario
@@ -92,27 +94,70 @@ def test_unit_edits_keep_symmetry_and_candidate_edits_offer_them() -> None:
     assert len(with_units) == len(list(unit_edits(s)))
 
 
-def test_suggest_is_deterministic_and_improves_or_reports(tmp_path: Path) -> None:
+def test_suggest_is_deterministic_and_lists_only_real_improvements() -> None:
     s = _scenario("final-act/flanks-vs-centre")
-    one = suggest(s, games=60, budget=60, seed=2, top=2, max_candidates=5)
-    two = suggest(s, games=60, budget=60, seed=2, top=2, max_candidates=5)
+    kw: dict[str, Any] = dict(games=200, budget=600, seed=1, top=2, max_candidates=5)
+    one = suggest(s, "heuristic", **kw)
+    two = suggest(s, "heuristic", **kw)
     strip = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
     assert strip(one.to_json()) == strip(two.to_json())
     doc = one.to_json()
-    assert {"balance", "ci95"} <= set(doc["before"])
+    assert {"balance", "ci95", "balance_ci95"} <= set(doc["before"])
+    assert doc["agent"] == "heuristic" and doc["heuristic_only"] is True
+    # seed 1: moving the south minefield evens this board beyond noise
+    assert doc["suggestions"] and doc["reason"] is None
     for sug in doc["suggestions"]:
-        assert {"edits", "scenario", "balance", "ci95", "games"} <= set(sug)
+        assert {"edits", "scenario", "balance", "ci95", "games", "improvement_ci95"} <= set(sug)
+        lo, hi = sug["improvement_ci95"]
+        assert 0 < lo <= sug["improvement"] <= hi
+        assert sug["improvement_level"] == pytest.approx(1 - 0.05 / doc["remeasured"])
         assert sug["scenario"]["format"] == "tankmap-scenario"
+        # paired on the same fresh seeds: the gain is the difference of the two balances
+        assert sug["improvement"] == pytest.approx(sug["balance"] - doc["before"]["balance"])
+
+
+def test_an_even_board_gets_no_suggestion_and_the_reason() -> None:
+    s = _scenario("final-act/mirror")
+    result = suggest(
+        s, "heuristic", games=200, budget=600, seed=1, top=3, max_candidates=6, keep_symmetry=True
+    )
+    doc = result.to_json()
+    assert doc["suggestions"] == []
+    assert doc["reason"].startswith("no edit found that evens the board beyond noise")
+    assert f"{doc['candidates']} legal edits" in doc["reason"]
+
+
+def test_a_confirmation_by_another_agent_is_paired_and_reported() -> None:
+    s = _scenario("final-act/flanks-vs-centre")
+    result = suggest(
+        s,
+        "heuristic",
+        games=200,
+        budget=600,
+        seed=1,
+        top=2,
+        max_candidates=5,
+        confirm_agent="heuristic+no-berms",
+    )
+    doc = result.to_json()
+    assert doc["heuristic_only"] is False and doc["confirm_agent"] == "heuristic+no-berms"
+    assert doc["suggestions"]
+    for sug in doc["suggestions"]:
+        c = sug["confirmation"]
+        assert c["agent"] == "heuristic+no-berms"
+        assert c["confirmed"] is (c["improvement_ci95"][0] > 0)
 
 
 def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = [
         "suggest",
-        "final-act/mirror",
+        "final-act/flanks-vs-centre",
+        "--agent",
+        "heuristic",
         "--games",
-        "40",
-        "--budget",
-        "30",
+        "200",
+        "--seed",
+        "1",
         "--top",
         "1",
         "--workers",
@@ -123,7 +168,22 @@ def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixtur
     ]
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert len(doc["suggestions"]) == 1
+    assert len(doc["suggestions"]) == 1 and doc["suggestions"][0]["improvement_ci95"][0] > 0
     f = Path(doc["suggestions"][0]["file"])
     rs = get_ruleset("final-act")
     assert is_legal(rs.check(read_scenario(f)))
+    argv = [
+        "suggest",
+        "final-act/mirror",
+        "--agent",
+        "heuristic",
+        "--games",
+        "100",
+        "--keep-symmetry",
+        "--workers",
+        "1",
+        "--top",
+        "1",
+    ]
+    assert main(argv) == 0
+    assert "no edit found that evens the board beyond noise" in capsys.readouterr().out

@@ -24,8 +24,10 @@ def test_interrupt_stops_the_search_and_otherwise_changes_nothing() -> None:
         nonlocal calls
         calls += 1
 
-    plain = suggest(s, games=40, budget=60, seed=3, top=1, max_candidates=3)
-    hooked = suggest(s, games=40, budget=60, seed=3, top=1, max_candidates=3, interrupt=count)
+    plain = suggest(s, "heuristic", games=40, budget=60, seed=3, top=1, max_candidates=3)
+    hooked = suggest(
+        s, "heuristic", games=40, budget=60, seed=3, top=1, max_candidates=3, interrupt=count
+    )
     strip = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
     assert strip(hooked.to_json()) == strip(plain.to_json())
     assert calls > hooked.candidates  # every edit generated, and every measurement
@@ -39,6 +41,7 @@ def test_interrupt_stops_the_search_and_otherwise_changes_nothing() -> None:
     with pytest.raises(Stop):
         suggest(
             s,
+            "heuristic",
             games=40,
             budget=60,
             seed=3,

@@ -60,7 +60,7 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     assert not seen or seen[-1][0] <= 60
 
 
-def test_cancel_stops_the_run(qtbot: Any) -> None:
+def test_cancel_keeps_the_finished_games_as_a_partial_result(qtbot: Any) -> None:
     scenario = read_scenario(BASIC)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
@@ -73,12 +73,22 @@ def test_cancel_stops_the_run(qtbot: Any) -> None:
     assert dialog.cancel_button.isEnabled()
     job = dialog.job
     assert job is not None
-    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+    with qtbot.waitSignal(job.finished, timeout=60_000):
         dialog.cancel_button.click()
     qtbot.waitUntil(lambda: not dialog.busy(), timeout=10_000)
-    assert "Cancelled" in dialog.results.toPlainText()
-    assert dialog.last is None and not dialog.report_button.isEnabled()
-    assert dialog.run_button.isEnabled()
+    assert dialog.last is not None
+    _scenario, doc, table = dialog.last
+    n = len(table)
+    assert 0 < n < 5000 and doc["games"] == n
+    text = dialog.results.toPlainText()
+    assert f"Cancelled after {n} of 5000 games: a partial result" in text
+    assert "Balance" in text and "[" in text  # with its (wider) interval
+    assert dialog.bar.format() == f"cancelled after {n} of 5000 games"  # no stale time left
+    # the games kept are the run's first games: the same as a run of that many
+    expected = simulate(scenario, n, ("random", "random"), seed=dialog.seed.value())
+    assert list(table["game"]) == list(range(n))
+    assert list(table["winner"]) == list(expected["winner"])
+    assert dialog.report_button.isEnabled() and dialog.run_button.isEnabled()
 
 
 def test_an_illegal_board_is_refused_with_its_reason(qtbot: Any) -> None:
@@ -121,6 +131,7 @@ def test_restricted_policy_runs_like_simulate(qtbot: Any) -> None:
     items = [dialog.south.itemText(i) for i in range(dialog.south.count())]
     assert "heuristic+no-berms" in items and "heuristic+no-tank" in items
     dialog.south.setCurrentText("heuristic+no-berms")  # picked: both lists stay as they are
+    dialog.north.setCurrentText("heuristic")
     dialog.games.setValue(40)
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
@@ -261,17 +272,53 @@ def test_an_incomplete_setup_runs_with_a_warning(qtbot: Any) -> None:
 
 
 def test_the_agent_lists_follow_the_default_agent_until_the_user_picks(qtbot: Any) -> None:
-    # simulate's rule (agent_info.default_agent): search up to 400 Final Act games, else
-    # the heuristic; the dialog says which and why
+    # simulate's rule (agent_info.default_agent): the strongest everyday agent, whatever
+    # the number of games; the dialog says which and why
     dialog = BalanceDialog(lambda: read_scenario(MIRROR))
     qtbot.addWidget(dialog)
-    assert dialog.games.value() == 1000
-    assert (dialog.south.currentText(), dialog.north.currentText()) == ("heuristic", "heuristic")
-    assert "up to 400 games" in dialog.default_note.text()
-    dialog.games.setValue(300)
     assert (dialog.south.currentText(), dialog.north.currentText()) == ("search", "search")
     assert dialog.default_note.text().startswith("Default agent: search")
+    dialog.games.setValue(5000)
+    assert (dialog.south.currentText(), dialog.north.currentText()) == ("search", "search")
     # the user picks South's agent: from then on both lists stay as they are
     dialog.south.setCurrentText("random")
-    dialog.games.setValue(5000)
+    dialog.refresh_policies()
     assert (dialog.south.currentText(), dialog.north.currentText()) == ("random", "search")
+
+
+def test_the_games_fit_a_minute_at_the_measured_pace_until_the_user_sets_them(
+    qtbot: Any,
+) -> None:
+    from tankmap.analysis.simulation.pace import remember_pace
+
+    scenario = read_scenario(MIRROR)
+    remember_pace(scenario, ("search", "search"), 0.125)  # seconds a game, as measured
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.update_estimate(measure=False)
+    assert dialog.games.value() == 400  # 60 s / 0.125 s = 480, rounded down to hundreds
+    assert dialog.estimate.text() == (
+        "Estimated time: about 50 s for 400 games (0.125 s a game on this board, measured)"
+    )
+    dialog.games.setValue(2000)  # the user's number stays, the estimate follows it
+    assert dialog.estimate.text().startswith("Estimated time: about 4 min for 2000 games")
+    remember_pace(scenario, ("search", "search"), 0.25)
+    dialog.update_estimate(measure=False)
+    assert dialog.games.value() == 2000
+    assert dialog.estimate.text().startswith("Estimated time: about 8 min for 2000 games")
+
+
+def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) -> None:
+    from tankmap.analysis.simulation.pace import known_pace
+
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.south.setCurrentText("heuristic")
+    dialog.north.setCurrentText("heuristic")
+    dialog.update_estimate()
+    assert "measuring" in dialog.estimate.text()
+    qtbot.waitUntil(lambda: "games (" in dialog.estimate.text(), timeout=120_000)
+    pace = known_pace(scenario, ("heuristic", "heuristic"))
+    assert pace is not None and f"{pace:.3g} s a game" in dialog.estimate.text()
+    dialog.stop()

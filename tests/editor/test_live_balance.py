@@ -1,5 +1,6 @@
 """View ▸ Live balance meter: off by default; on, the status bar shows the balance of the
-board on screen (the figure of ``measure`` with the meter's seed), follows edits, drops the
+board on screen and its change from the board measured before on the same games (the
+reading of ``analysis.meter.BalanceMeter`` with the meter's seed), follows edits, drops the
 results of older boards, and shows a short note on an unplayable board."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tankmap import maps
-from tankmap.analysis.suggest import measure
+from tankmap.analysis.meter import BalanceMeter
 from tankmap.editor import live_balance
 from tankmap.editor.mainwindow import MainWindow
 from tankmap.rules.fileformat import read_scenario
@@ -17,13 +18,12 @@ from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario, Unit
 
 FLANKS = next(p for p in maps.builtin_maps("final-act") if p.name == "flanks-vs-centre.json")
-TEXT = re.compile(r"^balance (\d\.\d\d) \[(\d\.\d\d), (\d\.\d\d)\] \(heuristic, 100 games\)$")
+TEXT = re.compile(r"^balance (\d\.\d\d) \[(\d\.\d\d), (\d\.\d\d)\] \(heuristic, 200 games\)$")
 
 
-def expected(scenario: Scenario) -> str:
-    stats = measure(scenario, "heuristic", 100, live_balance.SEED, 1).stats
-    lo, hi = stats.balance_ci95()
-    return f"balance {stats.balance:.2f} [{lo:.2f}, {hi:.2f}] (heuristic, 100 games)"
+def expected(scenario: Scenario, previous: Scenario | None = None) -> str:
+    """What a meter of its own says of ``scenario`` measured after ``previous``."""
+    return BalanceMeter(live_balance.AGENT, live_balance.SEED).measure(scenario, previous).text()
 
 
 def _settled(qtbot: Any, w: MainWindow) -> None:
@@ -53,19 +53,24 @@ def test_the_meter_is_off_by_default_and_follows_edits(
     assert TEXT.match(text) and text == expected(w.doc.scenario)
     assert meter.label.isVisible()
 
-    # two quick edits: the figure shown is the last board's, never an older one's
+    # two quick edits: the figure shown is the last board's, never an older one's, with its
+    # change from the board measured before, on the same games
+    original = w.doc.scenario
     swamp = next(t for t in w.doc.scenario.terrain if t.kind == "swamp")
     w.doc.select([swamp])
     assert w.nudge(-1, 0).ok
     assert w.nudge(-1, 0).ok
     assert meter.label.styleSheet()  # greyed: the figure belongs to an older board
     _settled(qtbot, w)
-    assert meter.label.text() == expected(w.doc.scenario) != text
+    edited = w.doc.scenario
+    now = meter.label.text()
+    assert now == expected(edited, original) != text
+    assert " · change " in now  # a change beyond noise, or within it, is said
 
     w.run_action("edit.undo")
     w.run_action("edit.undo")
     _settled(qtbot, w)
-    assert meter.label.text() == text  # the same board, the same figure
+    assert meter.label.text() == expected(original, edited)
 
     action.trigger()
     assert not meter.enabled and meter.label.text() == ""
@@ -86,7 +91,7 @@ def test_a_newer_edit_cancels_the_run_in_progress(
     meter.refresh()  # what the timer does: the old run is told to stop
     assert first._stop.is_set()
     _settled(qtbot, w)
-    assert meter.job is None and meter.label.text() == expected(w.doc.scenario)
+    assert meter.job is None and meter.label.text() == expected(w.doc.scenario)  # no previous
 
 
 def test_unplayable_boards_show_a_short_note(

@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
+from tankmap.analysis.simulation.agent_info import default_agent
 from tankmap.cli import main
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = str(ROOT / "maps" / "final-act" / "mirror.json")
@@ -56,24 +59,47 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
         assert again[key] == doc[key]
 
 
-def test_the_default_agent_is_the_strongest_that_finishes_in_about_a_minute(
+def test_the_default_agent_is_the_strongest_whatever_the_number_of_games(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     doc = run_json(capsys, MIRROR, "--games", "4", "--seed", "1", "--workers", "1")
     assert doc["policy"] == {"south": "search", "north": "search"}
     assert doc["default_agent"]["name"] == "search"
-    assert "400 games" in doc["default_agent"]["reason"]
+    assert "strongest" in doc["default_agent"]["reason"]
     assert doc["agents"]["south"]["name"] == "search"
-    many = run_json(capsys, MIRROR, "--games", "401", "--seed", "1")
-    assert many["policy"] == {"south": "heuristic", "north": "heuristic"}
-    assert many["default_agent"]["name"] == "heuristic"
+    scenario = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
+    assert default_agent(scenario) == ("search", doc["default_agent"]["reason"])
     asked = run_json(capsys, MIRROR, "--games", "4", "--policy", "random")
     assert asked["policy"] == {"south": "random", "north": "random"}
     assert "default_agent" not in asked
     one_side = run_json(capsys, MIRROR, "--games", "4", "--south", "random", "--workers", "1")
     assert one_side["policy"] == {"south": "random", "north": "search"}
     assert main(["simulate", MIRROR, "--games", "2", "--workers", "1"]) == 0
-    assert "default agent search: the strongest agent" in capsys.readouterr().out
+    assert "default agent search: the strongest" in capsys.readouterr().out
+
+
+def test_a_long_run_says_how_long_once_its_first_games_are_done(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from tankmap.commands.simulate import LONG_RUN, _with_estimate
+
+    now = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    seen: list[tuple[int, int]] = []
+    tick = _with_estimate(lambda d, t: seen.append((d, t)), ("search", "search"), 2)
+    now[0] += 3.0
+    tick(1, 200)  # 3 s a game: about 10 min left
+    now[0] += 3.0
+    tick(2, 200)
+    err = capsys.readouterr().err
+    assert err.count("simulate: about") == 1 and "200 games of search on 2 workers" in err
+    assert "10 min" in err and seen == [(1, 200), (2, 200)]
+    quick = _with_estimate(lambda d, t: None, ("heuristic", "heuristic"), 1)
+    now[0] += 1.0
+    quick(100, 200)  # 1 s for half the games: nothing to say
+    assert capsys.readouterr().err == "" and LONG_RUN > 1.0
 
 
 def test_south_north_policies_and_report(

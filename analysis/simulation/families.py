@@ -1,0 +1,96 @@
+"""Agent *families*: one agent at budgets B, 2B, 4B, … — the rungs of a verdict's climb.
+
+``tankmap verdict`` judges a board with a family of agents whose strength grows with its
+budget (``search:3``, ``search:6``, …): it climbs until a bigger budget no longer beats the
+one before it (``analysis.verdict``). A family says which agent name takes the budget, the
+first budget of a climb, the largest it may try, and whether the agent chooses its moves
+without the game's heuristic (``independent``): agreement between an independent family
+and a heuristic-based one is evidence that a verdict is the board's, not the heuristic's.
+
+Each game lists its families strongest-first; the first is the verdict's default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tankmap.analysis.simulation.games import PolicyError
+
+
+@dataclass(frozen=True)
+class Family:
+    """An agent name that takes a budget (``name:N``) and the budgets a climb tries; the
+    bare ``name`` plays ``default_budget``."""
+
+    ruleset: str
+    name: str
+    base: int
+    limit: int
+    independent: bool
+    default_budget: int
+
+    def agent(self, budget: int) -> str:
+        """The agent name at ``budget`` (``"search:12"``)."""
+        return f"{self.name}:{budget}"
+
+    def budgets(self) -> Iterator[int]:
+        """``base``, ``2 base``, ``4 base``, … up to ``limit``."""
+        b = self.base
+        while b <= self.limit:
+            yield b
+            b *= 2
+
+    def default_agent(self) -> str:
+        """The family's everyday agent: its bare name, which plays ``default_budget``."""
+        return self.name
+
+
+_FAMILIES: dict[str, list[Family]] = {
+    "final-act": [
+        Family("final-act", "search", base=3, limit=96, independent=False, default_budget=3),
+    ],
+    "tank-chess": [
+        Family("tank-chess", "search", base=30, limit=960, independent=False, default_budget=60),
+    ],
+    "tank-wars": [
+        Family("tank-wars", "search", base=3, limit=96, independent=False, default_budget=3),
+    ],
+}
+
+
+def register_family(family: Family, first: bool = False) -> Family:
+    """Add ``family`` to its game's list (as the verdict's default when ``first``),
+    replacing a family of the same name."""
+    found = [f for f in _FAMILIES.setdefault(family.ruleset, []) if f.name != family.name]
+    _FAMILIES[family.ruleset] = [family, *found] if first else [*found, family]
+    return family
+
+
+def families(ruleset: str) -> tuple[Family, ...]:
+    """The game's families, the verdict's default first (empty for a game without any)."""
+    return tuple(_FAMILIES.get(ruleset, ()))
+
+
+def family(ruleset: str, name: str | None = None) -> Family:
+    """The family ``name`` of ``ruleset`` (default: the game's first); ``PolicyError`` when
+    the game has no such family."""
+    known = families(ruleset)
+    if not known:
+        raise PolicyError(f"{ruleset} has no agent family to climb")
+    if name is None:
+        return known[0]
+    for f in known:
+        if f.name == name:
+            return f
+    names = ", ".join(f.name for f in known)
+    raise PolicyError(f"{ruleset} has no agent family {name!r} (known: {names})")
+
+
+def cross_check_family(main: Family) -> Family | None:
+    """A family of the same game of the other kind (independent vs heuristic-based) to
+    compare a verdict with, or ``None``."""
+    for f in families(main.ruleset):
+        if f.independent != main.independent:
+            return f
+    return None

@@ -1,0 +1,105 @@
+"""How long games of an agent take on a board, so that a long run can be announced before
+it starts and a default number of games can fit about a minute.
+
+``remember_pace`` keeps the seconds per game (one process) a finished run measured, per
+board (``ladder_cache.board_key``: the board's content) and pair of agents, in
+``$TANKMAP_CACHE_DIR/pace.json`` (else ``$XDG_CACHE_HOME/tankmap/pace.json``, else
+``~/.cache/tankmap/pace.json``); ``known_pace`` reads it back; ``measure_pace`` plays a few
+seeded games to find out when nothing is known. A cache that cannot be read or written is
+simply empty. ``games_for`` turns a pace into a round number of games for a time budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from tankmap.analysis.ladder_cache import board_key
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.fileformat import atomic_write_text
+from tankmap.rules.scenario import Scenario
+
+MEASURE_GAMES = 2
+"""Games ``measure_pace`` plays (after one unmeasured game that loads what the agent needs)."""
+KEEP = 200
+"""At most this many board/agent entries are remembered (the oldest are dropped)."""
+
+
+def pace_file() -> Path:
+    """Where paces are kept (see the module docstring)."""
+    if os.environ.get("TANKMAP_CACHE_DIR"):
+        return Path(os.environ["TANKMAP_CACHE_DIR"]) / "pace.json"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tankmap" / "pace.json"
+
+
+def _key(scenario: Scenario, policies: tuple[str, str]) -> str:
+    return f"{board_key(scenario)} {policies[0]} {policies[1]}"
+
+
+def _read() -> dict[str, float]:
+    try:
+        doc = json.loads(pace_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    return {
+        k: float(v)
+        for k, v in doc.items()
+        if isinstance(k, str) and isinstance(v, int | float) and 0 < v < 1e6
+    }
+
+
+def known_pace(scenario: Scenario, policies: tuple[str, str]) -> float | None:
+    """Seconds per game (one process) last measured for these agents on this board."""
+    return _read().get(_key(scenario, policies))
+
+
+def remember_pace(scenario: Scenario, policies: tuple[str, str], seconds_per_game: float) -> None:
+    """Keep a measured pace (nothing raised when the cache cannot be written)."""
+    if not 0 < seconds_per_game < 1e6:
+        return
+    paces = _read()
+    paces.pop(_key(scenario, policies), None)
+    paces[_key(scenario, policies)] = seconds_per_game
+    while len(paces) > KEEP:
+        paces.pop(next(iter(paces)))
+    try:
+        path = pace_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(paces, indent=0) + "\n")
+    except (OSError, TankmapError):
+        return
+
+
+def measure_pace(scenario: Scenario, policies: tuple[str, str], seed: int = 0) -> float:
+    """Play ``MEASURE_GAMES`` seeded games (after a first one, not timed, that loads and
+    warms what the agents need) in this process and return the seconds per game; the pace
+    is remembered. Raises what ``simulate`` raises for an unplayable board or agent."""
+    from tankmap.analysis.simulation.runner import simulate
+
+    simulate(scenario, 1, policies, seed=seed, workers=1)
+    start = time.process_time()
+    simulate(scenario, MEASURE_GAMES, policies, seed=seed + 1, workers=1)
+    pace = max(time.process_time() - start, 1e-6) / MEASURE_GAMES
+    remember_pace(scenario, policies, pace)
+    return pace
+
+
+def games_for(seconds: float, pace: float, workers: int = 1, least: int = 100) -> int:
+    """A round number of games that takes about ``seconds`` at ``pace`` seconds per game on
+    ``workers`` processes, never under ``least`` (fewer leave a verdict undecided) nor over
+    200,000.
+
+    >>> games_for(60, 0.13), games_for(60, 0.002), games_for(60, 5.0)
+    (400, 30000, 100)
+    """
+    raw = seconds * max(workers, 1) / max(pace, 1e-9)
+    for step in (100_000, 10_000, 1000, 100):
+        if raw >= step:
+            raw = raw // step * step
+            break
+    return int(min(max(raw, least), 200_000))

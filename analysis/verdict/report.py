@@ -1,0 +1,112 @@
+"""``tankmap verdict --out DIR``: ``verdict.html`` with the climb's trace as a chart
+(``trace.png``: the balance of each rung's self-play and each rung's score against the one
+before it, both with their 95 % intervals) and ``verdict.json``."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure  # noqa: E402
+
+from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
+from tankmap.analysis.verdict.rule import NO_GAIN  # noqa: E402
+
+
+def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
+    """Two panels over the rungs: the self-play balance with its interval, and the score
+    against the previous rung with its interval (0.5 and the no-gain line drawn)."""
+    trace = doc["trace"]
+    x = list(range(len(trace)))
+    labels = [t["agent"] for t in trace]
+    fig = Figure(figsize=(7.5, 5.2))
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    for i, t in enumerate(trace):
+        lo, hi = t["balance_ci95"]
+        top.plot([i, i], [lo, hi], color="#4a6fa5", linewidth=3)
+        top.plot([i], [t["balance"]], "o", color="#1d3557")
+        top.annotate(
+            {"south": sides[0], "north": sides[1]}.get(t["favoured"], t["favoured"]),
+            (i, hi),
+            textcoords="offset points",
+            xytext=(0, 5),
+            ha="center",
+            fontsize=9,
+        )
+    top.set_ylim(0, 1.12)
+    top.set_ylabel("self-play balance\n(1 = even; 95 % interval)")
+    top.axhline(1.0, color="#999", linewidth=0.8)
+    for i, t in enumerate(trace):
+        if t["score_vs_previous"] is None:
+            continue
+        lo, hi = t["score_ci95"]
+        bottom.plot([i, i], [lo, hi], color="#a5674a", linewidth=3)
+        bottom.plot([i], [t["score_vs_previous"]], "o", color="#57301d")
+    bottom.axhline(0.5, color="#999", linewidth=0.8)
+    bottom.axhline(NO_GAIN, color="#999", linewidth=0.8, linestyle="--")
+    bottom.set_ylim(0, 1)
+    bottom.set_ylabel("score against the\nrung before (95 %)")
+    bottom.set_xticks(x, labels, rotation=20)
+    bottom.set_xlabel("budget rung")
+    fig.tight_layout()
+    return fig
+
+
+def write_verdict_report(
+    doc: dict[str, Any], title: str, sides: tuple[str, str], out: Path
+) -> Path:
+    """Write ``verdict.html``, ``trace.png`` and ``verdict.json`` into ``out``; the HTML path.
+    ``sides`` are the display names of south and north."""
+    out.mkdir(parents=True, exist_ok=True)
+    save_text(out / "verdict.json", json.dumps(doc, indent=1) + "\n")
+    if doc["trace"]:
+        save_figure(trace_figure(doc, sides), out / "trace.png", dpi=110)
+    e = html.escape
+    name = {"south": sides[0], "north": sides[1]}
+    fav = doc["favoured"]
+    headline = f"favours {name[fav]}" if fav in name else fav
+    state = "converged" if doc["converged"] else "NOT converged"
+    rows = "".join(
+        f"<tr><td>{e(t['agent'])}</td><td>{t['games']}</td>"
+        f"<td>{t['win_rate']['south']:.3f}</td><td>{t['win_rate']['north']:.3f}</td>"
+        f"<td>{t['balance']:.3f} [{t['balance_ci95'][0]:.3f}, {t['balance_ci95'][1]:.3f}]</td>"
+        f"<td>{e(name.get(t['favoured'], t['favoured']))}</td>"
+        + (
+            f"<td>{t['score_vs_previous']:.3f} [{t['score_ci95'][0]:.3f}, "
+            f"{t['score_ci95'][1]:.3f}] ({t['match_games']} games)</td>"
+            if t["score_vs_previous"] is not None
+            else "<td>—</td>"
+        )
+        + f"<td>{t['seconds']:.0f}</td></tr>"
+        for t in doc["trace"]
+    )
+    cc = doc.get("cross_check")
+    cross = f"<p><b>Cross-check:</b> {e(str(cc.get('reason')))}.</p>" if cc else ""
+    lo, hi = doc["balance_ci95"]
+    text = f"""<!doctype html><html><head><meta charset="utf-8">
+<title>Verdict — {e(title)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}}</style>
+</head><body><h1>Balance verdict: {e(title)}</h1>
+<p><b>The board {e(headline)}</b> ({state}): balance {doc["balance"]:.3f} [{lo:.3f}, {hi:.3f}]
+from {doc["games"]} self-play games of {e(str(doc["agent"]))}, seed {doc["seed"]}.</p>
+<p>{e(doc["reason"])}.</p>{cross}
+<p>Each rung doubles the budget of the {e(doc["family"])} agent, plays it against the rung
+before with sides swapped on common seeds, and against itself. The verdict is converged when a
+bigger budget no longer beats the one before it (its score's 95 % interval reaches 0.5 and the
+score is under {NO_GAIN}) and the last two rungs' self-play verdicts agree.</p>
+<img src="trace.png" alt="The climb: balance and score per rung">
+<table><tr><th>agent</th><th>self-play games</th><th>{e(sides[0])} wins</th>
+<th>{e(sides[1])} wins</th><th>balance [95 %]</th><th>favours</th>
+<th>score vs rung before [95 %]</th><th>seconds</th></tr>{rows}</table>
+</body></html>
+"""
+    path = out / "verdict.html"
+    save_text(path, text)
+    return path

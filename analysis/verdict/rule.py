@@ -1,0 +1,131 @@
+"""The stopping rule of a verdict's climb, on the match and self-play counts alone.
+
+A climb plays one agent family at budgets B, 2B, 4B, … (``analysis.simulation.families``).
+Each rung (``Step``) has its self-play run on the board (``BalanceEstimate``) and, from the
+second rung on, a side-swapped match against the rung before it on common seeds (the
+points the new budget scored). The climb is **converged** after a rung when
+
+(a) the new budget no longer beats the previous one: the 95 % interval of its score
+    includes 0.5 (or lies below it) and the score is under ``NO_GAIN`` (0.55); and
+(b) the two last rungs' self-play verdicts agree: the same favoured side, or both even
+    (``BalanceEstimate.favoured``; "undecided" — too few games — never agrees).
+
+``judge`` applies the rule and says in one sentence why a climb is or is not converged;
+it is a pure function of the counts, tested on hand-made tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tankmap.analysis.estimates import BalanceEstimate, score_interval
+
+NO_GAIN = 0.55
+"""A bigger budget scoring under this (with 0.5 inside its interval) no longer beats the
+smaller one."""
+
+WORD = {
+    "south": "favours south",
+    "north": "favours north",
+    "even": "calls it even",
+    "undecided": "is undecided",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rung of a climb: ``agent`` at ``budget``, its self-play, and its match against
+    the previous rung (``match_games`` = 0 on the first rung)."""
+
+    agent: str
+    budget: int
+    self_play: BalanceEstimate
+    match_points: float = 0.0
+    match_games: int = 0
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float | None:
+        """Share of the match's points this rung scored against the previous one."""
+        return self.match_points / self.match_games if self.match_games else None
+
+    def score_ci95(self) -> tuple[float, float] | None:
+        """95 % interval of ``score`` (``None`` on the first rung)."""
+        return score_interval(self.match_points, self.match_games) if self.match_games else None
+
+    def beats_previous(self) -> bool | None:
+        """Whether this budget still beats the previous one (``None`` on the first rung):
+        not when its score's interval reaches down to 0.5 and the score is under
+        ``NO_GAIN``."""
+        ci = self.score_ci95()
+        if ci is None or self.score is None:
+            return None
+        return not (ci[0] <= 0.5 and self.score < NO_GAIN)
+
+    def to_json(self, min_games: int) -> dict[str, Any]:
+        ci = self.score_ci95()
+        return {
+            "agent": self.agent,
+            "budget": self.budget,
+            "games": self.self_play.games,
+            "favoured": self.self_play.favoured(min_games),
+            "balance": round(self.self_play.balance, 6),
+            "balance_ci95": [round(v, 6) for v in self.self_play.balance_ci95()],
+            "win_rate": {
+                side: round(self.self_play.win_rate(side)[0], 6) for side in ("south", "north")
+            },
+            "score_vs_previous": None if self.score is None else round(self.score, 6),
+            "score_ci95": None if ci is None else [round(v, 6) for v in ci],
+            "match_games": self.match_games,
+            "seconds": round(self.seconds, 2),
+        }
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Whether a climb is converged, and why (or what is missing) in one sentence."""
+
+    converged: bool
+    reason: str
+
+
+def _score_text(step: Step) -> str:
+    ci = step.score_ci95()
+    assert ci is not None and step.score is not None
+    return f"{step.score:.2f} [{ci[0]:.2f}, {ci[1]:.2f}] over {step.match_games} games"
+
+
+def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = None) -> Judgement:
+    """Apply the stopping rule (module docstring) after the last rung of ``steps``; the
+    reason names the sides as ``names`` says (``{"south": "White", "north": "Black"}``)."""
+    word = dict(WORD)
+    for side, name in (names or {}).items():
+        if side in word:
+            word[side] = f"favours {name}"
+    if not steps:
+        return Judgement(False, "no rung played")
+    last = steps[-1]
+    if len(steps) < 2:
+        return Judgement(False, f"only {last.agent} played: no stronger budget to compare with")
+    prev = steps[-2]
+    beats = last.beats_previous()
+    fl = last.self_play.favoured(min_games)
+    fp = prev.self_play.favoured(min_games)
+    agree = fl == fp and fl != "undecided"
+    missing = []
+    if beats:
+        missing.append(f"{last.agent} still beats {prev.agent} ({_score_text(last)})")
+    if not agree:
+        if "undecided" in (fl, fp):
+            missing.append(f"fewer than {min_games} self-play games")
+        else:
+            missing.append(f"{last.agent} {word[fl]} but {prev.agent} {word[fp]}")
+    if missing:
+        return Judgement(False, "; ".join(missing))
+    return Judgement(
+        True,
+        f"{last.agent} no longer beats {prev.agent} ({_score_text(last)}) and both "
+        f"{word[fl].replace('favours', 'favour').replace('calls', 'call')}",
+    )

@@ -1,0 +1,188 @@
+"""``tankmap verdict``: the board's balance verdict, judged at the top of an agent family's
+budget climb, with the evidence that a stronger agent would not change it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tankmap.commands.common import add_option_flag
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "verdict",
+        help="the board's balance verdict, checked against ever stronger agents",
+        description=(
+            "Climb one agent family's budgets (B, 2B, 4B, ...) on the board: each rung plays "
+            "the new budget against the one before with sides swapped on common seeds, and "
+            "against itself. The verdict is converged when a bigger budget no longer beats "
+            "the one before (its score's 95 % interval reaches 0.5 and the score is under "
+            "0.55) and the last two rungs' self-play verdicts agree (the same favoured side, "
+            "or both even; a side is favoured when the 95 % interval of the win-rate "
+            "difference excludes 0, and with fewer than 100 games the answer is "
+            "'undecided'). When --time-limit runs out first, the verdict is not converged "
+            "and says what is missing. The same --seed gives the same trace on any number "
+            "of workers. The result is remembered for this board: 'simulate', the reports "
+            "and the editor show it beside their numbers. docs/balance.md explains it."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
+    p.add_argument(
+        "--family",
+        metavar="NAME",
+        help="the agent family to climb (default: the game's strongest; "
+        "'--help-families' lists them)",
+    )
+    p.add_argument("--help-families", action="store_true", help="list the game's agent families")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        metavar="N",
+        help="games per self-play run and per match (default 200; at least 100 for a "
+        "decided verdict)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=180.0,
+        metavar="SECONDS",
+        help="stop climbing after this long (default 180): the verdict is then not converged",
+    )
+    p.add_argument(
+        "--no-cross-check",
+        action="store_true",
+        help="skip the self-play of a family of the other kind (independent of the "
+        "heuristic, or based on it) that checks the verdict",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help="worker processes (default: one per available CPU; results do not depend on it)",
+    )
+    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, or 'local'")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--out", metavar="DIR", help="also write verdict.html, trace.png and verdict.json there"
+    )
+    add_option_flag(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tankmap.analysis.simulation.agent_info import describe
+    from tankmap.analysis.simulation.families import families
+    from tankmap.analysis.verdict.cache import save_verdict
+    from tankmap.analysis.verdict.climb import run_verdict
+    from tankmap.commands.common import (
+        MAX_GAMES,
+        MAX_SEED,
+        check_range,
+        draw_bar,
+        load,
+        prepare_out_dir,
+        print_json,
+        require_playable,
+        worker_count,
+    )
+    from tankmap.rules.errors import TankmapError, printable
+    from tankmap.rules.geometry import Side
+    from tankmap.rules.registry import get_ruleset
+
+    scenario = load(args.file, args.option)
+    if args.help_families:
+        for f in families(scenario.ruleset):
+            kind = "independent of the heuristic" if f.independent else "heuristic-based"
+            print(
+                f"{f.name:12} budgets {f.base}..{f.limit} ({kind}); "
+                f"{describe(scenario.ruleset, f.name)}"
+            )
+        return 0
+    require_playable(scenario, args.file)
+    check_range(args.games, 2, MAX_GAMES, "--games")
+    check_range(args.seed, 0, MAX_SEED, "--seed")
+    if not 0 < args.time_limit <= 7 * 24 * 3600:
+        raise TankmapError(
+            f"--time-limit takes seconds between 0 and a week, not {args.time_limit}"
+        )
+    workers = worker_count(args.workers, args.scheduler, "verdict")
+    if args.out:
+        prepare_out_dir(args.out)
+    show = sys.stderr.isatty()
+
+    def bar(stage: str, done: int, total: int) -> None:
+        if show:
+            draw_bar(f"verdict {stage}", done, total)
+
+    names = get_ruleset(scenario.ruleset).side_names()
+    sides = (names[Side.SOUTH], names[Side.NORTH])
+    result = run_verdict(
+        scenario,
+        args.family,
+        seed=args.seed,
+        games=args.games,
+        time_limit=args.time_limit,
+        workers=workers,
+        scheduler=args.scheduler,
+        cross_check=not args.no_cross_check,
+        progress=bar,
+    )
+    if show:
+        sys.stderr.write("\n")
+    doc = {"file": args.file, "ruleset": scenario.ruleset, **result.to_json()}
+    saved = save_verdict(scenario, doc)
+    if saved is not None:
+        doc["saved"] = str(saved)
+    if args.out:
+        from tankmap.analysis.verdict.report import write_verdict_report
+
+        title = scenario.title or args.file
+        doc["report"] = str(write_verdict_report(doc, title, sides, Path(args.out)))
+    if args.json:
+        print_json(doc)
+        return 0
+    print(text_report(doc, printable(args.file, 200), sides))
+    return 0
+
+
+def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
+    """The verdict as lines of text (the command's output without --json)."""
+    side = {"south": sides[0], "north": sides[1]}
+    fav = doc["favoured"]
+    headline = f"{side[fav]} FAVOURED" if fav in side else fav.upper()
+    state = "converged" if doc["converged"] else "NOT converged"
+    lo, hi = doc["balance_ci95"]
+    ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
+    lines = [
+        f"{name}: {headline} ({state})",
+        f"  {doc['agent']} self-play, {doc['games']} games, seed {doc['seed']}: "
+        f"{sides[0]} {ws:.3f}, {sides[1]} {wn:.3f}, draws {doc['draws']:.3f}; "
+        f"balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}]",
+        f"  why: {doc['reason']}",
+        "  rung              games  favours   balance [95%]            score vs previous [95%]",
+    ]
+    for t in doc["trace"]:
+        blo, bhi = t["balance_ci95"]
+        score = (
+            f"{t['score_vs_previous']:.3f} [{t['score_ci95'][0]:.3f}, {t['score_ci95'][1]:.3f}]"
+            if t["score_vs_previous"] is not None
+            else "-"
+        )
+        lines.append(
+            f"  {t['agent']:16} {t['games']:6}  {side.get(t['favoured'], t['favoured']):9} "
+            f"{t['balance']:.3f} [{blo:.3f}, {bhi:.3f}]     {score}"
+        )
+    cc = doc.get("cross_check")
+    if cc:
+        lines.append(f"  cross-check: {cc['reason']}")
+    lines.append(f"  {doc['seconds']:.0f} s")
+    if doc.get("report"):
+        lines.append(f"  report: {doc['report']}")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""The verdict's stopping rule on hand-made match tables (analysis.verdict.rule)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tankmap.analysis.estimates import BalanceEstimate
+from tankmap.analysis.verdict.rule import Step, judge
+
+MIN = 100
+
+
+def rung(agent: str, ws: int, wn: int, n: int, points: float = 0.0, played: int = 0) -> Step:
+    return Step(agent, 1, BalanceEstimate(ws, wn, n, agent), points, played)
+
+
+def test_converged_when_no_gain_and_the_same_side() -> None:
+    # 104 of 200 points = 0.52, Wilson [0.451, 0.588]: 0.5 inside, under 0.55
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 125, 65, 200, 104, 200)]
+    j = judge(steps, MIN)
+    assert j.converged
+    assert "no longer beats" in j.reason and "both favour south" in j.reason
+
+
+def test_converged_when_both_even() -> None:
+    steps = [rung("s:3", 98, 95, 200), rung("s:6", 96, 99, 200, 99, 200)]
+    j = judge(steps, MIN)
+    assert j.converged and "both call it even" in j.reason
+
+
+def test_not_converged_while_the_bigger_budget_wins() -> None:
+    # 124 of 200 = 0.62, Wilson lower end 0.551 > 0.5: it still beats the smaller budget
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 125, 65, 200, 124, 200)]
+    j = judge(steps, MIN)
+    assert not j.converged and "s:6 still beats s:3" in j.reason
+
+
+def test_a_score_of_055_or_more_counts_as_a_gain_even_inside_noise() -> None:
+    # 28 of 50 = 0.56: the interval [0.42, 0.69] covers 0.5, but the score is not under 0.55
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 125, 65, 200, 28, 50)]
+    assert steps[1].beats_previous() is True
+    assert not judge(steps, MIN).converged
+
+
+def test_a_worse_bigger_budget_does_not_beat_the_smaller() -> None:
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 125, 65, 200, 60, 200)]
+    assert steps[1].beats_previous() is False
+    assert judge(steps, MIN).converged
+
+
+def test_not_converged_when_the_verdicts_disagree() -> None:
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 100, 95, 200, 100, 200)]
+    j = judge(steps, MIN)
+    assert not j.converged
+    assert "s:6 calls it even but s:3 favours south" in j.reason
+
+
+def test_undecided_never_agrees() -> None:
+    # 60 games per rung: both lopsided, but under the minimum: undecided, not converged
+    steps = [rung("s:3", 50, 10, 60), rung("s:6", 50, 10, 60, 30, 60)]
+    j = judge(steps, MIN)
+    assert not j.converged and "fewer than 100 self-play games" in j.reason
+
+
+@pytest.mark.parametrize("steps", [[], [rung("s:3", 130, 60, 200)]])
+def test_one_rung_is_never_converged(steps: list[Step]) -> None:
+    assert not judge(steps, MIN).converged
+
+
+def test_both_missing_pieces_are_named() -> None:
+    steps = [rung("s:3", 130, 60, 200), rung("s:6", 60, 130, 200, 150, 200)]
+    reason = judge(steps, MIN).reason
+    assert "still beats" in reason and "favours north but s:3 favours south" in reason
