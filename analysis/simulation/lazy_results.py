@@ -1,7 +1,7 @@
 """A sequence of ``GameResult``s kept as the kernels' arrays until a caller reads one: the
 runner's table rows come straight from the arrays (the subclasses' ``table_columns``), the
-objects are built once, on first access (``Final Act``: ``final_act_results``, Tank Chess:
-``tank_chess_results``)."""
+objects are built once, on first access (``Final Act``: ``final_act/results.py``, Tank Chess:
+``tank_chess/results.py``)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Final Act playouts: both policies decide from the same position, the engine resolves.
 
-Policies: ``random`` and ``heuristic`` run vectorised, many games at once
-(``drivers/final_act_batch.py``: numpy engine and policies, thousands of playouts per
-second); ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-time reference
-implementations of the same ideas (``policies/final_act.py`` on ``rules.final_act.engine``).
+Policies: ``random`` and ``heuristic`` run on the compiled kernel (``kernel/``, whole games
+per call), or for records and small runs on the numpy batch engine (``batch/``), many
+games at once; ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-time
+reference implementations of the same ideas (``agents/reference.py`` on
+``rules.final_act.engine``); ``search[:N]`` plays one game at a time (``agents/search.py``).
 Both kinds of game record replay through the reference engine.
 
 Advanced rules and tokens (docs/rules.md §1.8), and the basic-rule readings set away from
@@ -24,6 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.final_act.agents.factory import make_policy
+from tankmap.analysis.simulation.final_act.agents.reference import RoundView
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.games import (
     Death,
     GameResult,
@@ -31,7 +35,6 @@ from tankmap.analysis.simulation.games import (
     parse_policy,
 )
 from tankmap.analysis.simulation.noise import game_keys, key_of
-from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView, make_policy
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
 from tankmap.rules.final_act.engine_advanced import FAST, MODELLED, Actions
@@ -85,20 +88,20 @@ class FinalActDriver:
         """Build the vectorised tables and load the compiled kernel now, before worker
         processes fork, so that they share both instead of each loading the kernel (about
         half a second per process) — when ``policies`` will use them (the kernel only for
-        search or at least ``final_act_kernel.MIN_GAMES`` games, when ``games`` is given)."""
-        from tankmap.analysis.simulation.drivers import final_act_kernel
+        search or at least ``kernel_games.MIN_GAMES`` games, when ``games`` is given)."""
+        from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
         game = prepared.game
         slow = game.adv.slow or game.readings.changed
         if not (self.batched(policies, prepared) or searching) or slow:
             return
-        from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+        from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
 
         tables_of(prepared)
-        big = games is None or games >= final_act_kernel.MIN_GAMES
-        if final_act_kernel.available() and (searching or big):
-            final_act_kernel.warm(prepared, searching)
+        big = games is None or games >= kernel_games.MIN_GAMES
+        if kernel_games.available() and (searching or big):
+            kernel_games.warm(prepared, searching)
 
     def play_seeded(
         self,
@@ -135,11 +138,11 @@ class FinalActDriver:
         self, prepared: Any, policies: tuple[str, str], keys: list[int], record: bool
     ) -> Sequence[GameResult]:
         if not record:
-            from tankmap.analysis.simulation.drivers import final_act_kernel
+            from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 
-            if final_act_kernel.worth_it(len(keys)):
-                return final_act_kernel.play_many(prepared, policies, keys)
-        from tankmap.analysis.simulation.drivers.final_act_batch import play_many
+            if kernel_games.worth_it(len(keys)):
+                return kernel_games.play_many(prepared, policies, keys)
+        from tankmap.analysis.simulation.final_act.batch.games import play_many
 
         return play_many(prepared, policies, keys, record)
 

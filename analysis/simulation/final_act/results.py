@@ -1,4 +1,4 @@
-"""The Final Act kernel's games as arrays (``final_act_kernel.play_many``): a sequence of
+"""The Final Act kernel's games as arrays (``kernel.games.play_many``): a sequence of
 ``GameResult``s built on first access, and the runner's table columns built straight
 from the arrays (``table_columns``; ``runner.result_columns`` uses it), so a simulation's
 worker makes no per-game objects (they cost about a seventh of a playout's time)."""
@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.lazy_results import LazyResults
 from tankmap.analysis.simulation.games import Death, GameResult
+from tankmap.analysis.simulation.lazy_results import LazyResults
 from tankmap.rules.final_act.engine import SIDES
 from tankmap.rules.final_act.engine_batch import END_CODES
 from tankmap.rules.geometry import Side

@@ -2,7 +2,7 @@
 (command tank destroyed or escaped, no legal turn, or ``max_turns`` plies: a draw).
 
 Games between ``random`` and ``heuristic`` players (any pairing and restrictions) run on
-the compiled kernel (``tc_kernel_games``: the same turns for the same seed) unless
+the compiled kernel (``kernel.games``: the same turns for the same seed) unless
 ``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which keeps every game on this pure-Python
 loop, the reference.
 """
@@ -16,29 +16,21 @@ from typing import Any
 import numpy as np
 
 from tankmap.analysis.simulation.games import (
-    END_COMMAND_KILLED,
-    END_ESCAPE,
-    END_LIMIT,
     END_NO_MOVES,
     Death,
     GameResult,
     PolicyError,
     parse_policy,
 )
-from tankmap.analysis.simulation.policies.tank_chess import Prepared, make_policy
+from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
+from tankmap.analysis.simulation.tank_chess.ends import ENDS
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.data import KIND_CODE, KINDS
 from tankmap.rules.tank_chess.record import GameRecord
 from tankmap.rules.tank_chess.state import SIDES, GameState, Turn
 
 BASES = ("random", "heuristic", "uct", "search")
-ENDS = {
-    "command-destroyed": END_COMMAND_KILLED,
-    "escape": END_ESCAPE,
-    "max-turns": END_LIMIT,
-    "no-move": END_NO_MOVES,
-}
-"""``GameResult.end`` of a ``GameState.reason`` (others are kept as they are)."""
 
 
 class TankChessPrepared:
@@ -85,15 +77,15 @@ class TankChessDriver:
         """Games number ``games`` of a run seeded ``seed`` (the runner's entry point), each
         the game ``play`` plays with ``runner.game_rng(seed, game)``. Without records, games
         of ``random`` and ``heuristic`` players are played by one kernel call and kept as
-        arrays (``tank_chess_results.TankChessResults``); a game the kernel stops (a
+        arrays (``results.TankChessResults``); a game the kernel stops (a
         ``random`` player without a turn) is played again by ``play``."""
         from tankmap.analysis.simulation.runner import game_rng
 
         plan = None if record else _kernel_plan(policies)
         if plan is None:
             return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
-        from tankmap.analysis.simulation.drivers.tank_chess_results import TankChessResults
-        from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_games
+        from tankmap.analysis.simulation.tank_chess.kernel.games import kernel_games
+        from tankmap.analysis.simulation.tank_chess.results import TankChessResults
 
         prep: TankChessPrepared = prepared
         arrays = kernel_games(prep.start, prep.policy_data, *plan, seed, games)
@@ -124,7 +116,7 @@ class TankChessDriver:
         pcg = isinstance(rng.bit_generator, np.random.PCG64)
         plan = _kernel_plan(policies) if pcg else None
         if plan is not None:
-            from tankmap.analysis.simulation.drivers.tc_kernel_games import kernel_turns
+            from tankmap.analysis.simulation.tank_chess.kernel.games import kernel_turns
 
             for turn in kernel_turns(prep.start, prep.policy_data, *plan, rng):
                 _push(st, turn, kills, deaths)
@@ -175,21 +167,21 @@ def _kernel_plan(policies: tuple[str, str]) -> Plan | None:
 
 
 def _players(policies: tuple[str, str]) -> Plan | None:
-    """The kernel's players (``tc_kernel_games.RANDOM``/``HEURISTIC``) and banned kinds
+    """The kernel's players (``kernel.games.RANDOM``/``HEURISTIC``) and banned kinds
     per side when both policies are ``random`` or ``heuristic`` and the kernel may play
-    (``tc_kernel_base.available``), else ``None``."""
+    (``kernel.base.available``), else ``None``."""
     parsed = [parse_policy(spec) for spec in policies]
     if any(base not in ("random", "heuristic") for base, _ in parsed):
         return None
-    from tankmap.analysis.simulation.drivers.tc_kernel_base import available
+    from tankmap.analysis.simulation.tank_chess.kernel.base import available
 
     if not available():
         return None
-    from tankmap.analysis.simulation.drivers.tc_kernel_set import agrees
+    from tankmap.analysis.simulation.tank_chess.kernel.set_order import agrees
 
     if not agrees():  # pragma: no cover - another interpreter's set order
         return None
-    from tankmap.analysis.simulation.drivers.tc_kernel_games import HEURISTIC, RANDOM
+    from tankmap.analysis.simulation.tank_chess.kernel.games import HEURISTIC, RANDOM
 
     a, b = ((HEURISTIC if base == "heuristic" else RANDOM) for base, _ in parsed)
     c, d = (frozenset(KIND_CODE[r[3:]] for r in rs) for _, rs in parsed)

@@ -1,4 +1,5 @@
-"""Tank Chess kernel games as arrays (``tc_kernel_games.play_seeded``): a sequence of
+"""Tank Chess kernel games as arrays (``TankChessDriver.play_seeded`` on
+``kernel.games.kernel_games``): a sequence of
 ``GameResult``s built on first access, and the runner's table columns built straight
 from the arrays (``table_columns``; ``runner.result_columns`` uses it), so a simulation's
 worker neither replays the games' turns on a ``GameState`` nor makes per-game objects.
@@ -9,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from tankmap.analysis.simulation.drivers.lazy_results import LazyResults
-from tankmap.analysis.simulation.drivers.tank_chess import ENDS
-from tankmap.analysis.simulation.drivers.tc_kernel_base import REASONS
-from tankmap.analysis.simulation.drivers.tc_kernel_games import GameArrays
 from tankmap.analysis.simulation.games import Death, GameResult
+from tankmap.analysis.simulation.lazy_results import LazyResults
+from tankmap.analysis.simulation.tank_chess.ends import ENDS, REASONS
+from tankmap.analysis.simulation.tank_chess.kernel.games import GameArrays
 from tankmap.rules.tank_chess.data import KINDS
 from tankmap.rules.tank_chess.state import SIDES, GameState
 

@@ -22,7 +22,8 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
-from tankmap.analysis.simulation.policies.tank_wars import Policy, make_policy
+from tankmap.analysis.simulation.tank_wars.agents.factory import make_policy
+from tankmap.analysis.simulation.tank_wars.agents.options import Policy
 from tankmap.rules.fileformat import atomic_write_text, scenario_to_json
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario

@@ -37,7 +37,8 @@ from tankmap.rules.final_act.engine_redcross import red_cross_cells, repairable
 from tankmap.rules.final_act.tables import Order
 
 if TYPE_CHECKING:
-    from tankmap.analysis.simulation.policies.final_act import Prepared, RoundView
+    from tankmap.analysis.simulation.final_act.agents.reference import RoundView
+    from tankmap.analysis.simulation.final_act.prepared import Prepared
 
 EXTRA_SHOTS = ("double_shot", "quick_shot")
 

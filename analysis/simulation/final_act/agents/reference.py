@@ -1,4 +1,7 @@
-"""Final Act policies: who gives the orders and places the shells each round.
+"""Final Act ``random`` and ``heuristic`` written plainly, one game at a time, on the
+reference engine (``rules.final_act.engine``): the ``-ref`` agents, the readable
+description of what the compiled kernel's agents decide (``kernel/policies.py``), and the
+agents every option of the rules (docs/rules.md §1.8) falls back to.
 
 Every policy implements ``decide(view, rng) -> (orders, shells)`` for its side, where
 ``view`` is the ``RoundView`` both sides share in a round (current zones, danger) and the
@@ -14,11 +17,10 @@ result maps unit index → order and shooter index → target cell.
   cells enemy units are most likely to move into (each enemy's orders weighted by how much
   they shorten its route; damaged tanks count double), spread over several cells.
 - advanced rules and tokens (docs/rules.md §1.8, when on): ``pre_round``, ``act`` and
-  ``respond`` (mid-round: smoke, Red Cross), see
-  ``policies/final_act_advanced.py``.
+  ``respond`` (mid-round: smoke, Red Cross), see ``agents/advanced.py``.
 - restrictions (``+no-berms``: never order a unit onto a berm cell; ``+no-KIND``: the
-  side's units of that kind take no part in the game) are applied by ``make_policy`` and
-  the driver.
+  side's units of that kind take no part in the game) are applied by the agent and the
+  driver (``agents/factory.make_policy`` builds the agent of a name).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.final_act_advanced import (
+from tankmap.analysis.simulation.final_act.agents.advanced import (
     heuristic_act,
     heuristic_after_hits,
     heuristic_after_moves,
@@ -37,135 +39,23 @@ from tankmap.analysis.simulation.policies.final_act_advanced import (
     random_after_moves,
     random_pre_round,
 )
-from tankmap.rules.final_act.engine import SIDES, Game, RoundReport, State
+from tankmap.analysis.simulation.final_act.prepared import INF, VALUE, Prepared
+from tankmap.rules.final_act.engine import RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
-from tankmap.rules.geometry import Facing
 
-INF = 1_000_000
 # The heuristic's picks under ``token_share`` pick, most wanted first: tokens that win races
 # (full throttle) and take tanks out, before the defensive ones.
 TOKEN_PREFERENCE = (
     *("full_throttle", "air_strike", "quick_shot", "smoke", "red_cross", "quick_sand"),
     "mine_clearing",
 )
-# Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
-_LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
-_VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
 
 
 def stale_amplitude(stale: int) -> float:
     """Noise on a unit's order scores after ``stale`` rounds without getting closer to its
     goal: small at first, up to a random walk for a unit stuck behind wrecks."""
     return 0.3 if stale < 2 else 0.3 + min(stale, 8)
-
-
-class Prepared:
-    """Per-scenario data the policies share: the engine ``Game`` and, per (kind, side),
-    ``dist[kind][side][cell * 8 + facing]`` = fewest rounds to stand on the enemy's last line
-    of defence by terrain alone (``INF`` if impossible)."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        t = game.tables
-        size = game.board.size
-        self.dist: dict[str, list[list[int]]] = {}
-        for kind in ("tank", "at", "rm"):
-            per_side = []
-            for side in SIDES:
-                table = t.order_table(kind, side)
-                pred: list[list[int]] = [[] for _ in range(size * 8)]
-                for i, orders in enumerate(table):
-                    for to, f in orders:
-                        pred[to * 8 + f].append(i)
-                dist = [INF] * (size * 8)
-                goal = game.goal_mask[side.index]
-                frontier = [i for i in range(size * 8) if goal >> (i // 8) & 1]
-                for i in frontier:
-                    dist[i] = 0
-                d = 0
-                while frontier:
-                    d += 1
-                    nxt = []
-                    for i in frontier:
-                        for j in pred[i]:
-                            if dist[j] == INF:
-                                dist[j] = d
-                                nxt.append(j)
-                    frontier = nxt
-                per_side.append(dist)
-            self.dist[kind] = per_side
-        self._ranked: dict[tuple[str, int, int], tuple[tuple[int, int, Order], ...]] = {}
-        self._zones: dict[tuple[str, int, int], tuple[tuple[int, ...], int]] = {}
-        self._relevant: dict[tuple[str, int], int] = {}
-        self._likely: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
-
-    def ranked(
-        self, kind: str, side: int, cell: int, facing: int
-    ) -> tuple[tuple[int, int, Order], ...]:
-        """``(rounds to goal, destination, order)`` of every terrain-legal order of a unit
-        (staying put included), best first (cached; wrecks are not considered here)."""
-        key = (kind, side, cell * 8 + facing)
-        found = self._ranked.get(key)
-        if found is None:
-            f = Facing(facing)
-            dtab = self.dist[kind][side]
-            opts = ((cell, f), *self.game.tables.orders(kind, SIDES[side], cell, f))
-            found = tuple(sorted(((dtab[to * 8 + g], to, (to, g)) for to, g in opts)))
-            self._ranked[key] = found
-        return found
-
-    def zone(self, kind: str, cell: int, facing: int, blockers: int) -> tuple[tuple[int, ...], int]:
-        """The fire zone of a ``kind`` unit on ``cell``/``facing`` (``Tables.fire_zone``) as
-        cells and as a bitmask, cached on the blockers that can matter for it (the union of
-        the between-cells of its cone)."""
-        g = self.game
-        idx = cell * 8 + facing
-        elevated = g.elevates[kind] and bool(g.tables.elevating_mask >> cell & 1)
-        if elevated:
-            key = (kind, idx, -1)
-        else:
-            rel = self._relevant.get((kind, idx))
-            if rel is None:
-                table = g.fire_tables[kind]
-                rel = 0
-                if table is not None:
-                    for _t, m in table.pairs[idx]:
-                        rel |= m
-                self._relevant[(kind, idx)] = rel
-            key = (kind, idx, blockers & rel)
-        found = self._zones.get(key)
-        if found is None:
-            table = g.fire_tables[kind]
-            zone: tuple[int, ...] = ()
-            if table is not None:
-                zone = tuple(
-                    table.zone(
-                        cell, Facing(facing), (blockers & ~(1 << cell)) | g.berm_mask, elevated
-                    )
-                )
-            mask = 0
-            for t in zone:
-                mask |= 1 << t
-            found = self._zones[key] = (zone, mask)
-        return found
-
-    def likely(self, kind: str, side: int, cell: int, facing: int) -> tuple[tuple[int, float], ...]:
-        """Where a unit is likely to end this round: ``(cell, probability)`` with each order
-        weighted by how much it shortens the unit's route (``_LIKELY``), cached."""
-        key = (kind, side, cell * 8 + facing)
-        found = self._likely.get(key)
-        if found is None:
-            ranked = self.ranked(kind, side, cell, facing)
-            best = ranked[0][0]
-            acc: dict[int, float] = {}
-            for d, to, _o in ranked:
-                if d - best < len(_LIKELY):
-                    acc[to] = acc.get(to, 0.0) + _LIKELY[d - best]
-            total = sum(acc.values())
-            found = tuple((c, w / total) for c, w in acc.items()) if total > 0 else ()
-            self._likely[key] = found
-        return found
 
 
 class RoundView:
@@ -298,7 +188,7 @@ class HeuristicPolicy:
             if st.side[u] != enemy:
                 continue
             kind = st.kind[u]
-            value = _VALUE.get(kind, 1.0) * (1 + st.damage[u])
+            value = VALUE.get(kind, 1.0) * (1 + st.damage[u])
             for to, w in likely(kind, enemy, st.cell[u], st.facing[u]):
                 out[to] = get(to, 0.0) + w * value
         return out
@@ -487,26 +377,3 @@ class HeuristicPolicy:
             if score < best_score:
                 best, best_score = (to, f), score
         return best
-
-
-def make_policy(
-    name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
-) -> RandomPolicy | HeuristicPolicy:
-    """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown,
-    ``ValueError`` for a bad ``search:N`` budget."""
-    no_berms = "no-berms" in restrictions
-    if name == "search" or name.startswith("search:"):
-        from tankmap.analysis.simulation.policies.final_act_search import (  # (imports us)
-            DEFAULT_SAMPLES,
-            SearchPolicy,
-        )
-
-        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
-        if samples < 1:
-            raise ValueError(samples)
-        return SearchPolicy(prep, side, no_berms, samples)
-    if name in ("random", "random-ref"):
-        return RandomPolicy(prep, side, no_berms)
-    if name in ("heuristic", "heuristic-ref"):
-        return HeuristicPolicy(prep, side, no_berms)
-    raise KeyError(name)

@@ -12,7 +12,7 @@ backing off behind cover, turning to intercept …) in its place, kept when it s
 on the same sampled futures (common random numbers). So it races when racing wins and
 holds, blocks or trades shots when that scores better. Shells are the heuristic's. ``N``
 defaults to 3. Seeded through the generator it is given. Candidates are scored on the
-compiled kernel (``fa_kernel_search.lookahead_values``: the batch engine's rules and
+compiled kernel (``kernel/lookahead.lookahead_values``: the batch engine's rules and
 heuristic, all candidates of a tank at once), or — with advanced options on (rules §1.8),
 without numba, or with ``TANKMAP_KERNEL=numpy`` — on the one-game engine.
 """
@@ -21,13 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_kernel
-from tankmap.analysis.simulation.policies.final_act import (
-    INF,
-    HeuristicPolicy,
-    Prepared,
-    RoundView,
-)
+from tankmap.analysis.simulation.final_act.agents.reference import HeuristicPolicy, RoundView
+from tankmap.analysis.simulation.final_act.kernel import base, lookahead
+from tankmap.analysis.simulation.final_act.prepared import INF, Prepared
 from tankmap.rules.final_act.engine import State
 from tankmap.rules.final_act.tables import Order
 
@@ -79,7 +75,7 @@ class SearchPolicy(HeuristicPolicy):
             futures.append((*enemy.decide(view, rng), int(rng.integers(2**63))))
         # the kernel plays the default readings only (docs/rules.md §1.8, §1.8a)
         slow = prep.game.adv.slow or prep.game.readings.changed
-        fast = not slow and final_act_kernel.available()
+        fast = not slow and base.available()
 
         def score(plans: list[dict[int, Order]]) -> list[float]:
             if fast:
@@ -139,7 +135,7 @@ class SearchPolicy(HeuristicPolicy):
                         fire[row, u] = target
                 keys[row] = seed
                 row += 1
-        values = fa_kernel_search.lookahead_values(
+        values = lookahead.lookahead_values(
             self.prep, st, self.side, dest, facing, fire, keys, LOOKAHEAD
         )
         means: list[float] = values.reshape(len(plans), len(futures)).mean(axis=1).tolist()

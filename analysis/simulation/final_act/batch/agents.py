@@ -19,183 +19,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.policies.final_act import _VALUE, INF, Prepared
-from tankmap.rules.final_act.engine_batch import AT, TANK, BatchGame, BatchState
-from tankmap.rules.geometry import Facing
+from tankmap.analysis.simulation.final_act.batch import both_sides as _both
+from tankmap.analysis.simulation.final_act.batch import repair as _repair
+from tankmap.analysis.simulation.final_act.batch.view import _TURNS, View
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, BatchTables
+from tankmap.rules.final_act.engine_batch import AT, TANK, BatchState
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
-
-KINDS = ("tank", "at", "rm")
-_TURNS = np.array([2, 4, 6], dtype=np.int64)
-NOISE_PER_UNIT = 48  # random numbers each game draws per unit and round (+ cells + 1)
-# A unit's numbers: [0] random order, [1] shell when nothing is likely, [2] tie among
-# units, [3] random R/M repair (tanks; final_act_batch_repair), [8 + j] order j's score.
-
-
-def pack_bits(bits: BoolArray, words: int) -> npt.NDArray[np.uint64]:
-    """Rows of booleans as little-endian 64-bit words (``rows × words``)."""
-    packed = np.packbits(bits, axis=1, bitorder="little")
-    out = np.zeros((bits.shape[0], words * 8), dtype=np.uint8)
-    out[:, : packed.shape[1]] = packed
-    return out.view(np.uint64)
-
-
-class BatchTables:
-    """Per-scenario arrays (see the module docstring); ``ks = kind * 2 + side``."""
-
-    def __init__(self, prep: Prepared) -> None:
-        game = prep.game
-        self.prep = prep
-        self.batch = BatchGame(game)
-        n = self.size = game.board.size
-        n8 = n * 8
-        present = {(k, s) for k, s in zip(self.batch.kind, self.batch.side, strict=True)}
-        ranked: dict[tuple[int, int], list[tuple[tuple[int, int, tuple[int, Facing]], ...]]] = {}
-        k_max = 1
-        for kc, s in present:
-            rows = []
-            for idx in range(n8):
-                r = prep.ranked(KINDS[kc], int(s), idx // 8, idx % 8)
-                rows.append(r)
-                k_max = max(k_max, len(r))
-            ranked[(int(kc), int(s))] = rows
-        self.k = k_max
-        # widest order list of the kinds that move like tanks (tank, R/M)
-        self.k_move = max(
-            [len(r) for (kc, _s), rows in ranked.items() if kc != AT for r in rows] or [1]
-        )
-        self.ord_dest = np.full((6, n8, k_max), -1, dtype=np.int64)
-        self.ord_fac = np.zeros((6, n8, k_max), dtype=np.int64)
-        self.ord_d = np.full((6, n8, k_max), float(INF))
-        self.dist = np.full((6, n8), float(INF))
-        for kc, s in present:
-            self.dist[int(kc) * 2 + int(s)] = prep.dist[KINDS[kc]][int(s)]
-        for (kc, s), rows in ranked.items():
-            ks = kc * 2 + s
-            for idx, r in enumerate(rows):
-                for j, (d, to, (_t, f)) in enumerate(r):
-                    self.ord_dest[ks, idx, j] = to
-                    self.ord_fac[ks, idx, j] = int(f)
-                    self.ord_d[ks, idx, j] = d
-        # likely end cells (reference: Prepared.likely)
-        l_max = 1
-        likely: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
-        for kc, s in present:
-            rows2 = [prep.likely(KINDS[kc], int(s), idx // 8, idx % 8) for idx in range(n8)]
-            l_max = max(l_max, max(len(r) for r in rows2))
-            likely[(int(kc), int(s))] = rows2
-        self.lik_cell = np.full((6, n8, l_max), n, dtype=np.int64)
-        self.lik_p = np.zeros((6, n8, l_max))
-        for (kc, s), rows2 in likely.items():
-            ks = kc * 2 + s
-            for idx, lk in enumerate(rows2):
-                for j, (c, p) in enumerate(lk):
-                    self.lik_cell[ks, idx, j] = c
-                    self.lik_p[ks, idx, j] = p
-        # fire zones: targets and between-cells (padding: the dummy cell n, never blocking)
-        t_max, b_max = 1, 1
-        for kc in (TANK, AT):
-            table = game.fire_tables[KINDS[kc]]
-            if table is None:
-                continue
-            for idx in range(n8):
-                pairs = table.pairs[idx]
-                t_max = max(t_max, len(pairs), len(table.elevated[idx]))
-                for _t, m in pairs:
-                    b_max = max(b_max, bin(m).count("1"))
-        self.tgt = np.full((2, n8, t_max), n, dtype=np.int64)
-        self.bet = np.full((2, n8, t_max, b_max), n, dtype=np.int64)
-        self.elev = np.full((2, n8, t_max), n, dtype=np.int64)
-        for kc in (TANK, AT):
-            table = game.fire_tables[KINDS[kc]]
-            if table is None:
-                continue
-            for idx in range(n8):
-                for j, (t, m) in enumerate(table.pairs[idx]):
-                    self.tgt[kc, idx, j] = t
-                    cells = []
-                    while m:  # the set bits of m, lowest first
-                        low = m & -m
-                        cells.append(low.bit_length() - 1)
-                        m ^= low
-                    self.bet[kc, idx, j, : len(cells)] = cells
-                for j, t in enumerate(table.elevated[idx]):
-                    self.elev[kc, idx, j] = t
-        # the between-cells as bit words (bit c of word c // 64), for a fast blocked test
-        self.words = (n + 1 + 63) // 64
-        onehot = np.zeros((2, n8, t_max, n + 1), dtype=bool)
-        np.put_along_axis(onehot, self.bet, True, axis=3)
-        onehot[..., n] = False
-        bits = pack_bits(onehot.reshape(-1, n + 1), self.words).reshape(2, n8, t_max, self.words)
-        self.bet_words = [np.ascontiguousarray(bits[..., w]) for w in range(self.words)]
-        self.berm = np.zeros(n + 1, dtype=bool)
-        self.elevating = np.zeros(n + 1, dtype=bool)
-        for c in range(n):
-            self.berm[c] = bool(game.berm_mask >> c & 1)
-            self.elevating[c] = bool(game.tables.elevating_mask >> c & 1)
-        b = self.batch
-        self.ks = b.kind * 2 + b.side
-        self.value = np.array([_VALUE[KINDS[k]] for k in b.kind], dtype=np.float64)
-        self.fires = np.array([game.fire_tables[KINDS[k]] is not None for k in b.kind], dtype=bool)
-        self.elevates = np.array([game.elevates[KINDS[k]] for k in b.kind], dtype=bool)
-        cols = game.board.columns
-        self.col = np.append(np.arange(n) % cols, 0).astype(np.int64)  # (index n: padding)
-        self.row = np.append(np.arange(n) // cols, 0).astype(np.int64)
-
-
-class View:
-    """Zones, danger and likely maps of ``G`` games at the start of a round."""
-
-    def __init__(self, tb: BatchTables, st: BatchState) -> None:
-        n = tb.size
-        b = tb.batch
-        g = st.cell.shape[0]
-        self.rows = np.arange(g)
-        alive = st.alive & ~st.over[:, None]
-        self.alive = alive
-        idx = st.cell * 8 + st.facing
-        self.idx = idx
-        blockers = np.zeros((g, n + 1), dtype=bool)
-        blockers[:, :n] = st.wreck_cells
-        blockers |= tb.berm[None, :]
-        gi, ui = np.nonzero(alive & b.blocks)
-        blockers[gi, st.cell[gi, ui]] = True
-        blockers[:, n] = False
-        self.blockers = blockers
-        kc = np.minimum(b.kind, AT)  # R/M rows are ignored below (fires is False)
-        tgt = tb.tgt[kc[None, :], idx]  # [g, u, t]
-        words = pack_bits(blockers, tb.words)  # [g, w]
-        self.words = words
-        kcs = kc[None, :]
-        acc = tb.bet_words[0][kcs, idx] & words[:, 0, None, None]  # [g, u, t]
-        for w in range(1, tb.words):
-            acc |= tb.bet_words[w][kcs, idx] & words[:, w, None, None]
-        blocked = acc != 0
-        valid = (tgt < n) & ~blocked
-        on_berm = tb.elevates[None, :] & tb.elevating[st.cell]
-        if on_berm.any():
-            elev = tb.elev[kc[None, :], idx]
-            tgt = np.where(on_berm[:, :, None], elev, tgt)
-            valid = np.where(on_berm[:, :, None], elev < n, valid)
-        valid &= (alive & tb.fires)[:, :, None]
-        self.tgt = tgt
-        self.valid = valid
-        # danger[g, s, cell]: shooters of side s covering the cell
-        keys = (self.rows[:, None, None] * 2 + b.side[None, :, None]) * (n + 1) + tgt
-        self.danger = np.bincount(
-            keys.ravel(), weights=valid.ravel(), minlength=g * 2 * (n + 1)
-        ).reshape(g, 2, n + 1)
-        # likely[g, s, cell]: expected value of side-s units ending the round there
-        lc = tb.lik_cell[tb.ks[None, :], idx]  # [g, u, l]
-        lp = tb.lik_p[tb.ks[None, :], idx] * (tb.value * 1.0)[None, :, None]
-        lp = lp * (1 + st.damage)[:, :, None] * alive[:, :, None]
-        sides_l = np.broadcast_to(b.side[None, :, None], lc.shape)
-        keys_l = ((self.rows[:, None, None] * 2 + sides_l) * (n + 1) + lc).ravel()
-        self.likely = np.bincount(keys_l, weights=lp.ravel(), minlength=g * 2 * (n + 1)).reshape(
-            g, 2, n + 1
-        )
 
 
 class BatchPlayers:
@@ -510,7 +342,3 @@ class BatchPlayers:
         move = live & ~stay & ~turn_in_place & (score[r, pick] < stay_score)
         dest[:, u] = np.where(move, d_cell[r, pick], here)
         dest_fac[:, u] = np.where(move, d_fac[r, pick], np.where(turn_in_place, best_f, facing))
-
-
-from tankmap.analysis.simulation.policies import final_act_batch_both as _both  # noqa: E402
-from tankmap.analysis.simulation.policies import final_act_batch_repair as _repair  # noqa: E402

@@ -15,13 +15,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.policies import final_act_batch_repair as _repair
-from tankmap.analysis.simulation.policies.final_act_batch import (
-    _TURNS,
-    NOISE_PER_UNIT,
-    BatchTables,
-    View,
-)
+from tankmap.analysis.simulation.final_act.batch import repair as _repair
+from tankmap.analysis.simulation.final_act.batch.view import _TURNS, View
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, BatchTables
 from tankmap.rules.final_act.engine_batch import AT, TANK, BatchState
 
 IntArray = npt.NDArray[np.int64]

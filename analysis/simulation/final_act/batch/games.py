@@ -15,32 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.final_act.batch.agents import BatchPlayers
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, tables_of
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.games import Death, GameResult, parse_policy
 from tankmap.analysis.simulation.noise import uniforms
-from tankmap.analysis.simulation.policies.final_act import Prepared
-from tankmap.analysis.simulation.policies.final_act_batch import (
-    NOISE_PER_UNIT,
-    BatchPlayers,
-    BatchTables,
-)
 from tankmap.rules.final_act.engine import SIDES
 from tankmap.rules.final_act.engine_actions import Actions
 from tankmap.rules.final_act.engine_batch import END_CODES, BatchState
 from tankmap.rules.final_act.engine_record import FinalActRecord, Round
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
-
-_TABLES: dict[int, BatchTables] = {}
-
-
-def tables_of(prep: Prepared) -> BatchTables:
-    """The ``BatchTables`` of a prepared scenario (built once)."""
-    found = _TABLES.get(id(prep))
-    if found is None or found.prep is not prep:
-        if len(_TABLES) > 8:
-            _TABLES.clear()
-        found = _TABLES[id(prep)] = BatchTables(prep)
-    return found
 
 
 def _take(st: BatchState, keep: Any) -> BatchState:

@@ -26,17 +26,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.final_act.kernel.repair import SAFE_DANGER
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, REPAIR_NOISE
 from tankmap.rules.final_act.engine_batch import RM, TANK, BatchState
 
 if TYPE_CHECKING:
-    from tankmap.analysis.simulation.policies.final_act_batch import BatchTables
+    from tankmap.analysis.simulation.final_act.kernel.tables import BatchTables
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
-
-REPAIR_NOISE = 3  # the noise number (of the tank's NOISE_PER_UNIT) random repairs read
-SAFE_DANGER = 1.0  # at most this many enemy shooters on the cell: a repair is worth it
 
 
 def _pairs(
@@ -199,8 +198,6 @@ def side_random(
 ) -> None:
     """``random_repairs`` for the side whose units are ``units`` (whole-game arrays ``[g,
     u]``, changed in place)."""
-    from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
-
     u = np.array(units)
     d, f, sh = dest[:, u], fac[:, u], shells[:, u]
     state = (st.cell[:, u], st.facing[:, u], st.damage[:, u], alive[:, u], st.rm_left[:, u])

@@ -1,8 +1,8 @@
 """Final Act ``random``/``heuristic`` playouts compiled with numba (whole games per call).
 
-The same rules and the same decisions as the numpy reference
-(``drivers/final_act_batch.py`` with ``rules.final_act.engine_batch`` and
-``policies/final_act_batch.py``, itself checked against the readable one-game engine),
+The same rules and the same decisions as the numpy batch engine
+(``batch/games.py`` with ``rules.final_act.engine_batch`` and ``batch/agents.py``,
+itself checked against the readable one-game engine),
 written as scalar loops over one game at a time and compiled: the games are bit for bit
 those of the numpy version for the same keys (``tests/simulation/test_final_act_kernel.py``
 plays both on every built-in map, policy pair and restriction). Floating-point sums follow
@@ -12,10 +12,9 @@ exactly as there.
 Random numbers come from ``analysis.simulation.noise`` (counter-based): the kernel computes
 only the ones a decision reads. Records (``record=True``) are made by the numpy version.
 
-The compiled functions live by concept: ``fa_kernel_base`` (decorators, tables, noise,
-sums), ``fa_kernel_policies`` (the start-of-round view and both policies),
-``fa_kernel_rules`` (a round's rules); ``fa_kernel_search`` (the search agent's look-ahead);
-this module plays rounds and whole games and turns the arrays into ``GameResult``s.
+The compiled functions live by concept (``kernel/__init__.py`` lists the modules); this
+module is the entry point: it packs the tables, calls ``play._play`` for whole games and
+keeps their results as arrays (``final_act/results.py``).
 
 When numba is not installed, or ``TANKMAP_KERNEL=numpy`` is set, ``available()`` is false
 and the driver uses the numpy version (same games, about ten times slower).
@@ -27,19 +26,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import (
+from tankmap.analysis.simulation.final_act.kernel.base import (
     HEURISTIC,
     RANDOM,
     _noise,
     _pairwise,
     available,
-    tables,
 )
-from tankmap.analysis.simulation.drivers.fa_kernel_play import _play, work
-from tankmap.analysis.simulation.drivers.fa_kernel_round import _scratch
-from tankmap.analysis.simulation.drivers.final_act_results import KernelResults
+from tankmap.analysis.simulation.final_act.kernel.packed import tables
+from tankmap.analysis.simulation.final_act.kernel.play import _play, work
+from tankmap.analysis.simulation.final_act.kernel.round import _scratch
+from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
+from tankmap.analysis.simulation.final_act.prepared import Prepared
+from tankmap.analysis.simulation.final_act.results import KernelResults
 from tankmap.analysis.simulation.games import parse_policy
-from tankmap.analysis.simulation.policies.final_act import Prepared
 
 __all__ = [
     "HEURISTIC",
@@ -69,8 +69,6 @@ def worth_it(games: int) -> bool:
 def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) -> KernelResults:
     """Play one game per key (the same games as ``final_act_batch.play_many``); their
     results as arrays (``final_act_results``)."""
-    from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
-
     tb = tables_of(prep)
     T = tables(tb)
     batch = tb.batch
@@ -131,7 +129,7 @@ def warm(prep: Prepared, lookahead: bool = False) -> None:
     tables: one game, and with ``lookahead`` one look-ahead row of the search agent."""
     play_many(prep, ("heuristic", "heuristic"), [0])
     if lookahead:
-        from tankmap.analysis.simulation.drivers.fa_kernel_search import lookahead_values
+        from tankmap.analysis.simulation.final_act.kernel.lookahead import lookahead_values
 
         st = prep.game.initial_state()
         units = len(st.kind)

@@ -1,6 +1,6 @@
 """The search agent's look-ahead on the Final Act kernel: a forced round (the candidate plan
 and a sampled enemy plan), then heuristic rounds on both sides, and the value of the
-position reached (``policies.final_act_search``; one round is checked against the reference
+position reached (``agents/search.py``; one round is checked against the reference
 engine's ``apply_round`` + ``value`` in ``tests/simulation/test_final_act_kernel.py``)."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import HEURISTIC, TANK, Tables, _jit, tables
-from tankmap.analysis.simulation.drivers.fa_kernel_round import _round, _scratch
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end, rule_tables
-from tankmap.analysis.simulation.policies.final_act import Prepared
+from tankmap.analysis.simulation.final_act.kernel.base import HEURISTIC, TANK, _jit
+from tankmap.analysis.simulation.final_act.kernel.packed import Tables, tables
+from tankmap.analysis.simulation.final_act.kernel.round import _round, _scratch
+from tankmap.analysis.simulation.final_act.kernel.rules import _apply, _check_end, rule_tables
+from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 
 
 # --- the search agent's look-ahead -------------------------------------------------------
@@ -42,7 +44,7 @@ def _lookahead(
     forced round ``forced_*[g]`` (every unit's order and shell, -1 for none, and the tanks
     declared repaired by their R/M), then up to
     ``ahead`` rounds of the heuristic on both sides (noise keyed ``keys[g]``); set
-    ``values[g]`` to ``final_act_search.value`` of the position reached for side ``me``."""
+    ``values[g]`` to ``agents.search.value`` of the position reached for side ``me``."""
     units = cell0.shape[0]
     cell = np.empty(units, dtype=np.int64)
     facing = np.empty(units, dtype=np.int64)
@@ -164,10 +166,8 @@ def lookahead_values(
     (tanks declared repaired by their R/M that round; none if omitted), play that round
     from the reference-engine ``state``, then up to ``ahead`` rounds of the heuristic on both
     sides with noise keyed ``keys[g]``, and value the position for side ``me`` (as
-    ``final_act_search.value``). Only for games without advanced options the fast engines
+    ``agents.search.value``). Only for games without advanced options the fast engines
     do not model (rules §1.8; Extra Forces R/M repair is modelled)."""
-    from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
-
     T = tables(tables_of(prep))
     units = len(state.kind)
     wreck_cells = np.zeros(T.n, dtype=np.bool_)

@@ -1,6 +1,6 @@
-"""Whole Final Act games on the kernel (``final_act_kernel.play_many`` calls ``_play``).
+"""Whole Final Act games on the kernel (``games.play_many`` calls ``_play``).
 
-A round is ``fa_kernel_round._round``'s steps, written out here with the tables and the
+A round is ``round._round``'s steps, written out here with the tables and the
 work arrays taken out of their tuples once per call: numba reference-counts every array
 it takes out of a tuple, so doing it once per round (about 200 arrays) cost a fifth of
 the kernel's time in atomic counter updates.
@@ -13,15 +13,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import RANDOM, TANK, Tables, _jit, unowned
-from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
+from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, TANK, _jit, unowned
+from tankmap.analysis.simulation.final_act.kernel.packed import Tables
+from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
     _random_side,
     _view,
     heuristic_tables,
 )
-from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, _check_end, rule_tables
+from tankmap.analysis.simulation.final_act.kernel.repair import _random_repairs
+from tankmap.analysis.simulation.final_act.kernel.rules import _apply, _check_end, rule_tables
 
 
 def work(T: Tables, units: int) -> tuple[npt.NDArray[Any], ...]:
@@ -131,7 +132,7 @@ def _play(
         winner = out[g, 0]
         rnd = 0
         while end == 0:
-            # one round (fa_kernel_round._round)
+            # one round (round._round)
             base = rnd * width
             rnd += 1
             if repair_on:

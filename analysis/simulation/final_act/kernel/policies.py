@@ -1,6 +1,6 @@
 """The Final Act kernel's decisions: each unit's fire zone and the danger and likely-target
-maps at the start of a round (``policies.final_act_batch.View``), and the random and
-heuristic orders and shells of one side (``policies.final_act_batch``), compiled."""
+maps at the start of a round (``batch.view.View``), and the random and
+heuristic orders and shells of one side (``batch.agents``), compiled."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import (
+from tankmap.analysis.simulation.final_act.kernel.base import (
     AT,
     TANK,
     _inline,
     _noise,
     _psum,
 )
-from tankmap.analysis.simulation.drivers.fa_kernel_repair import _heuristic_repairs
-from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
+from tankmap.analysis.simulation.final_act.kernel.repair import _heuristic_repairs
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT
 
 
-# --- the position at the start of a round (policies.final_act_batch.View) ------------------
+# --- the position at the start of a round (batch.view.View) ------------------
 @_inline
 def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
     """Whether a blocker stands between the shooter and target ``t`` of ``(kc, idx)``

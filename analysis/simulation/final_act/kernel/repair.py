@@ -1,5 +1,5 @@
 """The Final Act kernel's Extra Forces R/M repairs, compiled, one game at a time: the
-policies' declarations (``policies.final_act_batch_repair``) and the rule's bookkeeping
+policies' declarations (``batch/repair.py``) and the rule's bookkeeping
 (``rules.final_act.engine_batch.BatchGame``: which R/Ms stay as wrecks, the repairs done
 after the hits). Called only when the game has R/M repair on (``Tables.repair_on``)."""
 
@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import RM, TANK, _inline, _noise
-from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT
-from tankmap.analysis.simulation.policies.final_act_batch_repair import REPAIR_NOISE, SAFE_DANGER
+from tankmap.analysis.simulation.final_act.kernel.base import RM, TANK, _inline, _noise
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, REPAIR_NOISE
+
+SAFE_DANGER = 1.0  # at most this many enemy shooters on the cell: a repair is worth it
 
 
 @_inline
@@ -47,7 +48,7 @@ def _random_repairs(
     shells: Any,
     repair: Any,
 ) -> None:
-    """``final_act_batch_repair.random_repairs`` for ``side``."""
+    """``batch.repair.random_repairs`` for ``side``."""
     for t in range(cell.shape[0]):
         if T_side[t] != side or T_kind[t] != TANK or not alive[t] or damage[t] == 0:
             continue
@@ -96,7 +97,7 @@ def _heuristic_repairs(
     mine: Any,
     m: int,
 ) -> None:
-    """``final_act_batch_repair.heuristic_repairs`` for ``side`` (after the tanks' and
+    """``batch.repair.heuristic_repairs`` for ``side`` (after the tanks' and
     R/M's orders; ``repair`` and ``busy`` are cleared here for the side's units).
     ``mine[:m]``: the side's units in play, in unit order (the only ones that can repair
     or be repaired)."""

@@ -1,6 +1,6 @@
-"""One round of the Final Act kernel for the search agent's look-ahead (``fa_kernel_search``):
+"""One round of the Final Act kernel for the search agent's look-ahead (``lookahead.py``):
 both sides' policies decide on the position, then the rules apply it. Whole games
-(``fa_kernel_play._play``) run the same steps with the tables unpacked once per call."""
+(``play._play``) run the same steps with the tables unpacked once per call."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import RANDOM, Tables, _inline, _jit
-from tankmap.analysis.simulation.drivers.fa_kernel_policies import (
+from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, _inline, _jit
+from tankmap.analysis.simulation.final_act.kernel.packed import Tables
+from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
     _random_side,
     _view,
     heuristic_tables,
 )
-from tankmap.analysis.simulation.drivers.fa_kernel_repair import _random_repairs
-from tankmap.analysis.simulation.drivers.fa_kernel_rules import _apply, rule_tables
+from tankmap.analysis.simulation.final_act.kernel.repair import _random_repairs
+from tankmap.analysis.simulation.final_act.kernel.rules import _apply, rule_tables
 
 
 @_jit

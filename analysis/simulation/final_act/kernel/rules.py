@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.drivers.fa_kernel_base import AT, RM, TANK, _inline
-from tankmap.analysis.simulation.drivers.fa_kernel_repair import _finish_repairs, _repair_wrecks
+from tankmap.analysis.simulation.final_act.kernel.base import AT, RM, TANK, _inline
+from tankmap.analysis.simulation.final_act.kernel.repair import _finish_repairs, _repair_wrecks
 
 
 # --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------

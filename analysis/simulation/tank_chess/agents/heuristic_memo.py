@@ -10,8 +10,8 @@
   blocker's delay, each move's coverage and each turn's command-tank exposure verdict;
 - what depends on the generator: the sampled turns, the noise, which blockers are
   searched, the bonuses, the order — done on every call, from those facts, with exactly
-  the draws and the arithmetic of the plain ranking (``policies.tank_chess``), so the same
-  seed plays the same game (tests/simulation/test_tank_chess_memo.py).
+  the draws and the arithmetic of the plain ranking (``heuristic``), so the same
+  seed plays the same game (tests/simulation/test_heuristic_memo.py).
 
 Self-play meets the same positions again and again (the opening, and the few replies
 the heuristic likes): on basic-16 about three positions in four of a 400-game run were
@@ -25,11 +25,10 @@ from __future__ import annotations
 
 from array import array
 from bisect import insort
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.tank_chess_defence import (
+from tankmap.analysis.simulation.tank_chess.agents.defence import (
     COVER,
     DEFEND,
     W_BLOCK,
@@ -39,14 +38,20 @@ from tankmap.analysis.simulation.policies.tank_chess_defence import (
     delay,
     find_threat,
 )
-from tankmap.analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
-from tankmap.analysis.simulation.policies.tank_chess_threats import Threats, board_rays
+from tankmap.analysis.simulation.tank_chess.agents.scoring import (
+    CHECK,
+    SAMPLE,
+    VALUE,
+    attack_map,
+    killers,
+    shot_score,
+)
+from tankmap.analysis.simulation.tank_chess.agents.threats import Threats, board_rays
+from tankmap.analysis.simulation.tank_chess.agents.turns import TurnIndex, command_tank
+from tankmap.analysis.simulation.tank_chess.prepared import INF, Prepared
 from tankmap.rules.tank_chess.data import COMMAND
 from tankmap.rules.tank_chess.movegen import cached_end_states
 from tankmap.rules.tank_chess.state import ESCAPE, GameState, Turn
-
-if TYPE_CHECKING:
-    from tankmap.analysis.simulation.policies.tank_chess import Prepared
 
 _UNKNOWN = (float("nan"),)
 LIMIT = 1 << 12
@@ -94,12 +99,6 @@ class Facts:
     )
 
     def __init__(self, st: GameState, prep: Prepared, banned: frozenset[int]) -> None:
-        from tankmap.analysis.simulation.policies.tank_chess import (  # (it imports us)
-            INF,
-            attack_map,
-            shot_score,
-        )
-
         me = st.to_move
         kind, gun, cell, facing = st.kind, st.gun, st.cell, st.facing
         self.scenario = st.scenario
@@ -198,8 +197,6 @@ class Facts:
         out = [known[i] for i in chosen]
         total = sum(out)
         if total != total:  # (a NaN: not known yet)
-            from tankmap.analysis.simulation.policies.tank_chess import VALUE, killers
-
             attacks = self.attacks
             cols = st.columns
             sign = 1 if st.to_move == 0 else -1
@@ -290,8 +287,6 @@ def ranked(
     candidates are ordered by a stable sort of the negated scores, as Python's stable
     ``sort(reverse=True)`` orders them (ties keep candidate order). The sample keeps the
     first occurrence of each drawn index in draw order (``dict.fromkeys``)."""
-    from tankmap.analysis.simulation.policies.tank_chess import CHECK, INF, SAMPLE
-
     facts = facts_of(st, prep, banned)
     if facts.win is not None:
         return [(float(INF), facts.win)]
@@ -393,7 +388,7 @@ def ranked(
 
 
 def _blockers(st: GameState, index: TurnIndex, clt: int, th: Threat) -> list[tuple[Turn, int]]:
-    """``tank_chess_defence.blocking_turns`` with each turn's index in the legal turns."""
+    """``defence.blocking_turns`` with each turn's index in the legal turns."""
     out: list[tuple[Turn, int]] = []
     rs = th.route_states
     for k, p in enumerate(index.pieces):

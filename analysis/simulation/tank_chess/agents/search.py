@@ -3,7 +3,7 @@
 For each of our ``WIDTH`` best turns (the heuristic's ranking: immediate wins first), the
 opponent's ``REPLIES`` best answers are tried — its own immediate wins are always among
 them, since the ranking puts them first — and each line is scored by a short heuristic
-playout (``DEPTH`` plies for both sides) and the static value of ``tank_chess_uct.evaluate``
+playout (``DEPTH`` plies for both sides) and the static value of ``uct.evaluate``
 (material and the command tanks' escape distances). A turn is worth its worst reply; the
 best turn is played. Alpha–beta stops trying replies once a turn cannot beat the best one
 found. ``N`` caps the scored lines per decision (default 60 = 10 turns × 6 replies); a
@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.tank_chess import HeuristicPolicy, Prepared
-from tankmap.analysis.simulation.policies.tank_chess_uct import evaluate
+from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
+from tankmap.analysis.simulation.tank_chess.agents.uct import evaluate
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.tank_chess.state import GameState, Turn
 
 DEFAULT_BUDGET = 60

@@ -1,9 +1,9 @@
 """The command tank's exposure checks of the Tank Chess heuristic, on bit masks.
 
-``Threats`` holds the enemy's reachable states (what ``policies.tank_chess.reachable``
+``Threats`` holds the enemy's reachable states (what ``scoring.reachable``
 lists) as one bit mask per enemy piece over state ids ``cell * 8 + facing``, merged per
 armour value and fire mode, so that ``Threats.exposed`` gives the answer of the plain
-``policies.tank_chess.exposed`` with a few int operations per direction instead of a
+``scoring.exposed`` with a few int operations per direction instead of a
 dictionary walk. ``board_rays`` are the per-board cell masks it uses (bit ``8 * cell`` per
 cell, the layout of ``movegen.occupancy``).
 """
@@ -121,7 +121,7 @@ class Threats:
         return board_rays(self.st.tables)[4][c]
 
     def exposed(self, p: int, skip: int = -1, occ: int = -1, moved_from: int = -1) -> bool:
-        """``policies.tank_chess.exposed(st, reachable(st, side), p, skip)`` (same answer)
+        """``scoring.exposed(st, reachable(st, side), p, skip)`` (same answer)
         in the current position of ``st`` (the masks stay those of the position ``Threats``
         was built in): could a piece of ``side`` move and then destroy piece ``p``?
         ``occ``: ``movegen.occupancy`` of the current position if the caller has it.

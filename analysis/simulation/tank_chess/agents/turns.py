@@ -1,4 +1,4 @@
-"""Fast building blocks of the Tank Chess heuristic (``policies.tank_chess``).
+"""Fast building blocks of the Tank Chess heuristic (``heuristic``).
 
 They give exactly the answers of the straightforward code they replace (the same turns
 in the same order, the same exposure verdicts), only cheaper:
@@ -10,7 +10,7 @@ in the same order, the same exposure verdicts), only cheaper:
   ``movegen.cached_end_states``; a piece's turns are spelled out only if it can shoot.
 - ``_Aim``: where the side to move could shoot from (``movegen.sight_map``) as bit masks,
   remembered per enemy piece and the occupancy of its rays.
-- ``Threats`` (``tank_chess_threats``): the enemy's reachable states as bit masks, for
+- ``Threats`` (``threats``): the enemy's reachable states as bit masks, for
   the command tank's exposure checks.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
-from tankmap.analysis.simulation.policies.tank_chess_threats import board_rays
+from tankmap.analysis.simulation.tank_chess.agents.threats import board_rays
 from tankmap.rules.tank_chess.data import COMMAND, FIRE_MORTAR, FIRE_TURRET
 from tankmap.rules.tank_chess.movegen import Ends, cached_end_states, state_occupancy
 from tankmap.rules.tank_chess.state import EMPTY, GameState, Turn
@@ -406,3 +406,12 @@ def command_tank(st: GameState, side: int) -> int:
         if kind[p] == COMMAND and alive[p]:
             return p
     return -1
+
+
+def allowed(st: GameState, turns: list[Turn], banned: frozenset[int]) -> list[Turn]:
+    """``turns`` without those moving a banned kind (all of them if nothing is left)."""
+    if not banned:
+        return turns
+    kind = st.kind
+    kept = [t for t in turns if kind[t[0]] not in banned]
+    return kept or turns

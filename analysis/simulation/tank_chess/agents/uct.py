@@ -10,7 +10,9 @@ import math
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.tank_chess import VALUE, HeuristicPolicy, Prepared
+from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
+from tankmap.analysis.simulation.tank_chess.agents.scoring import VALUE
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.tank_chess.data import COMMAND
 from tankmap.rules.tank_chess.state import GameState, Turn
 

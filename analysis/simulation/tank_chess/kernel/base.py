@@ -16,6 +16,8 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.kernel_cache import guard_cache
+from tankmap.analysis.simulation.tank_chess.ends import REASONS
 from tankmap.rules.geometry import Facing
 from tankmap.rules.tank_chess.state import GameState
 
@@ -29,21 +31,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _HERE = Path(__file__).resolve().parent
 KERNEL_SOURCES = (
-    *sorted(_HERE.glob("tc_kernel_*.py")),
+    *sorted(_HERE.glob("*.py")),
     # constants compiled in
-    _HERE.parent.parent.parent / "rules" / "tank_chess" / "data.py",
-    _HERE.parent / "policies" / "tank_chess.py",
-    _HERE.parent / "policies" / "tank_chess_defence.py",
+    _HERE.parents[3] / "rules" / "tank_chess" / "data.py",
+    _HERE.parent / "prepared.py",
+    _HERE.parent / "agents" / "scoring.py",
+    _HERE.parent / "agents" / "defence.py",
 )
-"""The files whose text the compiled Tank Chess kernel depends on."""
+"""The files whose text the compiled Tank Chess kernel depends on: every module of this
+package and the constants it compiles in (``kernel_cache.guard_cache``)."""
 
 if _numba is not None:  # numba checks only each function's own file (see guard_cache)
-    from tankmap.analysis.simulation.drivers.fa_kernel_base import guard_cache
-
-    guard_cache(sources=KERNEL_SOURCES, name="tc_kernel")
-
-REASONS = ("", "escape", "command-destroyed", "max-turns", "no-move", "both-destroyed")
-"""``Position.meta[3]`` codes of ``GameState.reason``."""
+    guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "tc_kernel")
 
 
 def jit(fn: F) -> F:
@@ -185,9 +184,9 @@ def position_of(st: GameState) -> Position:
 
 def scratch(board: Board, memo: bool = False) -> tuple[I64, ...]:
     """Work arrays of the move generator: set table, its scratch, ``mask/fill/used`` and
-    a stamp counter, the sight map (``tc_kernel_moves.sight``), the stamps of the states
-    already in the set (``tc_kernel_moves.end_states``), and, with ``memo``, the pool,
-    table and counts of ``tc_kernel_memo`` (empty without)."""
+    a stamp counter, the sight map (``moves.sight``), the stamps of the states
+    already in the set (``moves.end_states``), and, with ``memo``, the pool,
+    table and counts of ``memo`` (empty without)."""
     size = int(board.flags[1])
     n = 16
     while n <= 4 * 8 * size + 16:

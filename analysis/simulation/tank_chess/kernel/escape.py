@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
 
 EMPTY = -1
 

@@ -3,9 +3,9 @@ allowed) in any pairing.
 
 ``RandomPolicy.choose`` draws ``rng.integers(n)`` over the ``n`` allowed legal turns in
 ``GameState.legal_turns`` order; the kernel lists the same turns in the same order
-(``tc_kernel_moves``) and makes the same draws as the game's ``numpy.random.Generator``
-(``tc_kernel_rng``: numpy's algorithms on a copy of its PCG64 state); the heuristic's
-choice is ``tc_kernel_heuristic``'s. So a seed plays the very same game.
+(``moves``) and makes the same draws as the game's ``numpy.random.Generator``
+(``rng``: numpy's algorithms on a copy of its PCG64 state); the heuristic's
+choice is ``heuristic``'s. So a seed plays the very same game.
 ``kernel_turns`` returns one game's turns (the driver replays them on a ``GameState``);
 ``play_seeded`` plays a task's games, each with the generator ``runner.game_rng`` would
 give it, and returns what their results are made of (``GameArrays``).
@@ -19,22 +19,22 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
-from tankmap.analysis.simulation.drivers import tc_kernel_rng as kr
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
-from tankmap.analysis.simulation.drivers.tc_kernel_heuristic import (
+from tankmap.analysis.simulation.tank_chess.kernel import base as kb
+from tankmap.analysis.simulation.tank_chess.kernel import rng as kr
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.heuristic import (
     Facts,
     escape_memo,
     facts_of,
     heuristic_choice,
 )
-from tankmap.analysis.simulation.drivers.tc_kernel_moves import (
+from tankmap.analysis.simulation.tank_chess.kernel.moves import (
     legal_turns,
     outcome,
     push,
     turn_rows,
 )
-from tankmap.analysis.simulation.policies.tank_chess import Prepared
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.tank_chess.state import GameState, Turn
 
 CHUNK = 512
@@ -234,7 +234,7 @@ def _reset(pos: Position, start: Position) -> None:
 def play_seeded(b: Board, h: Facts, start: Position, pos: Position, words: Any, games: Any,
                 kinds: Any, banned: Any, work: Any, states: Any, buf: Any, memo: Any,
                 rng: Any) -> GameArrays:  # fmt: skip
-    """Play game ``games[i]`` of a run seeded ``seed`` (``words = tc_kernel_rng.seed_words
+    """Play game ``games[i]`` of a run seeded ``seed`` (``words = rng.seed_words
     (seed)``) from ``start`` for each ``i``, drawing as ``runner.game_rng(seed, games[i])``
     (``pos`` and ``rng``: room for a position and a generator state), between the players
     ``kinds`` (see ``choose``)."""

@@ -1,7 +1,7 @@
 """The Tank Chess heuristic's choice in numba: ``HeuristicPolicy.ranked(st, turns, rng)[0]``
-(the plain ranking of ``policies.tank_chess``, limit 1) over the arrays of
-``tc_kernel_base``, making the draws of the same ``numpy.random.Generator`` in the same
-order (on its state, ``tc_kernel_rng``: the sample ``integers``, the ``random`` noise, the
+(the plain ranking of ``agents.heuristic``, limit 1) over the arrays of
+``base``, making the draws of the same ``numpy.random.Generator`` in the same
+order (on its state, ``rng``: the sample ``integers``, the ``random`` noise, the
 blockers' ``random``), summing every
 score with the same float operations, ordering candidates by a stable sort and checking
 the command tank's safety best first, so that it picks the very turn the policy picks.
@@ -14,19 +14,27 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
-from tankmap.analysis.simulation.drivers.tc_kernel_escape import (
+from tankmap.analysis.simulation.tank_chess.agents.defence import (
+    COVER,
+    DEFEND,
+    HORIZON,
+    W_BLOCK,
+    W_COVER,
+)
+from tankmap.analysis.simulation.tank_chess.agents.scoring import CHECK, SAMPLE, VALUE
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.escape import (
     escape_routes,
     escape_search,
     escape_turns,
 )
-from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
+from tankmap.analysis.simulation.tank_chess.kernel.memo import (
     escape_recall,
     escape_remember,
     occupancy,
 )
-from tankmap.analysis.simulation.drivers.tc_kernel_moves import hit_armour, legal_turns, push
-from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
+from tankmap.analysis.simulation.tank_chess.kernel.moves import hit_armour, legal_turns, push
+from tankmap.analysis.simulation.tank_chess.kernel.positions import (
     COVERS,
     DELAY,
     UNKNOWN,
@@ -42,8 +50,8 @@ from tankmap.analysis.simulation.drivers.tc_kernel_positions import (
     still,
     store,
 )
-from tankmap.analysis.simulation.drivers.tc_kernel_rng import integers, uniforms
-from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
+from tankmap.analysis.simulation.tank_chess.kernel.rng import integers, uniforms
+from tankmap.analysis.simulation.tank_chess.kernel.threats import (
     attack_cells,
     covered,
     exposed,
@@ -51,14 +59,7 @@ from tankmap.analysis.simulation.drivers.tc_kernel_threats import (
     merge_without,
     reach_masks,
 )
-from tankmap.analysis.simulation.policies.tank_chess import CHECK, INF, SAMPLE, VALUE, Prepared
-from tankmap.analysis.simulation.policies.tank_chess_defence import (
-    COVER,
-    DEFEND,
-    HORIZON,
-    W_BLOCK,
-    W_COVER,
-)
+from tankmap.analysis.simulation.tank_chess.prepared import INF, Prepared
 from tankmap.rules.tank_chess.data import COMMAND
 
 EMPTY = -1
@@ -86,7 +87,7 @@ def facts_of(prep: Prepared) -> Facts:
 def escape_memo(b: Board, entries: int = 1 << 14) -> tuple[npt.NDArray[np.int64], ...]:
     """Arrays remembering the escape searches of ``heuristic_choice`` (``entries`` 0: none
     and no position memo): the table, its count, room for a key, then the arrays of
-    ``tc_kernel_positions.positions_memo``."""
+    ``positions.positions_memo``."""
     words = (int(b.flags[1]) + 63) // 64
     i64 = np.int64
     return (
@@ -159,7 +160,7 @@ def _escape_turns(b: Board, pos: Position, p: int, limit: int, bound: Any, memo:
 @jit
 def _delay(b: Board, pos: Position, enemy: int, turns: int, t: Any, bound: Any,
            memo: Any) -> int:  # fmt: skip
-    """``tank_chess_defence.delay``: turns the move ``t`` delays the enemy's escape."""
+    """``agents.defence.delay``: turns the move ``t`` delays the enemy's escape."""
     p, c, f = t[0], t[1], t[2]
     grid = pos.grid
     oc, of = pos.cell[p], pos.facing[p]
@@ -197,7 +198,7 @@ def _shoots_dead(b: Board, pos: Position, t: Any) -> bool:
 def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, work: Any,
                      states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
     """The row of ``buf`` (the allowed legal turns, listed by this call) holding the turn
-    ``HeuristicPolicy`` chooses for the side to move (``rng``: a ``tc_kernel_rng`` state;
+    ``HeuristicPolicy`` chooses for the side to move (``rng``: a ``rng`` state;
     ``memo``: see ``escape_memo``)."""
     pm = memo[4:]
     h_key = make_key(b, pos, banned, pm[3])
@@ -245,7 +246,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
             others[n_others] = t
             n_others += 1
     noise = uniforms(rng, n_shots + n_clt + n_others + 1)
-    # the threat of the enemy command tank (tank_chess_defence.find_threat)
+    # the threat of the enemy command tank (agents.defence.find_threat)
     threat = False
     e_turns = 0
     nstates = 8 * size

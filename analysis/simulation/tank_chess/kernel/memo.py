@@ -1,4 +1,4 @@
-"""A memo of the kernel's end states across positions and games (``tc_kernel_moves``).
+"""A memo of the kernel's end states across positions and games (``moves``).
 
 ``movegen.end_states`` of a piece depends only on its state, its speed, its side (a
 command tank's escape) and which cells the walk of its move tree looks at are occupied:
@@ -9,14 +9,14 @@ words, offset and count of the states in the pool ``work[5]``, escape); ``work[7
 the pool and entry counts. When either fills up, everything is forgotten at once.
 
 ``escape_recall``/``escape_remember`` do the same for the turns to escape of
-``tc_kernel_escape.escape_turns``, keyed by the whole board's occupancy (``occupancy``).
+``escape.escape_turns``, keyed by the whole board's occupancy (``occupancy``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import inline, jit
 
 RADIUS = 5
 """Window half-width: pieces faster than this are not remembered."""

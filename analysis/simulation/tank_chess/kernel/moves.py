@@ -1,9 +1,9 @@
 """Tank Chess move generation, turns and outcome in numba (``rules.tank_chess.state`` and
-``movegen`` over the arrays of ``tc_kernel_base``).
+``movegen`` over the arrays of ``base``).
 
 ``end_states`` walks the move tree of ``movegen.Tree`` depth first (the same pre-order,
 the same blocking tests) and inserts each reached state into an emulated Python set in
-the order ``movegen.end_states`` does (``tc_kernel_set``), so ``legal_turns`` lists the
+the order ``movegen.end_states`` does (``set_order``), so ``legal_turns`` lists the
 very turns of ``GameState.legal_turns`` in the very same order; ``push`` and ``outcome``
 are ``GameState.push`` and ``GameState.outcome``.
 """
@@ -14,15 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, inline, jit
-from tankmap.analysis.simulation.drivers.tc_kernel_memo import (
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.memo import (
     RADIUS,
     lookup,
     recall,
     remember,
     window,
 )
-from tankmap.analysis.simulation.drivers.tc_kernel_set import (
+from tankmap.analysis.simulation.tank_chess.kernel.set_order import (
     set_add,
     set_clear,
     set_discard,
@@ -148,7 +148,7 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
 def piece_end_states(b: Board, pos: Position, p: int, work: Any, states: Any) -> tuple[int, bool]:
     """``end_states`` of live piece ``p`` where it stands (its cell already emptied by the
     caller), remembered across positions and games in ``work`` when it has a memo
-    (``tc_kernel_base.scratch``; ``tc_kernel_memo``): the answer depends only on the
+    (``base.scratch``; ``memo``): the answer depends only on the
     piece's state, speed and side (for a command tank's escape) and on which cells within
     its speed are occupied, as ``movegen.cached_end_states`` has it."""
     c0 = pos.cell[p]

@@ -1,4 +1,4 @@
-"""A memo of the heuristic's position facts across games (``tc_kernel_heuristic``).
+"""A memo of the heuristic's position facts across games (``heuristic``).
 
 Self-play meets the same positions again and again (about three plies in four on
 basic-16). Kept under the exact key (side to move, banned kinds, each piece's cell,
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
 
 HEAD = 7
 """Ints after the key in an entry."""

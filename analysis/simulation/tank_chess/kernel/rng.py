@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import inline, jit
 
 U64 = npt.NDArray[np.uint64]
 

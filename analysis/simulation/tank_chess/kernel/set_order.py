@@ -1,4 +1,4 @@
-"""CPython's ``set`` of small non-negative ints, in numba (for ``tc_kernel_moves``).
+"""CPython's ``set`` of small non-negative ints, in numba (for ``moves``).
 
 ``movegen.end_states`` answers with a Python ``set`` and the turn lists follow its
 iteration order, which depends on the order of insertions, the removals and the table's
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import inline, jit
 
 FREE = -1
 DUMMY = -2

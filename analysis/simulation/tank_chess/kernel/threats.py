@@ -1,6 +1,6 @@
-"""What the Tank Chess heuristic asks of the enemy's fire, in numba (``policies.tank_chess``
-``attack_map``/``killers``, ``tank_chess_threats.Threats.exposed`` and
-``tank_chess_defence.coverage``), over the arrays of ``tc_kernel_base``.
+"""What the Tank Chess heuristic asks of the enemy's fire, in numba (``agents.heuristic``
+``attack_map``/``killers``, ``agents.threats.Threats.exposed`` and
+``agents.defence.coverage``), over the arrays of ``base``.
 
 ``reach_masks`` records, per armour of our command tank (front, side, rear) and fire mode,
 the states enemy pieces whose gun beats it can stand in after one move (current states
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.drivers.tc_kernel_base import Board, Position, jit
-from tankmap.analysis.simulation.drivers.tc_kernel_moves import piece_end_states
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.moves import piece_end_states
 from tankmap.rules.tank_chess.data import FIRE_FIXED, FIRE_MORTAR, FIRE_TURRET
 
 EMPTY = -1
@@ -156,7 +156,7 @@ def exposed(b: Board, pos: Position, p: int, masks: Any) -> bool:
 
 @jit
 def covered(b: Board, pos: Position, q: int, enemy: int, nxt: Any) -> int:
-    """``tank_chess_defence._covered``: how many of the next route states ``nxt`` of
+    """``agents.defence._covered``: how many of the next route states ``nxt`` of
     ``enemy`` piece ``q`` could destroy it in from where it stands."""
     size = b.flags[1]
     grid = pos.grid

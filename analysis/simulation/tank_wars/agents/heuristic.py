@@ -1,8 +1,7 @@
-"""Tank Wars policies (provisional ruleset): ``(state, side) -> Orders`` callables for
-``rules.tank_wars.engine.play_round``, built with a seeded Generator.
+"""Tank Wars ``heuristic`` (provisional ruleset): an ``(state, side) -> Orders`` callable for
+``rules.tank_wars.engine.play_round``, built with a seeded Generator (the other agents:
+``agents/random.py``, ``agents/search.py``; ``agents/factory.py`` builds one by name).
 
-- ``random``: the engine's baseline ``random_orders`` (uniform command per vehicle, staying
-  included; every gunfire token on a uniform target).
 - ``heuristic``: each vehicle picks the command (or staying) that collects support tokens
   and avoids craters on its path (each costs 1 AP; a 1-AP vehicle avoids them harder),
   with seeded noise so it stays hard to predict; gunfire tokens go on the enemy fields
@@ -17,83 +16,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-from tankmap.rules.geometry import Side
-from tankmap.rules.tank_wars.engine import (
-    Command,
-    Orders,
-    TankWarsState,
-    command_options,
-    random_orders,
+from tankmap.analysis.simulation.tank_wars.agents.options import (
+    Policy,
+    idle_command,
+    vehicle_options,
 )
+from tankmap.rules.geometry import Side
+from tankmap.rules.tank_wars.engine import Command, Orders, TankWarsState
 from tankmap.rules.tank_wars.ruleset import board_cells
-from tankmap.rules.tank_wars.state import Vehicle, executes, idle_commands, tokens_ok
-
-Policy = Callable[[TankWarsState, Side], Orders]
-
-
-def _path(state: TankWarsState, cell: int, cmd: Command) -> tuple[int, ...]:
-    """Fields a command crosses or enters (the start excluded)."""
-    board = state.board
-    first = board.offset(cell, *cmd.unit)
-    if cmd.unit == cmd.step:
-        return (first,)
-    return (first, board.offset(cell, *cmd.step))
-
-
-Option = tuple[Command | None, int, tuple[int, ...]]
-_OPTIONS: dict[tuple[int, int, int, str, int, bool], tuple[object, object, tuple[Option, ...]]] = {}
-
-
-def _options(state: TankWarsState, v: Vehicle) -> tuple[Option, ...]:
-    """``command_options(state, v)`` as ``(command, end field, fields crossed)``, memoised
-    per board, rules, side, kind, field and 1-AP state (all that decides them)."""
-    key = (id(state.board), id(state.rules), v.side.index, v.kind, v.cell, v.armour <= 1)
-    found = _OPTIONS.get(key)
-    if found is not None and found[0] is state.board and found[1] is state.rules:
-        return found[2]
-    out: list[Option] = []
-    for cmd in command_options(state, v):
-        if cmd is None or not executes(state, v, cmd):  # no token, or one not executed
-            out.append((cmd, v.cell, ()))
-        else:
-            path = _path(state, v.cell, cmd)
-            out.append((cmd, path[-1], path))
-    if len(_OPTIONS) > 100_000:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (state.board, state.rules, tuple(out))
-    return _OPTIONS[key][2]
-
-
-def _idle(state: TankWarsState, v: Vehicle, commands: dict[int, Command]) -> Command | None:
-    """What vehicle ``v`` of a banned kind is given: nothing, or — when every vehicle needs
-    a token — one that is not executed, within the side's tokens."""
-    if state.rules.stay_without_token:
-        return None
-    for cmd in idle_commands(state, v):
-        if tokens_ok(state.rules, {**commands, -1: cmd}):
-            return cmd
-    return None
-
-
-def random_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
-    def policy(state: TankWarsState, side: Side) -> Orders:
-        orders = random_orders(state, side, rng)
-        if not banned:
-            return orders
-        kinds = {v.ident: v.kind for v in state.vehicles}
-        kept = {i: c for i, c in orders.commands.items() if kinds.get(i) not in banned}
-        for v in state.vehicles_of(side):
-            if v.kind in banned:
-                idle = _idle(state, v, kept)
-                if idle is not None:
-                    kept[v.ident] = idle
-        return Orders(kept, orders.gunfire)
-
-    return policy
+from tankmap.rules.tank_wars.state import tokens_ok
 
 
 def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozenset()) -> Policy:
@@ -103,11 +36,11 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
         for v in state.vehicles_of(side):
             if v.kind in banned:
                 claimed.add(v.cell)
-                idle = _idle(state, v, commands)
+                idle = idle_command(state, v, commands)
                 if idle is not None:
                     commands[v.ident] = idle
                 continue
-            options = _options(state, v)
+            options = vehicle_options(state, v)
             noise = rng.random(len(options)).tolist()
             best: Command | None = None
             best_end = v.cell
@@ -133,7 +66,7 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
                     best, best_end, best_score = cmd, end, score
             if best is None and not state.rules.stay_without_token:
                 # every vehicle needs a token: one not executed, else any left in hand
-                best = _idle(state, v, commands) or next(
+                best = idle_command(state, v, commands) or next(
                     (
                         c
                         for c, _e, _p in options
@@ -148,7 +81,7 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
         # gunfire: where the enemy most likely ends
         likely: dict[int, float] = {}
         for e in state.vehicles_of(side.other):
-            options = _options(state, e)
+            options = vehicle_options(state, e)
             w = (1.0 + 1.0 / e.armour) / len(options)
             for _cmd, end, _path_cells in options:
                 likely[end] = likely.get(end, 0.0) + w
@@ -168,24 +101,3 @@ def heuristic_policy(rng: np.random.Generator, banned: frozenset[str] = frozense
         return Orders(commands, targets)
 
     return policy
-
-
-def make_policy(name: str, restrictions: tuple[str, ...], rng: np.random.Generator) -> Policy:
-    """Policy ``name`` (``random``, ``heuristic`` or ``search[:N]``); ``KeyError`` if
-    unknown, ``ValueError`` for a bad budget."""
-    banned = frozenset(r[3:] for r in restrictions)
-    if name == "random":
-        return random_policy(rng, banned)
-    if name == "heuristic":
-        return heuristic_policy(rng, banned)
-    if name == "search" or name.startswith("search:"):
-        from tankmap.analysis.simulation.policies.tank_wars_search import (
-            DEFAULT_SAMPLES,
-            search_policy,
-        )
-
-        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
-        if samples < 1:
-            raise ValueError(samples)
-        return search_policy(rng, samples, banned)
-    raise KeyError(name)

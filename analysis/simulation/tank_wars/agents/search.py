@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.tank_wars import heuristic_policy
+from tankmap.analysis.simulation.tank_wars.agents.heuristic import heuristic_policy
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.engine import (
     Command,
