@@ -401,7 +401,7 @@ def _tank_chess_steps(rec: Any, st: Any, source: str, first: int = 1) -> Steps:
 
 # --- Tank Wars -------------------------------------------------------------------------------
 def _tank_wars(data: Any, source: str) -> tuple[Scenario, Steps]:
-    from tankmap.analysis.simulation.drivers.tank_wars import TankWarsRecord
+    from tankmap.analysis.simulation.tank_wars.driver import TankWarsRecord
     from tankmap.rules.tank_wars.state import initial_state, to_scenario
 
     rec = TankWarsRecord.from_json(data, source)

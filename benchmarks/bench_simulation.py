@@ -18,15 +18,15 @@ of the two in the same run. ``-ref`` rows are the one-game reference implementat
 games, their table rows and (not part of a run) ``GameResult`` objects.
 
 Tank Chess policies remember move-generation answers across positions and games
-(``movegen.cached_end_states``, the sight masks of ``policies.tank_chess_fast``) and the
-heuristic remembers each position's facts (``policies.tank_chess_memo``: self-play meets
+(``movegen.cached_end_states``, the sight masks of ``tank_chess.agents.turns``) and the
+heuristic remembers each position's facts (``tank_chess.agents.heuristic_memo``: self-play meets
 the same positions again and again), as a long simulation does; the warm-up games fill
 those memos. ``… positions remembered or not`` rows play the same games with the
-position memo on and off (``tank_chess_memo.LIMIT = 0``, the policy as it was before the
+position memo on and off (``heuristic_memo.LIMIT = 0``, the policy as it was before the
 memo), timed alternately, and ``memo_speedup`` is their ratio; ``… after 1,000 games``
 times 200 new games of a run that has played 1,000 (the steady state of a long
 simulation: fewer new positions per game). Tank Chess ``random`` and ``heuristic`` games
-play on the compiled kernel (``drivers.tc_kernel_games``), so the plain rows are the
+play on the compiled kernel (``tank_chess.kernel.games``), so the plain rows are the
 kernel's; ``… kernel or python`` rows time the same games on it and with
 ``TANKMAP_KERNEL=python`` (the Python policies with their memos, warm after the warm-up)
 alternately, ``kernel_speedup`` their ratio. The memo rows play on the Python path.
@@ -133,10 +133,10 @@ def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
 def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[str, Any]:
     """Where a Final Act heuristic playout's CPU time goes, in microseconds per game (best
     of ``repeat``, tasks of the driver's batch size): ``kernel`` the compiled games
-    (``final_act_kernel.play_many``: the kernel call and its arrays), ``rows`` the table
+    (``kernel_games.play_many``: the kernel call and its arrays), ``rows`` the table
     rows made from them (``runner.result_columns``), ``objects`` the ``GameResult``s made
     only when a caller reads them (not part of a simulation's rows)."""
-    from tankmap.analysis.simulation.drivers import final_act_kernel
+    from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
     from tankmap.analysis.simulation.noise import game_key
 
     scenario = read_scenario(ROOT / "maps" / path)
@@ -144,7 +144,7 @@ def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[
     prepared = driver.prepare(scenario)
     pols = ("heuristic", "heuristic")
     batch = int(getattr(driver, "batch_size", 1))
-    final_act_kernel.warm(prepared)
+    kernel_games.warm(prepared)
     best = {"kernel": float("inf"), "rows": float("inf"), "objects": float("inf")}
     for r in range(repeat):
         spent = dict.fromkeys(best, 0.0)
@@ -152,7 +152,7 @@ def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[
             numbers = range(lo, min(games, lo + batch))
             keys = [game_key(r, g) for g in numbers]
             start = time.process_time()
-            results = final_act_kernel.play_many(prepared, pols, keys)
+            results = kernel_games.play_many(prepared, pols, keys)
             spent["kernel"] += time.process_time() - start
             start = time.process_time()
             result_columns(scenario.board, pols, results, numbers)
@@ -198,10 +198,10 @@ def kernel_pair(path: str, policy: str, games: int, repeat: int = 3) -> dict[str
 
 def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) -> dict[str, Any]:
     """Playouts per second (CPU time, best of ``repeat``) with the heuristic's position
-    memo on and off (``tank_chess_memo.LIMIT = 0``: the policy as it was before the memo)
+    memo on and off (``heuristic_memo.LIMIT = 0``: the policy as it was before the memo)
     on the same seeded games after the same warm-up. The second to play a seed finds the
     engine's own memos warm, so the two take turns to go first."""
-    from tankmap.analysis.simulation.policies import tank_chess_memo
+    from tankmap.analysis.simulation.tank_chess.agents import heuristic_memo
 
     saved_engine = os.environ.get("TANKMAP_KERNEL")
     os.environ["TANKMAP_KERNEL"] = "python"  # the memo serves the Python policy
@@ -209,19 +209,19 @@ def tank_chess_memo_pair(path: str, policy: str, games: int, repeat: int = 4) ->
     driver = get_driver(scenario.ruleset)
     preps = {True: driver.prepare(scenario), False: driver.prepare(scenario)}
     pols = (policy, policy)
-    saved = tank_chess_memo.LIMIT
+    saved = heuristic_memo.LIMIT
     best = {True: 0.0, False: 0.0}
     try:
         for r in range(-1, repeat):
             for remember in (True, False) if r % 2 else (False, True):
-                tank_chess_memo.LIMIT = saved if remember else 0
+                heuristic_memo.LIMIT = saved if remember else 0
                 start = time.process_time()
                 play_games(driver, preps[remember], pols, 99 if r < 0 else r, range(games))
                 if r >= 0:
                     rate = games / max(time.process_time() - start, 1e-9)
                     best[remember] = max(best[remember], rate)
     finally:
-        tank_chess_memo.LIMIT = saved
+        heuristic_memo.LIMIT = saved
         if saved_engine is None:
             os.environ.pop("TANKMAP_KERNEL", None)
         else:

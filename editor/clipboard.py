@@ -8,12 +8,22 @@ would leave the board, the board size differs, or the rules forbid the result.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from tankmap.editor import editing
-from tankmap.editor.context import Clipboard, EditorContext
 from tankmap.editor.pieces import Piece, anchor_of, translate
 from tankmap.rules.scenario import Unit
+
+if TYPE_CHECKING:  # (the context holds the clipboard: a type only, no import at run time)
+    from tankmap.editor.context import EditorContext
+
+
+@dataclass
+class Clipboard:
+    pieces: tuple[Piece, ...] = ()
+    origin: int = 0  # the cell pasting puts under the cursor
+    board: tuple[int, int] = field(default=(0, 0))
 
 
 def copy(ctx: EditorContext) -> int:

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 
-from tankmap.editor.document import Document
 from tankmap.editor.palette_data import piece_label
 from tankmap.editor.pieces import Piece, Symmetry, copy_side, swap_sides
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
+
+if TYPE_CHECKING:  # (the document pushes commands: a type only, no import at run time)
+    from tankmap.editor.document import Document
 
 
 class ScenarioCommand(QUndoCommand):

@@ -7,7 +7,7 @@ new document is opened, ``set_document`` swaps it everywhere and emits ``documen
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -15,9 +15,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from tankmap.editor import editing
+from tankmap.editor.clipboard import Clipboard
 from tankmap.editor.document import Document
 from tankmap.editor.palette_data import piece_label
-from tankmap.editor.pieces import Piece, cells_of
+from tankmap.editor.pieces import cells_of
 from tankmap.editor.scene import BoardScene
 from tankmap.rules.geometry import Side
 
@@ -34,13 +35,6 @@ class PaletteChoice:
     turns: int = 0  # quarter turns (terrain) or facing steps (units)
     mirrored: bool = False
     side: Side | None = None  # None = the side whose half the cursor is in
-
-
-@dataclass
-class Clipboard:
-    pieces: tuple[Piece, ...] = ()
-    origin: int = 0  # the cell pasting puts under the cursor
-    board: tuple[int, int] = field(default=(0, 0))
 
 
 class EditorContext(QObject):

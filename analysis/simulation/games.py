@@ -6,7 +6,7 @@ game-agnostic: it looks the driver up by ruleset name, prepares the scenario onc
 process and calls ``play_seeded`` (games by number, the driver derives their randomness
 from the run's seed), else ``play_many`` or ``play`` once per game.
 
-Built-in drivers are imported lazily from ``analysis.simulation.drivers.<module>``; tests
+Built-in drivers are imported lazily from ``analysis.simulation.<game>.driver``; tests
 (or plug-ins) may ``register_driver`` their own.
 """
 
@@ -106,9 +106,9 @@ class NoDriverError(TankmapError, ValueError):
 
 
 _BUILTIN_DRIVERS = {
-    "final-act": "tankmap.analysis.simulation.drivers.final_act",
-    "tank-chess": "tankmap.analysis.simulation.drivers.tank_chess",
-    "tank-wars": "tankmap.analysis.simulation.drivers.tank_wars",
+    "final-act": "tankmap.analysis.simulation.final_act.driver",
+    "tank-chess": "tankmap.analysis.simulation.tank_chess.driver",
+    "tank-wars": "tankmap.analysis.simulation.tank_wars.driver",
 }
 _DRIVERS: dict[str, Driver] = {}
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
 
-from tankmap.editor.context import EditorContext
+if TYPE_CHECKING:  # (the context builds the tools: a type only, no import at run time)
+    from tankmap.editor.context import EditorContext
 
 
 @dataclass(frozen=True)

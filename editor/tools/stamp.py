@@ -6,12 +6,16 @@ tool puts it away."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 
 from tankmap.editor import clipboard, editing
-from tankmap.editor.context import EditorContext
 from tankmap.editor.pieces import Piece, cells_of
 from tankmap.editor.tools.base import CellEvent, Tool
+
+if TYPE_CHECKING:
+    from tankmap.editor.context import EditorContext
 
 
 def start_stamp(ctx: EditorContext) -> editing.Outcome:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from advanced_support import FAR, N, S, at, c, game, play, rm, tank
 
-from tankmap.analysis.simulation.drivers.final_act import DRIVER
+from tankmap.analysis.simulation.final_act.driver import DRIVER
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL

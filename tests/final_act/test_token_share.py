@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from advanced_support import FAR, S, c, game, play, tank
 
-from tankmap.analysis.simulation.drivers.final_act import DRIVER
-from tankmap.analysis.simulation.policies.final_act import make_policy
+from tankmap.analysis.simulation.final_act.agents.factory import make_policy
+from tankmap.analysis.simulation.final_act.driver import DRIVER
 from tankmap.analysis.simulation.runner import game_rng
 from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError
 from tankmap.rules.final_act.engine_actions import Actions

@@ -10,12 +10,12 @@ import json
 import pytest
 from advanced_support import FAR, N, S, c, game, play, stay, tank
 
-from tankmap.analysis.simulation.policies.final_act import (
+from tankmap.analysis.simulation.final_act.agents.reference import (
     HeuristicPolicy,
-    Prepared,
     RandomPolicy,
     RoundView,
 )
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.engine import Game
 from tankmap.rules.final_act.engine_actions import Actions

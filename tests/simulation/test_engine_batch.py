@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from repair_support import repairs
 
-from tankmap.analysis.simulation.policies.final_act import Prepared, RandomPolicy, RoundView
+from tankmap.analysis.simulation.final_act.agents.reference import RandomPolicy, RoundView
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.runner import game_rng
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.final_act.engine import Game

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tankmap.analysis.simulation.drivers.final_act import DRIVER as FA
-from tankmap.analysis.simulation.policies.final_act import (
+from tankmap.analysis.simulation.final_act.agents.reference import (
     HeuristicPolicy,
-    Prepared,
     RandomPolicy,
     RoundView,
 )
+from tankmap.analysis.simulation.final_act.driver import DRIVER as FA
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.runner import game_rng, simulate
 from tankmap.cli import main
 from tankmap.rules.board import Board

@@ -1,4 +1,4 @@
-"""Both sides' heuristic in one pass (``final_act_batch_both``) makes exactly the decisions of
+"""Both sides' heuristic in one pass (``final_act.batch.both_sides``) makes exactly the decisions of
 the side-by-side vectorised heuristic (``BatchPlayers`` with ``both`` off): the two are fed the
 same positions, random numbers and stale counters for whole seeded playouts on every built-in
 Final Act map (with and without ``no-berms``), and their orders and shells must be equal."""
@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tankmap.analysis.simulation.drivers.final_act_batch import tables_of
+from tankmap.analysis.simulation.final_act.batch.agents import BatchPlayers
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, tables_of
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.policies.final_act_batch import NOISE_PER_UNIT, BatchPlayers
 from tankmap.rules.fileformat import read_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,9 @@ import pytest
 from repair_support import repairs
 
 from tankmap.analysis.simulation import noise
-from tankmap.analysis.simulation.drivers import fa_kernel_search, final_act_batch, final_act_kernel
+from tankmap.analysis.simulation.final_act.batch import games as final_act_batch
+from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
+from tankmap.analysis.simulation.final_act.kernel import lookahead
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import COLUMNS, result_columns
 from tankmap.rules.fileformat import read_scenario
@@ -34,7 +36,7 @@ PAIRS = [
 ]
 
 needs_numba = pytest.mark.skipif(
-    not final_act_kernel.available(), reason="numba is not installed (kernel unavailable)"
+    not kernel_games.available(), reason="numba is not installed (kernel unavailable)"
 )
 
 
@@ -48,7 +50,7 @@ def _keys(seed: int, games: int) -> list[int]:
 
 def _both(scenario: Scenario, policies: tuple[str, str], keys: list[int]) -> None:
     prep = get_driver(scenario.ruleset).prepare(scenario)
-    compiled = final_act_kernel.play_many(prep, policies, keys)
+    compiled = kernel_games.play_many(prep, policies, keys)
     reference = final_act_batch.play_many(prep, policies, keys)
     assert len(compiled) == len(reference) == len(keys)
     for i, (a, b) in enumerate(zip(compiled, reference, strict=True)):
@@ -90,7 +92,7 @@ def test_kernel_plays_the_numpy_repair_games(policies: tuple[str, str], wrecks: 
     prep = get_driver(scenario.ruleset).prepare(scenario)
     assert "rm_repair" in prep.game.adv.on
     keys = _keys(17, 200)
-    compiled = final_act_kernel.play_many(prep, policies, keys)
+    compiled = kernel_games.play_many(prep, policies, keys)
     reference = final_act_batch.play_many(prep, policies, keys, record=True)
     declared = [0, 0]
     rm_wrecks = 0
@@ -117,7 +119,7 @@ def test_kernel_results_are_well_formed() -> None:
     agree, deaths are within the game's rounds, kills match the deaths."""
     scenario = _scenario("extra-forces")
     prep = get_driver(scenario.ruleset).prepare(scenario)
-    results = final_act_kernel.play_many(prep, ("heuristic", "heuristic"), _keys(7, 200))
+    results = kernel_games.play_many(prep, ("heuristic", "heuristic"), _keys(7, 200))
     limit = prep.game.max_rounds
     for r in results:
         assert 1 <= r.length <= limit
@@ -140,7 +142,7 @@ def test_pairwise_sum_is_numpys() -> None:
     rng = np.random.default_rng(0)
     for n in [*range(1, 40), 127, 128, 129, 130, 255, 256, 257, 300]:
         a = (rng.random(n) * 10 - 5).astype(np.float64)
-        assert final_act_kernel._pairwise(a, n) == np.sum(a), n
+        assert kernel_games._pairwise(a, n) == np.sum(a), n
 
 
 def test_noise_is_one_function_everywhere() -> None:
@@ -151,8 +153,8 @@ def test_noise_is_one_function_everywhere() -> None:
             u = noise.uniform(key, 30 + i)
             assert table[g, i] == u
             assert 0.0 <= u < 1.0
-            if final_act_kernel.available():
-                assert final_act_kernel._noise(np.uint64(key), 30 + i) == u
+            if kernel_games.available():
+                assert kernel_games._noise(np.uint64(key), 30 + i) == u
 
 
 @needs_numba
@@ -163,12 +165,12 @@ def test_table_rows_from_the_arrays_are_those_of_the_results(name: str) -> None:
     scenario = _scenario(name)
     prep = get_driver(scenario.ruleset).prepare(scenario)
     for policies in PAIRS:
-        got = final_act_kernel.play_many(prep, policies, _keys(5, 120))
+        got = kernel_games.play_many(prep, policies, _keys(5, 120))
         games = range(100, 220)
         direct = result_columns(scenario.board, policies, got, games)
         assert direct == result_columns(scenario.board, policies, list(got), games)
         assert list(direct) == list(COLUMNS)
-    empty = final_act_kernel.play_many(prep, PAIRS[0], [])
+    empty = kernel_games.play_many(prep, PAIRS[0], [])
     assert result_columns(scenario.board, PAIRS[0], empty, []) == dict.fromkeys(COLUMNS, [])
 
 
@@ -204,7 +206,7 @@ def test_numpy_switch_gives_the_same_table(monkeypatch: pytest.MonkeyPatch) -> N
     prep = driver.prepare(scenario)
     first = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
     monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
-    assert not final_act_kernel.available()
+    assert not kernel_games.available()
     second = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
     assert first == second
 
@@ -213,10 +215,10 @@ def test_numpy_switch_gives_the_same_table(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("name", MAPS)
 def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
     """The search agent's kernel scoring, with no look-ahead rounds, values the forced
-    round exactly as the reference engine's ``apply_round`` + ``final_act_search.value``:
+    round exactly as the reference engine's ``apply_round`` + ``agents.search.value``:
     random legal plans (orders and shells of both sides) on positions of seeded games."""
-    from tankmap.analysis.simulation.policies.final_act import HeuristicPolicy, RoundView
-    from tankmap.analysis.simulation.policies.final_act_search import value
+    from tankmap.analysis.simulation.final_act.agents.reference import HeuristicPolicy, RoundView
+    from tankmap.analysis.simulation.final_act.agents.search import value
     from tankmap.rules.final_act.engine_advanced import Actions
 
     scenario = _scenario(name)
@@ -257,7 +259,7 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
                 fix[r, fixed] = True
             keys = np.arange(len(rows), dtype=np.uint64)
             for me in (0, 1):
-                got = fa_kernel_search.lookahead_values(prep, st, me, dest, fac, fire, keys, 0, fix)
+                got = lookahead.lookahead_values(prep, st, me, dest, fac, fire, keys, 0, fix)
                 for r, (orders, shells, fixed) in enumerate(rows):
                     work = st.copy()
                     game.apply_round(work, orders, shells, Actions(rm_repair=fixed))  # type: ignore[arg-type]
@@ -290,10 +292,10 @@ def test_small_calls_skip_loading_the_kernel(monkeypatch: pytest.MonkeyPatch) ->
     class Loaded:
         signatures: list[object] = [object()]
 
-    monkeypatch.setattr(final_act_kernel, "_play", NotLoaded())
-    assert not final_act_kernel.worth_it(final_act_kernel.MIN_GAMES - 1)
-    assert final_act_kernel.worth_it(final_act_kernel.MIN_GAMES)
-    monkeypatch.setattr(final_act_kernel, "_play", Loaded())
-    assert final_act_kernel.worth_it(1)
+    monkeypatch.setattr(kernel_games, "_play", NotLoaded())
+    assert not kernel_games.worth_it(kernel_games.MIN_GAMES - 1)
+    assert kernel_games.worth_it(kernel_games.MIN_GAMES)
+    monkeypatch.setattr(kernel_games, "_play", Loaded())
+    assert kernel_games.worth_it(1)
     monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
-    assert not final_act_kernel.worth_it(10**6)
+    assert not kernel_games.worth_it(10**6)

@@ -1,65 +1,71 @@
-"""The compiled kernel's cache is dropped when any kernel source changes (numba itself
-only checks the file of each compiled function, not its callees' files)."""
+"""A compiled kernel's cache is dropped when any of its sources changes (numba itself only
+checks the file of each compiled function, not its callees' files or the constants it
+reads), and each kernel fingerprints every file its compiled code depends on."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from tankmap.analysis.simulation.drivers import fa_kernel_base as base
+import pytest
+
+from tankmap.analysis.simulation.final_act.kernel import base as fa_base
+from tankmap.analysis.simulation.kernel_cache import guard_cache
+from tankmap.analysis.simulation.tank_chess.kernel import base as tc_base
 
 
 def _cache_files(folder: Path) -> list[str]:
     names = [
-        "final_act_kernel._play-297.py311.nbi",
-        "final_act_kernel._play-297.py311.1.nbc",
-        "fa_kernel_rules._apply-40.py311.nbi",
-        "final_act.something-1.py311.nbi",  # not a kernel module: "final_act." is no stem
-        "tank_chess_kernel.play-1.py311.nbi",  # another kernel's cache
-        "final_act_kernel.cpython-311.pyc",  # Python's own cache
+        "games._play-297.py311.nbi",
+        "games._play-297.py311.1.nbc",
+        "rules._apply-40.py311.nbi",
+        "other.something-1.py311.nbi",  # not a source of this kernel: "other." is no stem
+        "games.cpython-311.pyc",  # Python's own cache
     ]
     for name in names:
         (folder / name).write_bytes(b"x")
     return names
 
 
-def test_a_changed_source_drops_the_kernel_cache_only(tmp_path: Path, monkeypatch: Any) -> None:
-    source = tmp_path / "fake_source.py"
-    source.write_text("A = 1\n")
-    monkeypatch.setattr(base, "KERNEL_SOURCES", (*base.KERNEL_SOURCES, source))
-    cache = tmp_path / "__pycache__"
+def test_a_changed_source_drops_the_kernel_cache_only(tmp_path: Path) -> None:
+    kernel = tmp_path / "kernel"
+    kernel.mkdir()
+    for name in ("games.py", "rules.py"):
+        (kernel / name).write_text("X = 1\n")
+    constants = tmp_path / "constants.py"  # a source outside the package (constants)
+    constants.write_text("A = 1\n")
+    sources = (kernel / "games.py", kernel / "rules.py", constants)
+    cache = kernel / "__pycache__"
     cache.mkdir()
     _cache_files(cache)
-    assert base.guard_cache(cache)  # no fingerprint yet: whatever is cached is suspect
+    assert guard_cache(cache, sources, "k")  # no fingerprint yet: whatever is cached is suspect
     left = sorted(p.name for p in cache.iterdir())
-    assert left == [
-        "fa_kernel.sources",
-        "final_act.something-1.py311.nbi",
-        "final_act_kernel.cpython-311.pyc",
-        "tank_chess_kernel.play-1.py311.nbi",
-    ]
+    assert left == ["games.cpython-311.pyc", "k.sources", "other.something-1.py311.nbi"]
     _cache_files(cache)  # numba writes its cache again
-    assert not base.guard_cache(cache)  # same sources: kept
-    assert (cache / "fa_kernel_rules._apply-40.py311.nbi").exists()
-    source.write_text("A = 2\n")  # one kernel source changes (e.g. a callee's module)
-    assert base.guard_cache(cache)
-    assert not (cache / "final_act_kernel._play-297.py311.nbi").exists()
-    assert not (cache / "fa_kernel_rules._apply-40.py311.nbi").exists()
-    assert not base.guard_cache(cache)
+    assert not guard_cache(cache, sources, "k")  # same sources: kept
+    assert (cache / "rules._apply-40.py311.nbi").exists()
+    constants.write_text("A = 2\n")  # one source changes (e.g. constants compiled in)
+    assert guard_cache(cache, sources, "k")
+    assert not (cache / "games._play-297.py311.nbi").exists()
+    assert not (cache / "rules._apply-40.py311.nbi").exists()
+    assert not guard_cache(cache, sources, "k")
 
 
-def test_the_fingerprint_covers_every_kernel_module() -> None:
-    names = {p.name for p in base.KERNEL_SOURCES}
-    here = Path(base.__file__).resolve().parent
-    kernel_modules = {
-        p.name for p in here.glob("*.py") if p.name.startswith(("fa_kernel", "final_act_kernel"))
-    }
-    assert kernel_modules <= names
-    assert {"noise.py", "final_act_batch.py"} <= names
-    assert all(p.is_file() for p in base.KERNEL_SOURCES)
+@pytest.mark.parametrize(
+    ("base", "outside"),
+    [
+        (fa_base, {"noise.py"}),
+        (tc_base, {"data.py", "prepared.py", "scoring.py", "defence.py"}),
+    ],
+)
+def test_the_fingerprint_covers_every_kernel_module(base: object, outside: set[str]) -> None:
+    sources: tuple[Path, ...] = getattr(base, "KERNEL_SOURCES")  # noqa: B009
+    here = Path(getattr(base, "__file__")).resolve().parent  # noqa: B009
+    assert {p for p in here.glob("*.py")} <= set(sources)
+    assert outside <= {p.name for p in sources if p.parent != here}
+    assert all(p.is_file() for p in sources)
 
 
 def test_an_unwritable_folder_is_left_alone(tmp_path: Path) -> None:
     missing_parent = tmp_path / "file"
     missing_parent.write_text("not a folder")
-    assert not base.guard_cache(missing_parent / "__pycache__")
+    assert not guard_cache(missing_parent / "__pycache__", fa_base.KERNEL_SOURCES, "k")

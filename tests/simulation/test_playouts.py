@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tankmap.analysis.simulation.drivers.final_act import DRIVER as FA
-from tankmap.analysis.simulation.drivers.tank_chess import DRIVER as TC
+from tankmap.analysis.simulation.final_act.driver import DRIVER as FA
 from tankmap.analysis.simulation.games import PolicyError
 from tankmap.analysis.simulation.runner import game_rng, simulate
 from tankmap.analysis.simulation.stats import wilson
+from tankmap.analysis.simulation.tank_chess.driver import DRIVER as TC
 from tankmap.rules.board import Board
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.fileformat import read_scenario
@@ -210,7 +210,7 @@ def test_tank_chess_uct_is_stronger_than_heuristic() -> None:
 
 
 def test_tank_wars_record_replays_exactly() -> None:
-    from tankmap.analysis.simulation.drivers.tank_wars import DRIVER as TW
+    from tankmap.analysis.simulation.tank_wars.driver import DRIVER as TW
     from tankmap.rules.tank_wars.engine import outcome
 
     sc = read_scenario(ROOT / "maps" / "tank-wars" / "default.json")

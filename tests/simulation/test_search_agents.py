@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from tankmap.analysis.simulation.games import PolicyError, get_driver
-from tankmap.analysis.simulation.policies.tank_chess import Prepared
-from tankmap.analysis.simulation.policies.tank_chess_search import SearchPolicy
 from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.simulation.tank_chess.agents.search import SearchPolicy
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.maps import map_path
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.policies.tank_chess import HeuristicPolicy, Prepared
+from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.tank_chess.state import GameState
 from tests.tank_chess.tc_support import make
 

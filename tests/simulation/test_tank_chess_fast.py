@@ -1,6 +1,6 @@
 """The fast Tank Chess heuristic gives exactly the answers of the straightforward code.
 
-``analysis.simulation.policies.tank_chess_fast`` replaces full turn lists, the enemy
+``analysis.simulation.tank_chess.agents.turns`` replaces full turn lists, the enemy
 ``reachable`` dictionary and its ``exposed`` walk by memoised end states and bit masks.
 These tests compare both on positions from seeded random and heuristic games (basic 16×16,
 the 20×20 sample with destroyers and mortars, strict corners on and off): the same turns
@@ -16,23 +16,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tankmap.analysis.simulation.policies.tank_chess import (
+from tankmap.analysis.simulation.tank_chess.agents.defence import DEFEND, HORIZON, W_BLOCK, Threat
+from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
+from tankmap.analysis.simulation.tank_chess.agents.random import RandomPolicy
+from tankmap.analysis.simulation.tank_chess.agents.scoring import (
     CHECK,
-    INF,
     SAMPLE,
     VALUE,
-    HeuristicPolicy,
-    Prepared,
-    RandomPolicy,
-    allowed,
     attack_map,
     exposed,
     killers,
     reachable,
 )
-from tankmap.analysis.simulation.policies.tank_chess_defence import DEFEND, HORIZON, W_BLOCK, Threat
-from tankmap.analysis.simulation.policies.tank_chess_fast import TurnIndex, command_tank
-from tankmap.analysis.simulation.policies.tank_chess_threats import Threats
+from tankmap.analysis.simulation.tank_chess.agents.threats import Threats
+from tankmap.analysis.simulation.tank_chess.agents.turns import TurnIndex, allowed, command_tank
+from tankmap.analysis.simulation.tank_chess.prepared import INF, Prepared
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.data import COMMAND, KIND_CODE

@@ -1,13 +1,13 @@
 """The compiled Tank Chess kernel gives exactly the answers of the Python engine.
 
-``tc_kernel_set`` replays CPython's set table (so iteration orders agree: they fix the
-order of ``GameState.legal_turns``); ``tc_kernel_moves.legal_turns`` must list the very
+``kernel/set_order.py`` replays CPython's set table (so iteration orders agree: they fix the
+order of ``GameState.legal_turns``); ``kernel/moves.legal_turns`` must list the very
 turns of ``legal_turns`` (filtered by banned kinds as ``allowed`` does) in the same order on
 positions of seeded random and heuristic games, on the basic and sample maps and with every
-option; ``tc_kernel_heuristic`` must choose the turn ``HeuristicPolicy`` chooses, making the
+option; ``kernel/heuristic.py`` must choose the turn ``HeuristicPolicy`` chooses, making the
 same draws; games of ``random`` and ``heuristic`` players on the kernel must be the games
 of the Python loop (``TANKMAP_KERNEL=python``) for the same seeds, field for field, and ``simulate``
-gives the same table for one or two workers. ``tc_kernel_escape`` must find the turns and
+gives the same table for one or two workers. ``kernel/escape.py`` must find the turns and
 routes of ``escape_route``.
 """
 
@@ -19,18 +19,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
-from tankmap.analysis.simulation.drivers import (
-    tc_kernel_escape,
-    tc_kernel_games,
-    tc_kernel_heuristic,
-    tc_kernel_moves,
-    tc_kernel_positions,
-    tc_kernel_rng,
-    tc_kernel_set,
-)
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.policies.tank_chess import Prepared, allowed, make_policy
+from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
+from tankmap.analysis.simulation.tank_chess.agents.turns import allowed
+from tankmap.analysis.simulation.tank_chess.ends import REASONS
+from tankmap.analysis.simulation.tank_chess.kernel import base as kb
+from tankmap.analysis.simulation.tank_chess.kernel import escape as k_escape
+from tankmap.analysis.simulation.tank_chess.kernel import games as k_games
+from tankmap.analysis.simulation.tank_chess.kernel import heuristic as k_heuristic
+from tankmap.analysis.simulation.tank_chess.kernel import moves as k_moves
+from tankmap.analysis.simulation.tank_chess.kernel import positions as k_positions
+from tankmap.analysis.simulation.tank_chess.kernel import rng as k_rng
+from tankmap.analysis.simulation.tank_chess.kernel import set_order as k_set
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.escape_route import escape_route
@@ -69,9 +70,9 @@ def test_set_order_is_cpython_order() -> None:
                 ref.add(k)
             else:
                 ref.discard(-k - 1)
-        got = tc_kernel_set.replay(ops, tab, tmp, meta, out)
+        got = k_set.replay(ops, tab, tmp, meta, out)
         assert out[:got].tolist() == list(ref), trial
-    assert tc_kernel_set.agrees()
+    assert k_set.agrees()
 
 
 def _positions(sc: Scenario, games: int, seed: int) -> list[GameState]:
@@ -98,14 +99,14 @@ def test_legal_turns_equal(name: str, options: dict[str, object]) -> None:
     b = kb.board_of(positions[0])
     work = kb.scratch(b)
     states = np.empty(8 * positions[0].size, np.int64)
-    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
+    out = np.empty((k_moves.turn_rows(b), 4), np.int64)
     rng = np.random.default_rng(5)
     for i, st in enumerate(positions):
         banned = int(rng.integers(0, 64)) if i % 4 == 0 else 0
-        n = tc_kernel_moves.legal_turns(b, kb.position_of(st), banned, work, states, out)
+        n = k_moves.legal_turns(b, kb.position_of(st), banned, work, states, out)
         kinds = frozenset(k for k in range(6) if banned >> k & 1)
         assert [tuple(r) for r in out[:n].tolist()] == allowed(st, st.legal_turns(), kinds), i
-        assert tc_kernel_moves.outcome(b, kb.position_of(st)) == -1
+        assert k_moves.outcome(b, kb.position_of(st)) == -1
 
 
 @needs_numba
@@ -119,13 +120,13 @@ def test_push_and_outcome_equal() -> None:
         turns = st.legal_turns()
         turn = turns[int(rng.integers(len(turns)))]
         st.push(turn)
-        assert tc_kernel_moves.push(b, pos, *turn) == st.history[-1][3]
+        assert k_moves.push(b, pos, *turn) == st.history[-1][3]
         again = kb.position_of(st)
         for a, c in zip(pos, again, strict=True):
             assert a.tolist() == c.tolist()
     out = st.outcome()
     assert out is not None
-    assert kb.REASONS[tc_kernel_moves.outcome(b, pos)] == out.reason
+    assert REASONS[k_moves.outcome(b, pos)] == out.reason
 
 
 @needs_numba
@@ -150,7 +151,7 @@ def test_random_games_equal(
     pols: tuple[str, str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(tc_kernel_games, "CHUNK", 7)  # several kernel calls per game
+    monkeypatch.setattr(k_games, "CHUNK", 7)  # several kernel calls per game
     driver = get_driver("tank-chess")
     prepared = driver.prepare(_scenario(name, **options))
     for seed in range(3):
@@ -165,7 +166,7 @@ def test_python_switch_keeps_the_reference(monkeypatch: pytest.MonkeyPatch) -> N
     def refuse(*args: object) -> None:
         raise AssertionError("the kernel ran")
 
-    monkeypatch.setattr(tc_kernel_games, "kernel_turns", refuse)
+    monkeypatch.setattr(k_games, "kernel_turns", refuse)
     monkeypatch.setenv("TANKMAP_KERNEL", "python")
     driver = get_driver("tank-chess")
     prepared = driver.prepare(_scenario("basic-16", max_turns=6))
@@ -194,54 +195,54 @@ def test_heuristic_choice_equal(name: str, options: dict[str, object]) -> None:
     start = positions[0]
     prep = Prepared(start)
     b = kb.board_of(start)
-    facts = tc_kernel_heuristic.facts_of(prep)
+    facts = k_heuristic.facts_of(prep)
     work = kb.scratch(b)
     states = np.empty(8 * start.size, np.int64)
-    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
-    memo = tc_kernel_heuristic.escape_memo(b, 0)
+    out = np.empty((k_moves.turn_rows(b), 4), np.int64)
+    memo = k_heuristic.escape_memo(b, 0)
     for i, st in enumerate(positions):
         banned = frozenset({1}) if i % 5 == 4 else frozenset()
         ref_rng, rng = np.random.default_rng(i), np.random.default_rng(i)
         want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
         pos = kb.position_of(st)
-        state = tc_kernel_rng.state_of(rng)
-        row = tc_kernel_heuristic.heuristic_choice(
+        state = k_rng.state_of(rng)
+        row = k_heuristic.heuristic_choice(
             b, facts, pos, state, 2 if banned else 0, work, states, out, memo
         )
         assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), i
-        tc_kernel_rng.restore(rng, state)
+        k_rng.restore(rng, state)
         assert rng.random() == ref_rng.random()  # the same draws were made
 
 
 @needs_numba
 @pytest.mark.parametrize("size", ["default", "tiny"])
 def test_heuristic_choice_equal_with_position_memo(size: str) -> None:
-    """Positions met again are answered from ``tc_kernel_positions`` (a tiny memo forgets
+    """Positions met again are answered from ``kernel/positions.py`` (a tiny memo forgets
     all the time): the same choices and draws."""
     sc = _scenario("basic-16")
     positions = _positions(sc, 3, 5)
     start = positions[0]
     prep = Prepared(start)
     b = kb.board_of(start)
-    facts = tc_kernel_heuristic.facts_of(prep)
+    facts = k_heuristic.facts_of(prep)
     work = kb.scratch(b, memo=True)
     states = np.empty(8 * start.size, np.int64)
-    out = np.empty((tc_kernel_moves.turn_rows(b), 4), np.int64)
-    memo = tc_kernel_heuristic.escape_memo(b)
+    out = np.empty((k_moves.turn_rows(b), 4), np.int64)
+    memo = k_heuristic.escape_memo(b)
     if size == "tiny":
-        memo = memo[:4] + tc_kernel_positions.positions_memo(b, 4, 4096)
+        memo = memo[:4] + k_positions.positions_memo(b, 4, 4096)
     for r in range(3):
         for i, st in enumerate(positions):
             banned = frozenset({1}) if i % 5 == 4 else frozenset()
             ref_rng, rng = np.random.default_rng(i + r), np.random.default_rng(i + r)
             want = make_policy("heuristic", ("no-light",) if banned else (), prep, st.to_move)
             pos = kb.position_of(st)
-            state = tc_kernel_rng.state_of(rng)
-            row = tc_kernel_heuristic.heuristic_choice(
+            state = k_rng.state_of(rng)
+            row = k_heuristic.heuristic_choice(
                 b, facts, pos, state, 2 if banned else 0, work, states, out, memo
             )
             assert tuple(out[row].tolist()) == want.choose(st, None, ref_rng), (r, i)
-            tc_kernel_rng.restore(rng, state)
+            k_rng.restore(rng, state)
             assert rng.random() == ref_rng.random()
     assert memo[6][1] > 0  # positions were remembered
 
@@ -261,10 +262,10 @@ def test_escape_routes_equal(name: str, options: dict[str, object]) -> None:
         pos = kb.position_of(st)
         for p in range(len(st.kind)):
             ref = escape_route(st, p, 4)
-            turns = tc_kernel_escape.escape_search(b, pos, p, 4, level, bound[st.side[p]])
+            turns = k_escape.escape_search(b, pos, p, 4, level, bound[st.side[p]])
             assert turns == (ref.turns or 0)
             if turns:
-                count = tc_kernel_escape.escape_routes(b, pos, p, turns, level, nxt, cells)
+                count = k_escape.escape_routes(b, pos, p, turns, level, nxt, cells)
                 assert sum(1 << s for s in np.flatnonzero(nxt).tolist()) == ref.next_states
                 assert count == ref.next_states.bit_count()
                 assert sum(1 << (8 * c) for c in np.flatnonzero(cells).tolist()) == ref.cells
@@ -282,7 +283,7 @@ def test_escape_turns_equal(name: str, options: dict[str, object]) -> None:
         for p in range(len(st.kind)):
             for limit in (1, 3, 5):
                 ref = escape_route(st, p, limit, routes=False).turns
-                assert tc_kernel_escape.escape_turns(b, pos, p, limit, zero) == (ref or 0)
+                assert k_escape.escape_turns(b, pos, p, limit, zero) == (ref or 0)
 
 
 SMALL = [
@@ -347,8 +348,8 @@ def test_seeded_games_equal(
 ) -> None:
     """``play_seeded`` (one kernel call, results as arrays) gives the Python path's games:
     the same ``GameResult``s and the same table columns."""
-    from tankmap.analysis.simulation.drivers.tank_chess_results import TankChessResults
     from tankmap.analysis.simulation.runner import result_columns
+    from tankmap.analysis.simulation.tank_chess.results import TankChessResults
 
     sc = _scenario(name, **options)
     driver = get_driver("tank-chess")
@@ -370,14 +371,14 @@ def test_seeded_game_the_kernel_stops_is_played_by_play(monkeypatch: pytest.Monk
     driver = get_driver("tank-chess")
     prepared = driver.prepare(sc)
     pols = ("random", "heuristic")
-    kernel_games = tc_kernel_games.kernel_games
+    kernel_games = k_games.kernel_games
 
-    def stopping(*args: object) -> tc_kernel_games.GameArrays:
+    def stopping(*args: object) -> k_games.GameArrays:
         arrays = kernel_games(*args)  # type: ignore[arg-type]
         arrays.res[1] = -1
         return arrays
 
-    monkeypatch.setattr(tc_kernel_games, "kernel_games", stopping)
+    monkeypatch.setattr(k_games, "kernel_games", stopping)
     got = driver.play_seeded(prepared, pols, 2, [0, 1, 2])
     assert list(got) == _reference(prepared, pols, 2, [0, 1, 2], monkeypatch)
 

@@ -1,4 +1,5 @@
-"""The heuristic's remembered position facts (``policies.tank_chess_memo``) play the same games.
+"""The heuristic's remembered position facts (``tank_chess.agents.heuristic_memo``) play the
+same games.
 
 The playout path (``ranked(st, None, rng)``) remembers per position what does not depend on
 the generator and scores candidates in numpy. The reference is the policy's plain path
@@ -19,16 +20,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tankmap.analysis.simulation.drivers.tank_chess import DRIVER
 from tankmap.analysis.simulation.games import parse_policy
-from tankmap.analysis.simulation.policies import tank_chess_memo
-from tankmap.analysis.simulation.policies.tank_chess import (
-    HeuristicPolicy,
-    Prepared,
-    RandomPolicy,
-    make_policy,
-)
 from tankmap.analysis.simulation.runner import game_rng, play_games
+from tankmap.analysis.simulation.tank_chess.agents import heuristic_memo as tank_chess_memo
+from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
+from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
+from tankmap.analysis.simulation.tank_chess.agents.random import RandomPolicy
+from tankmap.analysis.simulation.tank_chess.driver import DRIVER
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.data import KIND_CODE

@@ -1,4 +1,4 @@
-"""``tc_kernel_rng`` draws what numpy's ``Generator(PCG64)`` draws: the seeded state of
+"""``tank_chess.kernel.rng`` draws what numpy's ``Generator(PCG64)`` draws: the seeded state of
 ``runner.game_rng(seed, game)`` (any seed and game number, large ones too), then
 ``integers(0, n)``, ``integers(0, n, size=k)`` and ``random(k)``, bit for bit."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tankmap.analysis.simulation.drivers import tc_kernel_base as kb
-from tankmap.analysis.simulation.drivers import tc_kernel_rng as kr
 from tankmap.analysis.simulation.runner import game_rng
+from tankmap.analysis.simulation.tank_chess.kernel import base as kb
+from tankmap.analysis.simulation.tank_chess.kernel import rng as kr
 
 needs_numba = pytest.mark.skipif(kb._numba is None, reason="numba is not installed")
 SEEDS = (0, 1, 3, 99, 2**32 - 1, 2**32, 2**64 + 5, 2**130 + 3, 987654321987654321)

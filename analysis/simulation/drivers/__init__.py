@@ -1,1 +1,0 @@
-"""Per-ruleset game drivers (playout loops around the rules engines)."""

@@ -1,0 +1,36 @@
+"""The Final Act agent of a name (``random``, ``heuristic``, ``search[:N]``, their ``-ref``
+twins), as the one-game driver loop plays it (``FinalActDriver.play``)."""
+
+from __future__ import annotations
+
+from tankmap.analysis.simulation.final_act.agents.reference import (
+    HeuristicPolicy,
+    RandomPolicy,
+)
+from tankmap.analysis.simulation.final_act.prepared import Prepared
+
+
+def make_policy(
+    name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
+) -> RandomPolicy | HeuristicPolicy:
+    """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown,
+    ``ValueError`` for a bad ``search:N`` budget. ``random``/``heuristic`` here are the
+    reference agents: the driver plays those names on the kernel unless the game needs the
+    reference engine."""
+    no_berms = "no-berms" in restrictions
+    if name == "search" or name.startswith("search:"):
+        # (loaded on demand: it loads the compiled kernel)
+        from tankmap.analysis.simulation.final_act.agents.search import (
+            DEFAULT_SAMPLES,
+            SearchPolicy,
+        )
+
+        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
+        if samples < 1:
+            raise ValueError(samples)
+        return SearchPolicy(prep, side, no_berms, samples)
+    if name in ("random", "random-ref"):
+        return RandomPolicy(prep, side, no_berms)
+    if name in ("heuristic", "heuristic-ref"):
+        return HeuristicPolicy(prep, side, no_berms)
+    raise KeyError(name)

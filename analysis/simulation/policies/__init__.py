@@ -1,1 +1,0 @@
-"""Policies: who decides the orders in a simulated game."""

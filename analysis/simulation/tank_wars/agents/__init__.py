@@ -1,0 +1,11 @@
+"""The Tank Wars agents (``agents/factory.make_policy`` builds one by name).
+
+- ``random``: ``random.py``, the engine's baseline orders.
+- ``heuristic``: ``heuristic.py``, support tokens and craters, gunfire where the enemy
+  likely ends.
+- ``search[:N]``: ``search.py``, Monte Carlo planning over the dice and the enemy's plan.
+
+``options.py`` holds what they share (the ``Policy`` type, each vehicle's choices). A new
+agent gets its own module here and a name in ``factory.make_policy`` and in
+``driver.BASES``; ``agent_info.py`` (top level) holds the descriptions users read.
+"""

@@ -1,0 +1,27 @@
+"""The Tank Wars agent of a name (``random``, ``heuristic``, ``search[:N]``, with
+``+no-KIND`` restrictions)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tankmap.analysis.simulation.tank_wars.agents.heuristic import heuristic_policy
+from tankmap.analysis.simulation.tank_wars.agents.options import Policy
+from tankmap.analysis.simulation.tank_wars.agents.random import random_policy
+from tankmap.analysis.simulation.tank_wars.agents.search import DEFAULT_SAMPLES, search_policy
+
+
+def make_policy(name: str, restrictions: tuple[str, ...], rng: np.random.Generator) -> Policy:
+    """Policy ``name`` (``random``, ``heuristic`` or ``search[:N]``); ``KeyError`` if
+    unknown, ``ValueError`` for a bad budget."""
+    banned = frozenset(r[3:] for r in restrictions)
+    if name == "random":
+        return random_policy(rng, banned)
+    if name == "heuristic":
+        return heuristic_policy(rng, banned)
+    if name == "search" or name.startswith("search:"):
+        samples = int(name[7:]) if name.startswith("search:") else DEFAULT_SAMPLES
+        if samples < 1:
+            raise ValueError(samples)
+        return search_policy(rng, samples, banned)
+    raise KeyError(name)

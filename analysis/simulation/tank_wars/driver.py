@@ -1,0 +1,205 @@
+"""Tank Wars playouts (provisional ruleset) on ``rules.tank_wars.engine``.
+
+Each game draws an integer seed for the engine's dice from its Generator (the policies use
+the rest), so a recorded game — ``TankWarsRecord``: dice seed + both sides' orders per
+round — replays exactly with ``TankWarsRecord.replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tankmap.analysis.simulation.games import (
+    END_ANNIHILATION,
+    END_LIMIT,
+    Death,
+    GameResult,
+    PolicyError,
+    parse_policy,
+)
+from tankmap.analysis.simulation.tank_wars.agents.factory import make_policy
+from tankmap.analysis.simulation.tank_wars.agents.options import Policy
+from tankmap.rules.fileformat import atomic_write_text, scenario_to_json
+from tankmap.rules.geometry import Side
+from tankmap.rules.scenario import Scenario
+from tankmap.rules.tank_wars.engine import (
+    NO_ORDERS,
+    Event,
+    Orders,
+    TankWarsState,
+    initial_state,
+    outcome,
+    play_round,
+)
+
+BASES = ("random", "heuristic", "search")
+_ENDS = {
+    "destroyed": END_ANNIHILATION,
+    "both-destroyed": END_ANNIHILATION,
+    "round-limit": END_LIMIT,
+}
+
+
+class TankWarsDriver:
+    """Plays Tank Wars games (see ``analysis.simulation.games.Driver``)."""
+
+    def prepare(self, scenario: Scenario) -> Scenario:
+        initial_state(scenario)  # fail early on an unplayable scenario
+        return scenario
+
+    def policy_names(self) -> tuple[str, ...]:
+        return BASES
+
+    def restrictions(self) -> tuple[str, ...]:
+        return ("no-heavy", "no-medium", "no-artillery")
+
+    def check_policy(self, prepared: Any, spec: str) -> None:
+        base, restrictions = parse_policy(spec)
+        kinds = {u.kind for u in prepared.units}
+        name, _, budget = base.partition(":")
+        bad_budget = (
+            name != "search"
+            and bool(budget)
+            or (bool(budget) and not (budget.isdigit() and int(budget) >= 1))
+        )
+        if (
+            name not in BASES
+            or bad_budget
+            or any(r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions)
+        ):
+            raise PolicyError(
+                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search, search:N; "
+                f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
+            )
+
+    def play(
+        self,
+        prepared: Any,
+        policies: tuple[str, str],
+        rng: np.random.Generator,
+        record: bool = False,
+    ) -> GameResult:
+        scenario: Scenario = prepared
+        dice_seed = int(rng.integers(2**63))
+        dice = np.random.default_rng(dice_seed)
+        pols = [make_policy(*parse_policy(spec), rng) for spec in policies]
+        rounds: list[list[Orders]] = []
+        if record:
+            pols = [_recording(pol, rounds, i) for i, pol in enumerate(pols)]
+        state = initial_state(scenario)
+        events: list[Event] = []
+        result = outcome(state)
+        while result is None:
+            if record:
+                rounds.append([NO_ORDERS, NO_ORDERS])
+            state = play_round(state, pols[0], pols[1], dice, events)
+            result = outcome(state)
+        deaths = []
+        kills = [0, 0]
+        for e in events:
+            if e.what == "destroyed":
+                deaths.append(
+                    Death(
+                        e.side,
+                        scenario.units[e.vehicle].kind if e.vehicle is not None else "?",
+                        e.cell,
+                        e.round,
+                    )
+                )
+                kills[1 - e.side.index] += 1
+        return GameResult(
+            winner=result.winner,
+            length=state.round,
+            end=_ENDS.get(result.reason, result.reason),
+            kills=(kills[0], kills[1]),
+            deaths=tuple(deaths),
+            record=TankWarsRecord(scenario, dice_seed, [(a, b) for a, b in rounds])
+            if record
+            else None,
+        )
+
+
+def _recording(policy: Policy, rounds: list[list[Orders]], side: int) -> Policy:
+    """``policy`` that also writes its orders into the current round of ``rounds``."""
+
+    def wrapped(state: TankWarsState, s: Side) -> Orders:
+        orders = policy(state, s)
+        rounds[-1][side] = orders
+        return orders
+
+    return wrapped
+
+
+@dataclass
+class TankWarsRecord:
+    """A played game: scenario, the dice seed and each round's (south, north) orders
+    (``NO_ORDERS`` for a round that ended in its artillery phase)."""
+
+    scenario: Scenario
+    dice_seed: int
+    rounds: list[tuple[Orders, Orders]] = field(default_factory=list)
+
+    def replay(self) -> TankWarsState:
+        """Play the rounds again with the same dice; the final state."""
+        dice = np.random.default_rng(self.dice_seed)
+        state = initial_state(self.scenario)
+        for south, north in self.rounds:
+            state = play_round(state, south, north, dice)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        b = self.scenario.board
+        return {
+            "format": "tankmap-tank-wars-game",
+            "version": 1,
+            "scenario": scenario_to_json(self.scenario),
+            "dice_seed": self.dice_seed,
+            "rounds": [[s.to_json(b), n.to_json(b)] for s, n in self.rounds],
+        }
+
+    @staticmethod
+    def from_json(data: Any, source: str = "<string>") -> TankWarsRecord:
+        """Parse ``to_json``'s document; ``ScenarioFormatError`` with the JSON path."""
+        from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError
+        from tankmap.rules.fileformat import scenario_from_json
+
+        def fail(path: str, message: str, value: Any = None) -> Any:
+            raise ScenarioFormatError(message, source=source, path=path, value=value)
+
+        if not isinstance(data, dict) or data.get("format") != "tankmap-tank-wars-game":
+            fail("$.format", "not a Tank Wars game record")
+        if data.get("version") != 1:
+            fail("$.version", "unsupported version (expected 1)", data.get("version"))
+        scenario = scenario_from_json(data.get("scenario"), source)
+        seed = data.get("dice_seed")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            fail("$.dice_seed", "must be a whole number from 0 to 2^64-1", seed)
+        raw = data.get("rounds")
+        if not isinstance(raw, list):
+            fail("$.rounds", "must be a list", raw)
+        rounds = []
+        for i, pair in enumerate(raw):
+            if not isinstance(pair, list) or len(pair) != 2:
+                fail(f"$.rounds[{i}]", "must be [south orders, north orders]", pair)
+            try:
+                rounds.append(
+                    (
+                        Orders.from_json(pair[0], scenario.board),
+                        Orders.from_json(pair[1], scenario.board),
+                    )
+                )
+            except IllegalMoveError as exc:
+                fail(f"$.rounds[{i}]", str(exc))
+        return TankWarsRecord(scenario, seed, rounds)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record as JSON (atomically)."""
+        atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+
+DRIVER = TankWarsDriver()
