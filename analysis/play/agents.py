@@ -26,11 +26,14 @@ from typing import Any
 import numpy as np
 
 from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
-from tankmap.analysis.simulation.drivers.tank_wars import TankWarsRecord
+from tankmap.analysis.simulation.final_act.agents.factory import make_policy as fa_make_policy
+from tankmap.analysis.simulation.final_act.agents.reference import RoundView as FaRoundView
+from tankmap.analysis.simulation.final_act.prepared import Prepared as FaPrepared
 from tankmap.analysis.simulation.games import PolicyError, get_driver, parse_policy
-from tankmap.analysis.simulation.policies import final_act as fa_policies
-from tankmap.analysis.simulation.policies import tank_chess as tc_policies
-from tankmap.analysis.simulation.policies import tank_wars as tw_policies
+from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy as tc_make_policy
+from tankmap.analysis.simulation.tank_chess.prepared import Prepared as TcPrepared
+from tankmap.analysis.simulation.tank_wars.agents.factory import make_policy as tw_make_policy
+from tankmap.analysis.simulation.tank_wars.driver import TankWarsRecord
 from tankmap.rules.final_act.engine import Game, RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
@@ -75,7 +78,7 @@ def check_agent(scenario: Scenario, spec: str) -> None:
     elif scenario.ruleset == "tank-chess":
         try:
             base, restrictions = parse_policy(spec)
-            tc_policies.make_policy(base, restrictions, _TankChessShared.of(scenario), 0)
+            tc_make_policy(base, restrictions, _TankChessShared.of(scenario), 0)
         except (KeyError, ValueError):  # the driver's own message, with the known names
             driver.check_policy(_Unprepared(), spec)
             raise
@@ -111,7 +114,7 @@ class _TankChessShared:
         found = cls._cache.get(scenario)
         if found is None:
             cls._cache.clear()  # one board at a time is what play mode needs
-            found = cls._cache[scenario] = tc_policies.Prepared(GameState(scenario))
+            found = cls._cache[scenario] = TcPrepared(GameState(scenario))
         return found
 
 
@@ -121,9 +124,7 @@ class TankChessAgent:
     def __init__(self, scenario: Scenario, spec: str, side: int, seed: int, key: int = 0) -> None:
         base, restrictions = parse_policy(spec)
         self.spec = spec
-        self.policy = tc_policies.make_policy(
-            base, restrictions, _TankChessShared.of(scenario), side
-        )
+        self.policy = tc_make_policy(base, restrictions, _TankChessShared.of(scenario), side)
         self.rng = _rng(seed, side, key)
 
     def choose(self, state: GameState) -> Turn:
@@ -144,11 +145,11 @@ class FinalActAgent:
         prep = self._prepared.get(id(game))
         if prep is None or prep.game is not game:
             self._prepared.clear()
-            prep = self._prepared[id(game)] = fa_policies.Prepared(game)
+            prep = self._prepared[id(game)] = FaPrepared(game)
         self.prep = prep
         self.spec = spec
         self.side = side
-        self.policy = fa_policies.make_policy(base.removesuffix("-ref"), restrictions, prep, side)
+        self.policy = fa_make_policy(base.removesuffix("-ref"), restrictions, prep, side)
         self.rng = _rng(seed, side, key)
 
     def pick_tokens(self, tokens: list[str], k: int) -> list[str]:
@@ -163,7 +164,7 @@ class FinalActAgent:
         """Orders, shells and the declarations made with them (advanced actions, which AT
         to keep when a shell hits two) for the round about to be played."""
         st = state.copy()
-        view = fa_policies.RoundView(st, self.prep)
+        view = FaRoundView(st, self.prep)
         orders, shells = self.policy.decide(view, self.rng)
         acts = Actions()
         if st.game.adv:
@@ -185,7 +186,7 @@ class TankWarsAgent:
     def __init__(self, spec: str, side: int, seed: int, key: int = 0) -> None:
         base, restrictions = parse_policy(spec)
         self.spec = spec
-        self.policy = tw_policies.make_policy(base, restrictions, _rng(seed, side, key))
+        self.policy = tw_make_policy(base, restrictions, _rng(seed, side, key))
 
     def orders(self, state: TankWarsState, side: Side) -> Orders:
         """The side's orders for the round whose artillery has fired (``state.in_round``)."""
