@@ -46,14 +46,12 @@ from tankmap.analysis.simulation.agent_info import (
 )
 from tankmap.analysis.simulation.batching import time_left
 from tankmap.analysis.simulation.games import get_driver
-from tankmap.analysis.simulation.pace import games_for, known_pace, measure_pace
 from tankmap.analysis.simulation.runner import (
     fallback_note,
     require_legal,
 )
 from tankmap.editor.balance_job import (
     SimulationJob,
-    estimate_text,
     progress_text,
     record_sample,
     result_html,
@@ -61,6 +59,8 @@ from tankmap.editor.balance_job import (
 from tankmap.editor.decided_view import DecidedWindow
 from tankmap.editor.jobs import ThreadJob
 from tankmap.editor.replay_view import show_replay
+from tankmap.editor.run_estimate import RunEstimate
+from tankmap.editor.verdict_panel import VerdictPanel
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
@@ -69,8 +69,6 @@ from tankmap.rules.violations import Severity
 
 DEFAULT_GAMES = 200
 """The number of games until the agents' pace on the board is known."""
-RUN_SECONDS = 60.0
-"""The time a default run takes (its number of games follows the measured pace)."""
 
 
 class BalanceDialog(QDialog):
@@ -108,17 +106,9 @@ class BalanceDialog(QDialog):
         self.games.setRange(1, 200_000)
         self.games.setSingleStep(100)
         self.games.setValue(DEFAULT_GAMES)
-        # Until the user sets the number of games, it follows the agents' pace on this board
-        # so that a run takes about ``RUN_SECONDS``; the estimate under it stays current.
-        self.games_set = False
-        self.pace: float | None = None
-        self.pace_job: ThreadJob | None = None
-        self.estimate = QLabel()
-        self.estimate.setWordWrap(True)
-        self.estimate.setStyleSheet("color: #555")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
-        self.seed.setValue(1)
+        self.seed.setValue(0)  # tankmap simulate's default seed: the same numbers
         self.south = QComboBox()
         self.north = QComboBox()
         self.south_label = QLabel("South plays")
@@ -141,9 +131,10 @@ class BalanceDialog(QDialog):
         self.default_note = QLabel()
         self.default_note.setWordWrap(True)
         self.default_note.setStyleSheet("color: #555")
-        self.games.valueChanged.connect(self._games_changed)
-        for combo in (self.south, self.north):
-            combo.currentTextChanged.connect(lambda _t: self.update_estimate())
+        # Until the user sets the number of games, it follows the agents' pace on this board
+        # so that a run takes about a minute; the estimate under it stays current.
+        self.estimator = RunEstimate(scenario, self.games, self.south, self.north, self.seed)
+        self.estimate = self.estimator.label
         form = QFormLayout()
         form.addRow("Games", self.games)
         form.addRow("", self.estimate)
@@ -205,7 +196,9 @@ class BalanceDialog(QDialog):
         samples.addWidget(self.decided_button)
         self._set_samples([])
 
+        self.verdict = VerdictPanel(scenario, self.seed.value)
         box = QVBoxLayout(self)
+        box.addWidget(self.verdict)
         box.addLayout(form)
         box.addWidget(self.bar)
         box.addWidget(self.results, 1)
@@ -219,6 +212,7 @@ class BalanceDialog(QDialog):
         the heuristic with each restriction (``heuristic+no-berms``: what is a feature
         worth? Play one side without it and compare the win rates)."""
         scenario = self._scenario()
+        self.verdict.refresh()
         names_of = get_ruleset(scenario.ruleset).side_names()
         self.south_label.setText(f"{names_of[Side.SOUTH]} plays")
         self.north_label.setText(f"{names_of[Side.NORTH]} plays")
@@ -268,63 +262,13 @@ class BalanceDialog(QDialog):
             self._filling = False
         self.default_note.setText(f"Default agent: {name} — {why}.")
 
-    def _games_changed(self, _n: int) -> None:
-        if not self._filling:
-            self.games_set = True
-        self.update_estimate(measure=False)
-
     def update_estimate(self, measure: bool = True) -> None:
-        """Say how long a run of the chosen games and agents will take on this board, at
-        the pace last measured for them here (``analysis.simulation.pace``); when none is
-        known and ``measure``, measure it in the background (a few seeded games) and say
-        so. Until the user sets the number of games, set it to what takes about
-        ``RUN_SECONDS``."""
-        policies = (self.south.currentText(), self.north.currentText())
-        if not all(policies):
-            self.estimate.setText("")
-            return
-        try:
-            scenario = self._scenario()
-            self.pace = known_pace(scenario, policies)
-        except TankmapError:
-            self.estimate.setText("")
-            return
-        if self.pace is None:
-            if measure and not (self.pace_job is not None and self.pace_job.running()):
-                self._measure(scenario, policies)
-            self.estimate.setText("Estimated time: measuring the agents' pace on this board…")
-            return
-        if not self.games_set:
-            self._filling = True
-            try:
-                self.games.setValue(games_for(RUN_SECONDS, self.pace))
-            finally:
-                self._filling = False
-        self.estimate.setText(estimate_text(self.games.value(), self.pace))
-
-    def _measure(self, scenario: Scenario, policies: tuple[str, str]) -> None:
-        try:
-            require_legal(scenario)
-        except TankmapError:
-            return
-
-        def measure() -> float:
-            return measure_pace(scenario, policies, seed=self.seed.value())
-
-        job = ThreadJob(measure)
-        job.finished.connect(lambda _pace: self._measured(True))
-        job.failed.connect(lambda _message: self._measured(False))
-        self.pace_job = job
-        job.start()
-
-    def _measured(self, ok: bool) -> None:
-        if self.pace_job is not None:
-            self.pace_job.wait()
-        # the agents may have changed meanwhile: measure theirs too (not after a failure)
-        self.update_estimate(measure=ok)
+        """Say how long a run will take (``editor.run_estimate.RunEstimate.update``)."""
+        self.estimator.update(measure)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        self.verdict.refresh()
         self.update_estimate()
 
     def _mark_picked(self, _text: str) -> None:
@@ -434,8 +378,6 @@ class BalanceDialog(QDialog):
             else None
         )
         self.results.setHtml(result_html(doc, names, note, partial))
-        if len(table) >= 2 and not stopped:
-            self.pace = table.attrs.get("seconds", 0.0) / len(table) or None
         self._set_samples(sample_games(table))
         self._set_running(False)
 
@@ -462,8 +404,8 @@ class BalanceDialog(QDialog):
             self.report_job.wait()
         if self.sample_job is not None:
             self.sample_job.wait()
-        if self.pace_job is not None:
-            self.pace_job.wait()
+        self.estimator.stop()
+        self.verdict.stop()
 
     # --- sample games ---------------------------------------------------------------------
     def _set_samples(self, samples: list[SampleGame]) -> None:

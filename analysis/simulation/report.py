@@ -171,8 +171,26 @@ def _counts(by_kind: dict[str, int]) -> str:
 
 
 def _warning(summary: dict[str, Any]) -> str:
-    text = summary.get("agents", {}).get("verdict_warning")
-    return f"<p style='color:#a00'><b>Warning:</b> {html.escape(text)}</p>" if text else ""
+    agents = summary.get("agents", {})
+    out = []
+    for key in ("verdict_disagreement", "verdict_warning"):
+        text = agents.get(key)
+        if text:
+            out.append(f"<p style='color:#a00'><b>Warning:</b> {html.escape(text)}</p>")
+    return "".join(out)
+
+
+def _verdict(summary: dict[str, Any]) -> str:
+    """The board's remembered verdict, shown before the run's own numbers."""
+    line = summary.get("agents", {}).get("verdict_line")
+    if not line:
+        return ""
+    line = html.escape(line[:1].upper() + line[1:])
+    return (
+        f"<p style='font-size:110%'><b>{line}</b><br><small>The verdict is the balance at the "
+        "top of an agent's budget climb, where a stronger agent no longer changes it "
+        "(<code>tankmap verdict</code>); the numbers below are this run's.</small></p>"
+    )
 
 
 def _agent_cell(summary: dict[str, Any], side: str) -> str:
@@ -231,13 +249,16 @@ img{{max-width:100%}}</style></head><body>
 <h1>Simulation report: {title}</h1>
 <p>Ruleset {html.escape(rs.title)}{provisional}; {summary["games"]} games, seed {summary["seed"]},
 {summary["playouts_per_second"]:.1f} playouts/s.</p>
+{_verdict(summary)}
 <h2>Results</h2>
 <table><tr><th>side</th><th>agent</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>
 {"".join(rows)}</table>
 <p><b>Balance</b> = 1 − |win rate {label["south"]} − win rate {label["north"]}| =
-{summary["balance"]:.4f}
-(a figure of this board <i>as played by these agents</i>; <code>tankmap ladder</code> shows how
-it changes with the strength of play).</p>
+{summary["balance"]:.4f} [{summary.get("balance_ci95", [0, 1])[0]:.4f},
+{summary.get("balance_ci95", [0, 1])[1]:.4f}] (95 % interval;
+{html.escape(summary["policy"]["south"])} vs {html.escape(summary["policy"]["north"])},
+{summary["games"]} games: a figure of this board <i>as played by these agents</i>;
+<code>tankmap verdict</code> climbs an agent's strength until it stops changing).</p>
 {_warning(summary)}
 {extra}
 <p>Length ({unit}): mean {length["mean"]}, median {length["median"]}. Endings: {ends}.</p>

@@ -111,6 +111,8 @@ def test_report_is_written_and_opened(qtbot: Any, tmp_path: Path, monkeypatch: A
     dialog = BalanceDialog(lambda: scenario, open_url=opened.append)
     qtbot.addWidget(dialog)
     dialog.games.setValue(30)
+    dialog.south.setCurrentText("heuristic")
+    dialog.north.setCurrentText("heuristic")
     dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     job = dialog.open_report()
@@ -136,7 +138,7 @@ def test_restricted_policy_runs_like_simulate(qtbot: Any) -> None:
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     _scenario, doc, table = dialog.last  # type: ignore[misc]
-    expected = simulate(scenario, 40, ("heuristic+no-berms", "heuristic"), seed=1)
+    expected = simulate(scenario, 40, ("heuristic+no-berms", "heuristic"), seed=0)
     assert list(table["winner"]) == list(expected["winner"])
     assert doc["policy"]["south"] == "heuristic+no-berms"
     assert "heuristic+no-berms vs heuristic" in dialog.results.toPlainText()
@@ -179,6 +181,7 @@ def test_closing_the_dialog_during_a_run_cancels_and_waits(qtbot: Any) -> None:
     dialog.show()
     dialog.games.setValue(5000)
     dialog.south.setCurrentText("random")
+    dialog.north.setCurrentText("random")
     with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
         assert dialog.run()
     dialog.close()
@@ -264,6 +267,8 @@ def test_an_incomplete_setup_runs_with_a_warning(qtbot: Any) -> None:
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
     dialog.games.setValue(20)
+    dialog.south.setCurrentText("heuristic")
+    dialog.north.setCurrentText("heuristic")
     assert dialog.run()
     assert "Incomplete set-up" in dialog.results.toPlainText()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
@@ -321,4 +326,62 @@ def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) ->
     qtbot.waitUntil(lambda: "games (" in dialog.estimate.text(), timeout=120_000)
     pace = known_pace(scenario, ("heuristic", "heuristic"))
     assert pace is not None and f"{pace:.3g} s a game" in dialog.estimate.text()
+    dialog.stop()
+
+
+def test_the_dialog_shows_the_board_s_remembered_verdict_first(qtbot: Any) -> None:
+    from tankmap.analysis.verdict.cache import save_verdict
+
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    assert "none yet for this board" in dialog.verdict.line.text()
+    save_verdict(
+        scenario,
+        {
+            "family": "search",
+            "agent": "search:6",
+            "favoured": "even",
+            "converged": True,
+            "balance": 0.97,
+            "balance_ci95": [0.85, 1.0],
+            "games": 200,
+            "seed": 4,
+            "reason": "search:6 no longer beats search:3",
+        },
+    )
+    dialog.verdict.refresh()
+    text = dialog.verdict.line.text()
+    assert "Verdict: even (converged), balance 0.97 [0.85, 1.00], search:6, 200 games" in text
+    assert "no longer beats" in text
+
+
+def test_judge_board_climbs_and_remembers_the_verdict(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import dataclass
+
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.simulation.families import Family
+    from tankmap.analysis.verdict.cache import load_verdict
+
+    @dataclass(frozen=True)
+    class Flat(Family):  # every rung the fast heuristic: converges at the second rung
+        def agent(self, budget: int) -> str:
+            return self.name
+
+    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    job = dialog.verdict.judge()
+    assert job is not None and dialog.verdict.busy()
+    assert dialog.verdict.button.text() == "Cancel &judging"
+    with qtbot.waitSignal(job.finished, timeout=120_000):
+        pass
+    qtbot.waitUntil(lambda: not dialog.verdict.busy(), timeout=10_000)
+    doc = load_verdict(scenario)
+    assert doc is not None and doc["converged"] and doc["seed"] == dialog.seed.value()
+    assert "(converged)" in dialog.verdict.line.text()
     dialog.stop()

@@ -1,0 +1,173 @@
+"""The balance dialog's verdict line: the board's remembered verdict (``tankmap verdict``),
+and a button that judges the board now.
+
+``VerdictPanel(scenario)`` shows the verdict remembered for the board as it is
+(``analysis.verdict.cache``: favoured side, converged or not, balance with its interval,
+agent, games, seed), or says that there is none yet. **Judge board** climbs the game's
+default agent family on the board in the background (``analysis.verdict.climb.run_verdict``
+in a ``ThreadJob``, one thread, the command's default time limit), with a progress line
+naming the rung being played; **Cancel** stops it at the next batch of games. The result is
+remembered for the board, as ``tankmap verdict`` does, and shown with why it is (not)
+converged. The same seed gives the same trace as ``tankmap verdict FILE --seed S``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from tankmap.analysis.verdict.cache import load_verdict, save_verdict, verdict_line
+from tankmap.editor.jobs import ThreadJob
+from tankmap.rules.errors import TankmapError
+from tankmap.rules.geometry import Side
+from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
+
+TIME_LIMIT = 180.0
+"""Seconds a climb may take (``tankmap verdict``'s default)."""
+
+
+class VerdictJob(ThreadJob):
+    """One climb: ``progress(stage, done, total)`` as games finish, then
+    ``finished(doc)`` (the ``verdict --json`` document), ``failed`` or ``cancelled``."""
+
+    progress = Signal(str, int, int)
+
+    def __init__(self, scenario: Scenario, seed: int, time_limit: float = TIME_LIMIT) -> None:
+        super().__init__(self._climb)
+        self.scenario = scenario
+        self.seed = seed
+        self.time_limit = time_limit
+
+    def _tick(self, stage: str, done: int, total: int) -> None:
+        self.interrupt()
+        self.progress.emit(stage, done, total)
+
+    def _climb(self) -> dict[str, Any]:
+        from tankmap.analysis.verdict.climb import run_verdict
+
+        result = run_verdict(
+            self.scenario, seed=self.seed, time_limit=self.time_limit, progress=self._tick
+        )
+        doc = {"ruleset": self.scenario.ruleset, **result.to_json()}
+        save_verdict(self.scenario, doc)
+        return doc
+
+
+class VerdictPanel(QWidget):
+    """The verdict line with Judge board / Cancel (see the module docstring); ``seed()``
+    gives the seed a climb uses."""
+
+    judged = Signal(object)
+
+    def __init__(self, scenario: Callable[[], Scenario], seed: Callable[[], int]) -> None:
+        super().__init__()
+        self._scenario = scenario
+        self._seed = seed
+        self.job: VerdictJob | None = None
+        self.line = QLabel()
+        self.line.setWordWrap(True)
+        self.line.setTextFormat(self.line.textFormat().RichText)
+        self.button = QPushButton("&Judge board")
+        self.button.setToolTip(
+            "Climb the game's strongest agent's budgets on this board until a stronger agent "
+            "no longer changes the balance (tankmap verdict; up to 3 minutes, one thread)"
+        )
+        self.button.clicked.connect(lambda: self.toggle())
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.line, 1)
+        row.addWidget(self.button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(row)
+        self.refresh()
+
+    def _sides(self, scenario: Scenario) -> tuple[str, str]:
+        names = get_ruleset(scenario.ruleset).side_names()
+        return names[Side.SOUTH], names[Side.NORTH]
+
+    def refresh(self) -> None:
+        """Show the verdict remembered for the board as it is now (unless a climb runs)."""
+        if self.busy():
+            return
+        try:
+            scenario = self._scenario()
+            doc = load_verdict(scenario)
+            text = verdict_line(doc, self._sides(scenario))
+        except TankmapError as exc:
+            text = f"verdict: {exc}"
+            doc = None
+        self._show(text, doc)
+
+    def _show(self, text: str, doc: dict[str, Any] | None) -> None:
+        body = html.escape(text[:1].upper() + text[1:])
+        if doc is not None and not doc.get("converged"):
+            body = f"<span style='color:#a60'>{body}</span>"
+        reason = f"<br><small>{html.escape(str(doc['reason']))}</small>" if doc else ""
+        self.line.setText(f"<b>{body}</b>{reason}")
+
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running()
+
+    def toggle(self) -> VerdictJob | None:
+        """Judge the board now, or cancel the climb in progress."""
+        if self.busy():
+            assert self.job is not None
+            self.job.cancel()
+            return None
+        return self.judge()
+
+    def judge(self, time_limit: float = TIME_LIMIT) -> VerdictJob | None:
+        """Start a climb on the board as it is now; ``None`` (the reason shown) for a board
+        that cannot be played."""
+        from tankmap.analysis.simulation.runner import require_legal
+
+        scenario = self._scenario()
+        try:
+            require_legal(scenario)
+        except TankmapError as exc:
+            self.line.setText(f"<span style='color:#b00'>{html.escape(str(exc))}</span>")
+            return None
+        job = VerdictJob(scenario, self._seed(), time_limit)
+        job.progress.connect(self._progress)
+        job.finished.connect(self._finished)
+        job.failed.connect(self._failed)
+        job.cancelled.connect(self._cancelled)
+        self.job = job
+        self.button.setText("Cancel &judging")
+        self.line.setText("Judging the board: starting the climb…")
+        job.start()
+        return job
+
+    def _progress(self, stage: str, done: int, total: int) -> None:
+        self.line.setText(f"Judging the board: {html.escape(stage)}, {done} of {total} games…")
+
+    def _end(self) -> None:
+        if self.job is not None:
+            self.job.wait()
+        self.button.setText("&Judge board")
+
+    def _finished(self, doc: object) -> None:
+        self._end()
+        assert self.job is not None and isinstance(doc, dict)
+        self._show(verdict_line(doc, self._sides(self.job.scenario)), doc)
+        self.judged.emit(doc)
+
+    def _failed(self, message: str) -> None:
+        self._end()
+        self.line.setText(f"<span style='color:#b00'>{html.escape(message)}</span>")
+
+    def _cancelled(self) -> None:
+        self._end()
+        self.refresh()
+
+    def stop(self) -> None:
+        """Cancel a climb and wait for its thread (before the dialog goes away)."""
+        if self.job is not None and self.job.running():
+            self.job.cancel()
+            self.job.wait()
