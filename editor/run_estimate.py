@@ -47,6 +47,7 @@ class RunEstimate(QObject):
         self.pace: float | None = None
         self.job: ThreadJob | None = None
         self._setting = False
+        self._stopped = False  # the dialog is going away: a late measurement is dropped
         games.valueChanged.connect(self._games_changed)
         for combo in (south, north):
             # a pace is measured (in the background) only for a dialog on screen
@@ -92,6 +93,7 @@ class RunEstimate(QObject):
         except TankmapError:
             return
         seed = self.seed.value()
+        self._stopped = False
 
         def measure() -> float:
             return measure_pace(scenario, policies, seed=seed)
@@ -105,10 +107,14 @@ class RunEstimate(QObject):
     def _measured(self, ok: bool) -> None:
         if self.job is not None:
             self.job.wait()
+        if self._stopped:
+            return
         # the agents may have changed meanwhile: measure theirs too (not after a failure)
         self.update(measure=ok)
 
     def stop(self) -> None:
-        """Wait for a measurement in progress (before the dialog goes away)."""
+        """Wait for a measurement in progress and drop its result (before the dialog goes
+        away; the result's signal may still be on its way)."""
+        self._stopped = True
         if self.job is not None:
             self.job.wait()

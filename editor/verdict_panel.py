@@ -69,6 +69,7 @@ class VerdictPanel(QWidget):
         self._scenario = scenario
         self._seed = seed
         self.job: VerdictJob | None = None
+        self._stopped = False  # the dialog is going away: late signals are dropped
         self.line = QLabel()
         self.line.setWordWrap(True)
         self.line.setTextFormat(self.line.textFormat().RichText)
@@ -133,6 +134,7 @@ class VerdictPanel(QWidget):
         except TankmapError as exc:
             self.line.setText(f"<span style='color:#b00'>{html.escape(str(exc))}</span>")
             return None
+        self._stopped = False
         job = VerdictJob(scenario, self._seed(), time_limit)
         job.progress.connect(self._progress)
         job.finished.connect(self._finished)
@@ -147,27 +149,34 @@ class VerdictPanel(QWidget):
     def _progress(self, stage: str, done: int, total: int) -> None:
         self.line.setText(f"Judging the board: {html.escape(stage)}, {done} of {total} games…")
 
-    def _end(self) -> None:
+    def _end(self) -> bool:
+        """Forget the ended climb; ``False`` when the panel was stopped meanwhile."""
         if self.job is not None:
             self.job.wait()
+        if self._stopped:
+            return False
         self.button.setText("&Judge board")
+        return True
 
     def _finished(self, doc: object) -> None:
-        self._end()
+        if not self._end():
+            return
         assert self.job is not None and isinstance(doc, dict)
         self._show(verdict_line(doc, self._sides(self.job.scenario)), doc)
         self.judged.emit(doc)
 
     def _failed(self, message: str) -> None:
-        self._end()
+        if not self._end():
+            return
         self.line.setText(f"<span style='color:#b00'>{html.escape(message)}</span>")
 
     def _cancelled(self) -> None:
-        self._end()
-        self.refresh()
+        if self._end():
+            self.refresh()
 
     def stop(self) -> None:
         """Cancel a climb and wait for its thread (before the dialog goes away)."""
         if self.job is not None and self.job.running():
+            self._stopped = True
             self.job.cancel()
             self.job.wait()
