@@ -123,7 +123,7 @@ def default_agent(scenario: Scenario, games: int) -> tuple[str, str]:
     sentence): the strongest agent (``search``) when ``games`` finish in about a minute on
     two cores, else ``heuristic``. Final Act boards with advanced options on (rules §1.8)
     get the heuristic: only the one-game engine plays those, and search there is slow (R/M
-    repair, which the fast engines model, does not count); so do boards with a basic-rule
+    repair, which the compiled kernel models, does not count); so do boards with a basic-rule
     reading changed (rules §1.8a)."""
     limit = SEARCH_DEFAULT_GAMES.get(scenario.ruleset)
     names = get_driver(scenario.ruleset).policy_names()
