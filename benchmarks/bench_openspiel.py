@@ -57,7 +57,7 @@ def _tankmap(path: str, seconds: float) -> float:
     done, begin = 0, time.perf_counter()
     while time.perf_counter() - begin < seconds or done == 0:
         rngs = [np.random.default_rng(s) for s in seeds.spawn(200 if batched else 1)]
-        if batched:  # the way `simulate` plays Final Act: many games per numpy batch
+        if batched:  # the way `simulate` plays Final Act: many games per kernel call
             driver.play_many(prepared, policies, rngs)
         else:
             driver.play(prepared, policies, rngs[0])

@@ -10,10 +10,8 @@ same seeded games, in a fresh Python process as ``tankmap simulate`` runs it; th
 measured in the benchmark's own process after all the rows above is printed next to it (that
 process holds the memos of thousands of Tank Chess games, about 670 MB: forking it and
 copying the pages it writes cost the 2-worker run about a tenth). Final Act
-``heuristic``/``random`` are the vectorised policies (tasks of the driver's batch size) on
-the compiled kernel; ``… numpy engine`` rows play the same games with
-``TANKMAP_KERNEL=numpy`` (the engine before the kernel), and ``kernel_speedup`` is the ratio
-of the two in the same run. ``-ref`` rows are the one-game reference implementations.
+``heuristic``/``random`` play on the compiled kernel (tasks of the driver's batch size);
+``-ref`` rows are the one-game reference implementations on the reference engine.
 ``… microseconds per game`` rows split a Final Act heuristic playout's time into the compiled
 games, their table rows and (not part of a run) ``GameResult`` objects.
 
@@ -115,19 +113,6 @@ def playouts_per_second(
         if rate > best:
             best, length = rate, total / games
     return {"playouts_per_second": round(best, 1), "mean_length": round(length, 2)}
-
-
-def numpy_engine(path: str, policy: str, games: int) -> dict[str, Any]:
-    """``playouts_per_second`` with the compiled kernel switched off (the numpy engine)."""
-    saved = os.environ.get("TANKMAP_KERNEL")
-    os.environ["TANKMAP_KERNEL"] = "numpy"
-    try:
-        return playouts_per_second(path, policy, games)
-    finally:
-        if saved is None:
-            del os.environ["TANKMAP_KERNEL"]
-        else:
-            os.environ["TANKMAP_KERNEL"] = saved
 
 
 def final_act_breakdown(path: str, games: int = 10000, repeat: int = 3) -> dict[str, Any]:
@@ -298,13 +283,7 @@ def run() -> dict[str, Any]:
     )
     for name in FINAL_ACT_MAPS:
         path = f"final-act/{name}.json"
-        slow = numpy_engine(path, "heuristic", 1000)
-        figures[f"final-act/{name} heuristic, numpy engine"] = slow
         figures[f"final-act/{name} heuristic, microseconds per game"] = final_act_breakdown(path)
-        fast = figures[f"final-act/{name} heuristic"]["playouts_per_second"]
-        figures[f"final-act/{name} heuristic"]["kernel_speedup"] = round(
-            fast / slow["playouts_per_second"], 2
-        )
     for path, policy, games in (
         ("tank-chess/basic-16.json", "heuristic", 40),
         ("tank-chess/sample-20.json", "heuristic", 20),

@@ -9,8 +9,8 @@ An agent here answers for one side and one position, seeded:
   the Python engine — the same decisions as in ``tankmap simulate``'s Python path.
 - Final Act (``FinalActAgent``): every agent decides on the one-game reference engine
   (``rules.final_act.engine``) through the reference policies: ``random`` and
-  ``heuristic`` are their ``-ref`` twins (the same ideas; the fast batch engine and the
-  compiled kernel play whole games, not one position), ``search[:N]`` scores its candidates
+  ``heuristic`` are their ``-ref`` twins (the same ideas; the compiled kernel plays
+  whole games, not one position), ``search[:N]`` scores its candidates
   as in ``simulate`` (on the compiled kernel, else the one-game engine). Restriction
   ``+no-berms`` is kept; ``+no-KIND`` (which takes units out of the game) is refused.
 - Tank Wars (``TankWarsAgent.orders``): the simulation's policy callables.

@@ -20,7 +20,7 @@ _LINES: dict[str, dict[str, str]] = {
     "final-act": {
         "heuristic": "heuristic — tanks take shortest routes to the enemy's last line, "
         "preferring cells out of enemy fire; shells go where enemies most likely move; "
-        "ATs hold and fire (fast, numpy batches)",
+        "ATs hold and fire (fast, compiled kernel)",
         "random-ref": "random-ref — random on the one-game reference engine (same rules, "
         "slower; used when advanced options are on)",
         "heuristic-ref": "heuristic-ref — heuristic on the one-game reference engine (same "
@@ -161,7 +161,7 @@ def default_agent(scenario: Scenario) -> tuple[str, str]:
     whatever the number of games — a run that will take long says so instead. Final Act
     boards with advanced options on (rules §1.8) or a basic-rule reading changed (§1.8a)
     get the heuristic: only the one-game engine plays those, where search is very slow (R/M
-    repair, which the fast engines model, does not count)."""
+    repair, which the compiled kernel models, does not count)."""
     from tankmap.analysis.simulation.families import families
 
     fams = families(scenario.ruleset)

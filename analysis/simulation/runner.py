@@ -21,6 +21,7 @@ import pandas as pd
 
 from tankmap.analysis.simulation.executors import Executor, make_executor
 from tankmap.analysis.simulation.games import GameResult, PolicyError, get_driver
+from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.rules.board import Board
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import dumps_scenario, loads_scenario
@@ -107,7 +108,9 @@ def record_game(
 ) -> tuple[GameResult, Any]:
     """Play game number ``game`` of a run seeded ``seed`` (the same game ``simulate`` plays)
     and return its result and its record (an object with ``save(path)``: Final Act
-    ``FinalActRecord``, Tank Chess ``GameRecord``, Tank Wars ``TankWarsRecord``)."""
+    ``FinalActRecord``, Tank Chess ``GameRecord``, Tank Wars ``TankWarsRecord``).
+    ``KernelSwitchError`` for an unknown ``TANKMAP_KERNEL`` value."""
+    python_only()  # (refuses an unknown TANKMAP_KERNEL before a game is played)
     pols = normalise_policies(policies)
     driver = get_driver(scenario.ruleset)
     prepared = driver.prepare(scenario)
@@ -287,8 +290,9 @@ def simulate(
     ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
     games − 1`` of the seed: a run can be extended later with the very games a longer run
     would play).
-    Raises ``NoDriverError`` for a ruleset without an engine and ``PolicyError`` for
-    unknown policies (before any game).
+    Raises ``NoDriverError`` for a ruleset without an engine, ``PolicyError`` for
+    unknown policies and ``KernelSwitchError`` for an unknown ``TANKMAP_KERNEL`` value
+    (before any game).
     """
     from tankmap.analysis.simulation.stats import wilson
 
@@ -296,6 +300,7 @@ def simulate(
         raise TankmapError(f"need at least 1 game, not {games}")
     if until_ci is not None and not 0 < until_ci < 1:
         raise TankmapError(f"--until-ci takes an interval width between 0 and 1, not {until_ci}")
+    python_only()  # (refuses an unknown TANKMAP_KERNEL value now, not in a worker)
     pols = normalise_policies(policies)
     driver = get_driver(scenario.ruleset)
     # the text names the scenario exactly: a repeated run (the ladder, a sweep, the

@@ -17,7 +17,7 @@ users):
   ("remain on the board as wrecks"; with ``wrecks`` off both are removed). A hit on the
   pair in a round without a declared repair follows the ordinary rules (the R/M is
   removed). After the repair the two may keep sharing until one of them leaves. The
-  numpy batch engine and the compiled kernel model this option too (``FAST``).
+  compiled simulation kernel models this option too (``FAST``).
 - ``officer_loss``: in the round after a round in which a side lost officer tanks (named
   C, 1, 2), its tanks place that many shells fewer than the tanks that may fire — only if
   the side still has at least 3 live tanks.
@@ -104,7 +104,7 @@ TOKENS = (
 """Once-per-game (per side) actions; their use is remembered in ``AdvancedState.used``."""
 
 FAST = frozenset({"rm_repair"})
-"""The §1.8-style options the fast engines (numpy batch engine, compiled kernel) model too."""
+"""The §1.8-style options the compiled simulation kernel models too."""
 
 __all__ = ["FAST", "MODELLED", "TOKENS", "Actions", "Advanced", "AdvancedState"]
 

@@ -2,9 +2,9 @@
 
 The rule texts leave these cases open; each reading is an option whose default is the one
 tankmap has always played (``DEFAULTS``). ``Readings.of(options)`` holds a game's values;
-``Readings.changed`` names the options set away from the default — the fast engines (numpy
-batch and compiled kernel) play the defaults only, so a game with any of them changed is
-played by the reference engine (``FinalActDriver.batched``).
+``Readings.changed`` names the options set away from the default — the compiled simulation
+kernel plays the defaults only, so a game with any of them changed is played by the
+reference engine (``FinalActDriver.batched``).
 
 - ``tank_rotation`` (default true): three or more tanks (or tanks and the R/M) ordered
   round a cycle of cells — each into the cell the next one leaves — all move; false: the

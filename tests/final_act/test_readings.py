@@ -1,5 +1,5 @@
 """docs/rules.md §1.8a: the basic-rule readings that are options (``engine_readings``), each
-value played in a small hand-made round; the fast engines play only the defaults, so a
+value played in a small hand-made round; the compiled kernel plays only the defaults, so a
 changed reading sends random/heuristic playouts to the reference engine."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_a_tank_standing_on_the_line_when_hit_is_no_arrival() -> None:
         assert not st.alive[2] and not st.over
 
 
-# --- the fast engines play the defaults only ----------------------------------------------
+# --- the compiled kernel plays the defaults only -------------------------------------------
 @pytest.mark.parametrize(
     "option, value",
     [

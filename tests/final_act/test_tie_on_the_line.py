@@ -2,15 +2,18 @@
 one round play goes on, and the winner is the first to land a *further* tank (one not on
 the line at the end of the tying round); knocking out or withdrawing a tank already there
 decides nothing; both landing a further tank in one round is a new tie. Hand-made rounds
-on an open 12 x 12 board, played through the reference engine and the batch engine."""
+on an open 12 x 12 board, played through the reference engine and the compiled kernel's
+rules (``kernel.orders.given_rounds``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tankmap.analysis.simulation.final_act.kernel.orders import given_rounds
+from tankmap.analysis.simulation.final_act.kernel.tables import END_CODES
+from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.rules.board import Board
 from tankmap.rules.final_act.engine import Game, State
-from tankmap.rules.final_act.engine_batch import END_CODES, BatchGame
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
@@ -36,24 +39,37 @@ def _go(cell: str, facing: Facing) -> tuple[int, Facing]:
     return (B.parse_cell(cell), facing)
 
 
+def _kernel(
+    game: Game, start: State, rounds: list[list[tuple[int, Facing] | None]]
+) -> tuple[list[str], list[int], list[list[int]]]:
+    """The kernel's rules on ``rounds`` (orders per unit, no shells) from ``start``: the end
+    and winner after each round, and the cells after each round. A unit without an order
+    stays: its order is its cell and facing before the round (as the reference engine
+    has them: the two engines are compared round by round)."""
+    n = len(start.kind)
+    st = start.copy()
+    dest, facing = [], []
+    for orders in rounds:
+        dest.append([o[0] if o else st.cell[u] for u, o in enumerate(orders)])
+        facing.append([int(o[1]) if o else int(st.facing[u]) for u, o in enumerate(orders)])
+        game.apply_round(st, list(orders), {})
+    shells = np.full((len(rounds), n), -1, dtype=np.int64)
+    got = given_rounds(Prepared(game), start, np.array(dest), np.array(facing), shells, shells >= 0)
+    return [END_CODES[e] for e in got.end.tolist()], got.winner.tolist(), got.cell.tolist()
+
+
 def _play(rounds: list[list[tuple[int, Facing] | None]]) -> tuple[State, list[str | None]]:
     """Play ``rounds`` (orders per unit, no shells) in both engines; they must agree."""
     game = _game()
     st = game.initial_state()
-    batch = BatchGame(game)
-    bs = batch.initial(1)
-    ends: list[str | None] = []
-    for orders in rounds:
+    ends, winners, _cells = _kernel(game, st, rounds)
+    played: list[str | None] = []
+    for r, orders in enumerate(rounds):
         game.play_round(st, list(orders), {})
-        dest, facing = bs.cell.copy(), bs.facing.copy()
-        for u, o in enumerate(orders):
-            if o is not None:
-                dest[0, u], facing[0, u] = o[0], int(o[1])
-        batch.apply(bs, dest, facing, np.full((1, 4), -1, dtype=np.int64))
-        assert END_CODES[int(bs.end[0])] == (st.end or "")
-        assert int(bs.winner[0]) == (-1 if st.winner is None else st.winner.index)
-        ends.append(st.end)
-    return st, ends
+        assert ends[r] == (st.end or "")
+        assert winners[r] == (-1 if st.winner is None else st.winner.index)
+        played.append(st.end)
+    return st, played
 
 
 def test_both_reach_the_line_in_one_round_is_a_tie() -> None:
@@ -136,13 +152,9 @@ def _trade(kinds: tuple[str, str], sides: tuple[Side, Side]) -> tuple[str, str]:
     game, st = _swap_game(kinds, sides)
     f0, f1 = st.facing[0], st.facing[1]
     orders = [_go("e6", f0), _go("e5", f1), None, None]
-    batch = BatchGame(game)
-    bs = batch.initial(1)
-    dest, facing = bs.cell.copy(), bs.facing.copy()
-    dest[0, 0], dest[0, 1] = B.parse_cell("e6"), B.parse_cell("e5")
+    _ends, _winners, cells = _kernel(game, st, [orders])
     game.apply_round(st, orders, {})
-    batch.apply(bs, dest, facing, np.full((1, 4), -1, dtype=np.int64))
-    assert list(bs.cell[0][:2]) == st.cell[:2]
+    assert cells[0][:2] == st.cell[:2]
     return B.cell_name(st.cell[0]), B.cell_name(st.cell[1])
 
 

@@ -1,5 +1,6 @@
-"""Helpers of the R/M repair cross-checks (test_engine_batch.py, test_final_act_kernel.py):
-random orders changed so that Extra Forces R/M repairs happen often."""
+"""Helpers of the R/M repair cross-checks (test_final_act_kernel_rules.py,
+test_final_act_kernel.py): random orders changed so that Extra Forces R/M repairs happen
+often."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def test_vectorised_policies_fall_back_when_an_advanced_option_is_on() -> None:
     assert not FA.batched(("heuristic", "random"), prep)
     note = FA.fallback_note(EXTRA.with_options(officer_loss=True), ("heuristic", "random"))
     assert note is not None and "officer_loss" in note and "heuristic-ref" in note
-    # R/M repair (Extra Forces, on by default) is modelled by the fast engines: no fallback
+    # R/M repair (Extra Forces, on by default) is modelled by the kernel: no fallback
     assert "rm_repair" in plain.game.adv.on and "rm_repair" not in note
     # the -ref policies are the reference ones anyway: nothing to say
     assert FA.fallback_note(ALL_ON, ("heuristic-ref", "random-ref")) is None

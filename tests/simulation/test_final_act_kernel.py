@@ -1,15 +1,18 @@
-"""The compiled Final Act kernel plays exactly the games of the numpy batch engine.
+"""The compiled Final Act kernel plays by the rules of the reference engine.
 
-Both are fed the same game keys on every built-in Final Act map, for every pairing of the
-vectorised policies and restrictions and for rule options that change the engine's course
-(no wrecks, a short round limit); every field of every game result must be equal. The
-Extra Forces map plays with R/M repair (on by default): its games are compared with repairs
-declared by both policies. The kernel's helpers (numpy-order pairwise summation,
-counter-based noise) are checked against their numpy counterparts directly.
+Kernel games with their records, on every built-in Final Act map, for every pairing of
+``random`` and ``heuristic`` with restrictions, with Extra Forces R/M repair on and off and
+with rule options that change a game's course (no wrecks, a short round limit), are
+replayed through the reference engine (``Game.play_round``: every order and shell is
+checked as legal): the winner, the end, the rounds, the kills, every knock-out (side, kind,
+cell, round, by what) and the winning unit with its route must be the kernel's. The records
+show both sides' agents declaring R/M repairs. The kernel's helpers (numpy-order pairwise
+summation, counter-based noise) are checked against their numpy counterparts directly.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +20,15 @@ import pytest
 from repair_support import repairs
 
 from tankmap.analysis.simulation import noise
-from tankmap.analysis.simulation.final_act.batch import games as final_act_batch
+from tankmap.analysis.simulation.final_act.driver import game_result
 from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 from tankmap.analysis.simulation.final_act.kernel import lookahead
-from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.final_act.prepared import Prepared
+from tankmap.analysis.simulation.games import Death, GameResult, get_driver, parse_policy
 from tankmap.analysis.simulation.runner import COLUMNS, result_columns
 from tankmap.rules.fileformat import read_scenario
+from tankmap.rules.final_act.engine import SIDES
+from tankmap.rules.final_act.engine_record import FinalActRecord
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
@@ -30,9 +36,11 @@ ROOT = Path(__file__).resolve().parents[2]
 MAPS = ["mirror", "flanks-vs-centre", "extra-forces"]
 PAIRS = [
     ("heuristic", "heuristic"),
+    ("random", "random"),
     ("random", "heuristic"),
     ("heuristic+no-berms", "random"),
     ("heuristic", "random+no-at"),
+    ("random+no-rm", "heuristic+no-berms"),
 ]
 
 needs_numba = pytest.mark.skipif(
@@ -48,33 +56,85 @@ def _keys(seed: int, games: int) -> list[int]:
     return [noise.game_key(seed, g) for g in range(games)]
 
 
-def _both(scenario: Scenario, policies: tuple[str, str], keys: list[int]) -> None:
+def _replayed(prep: Prepared, policies: tuple[str, str], record: FinalActRecord) -> GameResult:
+    """The game of ``record`` played again through the reference engine, round by round
+    (checked), the restricted units taken out first as the driver does."""
+    game = prep.game
+    st = game.initial_state()
+    for s, spec in enumerate(policies):
+        for r in parse_policy(spec)[1]:
+            if r != "no-berms":
+                for u in range(len(st.kind)):
+                    if st.side[u] == s and st.kind[u] == r[3:]:
+                        st.alive[u] = False
+    deaths = []
+    for n, (orders, shells) in enumerate(record.rounds):
+        report = game.play_round(st, orders, shells, record.actions.get(n))
+        for u, cell, _by, by_unit in report.knocked_out:
+            by = st.kind[by_unit] if by_unit >= 0 else None
+            deaths.append(Death(SIDES[st.side[u]], st.kind[u], cell, st.round, by))
+    assert st.over, "the record ends before the game does"
+    return game_result(st, deaths, None)
+
+
+def _same_order(result: GameResult) -> GameResult:
+    """``result`` with each round's knock-outs in one order: they happen together (the
+    kernel lists them by shooter, the reference engine as it resolves the hits)."""
+
+    def key(d: Death) -> tuple[int, str, str, int, str]:
+        return (d.round, d.side.value, d.kind, d.cell, d.by_kind or "")
+
+    return dataclasses.replace(result, deaths=tuple(sorted(result.deaths, key=key)))
+
+
+def _replay_all(scenario: Scenario, policies: tuple[str, str], keys: list[int]) -> list[GameResult]:
+    """Kernel games with records, each replayed on the reference engine and required equal
+    (``GameResult`` equality leaves the record out); the results with their records."""
     prep = get_driver(scenario.ruleset).prepare(scenario)
-    compiled = kernel_games.play_many(prep, policies, keys)
-    reference = final_act_batch.play_many(prep, policies, keys)
-    assert len(compiled) == len(reference) == len(keys)
-    for i, (a, b) in enumerate(zip(compiled, reference, strict=True)):
-        assert a == b, f"game {i} differs: kernel {a!r} vs numpy {b!r}"
+    played = list(kernel_games.play_many(prep, policies, keys, record=True))
+    assert len(played) == len(keys)
+    for i, result in enumerate(played):
+        assert isinstance(result.record, FinalActRecord)
+        assert result.record.result == {
+            "winner": None if result.winner is None else result.winner.value,
+            "end": result.end,
+            "rounds": result.length,
+        }
+        again = _replayed(prep, policies, result.record)
+        assert _same_order(again) == _same_order(result), (
+            f"game {i}: kernel {result!r}, reference engine {again!r}"
+        )
+    return played
 
 
 @needs_numba
 @pytest.mark.parametrize("name", MAPS)
 @pytest.mark.parametrize("policies", PAIRS, ids=["/".join(p) for p in PAIRS])
-def test_kernel_plays_the_numpy_games(name: str, policies: tuple[str, str]) -> None:
+def test_kernel_games_replay_on_the_reference_engine(name: str, policies: tuple[str, str]) -> None:
     scenario = _scenario(name)
-    if any("no-at" in p for p in policies) and not any(u.kind == "at" for u in scenario.units):
-        pytest.skip("no anti-tank units on this map")
-    _both(scenario, policies, _keys(11, 60))
+    kinds = {u.kind for u in scenario.units}
+    if any(f"no-{kind}" in spec for spec in policies for kind in {"at", "rm"} - kinds):
+        pytest.skip("the restriction names a kind this map does not field")
+    played = _replay_all(scenario, policies, _keys(11, 40))
+    assert {r.end for r in played} & {"goal", "annihilation"}
+    assert sum(len(r.deaths) for r in played) > 20  # bloody enough to check the hits
 
 
 @needs_numba
 @pytest.mark.parametrize(
-    "options", [{"wrecks": False}, {"max_rounds": 4}], ids=["no-wrecks", "short-limit"]
+    "options",
+    [{"wrecks": False}, {"max_rounds": 4}, {"rm_repair": False}],
+    ids=["no-wrecks", "short-limit", "no-repair"],
 )
-def test_kernel_follows_rule_options(options: dict[str, object]) -> None:
-    for name in ("mirror", "extra-forces"):
-        scenario = _scenario(name).with_options(**options)  # type: ignore[arg-type]
-        _both(scenario, ("heuristic", "heuristic"), _keys(3, 40))
+@pytest.mark.parametrize("name", ["mirror", "extra-forces"])
+def test_kernel_follows_rule_options(name: str, options: dict[str, object]) -> None:
+    scenario = _scenario(name).with_options(**options)  # type: ignore[arg-type]
+    for policies in (("heuristic", "heuristic"), ("random", "heuristic")):
+        played = _replay_all(scenario, policies, _keys(3, 30))
+        if "max_rounds" in options:
+            assert max(r.length for r in played) == 4
+        if options.get("rm_repair") is False:
+            assert all(not r.record.actions for r in played)
 
 
 @needs_numba
@@ -84,28 +144,23 @@ def test_kernel_follows_rule_options(options: dict[str, object]) -> None:
     [("heuristic", "heuristic"), ("random", "random"), ("random", "heuristic")],
     ids=["heuristic", "random", "random/heuristic"],
 )
-def test_kernel_plays_the_numpy_repair_games(policies: tuple[str, str], wrecks: bool) -> None:
-    """R/M repair on the Extra Forces map: the same games on both engines, and the numpy
-    records of those games show both sides' policies declaring repairs (and, with wrecks
-    on, the heuristic pair leaving an R/M wreck of a hit during a repair)."""
+def test_kernel_repair_games_replay(policies: tuple[str, str], wrecks: bool) -> None:
+    """R/M repair on the Extra Forces map (on by default): the records show both sides'
+    agents declaring repairs, the games replay on the reference engine, and with wrecks on
+    the heuristic pair leaves an R/M wreck of a hit during a repair."""
     scenario = _scenario("extra-forces").with_options(wrecks=wrecks)
     prep = get_driver(scenario.ruleset).prepare(scenario)
     assert "rm_repair" in prep.game.adv.on
-    keys = _keys(17, 200)
-    compiled = kernel_games.play_many(prep, policies, keys)
-    reference = final_act_batch.play_many(prep, policies, keys, record=True)
+    played = _replay_all(scenario, policies, _keys(17, 80))
     declared = [0, 0]
     rm_wrecks = 0
-    for i, (a, b) in enumerate(zip(compiled, reference, strict=True)):
-        assert b.record is not None
-        b_plain = type(b)(**{**b.__dict__, "record": None})
-        assert a == b_plain, f"game {i} differs: kernel {a!r} vs numpy {b!r}"
-        for acts in b.record.actions.values():
+    for result in played:
+        assert result.record is not None
+        for acts in result.record.actions.values():
             for u in acts.rm_repair:
-                declared[prep.game.scenario.units[u].side.index] += 1
-        if i < 40:  # replayed through the reference engine (checked): R/M wrecks there
-            st = b.record.replay()
-            rm_wrecks += sum(k == "rm" and w for k, w in zip(st.kind, st.wreck, strict=True))
+                declared[scenario.units[u].side.index] += 1
+        st = result.record.replay()  # (FinalActRecord's own replay checks the result too)
+        rm_wrecks += sum(k == "rm" and w for k, w in zip(st.kind, st.wreck, strict=True))
     assert min(declared) > 0
     if wrecks and policies == ("heuristic", "heuristic"):
         assert rm_wrecks > 0
@@ -114,9 +169,38 @@ def test_kernel_plays_the_numpy_repair_games(policies: tuple[str, str], wrecks: 
 
 
 @needs_numba
+def test_records_save_and_load(tmp_path: Path) -> None:
+    """A kernel record is an ordinary game record: saved, read back and replayed."""
+    scenario = _scenario("extra-forces")
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    result = kernel_games.play_many(prep, ("heuristic", "random"), _keys(2, 1), record=True)[0]
+    assert result.record is not None
+    path = tmp_path / "game.fagame.json"
+    result.record.save(str(path))
+    loaded = FinalActRecord.load(str(path))
+    assert loaded.rounds == result.record.rounds
+    assert loaded.result == result.record.result
+    assert loaded.replay().round == result.length
+
+
+@needs_numba
+def test_a_game_does_not_depend_on_the_others_of_its_call() -> None:
+    """Every game is keyed: playing a few keys, or them among many, or with records, gives
+    the same games (small runs and records play on the kernel like large ones)."""
+    scenario = _scenario("flanks-vs-centre")
+    prep = get_driver(scenario.ruleset).prepare(scenario)
+    keys = _keys(21, 300)
+    many = list(kernel_games.play_many(prep, ("heuristic", "random"), keys))
+    few = list(kernel_games.play_many(prep, ("heuristic", "random"), keys[100:105]))
+    recorded = list(kernel_games.play_many(prep, ("heuristic", "random"), keys[:3], record=True))
+    assert few == many[100:105]
+    assert recorded == many[:3]
+
+
+@needs_numba
 def test_kernel_results_are_well_formed() -> None:
-    """Sanity of what the kernel reports, independent of the numpy engine: ends and winners
-    agree, deaths are within the game's rounds, kills match the deaths."""
+    """What the kernel reports hangs together: ends and winners agree, deaths are within the
+    game's rounds, kills match the deaths."""
     scenario = _scenario("extra-forces")
     prep = get_driver(scenario.ruleset).prepare(scenario)
     results = kernel_games.play_many(prep, ("heuristic", "heuristic"), _keys(7, 200))
@@ -124,6 +208,7 @@ def test_kernel_results_are_well_formed() -> None:
     for r in results:
         assert 1 <= r.length <= limit
         assert r.end in ("goal", "annihilation", "limit")
+        assert r.record is None
         if r.end == "limit":
             assert r.winner is None
         if r.end == "goal" and r.winner is not None:
@@ -197,20 +282,6 @@ def test_noise_is_uniform_enough() -> None:
     assert counts.min() > 9_700 and counts.max() < 10_300
 
 
-def test_numpy_switch_gives_the_same_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``TANKMAP_KERNEL=numpy`` changes the speed, never the numbers."""
-    from tankmap.analysis.simulation.runner import play_games
-
-    scenario = _scenario("flanks-vs-centre")
-    driver = get_driver(scenario.ruleset)
-    prep = driver.prepare(scenario)
-    first = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
-    monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
-    assert not kernel_games.available()
-    second = play_games(driver, prep, ("heuristic", "heuristic"), 21, list(range(30)))
-    assert first == second
-
-
 @needs_numba
 @pytest.mark.parametrize("name", MAPS)
 def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
@@ -279,23 +350,3 @@ def test_search_scores_one_round_as_the_reference_engine(name: str) -> None:
     assert checked > 300
     if name == "extra-forces":  # R/M repair on: repair rounds were scored too
         assert declared > 5
-
-
-@needs_numba
-def test_small_calls_skip_loading_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under ``MIN_GAMES`` games a call plays on numpy unless the kernel is loaded already
-    (loading costs more than the games; the games are the same: see the tests above)."""
-
-    class NotLoaded:
-        signatures: list[object] = []
-
-    class Loaded:
-        signatures: list[object] = [object()]
-
-    monkeypatch.setattr(kernel_games, "_play", NotLoaded())
-    assert not kernel_games.worth_it(kernel_games.MIN_GAMES - 1)
-    assert kernel_games.worth_it(kernel_games.MIN_GAMES)
-    monkeypatch.setattr(kernel_games, "_play", Loaded())
-    assert kernel_games.worth_it(1)
-    monkeypatch.setenv("TANKMAP_KERNEL", "numpy")
-    assert not kernel_games.worth_it(10**6)

@@ -118,10 +118,10 @@ def test_a_tank_without_facing_plays_facing_forward(
 
 
 def test_records_with_rm_repairs_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Extra Forces games of the vectorised heuristic (R/M repair on by default) record the
+    """Extra Forces games of the kernel's heuristic (R/M repair on by default) record the
     repairs they declare; ``tankmap replay`` plays them back through the checked reference
     engine (every repair must be legal there) and reaches the recorded result."""
-    from tankmap.analysis.simulation.final_act.batch.games import play_many
+    from tankmap.analysis.simulation.final_act.kernel.games import play_many
     from tankmap.analysis.simulation.games import get_driver
     from tankmap.analysis.simulation.noise import game_key
 

@@ -1,18 +1,19 @@
 """Final Act playouts: both policies decide from the same position, the engine resolves.
 
-Policies: ``random`` and ``heuristic`` run on the compiled kernel (``kernel/``, whole games
-per call), or for records and small runs on the numpy batch engine (``batch/``), many
-games at once; ``random-ref`` and ``heuristic-ref`` are the readable one-game-at-a-time
-reference implementations of the same ideas (``agents/reference.py`` on
-``rules.final_act.engine``); ``search[:N]`` plays one game at a time (``agents/search.py``).
-Both kinds of game record replay through the reference engine.
+Two engines play: ``random`` and ``heuristic`` run on the compiled kernel (``kernel/``,
+whole games per call, records included); ``random-ref`` and ``heuristic-ref`` are the
+readable one-game-at-a-time reference implementations of the same ideas
+(``agents/reference.py`` on the reference engine, ``rules.final_act.engine``), and
+``search[:N]`` plays one game at a time there, scoring its candidates on the kernel
+(``agents/search.py``). Both kinds of game record replay through the reference engine.
 
 Advanced rules and tokens (docs/rules.md §1.8), and the basic-rule readings set away from
 their defaults (§1.8a, ``rules.final_act.engine_readings``), are modelled by the reference
 engine and policies only: then ``random``/``heuristic`` fall back to the reference
 implementations (``fallback_note`` says so; ``tankmap simulate`` prints it and adds it to
-the JSON). The Extra Forces R/M repair (``rm_repair``, docs/rules.md §1.3, on by default)
-is modelled by the fast engines too (``engine_advanced.FAST``) and never causes a fallback.
+the JSON), as they do where numba cannot be imported. The Extra Forces R/M repair
+(``rm_repair``, docs/rules.md §1.3, on by default) is modelled by the kernel too
+(``engine_advanced.FAST``) and never causes a fallback.
 
 Restrictions: ``+no-KIND`` removes the side's units of that kind before round 1 (they take
 no part; they are not counted as losses); ``+no-berms`` is handled by the policy.
@@ -45,63 +46,68 @@ from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 BASES = ("random", "heuristic", "search", "random-ref", "heuristic-ref")
-BATCHED = ("random", "heuristic")
+BATCHED = ("random", "heuristic")  # the agents the kernel plays, whole games per call
 
 
 class FinalActDriver:
     """Plays Final Act games (see ``analysis.simulation.games.Driver``)."""
 
-    batch_size = 1000  # games per task: the vectorised policies want large batches
-    # (per-round numpy overhead is shared by the batch: 500 -> 1000 games per call took
-    # flanks-vs-centre from ~840 to ~1000 playouts/s; the runner splits finer for workers)
+    batch_size = 1000  # games per task: a kernel call's fixed costs are shared by its games
+    # (the runner splits finer for workers)
 
     def batched(self, policies: tuple[str, str], prepared: Any = None) -> bool:
-        """Whether both policies run vectorised (``play_many``): not when the prepared
-        game has advanced options (rules §1.8) on that only the reference engine models or a
-        reading (§1.8a) changed."""
+        """Whether both policies play on the compiled kernel (whole games per call): not
+        when the prepared game has advanced options (rules §1.8) on that only the reference
+        engine models or a reading (§1.8a) changed, nor where numba cannot be imported."""
         if prepared is not None and (prepared.game.adv.slow or prepared.game.readings.changed):
             return False
-        return all(parse_policy(p)[0] in BATCHED for p in policies)
+        return all(parse_policy(p)[0] in BATCHED for p in policies) and _kernel_available()
 
     def fallback_note(self, scenario: Scenario, policies: tuple[str, str]) -> str | None:
-        """One line saying that vectorised policies fall back to the reference engine
-        because advanced options (docs/rules.md §1.8) are on in ``scenario``, or ``None``."""
+        """One line saying that ``random``/``heuristic`` fall back to the reference engine
+        because advanced options (docs/rules.md §1.8) are on in ``scenario``, a reading
+        (§1.8a) changed, or numba cannot be imported; else ``None``."""
+        if not any(parse_policy(p)[0] in BATCHED for p in policies):
+            return None
         opts = get_ruleset(scenario.ruleset).options(scenario)
         on = [name for name in MODELLED if opts.get(name) and name not in FAST]
         changed = [
             f"{name}={str(opts[name]).lower() if isinstance(opts[name], bool) else opts[name]}"
             for name in Readings.of(opts).changed
         ]
-        if not (on or changed) or not any(parse_policy(p)[0] in BATCHED for p in policies):
-            return None
-        what = []
-        if on:
-            what.append(f"advanced options {', '.join(on)}")
-        if changed:
-            what.append(f"readings {', '.join(changed)}")
-        return (
-            f"{' and '.join(what)} are modelled by the reference engine only: "
-            "random/heuristic play as random-ref/heuristic-ref (slower)"
-        )
+        if on or changed:
+            what = []
+            if on:
+                what.append(f"advanced options {', '.join(on)}")
+            if changed:
+                what.append(f"readings {', '.join(changed)}")
+            return (
+                f"{' and '.join(what)} are modelled by the reference engine only: "
+                "random/heuristic play as random-ref/heuristic-ref (slower)"
+            )
+        if not _kernel_available():
+            return (
+                "numba cannot be imported, so the compiled kernel cannot play: "
+                "random/heuristic play as random-ref/heuristic-ref (slower, other draws)"
+            )
+        return None
 
     def warm(self, prepared: Any, policies: tuple[str, str], games: int | None = None) -> None:
-        """Build the vectorised tables and load the compiled kernel now, before worker
+        """Build the kernel's tables and load the compiled kernel now, before worker
         processes fork, so that they share both instead of each loading the kernel (about
-        half a second per process) — when ``policies`` will use them (the kernel only for
-        search or at least ``kernel_games.MIN_GAMES`` games, when ``games`` is given)."""
-        from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
-
+        half a second per process) — when ``policies`` will use them (``random``/
+        ``heuristic``, or the search agent's look-ahead). ``games`` (how many games the
+        run may play) does not change what is loaded."""
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
         game = prepared.game
         slow = game.adv.slow or game.readings.changed
         if not (self.batched(policies, prepared) or searching) or slow:
             return
-        from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
+        if not _kernel_available():  # pragma: no cover - numba is a dependency
+            return
+        from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 
-        tables_of(prepared)
-        big = games is None or games >= kernel_games.MIN_GAMES
-        if kernel_games.available() and (searching or big):
-            kernel_games.warm(prepared, searching)
+        kernel_games.warm(prepared, searching)
 
     def play_seeded(
         self,
@@ -112,9 +118,8 @@ class FinalActDriver:
         record: bool = False,
     ) -> Sequence[GameResult]:
         """Games number ``games`` of a run seeded ``seed`` (the runner's entry point).
-        Vectorised policies key each game by ``noise.game_key(seed, game)`` and run on the
-        compiled kernel (numpy when numba is missing or ``TANKMAP_KERNEL=numpy``; records
-        always on numpy); the others play one game per ``game_rng(seed, game)``."""
+        Kernel games (``batched``) are keyed by ``noise.game_key(seed, game)``, records
+        included; the others play one game per ``game_rng(seed, game)``."""
         if self.batched(policies, prepared):
             return self._batched(prepared, policies, game_keys(seed, games), record)
         from tankmap.analysis.simulation.runner import game_rng
@@ -128,8 +133,8 @@ class FinalActDriver:
         rngs: list[np.random.Generator],
         record: bool = False,
     ) -> Sequence[GameResult]:
-        """One game per Generator; vectorised when both policies allow it (each game then
-        draws its key from its Generator)."""
+        """One game per Generator; on the kernel when both policies allow it (each game
+        then draws its key from its Generator)."""
         if self.batched(policies, prepared):
             return self._batched(prepared, policies, [key_of(rng) for rng in rngs], record)
         return [self.play(prepared, policies, rng, record) for rng in rngs]
@@ -137,14 +142,9 @@ class FinalActDriver:
     def _batched(
         self, prepared: Any, policies: tuple[str, str], keys: list[int], record: bool
     ) -> Sequence[GameResult]:
-        if not record:
-            from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
+        from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 
-            if kernel_games.worth_it(len(keys)):
-                return kernel_games.play_many(prepared, policies, keys)
-        from tankmap.analysis.simulation.final_act.batch.games import play_many
-
-        return play_many(prepared, policies, keys, record)
+        return kernel_games.play_many(prepared, policies, keys, record)
 
     def prepare(self, scenario: Scenario) -> Prepared:
         return Prepared(Game(scenario))
@@ -251,10 +251,12 @@ class FinalActDriver:
                         st.kind[by_unit] if by_unit >= 0 else None,
                     )
                 )
-        return _result(st, deaths, FinalActRecord.of(st, rounds, actions) if record else None)
+        return game_result(st, deaths, FinalActRecord.of(st, rounds, actions) if record else None)
 
 
-def _result(st: State, deaths: list[Death], record: Any) -> GameResult:
+def game_result(st: State, deaths: list[Death], record: Any) -> GameResult:
+    """The ``GameResult`` of the finished game ``st`` (its knock-outs ``deaths``; the
+    winning unit and its route when a tank won on the enemy line)."""
     g = st.game
     unit_label = None
     route: tuple[int, ...] = ()
@@ -280,6 +282,14 @@ def _result(st: State, deaths: list[Death], record: Any) -> GameResult:
         deaths=tuple(deaths),
         record=record,
     )
+
+
+def _kernel_available() -> bool:
+    """Whether the compiled kernel can play (numba importable; loads numba, not the
+    kernel's compiled functions)."""
+    from tankmap.analysis.simulation.final_act.kernel.base import available
+
+    return available()
 
 
 DRIVER = FinalActDriver()

@@ -1,7 +1,9 @@
 """The Final Act kernel's games as arrays (``kernel.games.play_many``): a sequence of
 ``GameResult``s built on first access, and the runner's table columns built straight
 from the arrays (``table_columns``; ``runner.result_columns`` uses it), so a simulation's
-worker makes no per-game objects (they cost about a seventh of a playout's time)."""
+worker makes no per-game objects (they cost about a seventh of a playout's time). Games
+played with records carry their ``FinalActRecord`` (built from the kernel's record buffer,
+``kernel.play.record_buffer``)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.final_act.kernel.tables import END_CODES
 from tankmap.analysis.simulation.games import Death, GameResult
 from tankmap.analysis.simulation.lazy_results import LazyResults
 from tankmap.rules.final_act.engine import SIDES
-from tankmap.rules.final_act.engine_batch import END_CODES
-from tankmap.rules.geometry import Side
+from tankmap.rules.final_act.engine_actions import Actions
+from tankmap.rules.final_act.engine_record import FinalActRecord, Round
+from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import Scenario
 
 IntArray = npt.NDArray[np.int64]
@@ -24,7 +29,8 @@ IntArray = npt.NDArray[np.int64]
 class KernelResults(LazyResults):
     """Games played by the kernel: ``res[g]`` = (winner, rounds, end code, winning unit or
     -1), ``kills[g]``, deaths ``d_count[g]`` and ``deaths[i][g, :d_count[g]]`` (unit,
-    cell, round, by), the winning unit's route ``flat[start[g]:start[g + 1]]``."""
+    cell, round, by), the winning unit's route ``flat[start[g]:start[g + 1]]``, and with
+    ``records`` (``kernel.play.record_buffer``) each game's rounds as played."""
 
     def __init__(
         self,
@@ -36,11 +42,13 @@ class KernelResults(LazyResults):
         deaths: Sequence[IntArray],
         start: IntArray,
         flat: IntArray,
+        records: npt.NDArray[np.int64] | None = None,
     ) -> None:
         self._scenario = scenario
         self._side = [int(x) for x in side]
         self._res, self._kills, self._d_count = res, kills, d_count
         self._deaths, self._start, self._flat = deaths, start, flat
+        self._records = records
 
     def __len__(self) -> int:
         return int(self._res.shape[0])
@@ -89,10 +97,32 @@ class KernelResults(LazyResults):
                     winning_unit=None if wu < 0 else label_of[wu],
                     route=tuple(flat[starts[i] : starts[i + 1]]),
                     deaths=deaths,
-                    record=None,
+                    record=None if self._records is None else self._record(i),
                 )
             )
         return out
+
+    def _record(self, i: int) -> FinalActRecord:
+        """Game ``i``'s ``FinalActRecord``: each round's orders (``None`` for a unit out of
+        play), shells and R/M repairs, from the record buffer, and the game's result."""
+        assert self._records is not None
+        winner, length, end, _unit = self._res[i].tolist()
+        rounds: list[Round] = []
+        actions: dict[int, Actions] = {}
+        for r, (dest, facing, shells, repair) in enumerate(self._records[i, :length].tolist()):
+            orders: list[Order | None] = [
+                None if to < 0 else (to, Facing(f)) for to, f in zip(dest, facing, strict=True)
+            ]
+            rounds.append((orders, {u: c for u, c in enumerate(shells) if c >= 0}))
+            declared = [u for u, flag in enumerate(repair) if flag]
+            if declared:
+                actions[r] = Actions(rm_repair=declared)
+        result = {
+            "winner": None if winner < 0 else SIDES[winner].value,
+            "end": END_CODES[end],
+            "rounds": length,
+        }
+        return FinalActRecord(self._scenario, rounds, result, actions)
 
     def table_columns(self, names: Sequence[str]) -> dict[str, list[Any]]:
         """``runner.result_columns``' columns from ``winner`` on (cells named by ``names``),

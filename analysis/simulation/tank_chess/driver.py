@@ -3,7 +3,7 @@
 
 Games between ``random`` and ``heuristic`` players (any pairing and restrictions) run on
 the compiled kernel (``kernel.games``: the same turns for the same seed) unless
-``TANKMAP_KERNEL`` is ``python`` (or ``numpy``), which keeps every game on this pure-Python
+``TANKMAP_KERNEL`` is ``python``, which keeps every game on this pure-Python
 loop, the reference.
 """
 

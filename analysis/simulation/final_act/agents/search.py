@@ -12,9 +12,9 @@ backing off behind cover, turning to intercept …) in its place, kept when it s
 on the same sampled futures (common random numbers). So it races when racing wins and
 holds, blocks or trades shots when that scores better. Shells are the heuristic's. ``N``
 defaults to 3. Seeded through the generator it is given. Candidates are scored on the
-compiled kernel (``kernel/lookahead.lookahead_values``: the batch engine's rules and
-heuristic, all candidates of a tank at once), or — with advanced options on (rules §1.8),
-without numba, or with ``TANKMAP_KERNEL=numpy`` — on the one-game engine.
+compiled kernel (``kernel/lookahead.lookahead_values``: the kernel's rules and heuristic,
+all candidates of a tank at once), or — with advanced options on (rules §1.8), a reading
+changed (§1.8a), or where numba cannot be imported — on the one-game engine.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Final Act compiled kernel (numba): whole ``random``/``heuristic`` games per call.
 
-- ``games.py``: the entry point (``play_many``, ``warm``, ``worth_it``) and how the
-  kernel is described and checked.
+- ``games.py``: the entry point (``play_many``, records included; ``warm``) and how the
+  kernel is checked against the reference engine.
 - ``base.py``: decorators, the ``TANKMAP_KERNEL`` switch, the cache guard, the
   counter-based noise and numpy-order sums.
 - ``tables.py``: the per-scenario tables built from ``Prepared``; ``packed.py``: the same
@@ -9,6 +9,8 @@
 - ``policies.py``: the start-of-round view and the ``random``/``heuristic`` decisions.
 - ``rules.py``: a round's rules (conflicts, moves, hits, the end); ``repair.py``: the
   Extra Forces R/M repairs (declarations and bookkeeping).
-- ``play.py``: whole games; ``round.py``: one round, for ``lookahead.py`` (the search
-  agent's look-ahead).
+- ``play.py``: whole games, and the record buffer; ``round.py``: one round, for
+  ``lookahead.py`` (the search agent's look-ahead).
+- ``orders.py``: rounds on given orders (the rules alone, checked against the reference
+  engine) and a reference-engine position as the kernel's arrays.
 """

@@ -3,7 +3,6 @@ and numpy-order sums its decisions use (see ``kernel/__init__.py``)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -14,7 +13,7 @@ from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.noise import GOLDEN, MUL1, MUL2, STEP, UNIT
 
 _numba: Any
-try:  # numba is a dependency; without it (an unsupported platform) numpy plays the games
+try:  # numba is a dependency; without it the reference engine plays (see ``available``)
     import numba as _numba
 except ImportError:  # pragma: no cover - exercised only where numba cannot be installed
     _numba = None
@@ -33,8 +32,7 @@ the noise constants (``kernel_cache.guard_cache``)."""
 if _numba is not None:
     guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "fa_kernel")
 
-TANK, AT, RM = 0, 1, 2
-HEURISTIC, RANDOM = 0, 1
+HEURISTIC, RANDOM = 0, 1  # the agents the kernel plays
 
 
 def _jit(fn: F) -> F:
@@ -96,9 +94,10 @@ views (the entry point's arguments): never return or store them."""
 
 
 def available() -> bool:
-    """Whether the compiled kernel plays the vectorised games (numba importable and
-    ``TANKMAP_KERNEL`` is not ``numpy``)."""
-    return _numba is not None and os.environ.get("TANKMAP_KERNEL", "") != "numpy"
+    """Whether the compiled kernel can play: numba is importable (a dependency; where it
+    cannot be installed, ``random``/``heuristic`` play on the reference engine instead:
+    ``FinalActDriver.fallback_note``)."""
+    return _numba is not None
 
 
 # --- random numbers (analysis.simulation.noise, as uint64 arithmetic) -----------------------

@@ -1,23 +1,21 @@
-"""Final Act ``random``/``heuristic`` playouts compiled with numba (whole games per call).
+"""Final Act ``random``/``heuristic`` games on the compiled kernel (whole games per call).
 
-The same rules and the same decisions as the numpy batch engine
-(``batch/games.py`` with ``rules.final_act.engine_batch`` and ``batch/agents.py``,
-itself checked against the readable one-game engine),
-written as scalar loops over one game at a time and compiled: the games are bit for bit
-those of the numpy version for the same keys (``tests/simulation/test_final_act_kernel.py``
-plays both on every built-in map, policy pair and restriction). Floating-point sums follow
-numpy's order (``_pairwise`` is numpy's pairwise summation), so scores tie and break
-exactly as there.
+The rules of ``rules.final_act.engine`` (the reference engine) and the decisions of the
+agents described in ``agents/reference.py``, written as scalar loops over one game at a
+time and compiled with numba. Each game is keyed (``analysis.simulation.noise``,
+counter-based: the kernel computes only the numbers a decision reads), so its course does
+not depend on the other games of a call. Floating-point sums follow numpy's order
+(``base._pairwise`` is numpy's pairwise summation), so scores tie and break the same way
+on every platform. Checked against the reference engine: kernel games with their records,
+on every built-in map, policy pair and restriction, with and without R/M repair, are
+replayed through ``Game.play_round`` and must give the same results
+(tests/simulation/test_final_act_kernel.py); the rules alone are checked round by round on
+given orders (``orders.given_rounds``, tests/simulation/test_final_act_kernel_rules.py).
 
-Random numbers come from ``analysis.simulation.noise`` (counter-based): the kernel computes
-only the ones a decision reads. Records (``record=True``) are made by the numpy version.
-
-The compiled functions live by concept (``kernel/__init__.py`` lists the modules); this
-module is the entry point: it packs the tables, calls ``play._play`` for whole games and
-keeps their results as arrays (``final_act/results.py``).
-
-When numba is not installed, or ``TANKMAP_KERNEL=numpy`` is set, ``available()`` is false
-and the driver uses the numpy version (same games, about ten times slower).
+``play_many(prep, policies, keys, record)`` plays one game per key and keeps the results
+as arrays (``final_act/results.py``); with ``record`` the kernel also writes every
+round's orders, shells and R/M repairs (``play.record_buffer``) and each result carries
+its ``FinalActRecord``. The modules of the kernel are listed in ``kernel/__init__.py``.
 """
 
 from __future__ import annotations
@@ -34,46 +32,26 @@ from tankmap.analysis.simulation.final_act.kernel.base import (
     available,
 )
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
-from tankmap.analysis.simulation.final_act.kernel.play import _play, work
+from tankmap.analysis.simulation.final_act.kernel.play import _play, record_buffer, work
 from tankmap.analysis.simulation.final_act.kernel.round import _scratch
-from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
+from tankmap.analysis.simulation.final_act.kernel.tables import KINDS, tables_of
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.final_act.results import KernelResults
 from tankmap.analysis.simulation.games import parse_policy
 
-__all__ = [
-    "HEURISTIC",
-    "MIN_GAMES",
-    "_noise",
-    "_pairwise",
-    "available",
-    "play_many",
-    "warm",
-    "worth_it",
-]
+__all__ = ["HEURISTIC", "_noise", "_pairwise", "available", "play_many", "warm"]
 
 
-MIN_GAMES = 400
-"""Fewer games than this in one call play on the numpy engine unless the kernel is loaded
-already: loading it from numba's cache takes about half a second, the numpy engine plays
-a few hundred games in less. The games are the same either way."""
-
-
-def worth_it(games: int) -> bool:
-    """Whether ``games`` games in one call should play on the kernel (``MIN_GAMES``)."""
-    if not available():
-        return False
-    return games >= MIN_GAMES or bool(getattr(_play, "signatures", ()))
-
-
-def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) -> KernelResults:
-    """Play one game per key (the same games as ``final_act_batch.play_many``); their
-    results as arrays (``final_act_results``)."""
+def play_many(
+    prep: Prepared, policies: tuple[str, str], keys: Sequence[int], record: bool = False
+) -> KernelResults:
+    """Play one game per key (``policies``: south's and north's ``random``/``heuristic``
+    with restrictions); their results as arrays, with each game's record if ``record``."""
     tb = tables_of(prep)
     T = tables(tb)
-    batch = tb.batch
-    scenario = prep.game.scenario
-    st = batch.initial(1)
+    facts = tb.units
+    start = facts.start()
+    alive = start.alive.copy()
     bases = np.zeros(2, dtype=np.int64)
     nobs = np.zeros(2, dtype=np.bool_)
     for s, spec in enumerate(policies):
@@ -81,17 +59,24 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
         bases[s] = RANDOM if base == "random" else HEURISTIC
         nobs[s] = "no-berms" in restrictions
         for r in restrictions:
-            if r != "no-berms":
-                gone = (batch.side == s) & (batch.kind == ("tank", "at", "rm").index(r[3:]))
-                st.alive[:, gone] = False
+            if r != "no-berms":  # +no-KIND: the side's units of that kind take no part
+                alive[(facts.side == s) & (facts.kind == KINDS.index(r[3:]))] = False
     g = len(keys)
-    units = batch.n_units
+    units = facts.n_units
     key_arr = np.array(keys, dtype=np.uint64)
     out = np.zeros((g, 4), dtype=np.int64)
-    out[:, 0] = st.winner[0]
-    out[:, 2] = st.end[0]
-    init = tuple(a[0] for a in (st.cell, st.facing, st.damage, st.alive, st.wreck))
-    init += (st.wreck_cells[0], st.rm_left[0])
+    out[:, 0] = start.winner
+    out[:, 2] = start.end
+    init = (
+        start.cell,
+        start.facing,
+        start.damage,
+        alive,
+        start.wreck,
+        start.wreck_cells,
+        start.rm_left,
+    )
+    records = record_buffer(g if record else 0, T.max_rounds, units)
     S = _scratch(T, units)
     W = work(T, units)
     cap = 16 * g + 16
@@ -115,12 +100,21 @@ def play_many(prep: Prepared, policies: tuple[str, str], keys: Sequence[int]) ->
             (d_count, *d),
             route_start,
             route_flat,
+            records,
         )
         if needed <= cap:
             break
         cap = needed
     return KernelResults(
-        scenario, batch.side.tolist(), res, kills, d_count, d, route_start, route_flat
+        prep.game.scenario,
+        facts.side.tolist(),
+        res,
+        kills,
+        d_count,
+        d,
+        route_start,
+        route_flat,
+        records if record else None,
     )
 
 

@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.final_act.kernel.base import HEURISTIC, TANK, _jit
+from tankmap.analysis.simulation.final_act.kernel.base import HEURISTIC, _jit
+from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import Tables, tables
 from tankmap.analysis.simulation.final_act.kernel.round import _round, _scratch
 from tankmap.analysis.simulation.final_act.kernel.rules import _apply, _check_end, rule_tables
-from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
+from tankmap.analysis.simulation.final_act.kernel.tables import TANK, tables_of
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 
 
@@ -166,22 +167,10 @@ def lookahead_values(
     (tanks declared repaired by their R/M that round; none if omitted), play that round
     from the reference-engine ``state``, then up to ``ahead`` rounds of the heuristic on both
     sides with noise keyed ``keys[g]``, and value the position for side ``me`` (as
-    ``agents.search.value``). Only for games without advanced options the fast engines
-    do not model (rules §1.8; Extra Forces R/M repair is modelled)."""
+    ``agents.search.value``). Only for games without advanced options the kernel does
+    not model (rules §1.8; Extra Forces R/M repair is modelled)."""
     T = tables(tables_of(prep))
-    units = len(state.kind)
-    wreck_cells = np.zeros(T.n, dtype=np.bool_)
-    mask = state.wreck_mask
-    while mask:
-        low = mask & -mask
-        wreck_cells[low.bit_length() - 1] = True
-        mask ^= low
-    tie = np.zeros(units, dtype=np.bool_)
-    if state.tie_base:
-        tie[list(state.tie_base)] = True
-    rm_left = np.zeros(units, dtype=np.int64)
-    for u, left in state.adv.rm_left.items():
-        rm_left[u] = left if T.repair_on else 0
+    pos = position_of(T, state)
     if repair is None:
         repair = np.zeros(dest.shape, dtype=np.bool_)
     values = np.empty(dest.shape[0], dtype=np.float64)
@@ -191,14 +180,7 @@ def lookahead_values(
         state.round,
         ahead,
         keys,
-        np.array(state.cell, dtype=np.int64),
-        np.array([int(f) for f in state.facing], dtype=np.int64),
-        np.array(state.damage, dtype=np.int64),
-        np.array(state.alive, dtype=np.bool_),
-        np.array(state.wreck, dtype=np.bool_),
-        wreck_cells,
-        tie,
-        rm_left,
+        *pos,
         dest,
         facing,
         shells,

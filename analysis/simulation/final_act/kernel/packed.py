@@ -1,5 +1,5 @@
 """The Final Act kernel's tables as the compiled code reads them: ``Tables`` (a named
-tuple of arrays and numbers), packed once per ``BatchTables`` by ``tables`` into compact
+tuple of arrays and numbers), packed once per ``ScenarioTables`` by ``tables`` into compact
 types (16-bit cells and rows, float32 where exact, blocker words) so that a game's tables
 span few cache lines. The values are those of ``kernel/tables.py``."""
 
@@ -12,13 +12,13 @@ import numpy.typing as npt
 
 from tankmap.analysis.simulation.final_act.kernel.tables import (
     NOISE_PER_UNIT,
-    BatchTables,
+    ScenarioTables,
     pack_bits,
 )
 
 
 class Tables(NamedTuple):
-    """The per-scenario arrays the kernel reads (from ``BatchTables``; see there)."""
+    """The per-scenario arrays the kernel reads (from ``ScenarioTables``; see there)."""
 
     n: int
     k: int
@@ -105,7 +105,7 @@ def advance_order(
     return adv, small(moves.sum(axis=-1).astype(np.int64))
 
 
-_PACKED: dict[int, tuple[BatchTables, Tables]] = {}
+_PACKED: dict[int, tuple[ScenarioTables, Tables]] = {}
 
 
 def small(a: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
@@ -129,12 +129,12 @@ def compact(a: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
     return np.ascontiguousarray(b if exact else a)
 
 
-def tables(tb: BatchTables) -> Tables:
+def tables(tb: ScenarioTables) -> Tables:
     """The kernel's view of ``tb`` (built once per tables object)."""
     found = _PACKED.get(id(tb))
     if found is not None and found[0] is tb:
         return found[1]
-    b = tb.batch
+    b = tb.units
     c = np.ascontiguousarray
     bet_words = np.stack(tb.bet_words, axis=-1)  # [kc, idx, target, word]
     # an order's destination and facing side by side (views of one array): the facing of

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, TANK, _jit, unowned
+from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, _jit, unowned
 from tankmap.analysis.simulation.final_act.kernel.packed import Tables
 from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
@@ -23,6 +23,20 @@ from tankmap.analysis.simulation.final_act.kernel.policies import (
 )
 from tankmap.analysis.simulation.final_act.kernel.repair import _random_repairs
 from tankmap.analysis.simulation.final_act.kernel.rules import _apply, _check_end, rule_tables
+from tankmap.analysis.simulation.final_act.kernel.tables import TANK
+
+RECORD_ROWS = 4
+"""Rows per round of a record buffer (``_play``'s ``records[g, round]``): each unit's order
+(end cell, -1 for a unit out of play at the start of the round), the facing ordered, the
+shell's target (-1: none), and 1 for a tank declared repaired by its R/M."""
+
+
+def record_buffer(games: int, rounds: int, units: int) -> npt.NDArray[np.int64]:
+    """A record buffer for ``games`` games of at most ``rounds`` rounds; ``games = 0``: no
+    records (the buffer ``_play`` takes when nothing is recorded)."""
+    if games == 0:
+        return np.zeros((0, 1, RECORD_ROWS, 1), dtype=np.int64)
+    return np.zeros((games, max(rounds, 1), RECORD_ROWS, units), dtype=np.int64)
 
 
 def work(T: Tables, units: int) -> tuple[npt.NDArray[Any], ...]:
@@ -52,6 +66,7 @@ def _play(
     deaths: Any,
     route_start: Any,
     route_flat: Any,
+    records: Any,
 ) -> int:
     """Play one game per key from the initial arrays ``init`` (cell, facing, damage, alive,
     wreck, wreck_cells, rm_left); ``S`` is ``_scratch``'s arrays, ``W`` ``work``'s.
@@ -59,11 +74,14 @@ def _play(
     ``deaths[i][g, :d_count[g]]`` (i: d_count, unit, cell, round, by); the winning
     unit's cells in ``route_flat[route_start[g]:route_start[g + 1]]``. Returns the route
     cells needed in all (the caller retries with a larger ``route_flat`` when it did not
-    fit)."""
+    fit). With a record buffer (``record_buffer``; one without games records nothing, at
+    the cost of one test per round), ``records[g, r]`` holds round ``r + 1``'s orders,
+    shells and repairs as the rules received them."""
     T, S, W, bases, nobs, keys, init = unowned((T, S, W, bases, nobs, keys, init))
-    out, kills, deaths, route_start, route_flat = unowned(
-        (out, kills, deaths, route_start, route_flat)
+    out, kills, deaths, route_start, route_flat, records = unowned(
+        (out, kills, deaths, route_start, route_flat, records)
     )
+    recording = records.shape[0] > 0
     d_count, d_unit, d_cell, d_round, d_by = deaths
     init_cell, init_facing, init_damage, init_alive, init_wreck, init_wreck_cells, init_rm_left = (
         init
@@ -166,6 +184,12 @@ def _play(
                         )  # fmt: skip
                 else:
                     _heuristic_side(ht, side, nobs[side], key, base, ha)
+            if recording:
+                for u in range(units):
+                    records[g, rnd - 1, 0, u] = dest[u] if alive[u] else -1
+                    records[g, rnd - 1, 1, u] = dest_fac[u]
+                    records[g, rnd - 1, 2, u] = shells[u]
+                    records[g, rnd - 1, 3, u] = 1 if repair_on and repair[u] else 0
             _apply(
                 rt, g, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
                 dest, dest_fac, shells, moving, bounce, d_count, d_unit, d_cell, d_round,

@@ -1,6 +1,8 @@
-"""The Final Act kernel's decisions: each unit's fire zone and the danger and likely-target
-maps at the start of a round (``batch.view.View``), and the random and
-heuristic orders and shells of one side (``batch.agents``), compiled."""
+"""The Final Act kernel's agents, compiled: each unit's fire zone and the danger and
+likely-target maps at the start of a round (``_view``: what ``agents.reference.RoundView``
+and ``Prepared.likely`` give the reference agents), and the ``random`` and ``heuristic``
+orders and shells of one side — the decisions ``agents/reference.py`` describes, each
+game drawing its numbers from its key (``NOISE_PER_UNIT`` per unit and round)."""
 
 from __future__ import annotations
 
@@ -8,18 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.kernel.base import (
-    AT,
-    TANK,
-    _inline,
-    _noise,
-    _psum,
-)
+from tankmap.analysis.simulation.final_act.kernel.base import _inline, _noise, _psum
 from tankmap.analysis.simulation.final_act.kernel.repair import _heuristic_repairs
-from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT
+from tankmap.analysis.simulation.final_act.kernel.tables import AT, NOISE_PER_UNIT, TANK
 
 
-# --- the position at the start of a round (batch.view.View) ------------------
+# --- the position at the start of a round -------------------------------------------------
 @_inline
 def _blocked(T_bet_words: Any, kc: int, idx: int, t: int, blk: Any) -> bool:
     """Whether a blocker stands between the shooter and target ``t`` of ``(kc, idx)``
@@ -153,7 +149,8 @@ def _options(
     width: int,
     ok: Any,
 ) -> None:
-    """``ok[j]``: order ``j`` of unit ``u`` is usable (final_act_batch._options)."""
+    """``ok[j]``: order ``j`` of unit ``u`` is usable (a real order, not into a wreck, not
+    onto a berm with ``+no-berms``)."""
     ks = T_ks[u]
     idx = cell[u] * 8 + facing[u]
     here = cell[u]

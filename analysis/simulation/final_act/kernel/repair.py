@@ -1,7 +1,22 @@
-"""The Final Act kernel's Extra Forces R/M repairs, compiled, one game at a time: the
-policies' declarations (``batch/repair.py``) and the rule's bookkeeping
-(``rules.final_act.engine_batch.BatchGame``: which R/Ms stay as wrecks, the repairs done
-after the hits). Called only when the game has R/M repair on (``Tables.repair_on``)."""
+"""The Final Act kernel's Extra Forces R/M repairs (docs/rules.md §1.3), compiled, one game
+at a time: the agents' declarations and the rule's bookkeeping (which R/Ms stay as wrecks,
+the repairs done after the hits, as ``rules.final_act.engine_advanced`` does them). Called
+only when the game has R/M repair on (``Tables.repair_on``), so games without an R/M
+decide as if this module did not exist.
+
+- ``random``: every damaged tank that shares its cell with its R/M (repairs left) is
+  declared repaired when its noise number ``REPAIR_NOISE`` (``NOISE_PER_UNIT`` layout) is
+  below 1/2: both stay, the tank fires no shell.
+- ``heuristic`` (after the tanks' and R/M's orders, before the shells): a damaged tank
+  sharing with its R/M is repaired when at most ``SAFE_DANGER`` enemy shooters cover the
+  cell and no other unit of the side was ordered into it; then each R/M with repairs left
+  that is not with a damaged tank drives toward the nearest damaged own tank (Chebyshev
+  distance, lowest unit first on ties): among its usable orders the first (in the order
+  tables' rank) that ends strictly closer than its planned order, never into a cell
+  another unit of the side holds or was ordered into — except the tank's own cell when
+  joining is cheap (at most ``SAFE_DANGER`` enemy shooters cover it and nobody else takes
+  it); when the R/M joins, the tank waits for it (stays, keeping its facing).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.kernel.base import RM, TANK, _inline, _noise
-from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, REPAIR_NOISE
+from tankmap.analysis.simulation.final_act.kernel.base import _inline, _noise
+from tankmap.analysis.simulation.final_act.kernel.tables import (
+    NOISE_PER_UNIT,
+    REPAIR_NOISE,
+    RM,
+    TANK,
+)
 
 SAFE_DANGER = 1.0  # at most this many enemy shooters on the cell: a repair is worth it
 
@@ -48,7 +68,7 @@ def _random_repairs(
     shells: Any,
     repair: Any,
 ) -> None:
-    """``batch.repair.random_repairs`` for ``side``."""
+    """The ``random`` agent's repair declarations for ``side`` (module docstring)."""
     for t in range(cell.shape[0]):
         if T_side[t] != side or T_kind[t] != TANK or not alive[t] or damage[t] == 0:
             continue
@@ -97,7 +117,7 @@ def _heuristic_repairs(
     mine: Any,
     m: int,
 ) -> None:
-    """``batch.repair.heuristic_repairs`` for ``side`` (after the tanks' and
+    """The ``heuristic`` agent's repairs and R/M drives for ``side`` (after the tanks' and
     R/M's orders; ``repair`` and ``busy`` are cleared here for the side's units).
     ``mine[:m]``: the side's units in play, in unit order (the only ones that can repair
     or be repaired)."""

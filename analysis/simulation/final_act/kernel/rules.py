@@ -1,15 +1,18 @@
 """The Final Act kernel's rules of a round: conflicts, moves, hits, knock-outs and the end
-of the game (``rules.final_act.engine_batch.BatchGame``), compiled, one game at a time."""
+of the game, compiled, one game at a time — the rules of the reference engine
+(``rules.final_act.engine.Game.apply_round``, conflicts in ``engine_conflicts``, the end
+in ``engine_end``), checked against it round by round (``orders.given_rounds``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.final_act.kernel.base import AT, RM, TANK, _inline
+from tankmap.analysis.simulation.final_act.kernel.base import _inline
 from tankmap.analysis.simulation.final_act.kernel.repair import _finish_repairs, _repair_wrecks
+from tankmap.analysis.simulation.final_act.kernel.tables import AT, RM, TANK
 
 
-# --- the rules of a round (rules.final_act.engine_batch.BatchGame.apply) --------------------
+# --- the rules of a round (rules.final_act.engine.Game.apply_round) -----------------------
 @_inline
 def _group_bad(
     T_forbid_tank_rm: Any,
@@ -29,7 +32,7 @@ def _group_bad(
     pu: int,
 ) -> bool:
     """Whether the units in play that end on cell ``pu`` (movers at their destination,
-    the others where they are) form a group the rules forbid (BatchGame._bounces),
+    the others where they are) form a group the rules forbid (docs/rules.md §1.5),
     counted once per pass of ``_resolve``: the answer is kept in ``bad[pu]``, and
     ``judged[pu]`` says it is there (``_resolve`` clears both at the end of a pass)."""
     if judged[pu]:
@@ -111,7 +114,7 @@ def _resolve(
     rm_left: Any,
     grid: Any,
 ) -> None:
-    """Bounce movers until every cell holds an allowed group (BatchGame._resolve; with
+    """Bounce movers until every cell holds an allowed group (``engine_conflicts.resolve``; with
     ``T_repair_on`` a damaged tank and an own R/M with repairs left may pair up).
     ``grid``: ``n + 4`` rows of per-cell flags, all false on entry and on return: cells
     taken (later: cells whose group a bounce changed), cells shared, cells whose group
@@ -149,7 +152,7 @@ def _resolve(
             trigger |= twice | (mv & going[dest[u], origin[u]])  # (or two movers swapping)
         any_bounce = False
         if trigger:
-            # BatchGame._bounces: every mover in a swap or in a bad group stays (only a
+            # every mover in a swap or in a bad group stays (only a
             # mover with a possible swap partner or into a shared cell is looked at)
             for u in range(units):
                 bounce[u] = False
@@ -295,7 +298,7 @@ def _apply(
     grid: Any,
     links: Any,
 ) -> None:
-    """One round's rules (BatchGame.apply). With ``T_repair_on``: ``repair[u]`` marks the
+    """One round's rules (``Game.apply_round``). With ``T_repair_on``: ``repair[u]`` marks the
     tanks declared repaired (R/M repair), ``rm_left`` the R/Ms' repairs left, ``rwreck``
     scratch space (the repairing R/Ms); ``grid`` as for ``_resolve``; ``links`` -1 on
     entry and on return: the units on each cell, in unit order, as linked lists (the first
@@ -465,7 +468,7 @@ def _check_end(
     alive: Any,
     tie_base: Any,
 ) -> tuple[int, int]:
-    """``(end, winner)`` after round ``rnd`` (end 0 = the game goes on; BatchGame._check_end)."""
+    """``(end, winner)`` after round ``rnd`` (end 0 = the game goes on; ``engine_end``)."""
     units = cell.shape[0]
     tanks0 = tanks1 = 0
     landed0 = landed1 = False

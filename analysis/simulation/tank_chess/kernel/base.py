@@ -8,7 +8,6 @@ the kernel models: ``strict_corners``, ``diagonal_escape`` (through the tables),
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
@@ -17,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.kernel_cache import guard_cache
+from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.analysis.simulation.tank_chess.ends import REASONS
 from tankmap.rules.geometry import Facing
 from tankmap.rules.tank_chess.state import GameState
@@ -60,8 +60,9 @@ def inline(fn: F) -> F:
 
 def available() -> bool:
     """Whether Tank Chess games may run on the kernel: numba importable and
-    ``TANKMAP_KERNEL`` is neither ``python`` nor ``numpy`` (the reference engines)."""
-    return _numba is not None and os.environ.get("TANKMAP_KERNEL", "") not in ("python", "numpy")
+    ``TANKMAP_KERNEL`` is not ``python`` (the Python reference path;
+    ``kernel_switch.python_only`` refuses unknown values)."""
+    return _numba is not None and not python_only()
 
 
 I64 = npt.NDArray[np.int64]
