@@ -36,10 +36,11 @@ Round resolution, in order:
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed (except an R/M knocked out during a declared R/M repair, which
    stays as a wreck with its tank: ``engine_advanced``).
-5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
-   do not wins; both in one round is a tie, decided by the first *further* tank (one not on
-   the line at the end of the tying round; ``State.tie_base``); otherwise a side with no
-   tanks left loses (both: draw); after ``max_rounds`` a draw.
+5. **End**: a tank lands when it ends the round on the enemy's last line of defence and
+   was not there at the end of the round before (``State.tie_base``); the side that landed
+   more tanks wins, equal counts play on (option ``simultaneous_landing``: ``tie`` — any
+   round both sides land in is a tie); otherwise a side with no tanks left loses (both:
+   draw); after ``max_rounds`` a draw.
 
 Advanced rules and action tokens (docs/rules.md §1.8, options off by default) live in
 ``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
@@ -167,8 +168,9 @@ class State:
         self.adv = AdvancedState()  # docs/rules.md §1.8 counters (engine_advanced)
         self.smoke = 0  # cells whose smoke blocks fire this round
         self.no_entry = 0  # quick-sand cells no tank or R/M may enter
-        # after a tie on the last line (both sides reached it in one round): the tanks that
-        # stood on it at the end of that round (docs/rules.md §1.7); None before any tie
+        # the tanks on the enemy's last line at the end of the round just played: they do
+        # not land again (docs/rules.md §1.7); empty unless a tie was played on; None
+        # before the start position is judged
         self.tie_base: frozenset[int] | None = None
 
     @property
