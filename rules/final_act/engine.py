@@ -66,7 +66,7 @@ game) is ``engine_end``, the conflicts of step 1 are ``engine_conflicts``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
@@ -117,8 +117,11 @@ class RoundReport:
 
 Respond = Callable[[str, "State", dict[int, int], RoundReport], Actions]
 """Asked during ``apply_round`` for the decisions the rules take mid-round (docs/rules.md
-§1.8): phase ``"moved"`` after the moves, before the hits (smoke), and ``"hit"`` after the
-hits (Red Cross). Gets the state at that moment, the round's shells and the report so far."""
+§1.8): phase ``"moved"`` after the moves, before the shells are placed (smoke), and
+``"hit"`` after the hits (Red Cross). Gets the state at that moment, the shells known then
+and the report so far: in phase ``"moved"`` no shells, and the report's ``actions``
+without the ones declared with the shells (``Actions.before_shells``); in phase ``"hit"``
+the round's shells."""
 
 
 class State:
@@ -496,8 +499,9 @@ class Game:
             fired += adv.extra_shells(state, acts)
             repairing = adv.repair_wrecks(state, acts)
             if smoky:
-                if respond is not None:
-                    acts.absorb(respond("moved", state, shells, report))
+                if respond is not None:  # decided blind: before shells are placed (§1.8)
+                    blind = replace(report, actions=acts.before_shells())
+                    acts.absorb(respond("moved", state, {}, blind))
                 fired = adv.lay_smoke(state, acts, fired, report.start, report, check)
         for shooter, target, by in fired:
             found = occupants.get(target)

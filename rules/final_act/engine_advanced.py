@@ -61,8 +61,9 @@ users):
   and facing) whose line of fire passes through the smoke does not land (elevated
   shooters and air strikes have no line of fire and are not stopped). Option
   ``smoke_blocks_owner`` (default true): it stops both sides' shells; false: only the
-  enemy's. The side decides it seeing the moves and the placed shells (they lie on the
-  board): ``Game.apply_round``'s ``respond``, phase ``"moved"``.
+  enemy's. The side decides it seeing the moves but not the shells ("before shells are
+  placed"): ``Game.apply_round``'s ``respond``, phase ``"moved"``, gets no shells and no
+  declaration made with them.
 - ``red_cross``: see ``engine_redcross``.
 """
 
