@@ -465,7 +465,18 @@ class Game:
                     movers.append(u)
                 else:
                     state.facing[u] = o[1]  # an AT turning in place
-        resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
+        if ahead:  # full throttle: the conflicts judged where the tanks end (§1.8)
+            adv.settle_throttle(
+                state,
+                orders,
+                ahead,
+                dest,
+                movers,
+                report.bounced,
+                lambda d, m, b: resolve(state, d, m, b, self.readings, self._group_ok),
+            )
+        else:
+            resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
         moved = set(movers)
         passed = passing(state, dest, movers, self.readings)  # tanks and enemy ATs trading
         # moves, and ATs run over by enemy tanks
