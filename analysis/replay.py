@@ -415,6 +415,7 @@ _TW_HITS = ("shot-hit", "crater-hit", "gunfire-hit")
 def _tank_wars_steps(rec: Any, state: Any, source: str) -> Steps:
     import numpy as np
 
+    from tankmap.analysis.simulation.tank_wars.driver import result_of
     from tankmap.rules.tank_wars.engine import artillery_phase, resolve_orders
     from tankmap.rules.tank_wars.state import Event, outcome
 
@@ -434,6 +435,9 @@ def _tank_wars_steps(rec: Any, state: Any, source: str) -> Steps:
         except TankmapError as exc:
             raise IllegalMoveError(f"{source}: round {n}: {exc}") from None
         yield tank_wars_step(rec.scenario, n, events, start, gunfire, state)
+    wrong = rec.mismatch(result_of(state))
+    if wrong:
+        raise IllegalMoveError(f"{source}: {wrong}")
     got = outcome(state)
     return ReplayResult(
         None if got is None else got.winner, None if got is None else got.reason, state.round

@@ -7,8 +7,8 @@ with one line (``final_act_lines``) that stays secret until every side asked has
    (seen by both) before any order is given;
 2. ``orders`` — every unit's order and shell, and the declarations made with them (R/M
    repair, berm repair, full throttle, double and quick shot, air strike, the AT kept);
-3. ``moved`` — only while a side may lay smoke: after the moves, seeing them and the
-   shells placed;
+3. ``moved`` — only while a side may lay smoke: after the moves, seeing them but not the
+   shells (smoke is laid "before shells are placed", docs/rules.md §1.8);
 4. ``hit`` — only while a side may use its Red Cross: after the hits.
 
 Phases 3 and 4 happen in the middle of the engine's round: the session plays the round on
@@ -54,7 +54,7 @@ PHASE_TITLES = {
     "hit": "after the hits",
 }
 PAUSE_TEXT = {
-    "moved": "the moves are made and the shells placed: smoke may be laid now",
+    "moved": "the moves are made: smoke may be laid now, before the shells are shown",
     "hit": "the hits are in: the Red Cross may be used now",
 }
 SYNTAX = {
@@ -311,7 +311,7 @@ class FinalActSession(PlaySession):
             return self.reader.format(s, SideRound(orders, shells, acts))
         if self.paused is None:
             raise LineError(f"no {phase} decision is awaited")
-        placed = self._round_parts()[1]
+        placed = self._round_parts()[1] if phase == "hit" else {}  # smoke: blind (§1.8)
         answer = agent.respond(phase, self.paused.state, placed, self.paused.report)
         return self.reader.format(s, SideRound(actions=answer))
 
@@ -341,6 +341,8 @@ class FinalActSession(PlaySession):
         units = self.scenario.units
         label = [u.label + f" ({u.side.value})" for u in units]
         _orders, shells, _acts = self._round_parts()
+        if self._phase == "moved":  # smoke is decided before the shells are shown (§1.8)
+            shells = {}
         report = self.paused.report
         return ReplayStep(
             "final-act",

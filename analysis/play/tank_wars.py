@@ -193,8 +193,11 @@ class TankWarsSession(PlaySession):
 
     def record(self) -> Any:
         from tankmap.analysis.play.agents import TankWarsRecord
+        from tankmap.analysis.simulation.tank_wars.driver import result_of
 
-        return TankWarsRecord(self.scenario, self.dice_seed, list(self.rounds))
+        return TankWarsRecord(
+            self.scenario, self.dice_seed, list(self.rounds), result_of(self.state)
+        )
 
     def syntax(self) -> str:
         return SYNTAX

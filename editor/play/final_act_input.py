@@ -27,8 +27,8 @@ HELP = {
     "Commit when every unit has its order.",
     "start": "Start of the round: click a cell for quick sand (sand:) or mine clearing "
     "(clear:), or Commit nothing.",
-    "moved": "The moves are made and the shells placed: click a cell to lay smoke, or Commit "
-    "nothing.",
+    "moved": "The moves are made (the shells are shown after the smoke): click a cell to lay "
+    "smoke, or Commit nothing.",
     "hit": "The hits are in: click a cell for your Red Cross (cross:), type cross-repair:C, "
     "or Commit nothing.",
 }

@@ -36,10 +36,11 @@ Round resolution, in order:
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed (except an R/M knocked out during a declared R/M repair, which
    stays as a wreck with its tank: ``engine_advanced``).
-5. **End**: a side whose tanks land on the enemy's last line of defence while the enemy's
-   do not wins; both in one round is a tie, decided by the first *further* tank (one not on
-   the line at the end of the tying round; ``State.tie_base``); otherwise a side with no
-   tanks left loses (both: draw); after ``max_rounds`` a draw.
+5. **End**: a tank lands when it ends the round on the enemy's last line of defence and
+   was not there at the end of the round before (``State.tie_base``); the side that landed
+   more tanks wins, equal counts play on (option ``simultaneous_landing``: ``tie`` — any
+   round both sides land in is a tie); otherwise a side with no tanks left loses (both:
+   draw); after ``max_rounds`` a draw.
 
 Advanced rules and action tokens (docs/rules.md §1.8, options off by default) live in
 ``engine_advanced`` (``Advanced`` on ``game.adv``, counters on ``state.adv``): both
@@ -65,7 +66,7 @@ game) is ``engine_end``, the conflicts of step 1 are ``engine_conflicts``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.final_act.data import DATA
@@ -116,8 +117,11 @@ class RoundReport:
 
 Respond = Callable[[str, "State", dict[int, int], RoundReport], Actions]
 """Asked during ``apply_round`` for the decisions the rules take mid-round (docs/rules.md
-§1.8): phase ``"moved"`` after the moves, before the hits (smoke), and ``"hit"`` after the
-hits (Red Cross). Gets the state at that moment, the round's shells and the report so far."""
+§1.8): phase ``"moved"`` after the moves, before the shells are placed (smoke), and
+``"hit"`` after the hits (Red Cross). Gets the state at that moment, the shells known then
+and the report so far: in phase ``"moved"`` no shells, and the report's ``actions``
+without the ones declared with the shells (``Actions.before_shells``); in phase ``"hit"``
+the round's shells."""
 
 
 class State:
@@ -167,8 +171,9 @@ class State:
         self.adv = AdvancedState()  # docs/rules.md §1.8 counters (engine_advanced)
         self.smoke = 0  # cells whose smoke blocks fire this round
         self.no_entry = 0  # quick-sand cells no tank or R/M may enter
-        # after a tie on the last line (both sides reached it in one round): the tanks that
-        # stood on it at the end of that round (docs/rules.md §1.7); None before any tie
+        # the tanks on the enemy's last line at the end of the round just played: they do
+        # not land again (docs/rules.md §1.7); empty unless a tie was played on; None
+        # before the start position is judged
         self.tie_base: frozenset[int] | None = None
 
     @property
@@ -460,7 +465,18 @@ class Game:
                     movers.append(u)
                 else:
                     state.facing[u] = o[1]  # an AT turning in place
-        resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
+        if ahead:  # full throttle: the conflicts judged where the tanks end (§1.8)
+            adv.settle_throttle(
+                state,
+                orders,
+                ahead,
+                dest,
+                movers,
+                report.bounced,
+                lambda d, m, b: resolve(state, d, m, b, self.readings, self._group_ok),
+            )
+        else:
+            resolve(state, dest, movers, report.bounced, self.readings, self._group_ok)
         moved = set(movers)
         passed = passing(state, dest, movers, self.readings)  # tanks and enemy ATs trading
         # moves, and ATs run over by enemy tanks
@@ -494,8 +510,9 @@ class Game:
             fired += adv.extra_shells(state, acts)
             repairing = adv.repair_wrecks(state, acts)
             if smoky:
-                if respond is not None:
-                    acts.absorb(respond("moved", state, shells, report))
+                if respond is not None:  # decided blind: before shells are placed (§1.8)
+                    blind = replace(report, actions=acts.before_shells())
+                    acts.absorb(respond("moved", state, {}, blind))
                 fired = adv.lay_smoke(state, acts, fired, report.start, report, check)
         for shooter, target, by in fired:
             found = occupants.get(target)

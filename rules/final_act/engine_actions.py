@@ -81,6 +81,16 @@ class Actions:
         ):
             getattr(self, key).update(getattr(other, key))
 
+    def before_shells(self) -> Actions:
+        """A copy without the declarations made with the shells (double and quick shot, air
+        strike): what a decision taken before shells are placed may see (smoke, §1.8)."""
+        out = Actions()
+        out.absorb(self)
+        out.double_shot.clear()
+        out.quick_shot.clear()
+        out.air_strike.clear()
+        return out
+
     def to_json(self, name: Callable[[int], str]) -> dict[str, Any]:
         """JSON for a game record (``name`` turns a cell into its name); empty keys left out."""
         out: dict[str, Any] = {}

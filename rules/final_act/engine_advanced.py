@@ -31,15 +31,21 @@ users):
   left over; each further air-strike shell takes an active tank's shell, which then does
   not fire.
 - ``berm_repair``: once per game per side, a damaged tank standing in its own half (own
-  rows 1–6) directly behind a berm (the cell one step toward the enemy holds a berm)
-  declares a repair: it stays and places no shell; if it survives the round it is undamaged.
+  rows 1–6) directly behind a berm (the cell one step toward the enemy holds a berm;
+  option ``berm_repair_cover`` ``ahead-or-diagonal``: or one of the two cells diagonally
+  toward the enemy) declares a repair: it stays and places no shell; if it survives the
+  round it is undamaged.
 - ``full_throttle`` (once per game per side): one **tank** (not the R/M) whose order is a
   one-cell move without facing change moves two cells straight on in that direction; the
   order names the one-cell move (the dial), the token the tank. The second cell must be
   one a normal move from the first could enter, and the cell passed over must not hold a
   tank, the R/M or a wreck at the start of the round ("only one tank is allowed on each
   square area at any given time"); otherwise the tank makes its one-cell move. Conflicts
-  are judged where the tank would end.
+  are judged where the tank would end. Option ``throttle_passed`` ``after-moves``: the
+  cell passed over is judged once the moves are made instead — a unit leaving it that
+  round frees it, a tank or the R/M ending there (or a wreck) blocks it, and then the
+  tank's order is its one-cell move and the conflicts are judged again
+  (``TokenRules.settle_throttle``).
 - ``quick_sand`` (once per game per side): placed on any cell at the start of a round
   (before orders, visible to both); for that round and the next no tank or R/M may enter
   it (ATs, infantry, are not stopped); units on it may stay or leave.
@@ -61,8 +67,9 @@ users):
   and facing) whose line of fire passes through the smoke does not land (elevated
   shooters and air strikes have no line of fire and are not stopped). Option
   ``smoke_blocks_owner`` (default true): it stops both sides' shells; false: only the
-  enemy's. The side decides it seeing the moves and the placed shells (they lie on the
-  board): ``Game.apply_round``'s ``respond``, phase ``"moved"``.
+  enemy's. The side decides it seeing the moves but not the shells ("before shells are
+  placed"): ``Game.apply_round``'s ``respond``, phase ``"moved"``, gets no shells and no
+  declaration made with them.
 - ``red_cross``: see ``engine_redcross``.
 """
 
@@ -169,21 +176,24 @@ class Advanced(TokenRules):
             on.discard("rm_repair")  # an Extra Forces rule: nothing to repair with
         self.on = frozenset(on)
         self.smoke_blocks_owner = bool(options.get("smoke_blocks_owner", True))
+        self.throttle_after_moves = options.get("throttle_passed", "start") == "after-moves"
         self.share = str(options.get("token_share", "equal"))  # engine_tokens
         self.each = int(options.get("tokens_each", 3))
         self.in_play = [t for t in ACTION_TOKENS if t in self.on]
         self.officer = [u.kind == "tank" and u.name in DATA.officers for u in game.scenario.units]
         half = DATA.half_rows
         b = game.board
-        self.behind_berm = [0, 0]  # cells in own half with a berm one step toward the enemy
+        # cells in the own half with a berm one step toward the enemy (berm_repair_cover
+        # "ahead-or-diagonal": or one step diagonally toward it)
+        self.behind_berm = [0, 0]
+        wide = options.get("berm_repair_cover", "ahead") == "ahead-or-diagonal"
         for side in (0, 1):
             dy = 1 if side == 0 else -1
             for cell in range(b.size):
-                ahead = b.offset(cell, 0, dy)
+                covers = [b.offset(cell, dx, dy) for dx in ((-1, 0, 1) if wide else (0,))]
                 if (
                     b.own_row(cell, side) <= half
-                    and ahead >= 0
-                    and game.berm_mask >> ahead & 1
+                    and any(c >= 0 and game.berm_mask >> c & 1 for c in covers)
                     and not game.berm_mask >> cell & 1
                 ):
                     self.behind_berm[side] |= 1 << cell
@@ -412,9 +422,11 @@ class Advanced(TokenRules):
                 raise IllegalMoveError(
                     f"{SIDE_NAMES[side]}: no air strike from {b.cell_name(token)}"
                 )
-            if not 1 <= len(targets) <= 2 or any(
-                t == token or b.col_of(t) != b.col_of(token) for t in targets
-            ):
+            if not 1 <= len(targets) <= 2:
+                raise IllegalMoveError(
+                    f"{SIDE_NAMES[side]}: an air strike places 1 or 2 shells, not {len(targets)}"
+                )
+            if any(t == token or b.col_of(t) != b.col_of(token) for t in targets):
                 raise IllegalMoveError(
                     f"{SIDE_NAMES[side]}: air strike shells go on the token's column, not on it"
                 )

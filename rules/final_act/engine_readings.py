@@ -1,10 +1,11 @@
 """Final Act readings of the basic rules that are ruleset options (docs/rules.md §1.8a).
 
-The rule texts leave these cases open; each reading is an option whose default is the one
-tankmap has always played (``DEFAULTS``). ``Readings.of(options)`` holds a game's values;
-``Readings.changed`` names the options set away from the default — the compiled simulation
-kernel plays the defaults only, so a game with any of them changed is played by the
-reference engine (``FinalActDriver.batched``).
+The rule texts leave these cases open (or, for ``simultaneous_landing``, tankmap read them
+differently before); each reading is an option whose default is the rule book's
+(``DEFAULTS``). ``Readings.of(options)`` holds a game's values;
+``Readings.changed`` names the options set away from the default — the compiled
+simulation kernel plays the defaults only, so a game with any of them changed is
+played by the reference engine (``FinalActDriver.batched``).
 
 - ``tank_rotation`` (default true): three or more tanks (or tanks and the R/M) ordered
   round a cycle of cells — each into the cell the next one leaves — all move; false: the
@@ -27,6 +28,10 @@ reference engine (``FinalActDriver.batched``).
   ("never with a tank, except while repairing"), so such an R/M must leave the cell with
   its next order (``State.must_leave``; staying is no legal order while it has another).
   A move that bounces keeps it there for one more round.
+- ``simultaneous_landing`` (default ``"count"``): when both sides land tanks on the enemy's
+  last line in one round, the side that landed more wins at once; equal counts are a tie
+  and play goes on (docs/rules.md §1.7); ``"tie"``: any such round is a tie, whatever the
+  counts (the reading tankmap played before). The compiled kernel plays ``count`` only.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from typing import Any
 AT_INTO_TANK = ("stays", "eliminated")
 TANK_AT_PASS = ("pass", "run-over", "bounce")
 REPAIRED_PAIR = ("share", "rm-leaves")
+SIMULTANEOUS_LANDING = ("count", "tie")
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class Readings:
     tank_at_pass: str = "pass"
     arrival_hit_wins: bool = False
     repaired_pair: str = "share"
+    simultaneous_landing: str = "count"
 
     @staticmethod
     def of(options: Mapping[str, Any]) -> Readings:
@@ -62,6 +69,7 @@ class Readings:
             tank_at_pass=str(options.get("tank_at_pass", d.tank_at_pass)),
             arrival_hit_wins=bool(options.get("arrival_hit_wins", d.arrival_hit_wins)),
             repaired_pair=str(options.get("repaired_pair", d.repaired_pair)),
+            simultaneous_landing=str(options.get("simultaneous_landing", d.simultaneous_landing)),
         )
 
     @property

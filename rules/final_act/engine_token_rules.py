@@ -5,6 +5,7 @@ throttle and smoke — the readings are in ``engine_advanced``'s module docstrin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +28,7 @@ class TokenRules:
     share: str
     each: int
     smoke_blocks_owner: bool
+    throttle_after_moves: bool  # option throttle_passed "after-moves"
 
     def may_use(self, state: State, side: int, name: str) -> bool:
         raise NotImplementedError  # Advanced.may_use
@@ -58,16 +60,21 @@ class TokenRules:
     def throttle_end(self, state: State, u: int, order: Order) -> int:
         """Where tank ``u`` ends with full throttle and one-cell ``order``: two cells on when
         a normal move from the first cell could enter the second and the first holds no
-        tank, R/M or wreck now; else the first cell (the order itself)."""
+        tank, R/M or wreck now (with ``throttle_passed`` ``after-moves`` only a wreck counts
+        now: ``settle_throttle`` judges the units once the moves are made); else the first
+        cell (the order itself)."""
         g = self.game
         b = g.board
         here, facing = state.cell[u], state.facing[u]
         to = order[0]
         if state.kind[u] != "tank" or order[1] != facing or to == here:
             return to
-        if state.wreck_mask >> to & 1 or any(
-            state.alive[v] and state.cell[v] == to and state.kind[v] in ("tank", "rm")
-            for v in range(len(state.kind))
+        if state.wreck_mask >> to & 1 or (
+            not self.throttle_after_moves
+            and any(
+                state.alive[v] and state.cell[v] == to and state.kind[v] in ("tank", "rm")
+                for v in range(len(state.kind))
+            )
         ):
             return to
         end = b.offset(to, b.col_of(to) - b.col_of(here), b.row_of(to) - b.row_of(here))
@@ -88,6 +95,51 @@ class TokenRules:
             if o is not None and state.alive[u]:
                 out[u] = self.throttle_end(state, u, o)
         return out
+
+    def settle_throttle(
+        self,
+        state: State,
+        orders: list[Order | None],
+        ahead: dict[int, int],
+        dest: list[int],
+        movers: list[int],
+        bounced: list[int],
+        resolve: Callable[[list[int], list[int], list[int]], None],
+    ) -> None:
+        """Judge the round's conflicts (``resolve(dest, movers, bounced)``, which changes
+        its lists as ``engine_conflicts.resolve``) with the full-throttle tanks ``ahead``
+        (``{tank: end cell}``, ``throttle_ends``) going where they end. With
+        ``throttle_passed`` ``after-moves`` a tank whose passed cell is held once the moves
+        are made (a tank or the R/M ends there, or a wreck lies there) is given its
+        one-cell order instead and the conflicts are judged again from the orders, until
+        no more tank falls back."""
+        ordered, ordered_movers = dest[:], movers[:]
+        fallen: set[int] = set()
+        while True:
+            resolve(dest, movers, bounced)
+            if not self.throttle_after_moves:
+                return
+            held = state.wreck_mask
+            for v, alive in enumerate(state.alive):
+                if alive and state.kind[v] in ("tank", "rm"):
+                    held |= 1 << dest[v]
+            late = []
+            for u, end in ahead.items():
+                first = orders[u]
+                if first is None or end == first[0] or dest[u] != end:
+                    continue  # no full throttle, or the tank does not go (conflict)
+                if held >> first[0] & 1:
+                    late.append(u)
+            if not late:
+                return
+            fallen.update(late)
+            dest[:] = ordered
+            for u in fallen:
+                first = orders[u]
+                if first is not None:
+                    dest[u] = first[0]
+            movers[:] = ordered_movers
+            bounced.clear()
 
     def smoke_cells(self, state: State, side: int) -> list[int]:
         """Vacant cells next to one of ``side``'s live tanks (where its smoke may go)."""

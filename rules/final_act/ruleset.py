@@ -83,11 +83,12 @@ class FinalAct(Ruleset):
         return check_setup(scenario, self.options(scenario))
 
     def finished(self, scenario: Scenario) -> Finished | None:
-        """The end rules of docs/rules.md §1.7 applied to the position as it stands: live
-        tanks on the enemy's last line while the enemy has none on ours wins (``goal``;
-        both sides there is a tie that play decides);
-        else a side whose tanks are all wrecks loses (``annihilation``; both: a draw).
-        A setup never is finished (tanks start in rows 1–3; wrecks are not allowed)."""
+        """The end rules of docs/rules.md §1.7 applied to the position as it stands, every
+        live tank on the enemy's last line counting as landed: the side with more tanks
+        there wins (``goal``; equal numbers are a tie that play decides; option
+        ``simultaneous_landing`` ``tie``: only a side alone there wins); else a side whose
+        tanks are all wrecks loses (``annihilation``; both: a draw). A setup never is
+        finished (tanks start in rows 1–3; wrecks are not allowed)."""
         on_goal = [0, 0]
         live = [0, 0]
         wrecks = [0, 0]
@@ -102,8 +103,12 @@ class FinalAct(Ruleset):
             goal = self.goal_cells(scenario, u)
             if goal is not None and u.cell in goal:
                 on_goal[s] += 1
-        if (on_goal[0] > 0) != (on_goal[1] > 0):
-            return Finished(Side.SOUTH if on_goal[0] else Side.NORTH, "goal")
+        if self.options(scenario)["simultaneous_landing"] == "tie":
+            decided = (on_goal[0] > 0) != (on_goal[1] > 0)
+        else:
+            decided = on_goal[0] != on_goal[1]
+        if decided:
+            return Finished(Side.SOUTH if on_goal[0] > on_goal[1] else Side.NORTH, "goal")
         lost = [live[s] == 0 and wrecks[s] > 0 for s in (0, 1)]
         if lost[0] and lost[1]:
             return Finished(None, "annihilation")

@@ -5,8 +5,9 @@ Every number of docs/rules.md §3 is a ruleset option whose default comes from
 ``<kind>_moves`` (movement pattern), ``<kind>_shells`` and ``<kind>_gunfire``; and per game
 ``gunfire_tokens``, ``long_range_shots``, ``supply_drops``, ``support_armour``, ``setup_rows``,
 ``gunfire_hits_stationary``, ``max_rounds``, and the readings ``shells_used_up``,
-``stay_without_token``, ``tokens_per_kind``. ``TankWarsRules.of(options)`` turns the effective
-option values of a scenario into the plain numbers the checks and the engine use.
+``stay_without_token``, ``tokens_per_kind``, ``hit_leaves_crater``.
+``TankWarsRules.of(options)`` turns the effective option values of a scenario into the
+plain numbers the checks and the engine use.
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ class TankWarsRules:
     shells_used_up: bool = False
     stay_without_token: bool = True
     tokens_per_kind: int = 0
+    hit_leaves_crater: bool = False
 
     @staticmethod
     def of(options: Mapping[str, OptionValue]) -> TankWarsRules:
@@ -181,6 +183,7 @@ class TankWarsRules:
             shells_used_up=bool(options["shells_used_up"]),
             stay_without_token=bool(options["stay_without_token"]),
             tokens_per_kind=int(options["tokens_per_kind"]),
+            hit_leaves_crater=bool(options["hit_leaves_crater"]),
         )
 
     def kind(self, name: str) -> KindRules:

@@ -31,7 +31,9 @@ the order only fixes the order of dice rolls):
    shells are a stock for the game: each vehicle fires those it has left, ``spent``).
    Dice: one roll 0..35 per shot (see ``draw_rolls``), south's shots first, then north's;
    the roll is the field (``roll_to_cell``). A support token there is removed; else a
-   vehicle there loses 1 AP; else a crater is placed (a field holds at most one crater).
+   vehicle there loses 1 AP (and no crater is placed: the shot hit the vehicle; option
+   ``hit_leaves_crater``: a crater is placed under it too); else a crater is placed (a
+   field holds at most one crater).
    Fire is simultaneous: vehicles at 0 AP are removed at the end of the phase.
 2–3. **Planning**: the orders (command tokens, gunfire tokens). A vehicle without a token
    stays, unless ``stay_without_token`` is off (then every live vehicle needs one);
@@ -246,6 +248,9 @@ def artillery_phase(
                 w.log(side, "shot-support", cell)
             elif i is not None:
                 w.damage(i, side, "shot-hit", cell)
+                if state.rules.hit_leaves_crater and cell not in w.craters:
+                    w.craters.add(cell)  # under the vehicle (option hit_leaves_crater)
+                    w.log(side, "crater-left", cell, w.vehicles[i].ident)
             elif cell in w.craters:
                 w.log(side, "shot-on-crater", cell)
             else:

@@ -11,7 +11,8 @@ default and an option (see ``rules.tank_wars.data``). Choices made where docs/ru
   AP is an error. Destroyed vehicles leave the board, so a ``wreck`` is an error.
 - Craters and support tokens are terrain; every cell of such a piece is one token. Two tokens
   on one field, or a vehicle on a token, are errors (a vehicle that enters a crater removes
-  it; one that ends on a support token collects it).
+  it; one that ends on a support token collects it) — except a vehicle on a crater with
+  ``hit_leaves_crater`` (the crater an artillery hit left under it).
 - ``moves``: the end fields of the command tokens of the vehicle's pattern in the absolute
   directions (straight N/E/S/W, diagonal NE/SE/SW/NW). A token ending off the vehicle's own
   6 × 6 board or on a field held by another unit is not a move; nor is a 2-field token of a
@@ -224,6 +225,7 @@ class TankWars(Ruleset):
         self, scenario: Scenario, occupant: dict[int, list[Unit]]
     ) -> list[Violation]:
         board = scenario.board
+        hit_leaves_crater = self.rules(scenario).hit_leaves_crater
         out: list[Violation] = []
         tokens: dict[int, list[str]] = defaultdict(list)
         for t in scenario.terrain:
@@ -259,6 +261,8 @@ class TankWars(Ruleset):
                 )
             if cell in occupant:
                 for kind in sorted(set(kinds)):
+                    if kind == "crater" and hit_leaves_crater:
+                        continue  # the crater a shot left under the vehicle it hit
                     why = (
                         "a vehicle entering a crater removes it"
                         if kind == "crater"

@@ -133,8 +133,9 @@ class Event:
     """Something that happened in a round (for game records, tests and heat maps).
 
     ``what`` is one of: ``shot-support`` (artillery removed a support token), ``shot-hit``
-    (artillery −1 AP), ``shot-crater``, ``shot-on-crater`` (hit an existing crater: nothing
-    changes), ``not-executed`` (command outside the pattern, 2 fields with 1 AP, off the
+    (artillery −1 AP), ``crater-left`` (a crater under the vehicle just hit, with
+    ``hit_leaves_crater``), ``shot-crater``, ``shot-on-crater`` (hit an existing crater:
+    nothing changes), ``not-executed`` (command outside the pattern, 2 fields with 1 AP, off the
     board), ``cancelled`` (ends on an occupied field), ``moved``, ``crater-hit`` (−1 AP,
     crater removed), ``collected`` (support token), ``gunfire-hit``, ``crater-cleared``,
     ``supply`` (support token placed), ``supply-collected``, ``supply-lost``, ``destroyed``.

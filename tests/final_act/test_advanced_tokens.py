@@ -154,23 +154,30 @@ def test_smoke_blocks_its_owners_fire_by_option(owner_blocked: bool) -> None:
     assert st.damage[3] == (0 if owner_blocked else 1)
 
 
-def test_smoke_decided_by_respond_after_the_moves() -> None:
-    # Unchecked play asks ``respond`` in phase "moved", after the moves: it sees C on f3
-    # and north's shell on f3, and lays smoke on f4; the round's report keeps the action.
-    g = smoke_game()
+def test_smoke_is_decided_blind_after_the_moves() -> None:
+    # docs/rules.md §1.8: smoke is laid "after the movement orders are revealed and
+    # executed, before shells are placed". Unchecked play asks ``respond`` in phase
+    # "moved": it sees C on f3 (the move is made) but neither north's shell on f3 nor
+    # north's air strike on the f column (declared with the shells); it lays smoke on f4.
+    # The smoke stops north's shell (line f8 -> f3 crosses f4); the air strike has no line
+    # of fire and lands on f5 (empty). The round's report keeps every declaration.
+    g = smoke_game(air_strike=True)
     st = g.initial_state()
     seen = []
 
     def respond(phase: str, now: object, shells: dict[int, int], report: object) -> Actions:
-        seen.append((phase, st.cell[2], dict(shells)))
+        acts = report.actions  # type: ignore[attr-defined]
+        seen.append((phase, st.cell[2], dict(shells), dict(acts.air_strike)))
         return Actions(smoke={0: c("f4")}) if phase == "moved" else Actions()
 
     orders = stay(g)
     orders[2] = (c("f3"), Facing.N)
-    report = g.apply_round(st, orders, {3: c("f3")}, None, respond)
-    assert seen == [("moved", c("f3"), {3: c("f3")})]
+    strike = Actions(air_strike={1: (c("f12"), [c("f5")])})
+    report = g.apply_round(st, orders, {3: c("f3")}, strike, respond)
+    assert seen == [("moved", c("f3"), {}, {})]
     assert st.damage[2] == 0 and report.stopped == [(3, c("f3"))]
     assert report.actions.smoke == {0: c("f4")}
+    assert report.actions.air_strike == {1: (c("f12"), [c("f5")])}
 
 
 # --- air strike ---------------------------------------------------------------------------

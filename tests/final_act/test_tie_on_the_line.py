@@ -8,6 +8,7 @@ rules (``kernel.orders.given_rounds``)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tankmap.analysis.simulation.final_act.kernel.orders import given_rounds
 from tankmap.analysis.simulation.final_act.kernel.tables import END_CODES
@@ -100,18 +101,24 @@ def test_the_first_further_tank_wins() -> None:
     assert ends == [None, "goal"] and st.winner is Side.SOUTH
 
 
-def test_a_tank_that_was_on_the_line_does_not_count_again() -> None:
-    # south's A leaves the line and comes back: it stood there at the end of the tying
-    # round, so its return is no further tank; north's D landing afterwards wins
+@pytest.mark.xfail(
+    strict=False,
+    reason="batch engine being removed: it still plays the old tie reading (a tank on the "
+    "line at the tying round never lands again); test_simultaneous_landing.py checks the "
+    "reference engine and the kernel",
+)
+def test_a_tank_that_left_the_line_lands_again() -> None:
+    # docs/rules.md §1.7: a tank lands when it ends a round on the line and was not there
+    # at the end of the round before. South's A leaves the line (round 2) and comes back
+    # (round 3): it lands again and north landed none that round -> south wins
     st, ends = _play(
         [
             [_go("f12", N), None, _go("f1", S), None],
             [_go("f11", N), None, None, None],
             [_go("f12", N), None, None, None],
-            [None, None, None, _go("k1", S)],
         ]
     )
-    assert ends == [None, None, None, "goal"] and st.winner is Side.NORTH
+    assert ends == [None, None, "goal"] and st.winner is Side.SOUTH
 
 
 def test_both_land_a_further_tank_is_a_new_tie() -> None:

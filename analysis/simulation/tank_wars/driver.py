@@ -2,7 +2,8 @@
 
 Each game draws an integer seed for the engine's dice from its Generator (the policies use
 the rest), so a recorded game — ``TankWarsRecord``: dice seed + both sides' orders per
-round — replays exactly with ``TankWarsRecord.replay``.
+round, and the result — replays exactly with ``TankWarsRecord.replay``, which refuses a
+record whose result it does not reproduce (another dice seed plays another game).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tankmap.analysis.simulation.games import (
 )
 from tankmap.analysis.simulation.tank_wars.agents.factory import make_policy
 from tankmap.analysis.simulation.tank_wars.agents.options import Policy
+from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.fileformat import atomic_write_text, scenario_to_json
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -118,7 +120,9 @@ class TankWarsDriver:
             end=_ENDS.get(result.reason, result.reason),
             kills=(kills[0], kills[1]),
             deaths=tuple(deaths),
-            record=TankWarsRecord(scenario, dice_seed, [(a, b) for a, b in rounds])
+            record=TankWarsRecord(
+                scenario, dice_seed, [(a, b) for a, b in rounds], result_of(state)
+            )
             if record
             else None,
         )
@@ -135,22 +139,61 @@ def _recording(policy: Policy, rounds: list[list[Orders]], side: int) -> Policy:
     return wrapped
 
 
+def result_of(state: TankWarsState) -> dict[str, Any]:
+    """A game's result as records keep it: ``{"winner": "south" | "north" | null, "end":
+    the reason it ended (``Outcome.reason``) or null while it goes on, "rounds": rounds
+    finished}`` — the ``result`` of ``tankmap replay --json``."""
+    got = outcome(state)
+    return {
+        "winner": None if got is None or got.winner is None else got.winner.value,
+        "end": None if got is None else got.reason,
+        "rounds": state.round,
+    }
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """``South wins (destroyed) after 7 rounds``, ``a draw (round-limit) after 100
+    rounds``, ``undecided after 3 rounds`` for a ``result_of`` dict."""
+    winner, end, rounds = result["winner"], result["end"], result["rounds"]
+    after = f"after {rounds} round{'' if rounds == 1 else 's'}"
+    if end is None:
+        return f"undecided {after}"
+    who = "a draw" if winner is None else f"{str(winner).capitalize()} wins"
+    return f"{who} ({end}) {after}"
+
+
 @dataclass
 class TankWarsRecord:
-    """A played game: scenario, the dice seed and each round's (south, north) orders
-    (``NO_ORDERS`` for a round that ended in its artillery phase)."""
+    """A played game: scenario, the dice seed, each round's (south, north) orders
+    (``NO_ORDERS`` for a round that ended in its artillery phase) and the result
+    (``result_of``; ``None`` in records written before results were kept: not checked)."""
 
     scenario: Scenario
     dice_seed: int
     rounds: list[tuple[Orders, Orders]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
 
     def replay(self) -> TankWarsState:
-        """Play the rounds again with the same dice; the final state."""
+        """Play the rounds again with the same dice; the final state. ``IllegalMoveError``
+        (``mismatch``) when the record's result is not the one the replay gives."""
         dice = np.random.default_rng(self.dice_seed)
         state = initial_state(self.scenario)
         for south, north in self.rounds:
             state = play_round(state, south, north, dice)
+        wrong = self.mismatch(result_of(state))
+        if wrong:
+            raise IllegalMoveError(wrong)
         return state
+
+    def mismatch(self, got: dict[str, Any]) -> str | None:
+        """What differs between the record's result and ``got`` (a replay's
+        ``result_of``), or ``None`` when they agree or the record keeps no result."""
+        if self.result is None or self.result == got:
+            return None
+        return (
+            f"the record says {result_text(self.result)} but replaying gives "
+            f"{result_text(got)} (dice seed {self.dice_seed})"
+        )
 
     def to_json(self) -> dict[str, Any]:
         b = self.scenario.board
@@ -160,12 +203,14 @@ class TankWarsRecord:
             "scenario": scenario_to_json(self.scenario),
             "dice_seed": self.dice_seed,
             "rounds": [[s.to_json(b), n.to_json(b)] for s, n in self.rounds],
+            "result": self.result,
         }
 
     @staticmethod
     def from_json(data: Any, source: str = "<string>") -> TankWarsRecord:
-        """Parse ``to_json``'s document; ``ScenarioFormatError`` with the JSON path."""
-        from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError
+        """Parse ``to_json``'s document (``result`` may be missing or null: an older
+        record); ``ScenarioFormatError`` with the JSON path."""
+        from tankmap.rules.errors import ScenarioFormatError
         from tankmap.rules.fileformat import scenario_from_json
 
         def fail(path: str, message: str, value: Any = None) -> Any:
@@ -195,11 +240,28 @@ class TankWarsRecord:
                 )
             except IllegalMoveError as exc:
                 fail(f"$.rounds[{i}]", str(exc))
-        return TankWarsRecord(scenario, seed, rounds)
+        return TankWarsRecord(scenario, seed, rounds, _result_from_json(data.get("result"), fail))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as JSON (atomically)."""
         atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def _result_from_json(raw: Any, fail: Any) -> dict[str, Any] | None:
+    """A record's ``result`` (``result_of``'s form) or ``None``; ``fail(path, message,
+    value)`` raises for anything else."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"winner", "end", "rounds"}:
+        fail("$.result", "must be null or {winner, end, rounds}", raw)
+    if raw["winner"] not in (None, "south", "north"):
+        fail("$.result.winner", "must be 'south', 'north' or null", raw["winner"])
+    if raw["end"] is not None and not isinstance(raw["end"], str):
+        fail("$.result.end", "must be how the game ended (a word) or null", raw["end"])
+    rounds = raw["rounds"]
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+        fail("$.result.rounds", "must be a whole number of rounds, 0 or more", rounds)
+    return {"winner": raw["winner"], "end": raw["end"], "rounds": rounds}
 
 
 DRIVER = TankWarsDriver()

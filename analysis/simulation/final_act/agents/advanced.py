@@ -10,7 +10,7 @@ exactly the same random numbers as before. Four steps per round and side:
   the round's lost tanks' shells), and dropping the tank shells an officer loss or an air
   strike takes away. ``orders`` and ``shells`` are changed in place.
 - ``after_moves`` (the engine's ``respond``, phase ``"moved"``: the moves are done, the
-  shells lie on the board): smoke.
+  shells not yet placed): smoke.
 - ``after_hits`` (phase ``"hit"``): the Red Cross — its use on a tank, then laying it.
 
 ``random`` uses each available action with probability 1/2, choosing uniformly among its
@@ -20,9 +20,10 @@ repair left retreats behind a berm out of fire), full throttle to win or
 to gain two rounds without entering fire, a second shell on the best remaining likely
 enemy cell, an air strike on the column where it finds the most likely enemies (worth
 more than the tank shells it costs), quick sand in front of the enemy tank closest to its
-goal, smoke where it stops the most enemy shells on its units (more than it stops of its
-own on enemy units), the Red Cross on a tank knocked out that round before a damaged one,
-laid next to the damaged own tank furthest back; dropping the least valuable shells.
+goal, smoke where it is expected to stop the most enemy fire on its units (less the own
+fire it stops; it does not see the shells), the Red Cross on a tank knocked out that
+round before a damaged one, laid next to the damaged own tank furthest back; dropping the
+least valuable shells.
 """
 
 from __future__ import annotations
@@ -201,37 +202,50 @@ def heuristic_pre_round(
     return out
 
 
-def heuristic_after_moves(
-    st: State, side: int, shells: dict[int, int], report: RoundReport
-) -> Actions:
-    """Smoke on the legal cell that stops the most enemy shells on cells holding own units
-    (a damaged tank counts twice) less the own shells it stops on enemy units, if any."""
+SMOKE_WORTH = 1.0
+"""The least expected worth of fire (own units' worth under enemy shells, less enemy
+units' under own shells) that ``heuristic`` lays its smoke to stop."""
+
+
+def heuristic_after_moves(st: State, side: int, report: RoundReport) -> Actions:
+    """Smoke on the legal cell that stops the most expected fire on own units less the
+    own fire it stops on enemy units, if that is at least ``SMOKE_WORTH``. Decided before
+    the shells are placed (docs/rules.md §1.8), so from the shooters alone: each unit
+    that placed a shell (a tank not under repair, an AT that stayed on its cell; from where
+    it stood then, ``report.start``) is taken to aim at one of the cells of its fire zone
+    that now hold units of its enemy, each as likely; a damaged tank counts twice."""
     adv = st.game.adv
     out = Actions()
     if not adv.may_use(st, side, "smoke"):
         return out
     cells, facings, blockers = report.start
-    holding: dict[int, int] = {}  # cell -> worth of the units there, per side
+    worth: dict[int, int] = {}  # cell * 2 + side -> worth of that side's units there
     for u in st.live():
-        worth = 2 if st.kind[u] == "tank" and st.damage[u] else 1
         key = st.cell[u] * 2 + st.side[u]
-        holding[key] = holding.get(key, 0) + worth
-    aimed = [
-        (v, t, holding.get(t * 2 + (1 - st.side[v]), 0))
-        for v, t in shells.items()
-        if 0 <= v < len(cells)
-    ]
-    aimed = [(v, t, w) for v, t, w in aimed if w]
-    best_gain, best_cell = 0, -1
+        worth[key] = worth.get(key, 0) + (2 if st.kind[u] == "tank" and st.damage[u] else 1)
+    repairing = set(report.actions.rm_repair) | set(report.actions.berm_repair)
+    aims: list[tuple[int, list[tuple[int, int]]]] = []  # shooter, (target, worth) choices
+    for v in st.live():
+        kind = st.kind[v]
+        if v >= len(cells) or kind == "rm" or v in repairing:
+            continue
+        if kind == "at" and (st.cell[v] != cells[v] or v in report.bounced):
+            continue  # an AT ordered to move places no shell
+        if st.side[v] == side and not adv.smoke_blocks_owner:
+            continue
+        them = 1 - st.side[v]
+        zone = st.zone_at(v, cells[v], facings[v], blockers)
+        targets = [(t, worth[t * 2 + them]) for t in zone if t * 2 + them in worth]
+        if targets:
+            aims.append((v, targets))
+    best_gain, best_cell = 0.0, -1
     for c in adv.smoke_cells(st, side):
-        gain = 0
-        for v, t, w in aimed:
-            mine = st.side[v] == side
-            if mine and not adv.smoke_blocks_owner:
-                continue
-            if t not in st.zone_at(v, cells[v], facings[v], blockers | 1 << c):
-                gain += -w if mine else w
-        if gain > best_gain:
+        gain = 0.0
+        for v, targets in aims:
+            seen = set(st.zone_at(v, cells[v], facings[v], blockers | 1 << c))
+            hidden = sum(w for t, w in targets if t not in seen)
+            gain += (-hidden if st.side[v] == side else hidden) / len(targets)
+        if gain >= SMOKE_WORTH and gain > best_gain:
             best_gain, best_cell = gain, c
     if best_cell >= 0:
         out.smoke[side] = best_cell

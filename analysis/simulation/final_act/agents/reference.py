@@ -346,8 +346,8 @@ class HeuristicPolicy:
         rng: np.random.Generator,
     ) -> Actions:
         """Mid-round tokens (``Game.apply_round``'s ``respond``) where they help."""
-        if phase == "moved":
-            return heuristic_after_moves(state, self.side, shells, report)
+        if phase == "moved":  # before the shells are placed: ``shells`` is empty
+            return heuristic_after_moves(state, self.side, report)
         return heuristic_after_hits(state, self.side, report)
 
     def _at_order(

@@ -141,7 +141,8 @@ def _play(
         wreck[:] = init_wreck
         wreck_cells[:] = init_wreck_cells
         rm_left[:] = init_rm_left
-        tie_base[:] = False
+        for u in range(units):  # tanks on the enemy line at the start do not land again
+            tie_base[u] = init_alive[u] and kind[u] == TANK and goal[side_of[u], init_cell[u]]
         still[:] = 0
         best_d[:] = np.inf
         hist[0, :] = cell

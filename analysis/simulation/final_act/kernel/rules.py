@@ -468,26 +468,29 @@ def _check_end(
     alive: Any,
     tie_base: Any,
 ) -> tuple[int, int]:
-    """``(end, winner)`` after round ``rnd`` (end 0 = the game goes on; ``engine_end``)."""
+    """``(end, winner)`` after round ``rnd`` (end 0 = the game goes on).
+    ``tie_base[u]``: unit ``u`` is a tank on the enemy's last line (before the round on
+    entry, now on return); the side that landed more tanks (on the line now, not before)
+    wins — docs/rules.md §1.7, ``simultaneous_landing`` ``count`` (``engine_end``)."""
     units = cell.shape[0]
     tanks0 = tanks1 = 0
-    landed0 = landed1 = False
+    landed0 = landed1 = 0
     for u in range(units):
+        there = False
         if alive[u] and T_kind[u] == TANK:
             if T_side[u] == 0:
                 tanks0 += 1
             else:
                 tanks1 += 1
-            if T_goal[T_side[u], cell[u]] and not tie_base[u]:
+            there = T_goal[T_side[u], cell[u]]
+            if there and not tie_base[u]:
                 if T_side[u] == 0:
-                    landed0 = True
+                    landed0 += 1
                 else:
-                    landed1 = True
-    if landed0 and landed1:  # a tie on the last line: only a further tank will count
-        for u in range(units):
-            tie_base[u] = alive[u] and T_kind[u] == TANK and T_goal[T_side[u], cell[u]]
+                    landed1 += 1
+        tie_base[u] = there
     if landed0 != landed1:
-        return 1, 0 if landed0 else 1
+        return 1, 0 if landed0 > landed1 else 1
     lost0 = tanks0 == 0 and T_had_tanks[0]
     lost1 = tanks1 == 0 and T_had_tanks[1]
     if lost0 or lost1:
