@@ -101,12 +101,6 @@ def test_the_first_further_tank_wins() -> None:
     assert ends == [None, "goal"] and st.winner is Side.SOUTH
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="batch engine being removed: it still plays the old tie reading (a tank on the "
-    "line at the tying round never lands again); test_simultaneous_landing.py checks the "
-    "reference engine and the kernel",
-)
 def test_a_tank_that_left_the_line_lands_again() -> None:
     # docs/rules.md §1.7: a tank lands when it ends a round on the line and was not there
     # at the end of the round before. South's A leaves the line (round 2) and comes back
