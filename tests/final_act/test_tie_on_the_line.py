@@ -8,7 +8,6 @@ rules (``kernel.orders.given_rounds``)."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from tankmap.analysis.simulation.final_act.kernel.orders import given_rounds
 from tankmap.analysis.simulation.final_act.kernel.tables import END_CODES
