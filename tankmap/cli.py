@@ -3,14 +3,20 @@
 Each sub-command lives in ``tankmap/commands/<name>.py`` with ``register(subparsers)``; its
 heavy imports happen inside the handler, so ``tankmap --help`` stays fast. Errors that are
 the user's (``TankmapError``: bad files, unknown options...) print one line and exit 2.
+Ctrl-C prints one line and exits 130; SIGTERM (``timeout``, a service manager, a cancelled
+CI job) stops the command the same way — worker processes included — and exits 143.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 
 from tankmap import __version__
 
@@ -57,6 +63,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived. A ``KeyboardInterrupt``, so that everything that stops cleanly on
+    Ctrl-C (worker processes, Dask clusters, atomic writes) stops the same way."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends us at once
+    raise Terminated
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """While the command runs, SIGTERM raises ``Terminated`` (in the main thread only: no
+    other thread may set signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     from tankmap.rules.errors import TankmapError, printable
@@ -64,12 +94,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        code: int = args.handler(args)
+        with _sigterm_stops():
+            code: int = args.handler(args)
         return code
     except TankmapError as exc:
         # one line whatever the message quotes (file names, keys, values from the file)
         print(f"tankmap {args.command}: error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
+    except Terminated:
+        print(f"tankmap {args.command}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"tankmap {args.command}: interrupted", file=sys.stderr)
         return 130
