@@ -89,10 +89,12 @@ def _sigterm_stops() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    from tankmap.commands.common import settle_unwritable_home
     from tankmap.rules.errors import TankmapError, printable
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    settle_unwritable_home()
     try:
         with _sigterm_stops():
             code: int = args.handler(args)

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.analysis.simulation.noise import GOLDEN, MUL1, MUL2, STEP, UNIT
 from tankmap.analysis.simulation.policies.final_act_batch import (
     NOISE_PER_UNIT,
@@ -77,8 +78,10 @@ def guard_cache(
     return True
 
 
-if _numba is not None:
-    guard_cache()
+# numba's cache folder, or a private temp one where the install is read-only (None: none)
+CACHE = cache_folder(__file__) if _numba is not None else None
+if CACHE is not None:
+    guard_cache(CACHE)
 
 TANK, AT, RM = 0, 1, 2
 HEURISTIC, RANDOM = 0, 1
@@ -87,14 +90,17 @@ HEURISTIC, RANDOM = 0, 1
 def _jit(fn: F) -> F:
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy")(fn))
 
 
 def _inline(fn: F) -> F:
     """A small helper compiled into its callers (numba-level inlining)."""
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
+    return cast(
+        F,
+        _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", inline="always")(fn),
+    )
 
 
 def _unowned_codegen(context: Any, builder: Any, ty: Any, val: Any) -> Any:

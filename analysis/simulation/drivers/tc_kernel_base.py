@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.rules.geometry import Facing
 from tankmap.rules.tank_chess.state import GameState
 
@@ -37,10 +38,11 @@ KERNEL_SOURCES = (
 )
 """The files whose text the compiled Tank Chess kernel depends on."""
 
-if _numba is not None:  # numba checks only each function's own file (see guard_cache)
+CACHE = cache_folder(__file__) if _numba is not None else None
+if CACHE is not None:  # numba checks only each function's own file (see guard_cache)
     from tankmap.analysis.simulation.drivers.fa_kernel_base import guard_cache
 
-    guard_cache(sources=KERNEL_SOURCES, name="tc_kernel")
+    guard_cache(CACHE, sources=KERNEL_SOURCES, name="tc_kernel")
 
 REASONS = ("", "escape", "command-destroyed", "max-turns", "no-move", "both-destroyed")
 """``Position.meta[3]`` codes of ``GameState.reason``."""
@@ -49,14 +51,17 @@ REASONS = ("", "escape", "command-destroyed", "max-turns", "no-move", "both-dest
 def jit(fn: F) -> F:
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy")(fn))
 
 
 def inline(fn: F) -> F:
     """A small helper compiled into its callers."""
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
+    return cast(
+        F,
+        _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", inline="always")(fn),
+    )
 
 
 def available() -> bool:
