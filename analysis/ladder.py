@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.elo import Rating, fit_elo
-from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.simulation.runner import check_policies, simulate
 from tankmap.analysis.simulation.stats import Z95, wilson
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
@@ -232,6 +232,7 @@ def run_ladder(
         raise TankmapError("a ladder needs at least two different agents")
     if games < 2:
         raise TankmapError(f"a ladder needs at least 2 games per pairing, not {games}")
+    check_policies(scenario, agents)  # every agent known, every budget bounded: first
     pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
     runs: list[tuple[str, str, int]] = []
     half = games // 2
