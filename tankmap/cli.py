@@ -73,11 +73,17 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+EVENT_LOOP_COMMANDS = frozenset({"edit"})
+"""Commands whose main thread runs Qt's event loop: Python code runs there only in slots,
+which would swallow the exception, so SIGTERM keeps its default action (the editor's
+autosave offers the work back)."""
+
+
 @contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    """While the command runs, SIGTERM raises ``Terminated`` (in the main thread only: no
-    other thread may set signal handlers)."""
-    if threading.current_thread() is not threading.main_thread():
+def _sigterm_stops(command: str) -> Iterator[None]:
+    """While ``command`` runs, SIGTERM raises ``Terminated`` (in the main thread only: no
+    other thread may set signal handlers; not under an event loop)."""
+    if command in EVENT_LOOP_COMMANDS or threading.current_thread() is not threading.main_thread():
         yield
         return
     old = signal.signal(signal.SIGTERM, _terminate)
@@ -96,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settle_unwritable_home()
     try:
-        with _sigterm_stops():
+        with _sigterm_stops(args.command):
             code: int = args.handler(args)
         return code
     except TankmapError as exc:

@@ -161,3 +161,28 @@ def test_ctrl_c_stops_analyze_with_workers_at_once(tmp_path: Path) -> None:
     assert wait_until(lambda: not live_members(child.pid), 30), live_members(child.pid)
     assert [p.name for p in tmp_path.iterdir() if p.name != "working"] == ["report"]
     assert (old / "report.html").read_text() == "an earlier report"  # the old one intact
+
+
+def test_the_editor_keeps_the_default_sigterm() -> None:
+    """Under Qt's event loop Python runs only in slots, which would swallow the exception:
+    SIGTERM ends the editor at once, as before (its autosave offers the work back)."""
+    from tankmap.cli import _sigterm_stops, _terminate
+
+    before = signal.getsignal(signal.SIGTERM)
+    with _sigterm_stops("edit"):
+        assert signal.getsignal(signal.SIGTERM) is before
+    with _sigterm_stops("simulate"):
+        assert signal.getsignal(signal.SIGTERM) is _terminate
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_kill_9_of_the_command_leaves_no_worker(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught: on Linux each worker process is killed with the command
+    that started it (before: it waited for work for ever)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    child, _ = start([*RUNS["simulate"], "--workers", "2"], tmp_path)
+    assert len(live_members(child.pid)) >= 2
+    code, _lines = stop(child, lambda pid: os.kill(pid, signal.SIGKILL))
+    assert code == -signal.SIGKILL
+    assert wait_until(lambda: not live_members(child.pid), 30), live_members(child.pid)
