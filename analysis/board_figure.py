@@ -38,6 +38,7 @@ from tankmap.analysis.board_pieces import (
     token_marker,
 )
 from tankmap.analysis.board_style import COORDINATE_TEXT, RANGE_BAR
+from tankmap.rules.errors import printable
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
@@ -169,7 +170,9 @@ def draw_board(
             )
     for artist in [*ax.texts, *ax.patches]:
         artist.set_in_layout(False)  # constrained layout need not measure every cell
-    heading = title if title is not None else (scenario.title or rs.title)
+    # the file's title with control characters shown escaped (terminal codes, bidi
+    # overrides: in an SVG they would make the file invalid XML)
+    heading = title if title is not None else (printable(scenario.title, 300) or rs.title)
     if rs.provisional and "provisional" not in heading.lower():
         heading += " (provisional)"
     # a long title over a narrow board wraps instead of running off the figure

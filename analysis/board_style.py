@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tankmap.rules.errors import printable
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Unit
@@ -214,9 +215,11 @@ SHORT_KIND = {"tank": "T", "at": "AT", "rm": "RM", "heavy": "H", "medium": "M", 
 
 
 def unit_code(ruleset: str, unit: Unit) -> str:
-    """Short text drawn on a unit: its name, the Tank Chess code, or a kind initial."""
+    """Short text drawn on a unit: its name (control characters shown escaped, as
+    ``\\x1b``: they would make an SVG picture invalid XML), the Tank Chess code, or a
+    kind initial."""
     if unit.name:
-        return unit.name
+        return printable(unit.name, 60)
     code = get_ruleset(ruleset).unit_stats(unit.kind).get("code")
     if isinstance(code, str):
         return code

@@ -21,7 +21,7 @@ import pandas as pd
 
 from tankmap.analysis.elo import Rating, fit_elo
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
-from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.simulation.runner import check_policies, simulate
 from tankmap.analysis.simulation.stats import wilson
 from tankmap.analysis.verdict.rule import Step, judge
 from tankmap.rules.errors import TankmapError
@@ -267,6 +267,7 @@ def run_ladder(
         raise TankmapError("a ladder needs at least two different agents")
     if games < 2:
         raise TankmapError(f"a ladder needs at least 2 games per pairing, not {games}")
+    check_policies(scenario, agents)  # every agent known, every budget bounded: first
     pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
     runs: list[tuple[str, str, int]] = []
     half = games // 2

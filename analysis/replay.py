@@ -346,7 +346,10 @@ def _tank_chess(data: Any, source: str) -> tuple[Scenario, Steps]:
     from tankmap.rules.tank_chess.state import GameState
 
     rec = GameRecord.from_json(data, source)
-    st = GameState(rec.scenario)
+    try:
+        st = GameState(rec.scenario)
+    except TankmapError as exc:  # a start the engine cannot play (pieces sharing a cell)
+        raise IllegalMoveError(f"{source}: {exc}") from None
     return st.to_scenario(), _tank_chess_steps(rec, st, source)
 
 
@@ -405,7 +408,10 @@ def _tank_wars(data: Any, source: str) -> tuple[Scenario, Steps]:
     from tankmap.rules.tank_wars.state import initial_state, to_scenario
 
     rec = TankWarsRecord.from_json(data, source)
-    state = initial_state(rec.scenario)
+    try:
+        state = initial_state(rec.scenario)
+    except TankmapError as exc:  # a start the engine cannot play (two vehicles on a field)
+        raise IllegalMoveError(f"{source}: {exc}") from None
     return to_scenario(state, rec.scenario), _tank_wars_steps(rec, state, source)
 
 

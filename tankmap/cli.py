@@ -3,14 +3,20 @@
 Each sub-command lives in ``tankmap/commands/<name>.py`` with ``register(subparsers)``; its
 heavy imports happen inside the handler, so ``tankmap --help`` stays fast. Errors that are
 the user's (``TankmapError``: bad files, unknown options...) print one line and exit 2.
+Ctrl-C prints one line and exits 130; SIGTERM (``timeout``, a service manager, a cancelled
+CI job) stops the command the same way — worker processes included — and exits 143.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 
 from tankmap import __version__
 
@@ -59,19 +65,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived. A ``KeyboardInterrupt``, so that everything that stops cleanly on
+    Ctrl-C (worker processes, Dask clusters, atomic writes) stops the same way."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends us at once
+    raise Terminated
+
+
+EVENT_LOOP_COMMANDS = frozenset({"edit"})
+"""Commands whose main thread runs Qt's event loop: Python code runs there only in slots,
+which would swallow the exception, so SIGTERM keeps its default action (the editor's
+autosave offers the work back)."""
+
+
+@contextmanager
+def _sigterm_stops(command: str) -> Iterator[None]:
+    """While ``command`` runs, SIGTERM raises ``Terminated`` (in the main thread only: no
+    other thread may set signal handlers; not under an event loop)."""
+    if command in EVENT_LOOP_COMMANDS or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    from tankmap.commands.common import settle_unwritable_home
     from tankmap.rules.errors import TankmapError, printable
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    settle_unwritable_home()
     try:
-        code: int = args.handler(args)
+        with _sigterm_stops(args.command):
+            code: int = args.handler(args)
         return code
     except TankmapError as exc:
         # one line whatever the message quotes (file names, keys, values from the file)
         print(f"tankmap {args.command}: error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
+    except Terminated:
+        print(f"tankmap {args.command}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"tankmap {args.command}: interrupted", file=sys.stderr)
         return 130

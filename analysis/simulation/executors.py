@@ -12,6 +12,9 @@ completion never changes the results: every task carries its own seeds.
   numbers are the same either way. The caller plays its share without pickling anything
   and from the first moment, while its worker processes start (with 20,000 Final Act games
   taking 0.65 s on one core, starting a process and passing results are not negligible).
+  A run that stops early (Ctrl-C, SIGTERM, a failed task) kills its worker processes
+  before the exception goes on, and on Linux a worker process is killed when the process
+  that started it ends, however it ends (``kill -9`` too): no worker outlives its run.
 - ``scheduler="local"``: a ``dask.distributed.LocalCluster`` with ``workers`` processes,
   started and closed here. ``scheduler="tcp://host:port"``: an existing Dask scheduler.
 """
@@ -22,11 +25,14 @@ import contextlib
 import importlib
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any
 
@@ -40,6 +46,11 @@ OnDone = Callable[[int, Any], None]
 
 class SchedulerError(TankmapError, ValueError):
     """A Dask scheduler address that cannot be reached."""
+
+
+class WorkerLostError(TankmapError):
+    """A local worker process ended in the middle of the run (killed from outside, or out
+    of memory)."""
 
 
 class Executor:
@@ -79,14 +90,84 @@ def default_start_method() -> str:
     return "fork" if safe_fork and "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux ``prctl`` option: the signal a process gets when the thread that started it ends."""
+
+
+def _worker_start(parent: int) -> None:
+    """First thing in each local worker process: SIGTERM back to its default action (a
+    forked worker inherits the command line's handler, which turns it into an exception
+    and one line of text: a worker must just end), and on Linux a SIGKILL as soon as the
+    process that started it (``parent``) ends, so that no worker outlives its run."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+        if os.getppid() != parent:  # it ended before the line above
+            os._exit(1)
+
+
+def local_pool(processes: int, start_method: str | None = None) -> ProcessPoolExecutor:
+    """A pool of ``processes`` local worker processes that end with the process starting
+    them (see ``_worker_start``); stop it early with ``stop_pool``."""
+    context = multiprocessing.get_context(start_method or default_start_method())
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(os.getpid(),),
+    )
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: drop the tasks not started and kill its worker processes in the
+    middle of theirs (what a stopped or failed run wants; ``shutdown`` would let each
+    finish its task, which may take minutes). Returns at once."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    # A worker killed while it sent a result leaves half a message in the result pipe, on
+    # which the pool's thread would wait forever (and this interpreter, at exit, for that
+    # thread). Once the workers are gone, this process's own copy of the pipe's writing
+    # end is the only one left: closing it lets that thread read the end of the pipe.
+    sentinels = [p.sentinel for p in processes if p.exitcode is None]
+    if sentinels:
+        multiprocessing.connection.wait(sentinels, timeout=5.0)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
+
+
+@contextlib.contextmanager
+def stopped_on_error(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
+    """Use ``pool`` in a block that, if anything stops it (Ctrl-C, SIGTERM, a task's
+    error), stops the pool at once (``stop_pool``) before the exception goes on; a worker
+    process killed from outside becomes a ``WorkerLostError`` (one line, not a
+    traceback)."""
+    try:
+        yield pool
+    except BrokenProcessPool:
+        stop_pool(pool)
+        raise WorkerLostError(
+            "a worker process ended in the middle of the run (killed, or out of memory?)"
+        ) from None
+    except BaseException:
+        stop_pool(pool)
+        raise
+
+
 class ProcessExecutor(Executor):
     """The calling process and ``workers - 1`` (at least one) local worker processes
     (``concurrent.futures``), taking tasks in order as each gets free."""
 
     def __init__(self, workers: int, start_method: str | None = None) -> None:
         self.workers = workers
-        context = multiprocessing.get_context(start_method or default_start_method())
-        self._pool = ProcessPoolExecutor(max_workers=max(1, workers - 1), mp_context=context)
+        self._pool = local_pool(max(1, workers - 1), start_method)
 
     def map(
         self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
@@ -94,7 +175,15 @@ class ProcessExecutor(Executor):
         """Every task goes to the pool, which hands each worker process one task to run and
         one to start next; the caller takes, in order, every task still waiting (cancelling
         it in the pool) and runs it here, and reports the workers' results between its own
-        tasks."""
+        tasks. Whatever stops the run (Ctrl-C, SIGTERM, a task's error) kills the worker
+        processes before it goes on; a worker process killed from outside is a
+        ``WorkerLostError``."""
+        with stopped_on_error(self._pool):
+            return self._map(fn, tasks, on_done)
+
+    def _map(
+        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+    ) -> list[Any]:
         futures = [self._pool.submit(fn, *t) for t in tasks]
         index = {fut: i for i, fut in enumerate(futures)}
         out: list[Any] = [None] * len(tasks)
@@ -123,9 +212,8 @@ class ProcessExecutor(Executor):
         return out
 
     def close(self) -> None:
-        """Cancel what is left and let the worker processes end in the background (the
-        pool's thread joins them): neither a finished run nor a stopped one waits for
-        them (a stopped run would wait for the task each is in the middle of)."""
+        """Let the (idle) worker processes end in the background: the pool's thread joins
+        them. A stopped run killed them already (``map``)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -15,13 +15,16 @@ import os
 from pathlib import Path
 
 
-def guard_cache(folder: Path, sources: tuple[Path, ...], name: str) -> bool:
+def guard_cache(
+    folder: Path, sources: tuple[Path, ...], name: str, home: Path | None = None
+) -> bool:
     """Drop numba's cached functions in ``folder`` (the kernel's ``__pycache__``) when any
     of ``sources`` changed since they were written, and return whether it did. A
     fingerprint of all the sources is kept beside the cache (``<name>.sources``); only
     cache files (``.nbi``/``.nbc``) of the sources that live in ``folder``'s parent are
-    dropped. An unwritable folder (an installed package: updates rewrite every file, which
-    numba notices) is left alone."""
+    dropped (``home``: that folder instead, for a cache kept elsewhere, e.g. a private
+    temp folder where the install is read-only). An unwritable folder (an installed
+    package: updates rewrite every file, which numba notices) is left alone."""
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode() + b"\0")
@@ -33,7 +36,7 @@ def guard_cache(folder: Path, sources: tuple[Path, ...], name: str) -> bool:
             return False
     except (OSError, UnicodeDecodeError):
         pass
-    home = folder.parent.resolve()
+    home = (home or folder.parent).resolve()
     stems = tuple(f"{p.stem}." for p in sources if p.resolve().parent == home)
     try:
         folder.mkdir(exist_ok=True)

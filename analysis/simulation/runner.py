@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tankmap.analysis.simulation.budgets import check_budget
 from tankmap.analysis.simulation.executors import Executor, make_executor
 from tankmap.analysis.simulation.games import GameResult, PolicyError, get_driver
 from tankmap.analysis.simulation.kernel_switch import python_only
@@ -78,6 +79,17 @@ def _prepared(scenario_text: str) -> tuple[Scenario, Any]:
     return entry
 
 
+def check_policies(scenario: Scenario, policies: Sequence[str]) -> None:
+    """Refuse, before any game, an agent that ``scenario``'s game does not know or a
+    budget past its limit (``budgets.check_budget``): ``PolicyError``, one line. What a
+    caller playing several runs (the ladder) asks first."""
+    _scenario, prepared = _prepared(dumps_scenario(scenario))
+    driver = get_driver(scenario.ruleset)
+    for p in policies:
+        check_budget(scenario.ruleset, p)
+        driver.check_policy(prepared, p)
+
+
 def play_games(
     driver: Any,
     prepared: Any,
@@ -115,6 +127,7 @@ def record_game(
     driver = get_driver(scenario.ruleset)
     prepared = driver.prepare(scenario)
     for p in pols:
+        check_budget(scenario.ruleset, p)  # before the driver reads the number
         driver.check_policy(prepared, p)
     result = play_games(driver, prepared, pols, seed, [game], record=True)[0]
     return result, result.record
@@ -309,6 +322,7 @@ def simulate(
     cached = _PREPARED.get(text)
     prepared = cached[1] if cached is not None else driver.prepare(scenario)
     for p in pols:
+        check_budget(scenario.ruleset, p)  # before the driver reads the number
         driver.check_policy(prepared, p)
     warm = getattr(driver, "warm", None)
     if warm is not None and scheduler is None:

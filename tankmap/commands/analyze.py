@@ -20,7 +20,9 @@ def register(sub: Any) -> None:
             "--json prints the docs/cli-json.md document (one file: the document itself; several "
             'files: {"files": [...]} with a "file" key in each); --out DIR writes '
             "report.html with PNG charts and CSV tables (several files: one sub-folder each "
-            "plus an index.html comparing them)."
+            "plus an index.html comparing them). DIR is written whole or not at all: it must "
+            "be new, empty or an earlier report, which it replaces; an interrupted run leaves "
+            "it as it was. A progress bar shows on a terminal's standard error."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.json)")
@@ -37,56 +39,84 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
     from pathlib import Path
 
-    from tankmap.analysis.batch import Job, analyse_many
-    from tankmap.analysis.report import write_index
-    from tankmap.commands.common import load, print_json, progress_bar, worker_count
-    from tankmap.rules.errors import TankmapError
+    from tankmap.analysis.staged_folder import staged_folder
+    from tankmap.commands.common import load, print_json, worker_count
+    from tankmap.rules.errors import printable
 
-    many = len(args.files) > 1
     scenarios = [load(path, args.option) for path in args.files]  # bad input stops us first
-    folders: list[str | None] = [None] * len(args.files)
-    if args.out:
-        slugs: set[str] = set()
-        for i, path in enumerate(args.files):
-            slug, n = _slug(path), 2
-            while slug in slugs:  # the same name twice: keep both reports
-                slug, n = f"{_slug(path)}-{n}", n + 1
-            slugs.add(slug)
-            folders[i] = str(Path(args.out) / slug if many else Path(args.out))
-    jobs = [
-        Job(s, folder, path) for s, folder, path in zip(scenarios, folders, args.files, strict=True)
-    ]
     workers = worker_count(args.workers, None, "analyze")
-    with progress_bar(len(jobs), "analyze") as tick:
-        outcomes = analyse_many(jobs, workers, tick)
-    failed = next((o.error for o in outcomes if o.error), None)
-    if failed:
-        raise TankmapError(failed)
-    docs = [o.doc for o in outcomes]
-    if args.out and many:
-        entries = [
-            (p, Path(str(o.report)).parent, o.doc)
-            for p, o in zip(args.files, outcomes, strict=True)
-        ]
-        try:
-            index = write_index(entries, Path(args.out))
-        except OSError as exc:
-            raise TankmapError(f"cannot write the index into {args.out!r}: {exc}") from None
+    # --out: written into a temp folder that takes DIR's place at the end, complete or not
+    # at all (an interrupted run leaves no folder, or the old report intact)
+    with staged_folder(args.out) if args.out else nullcontext(None) as stage:
+        docs, written = _analyse(args, scenarios, workers, stage)
     if args.json:
-        if many:
+        if len(args.files) > 1:
             files = [dict(file=p, **d) for p, d in zip(args.files, docs, strict=True)]
             print_json({"files": files})
         else:
             print_json(docs[0])
         return 0
     if args.out:
-        print(f"wrote {index if many else outcomes[0].report}")
+        print(f"wrote {printable(str(Path(args.out) / written), 300)}")
         return 0
     for path, doc in zip(args.files, docs, strict=True):
         _print_text(path, doc)
     return 0
+
+
+def _analyse(
+    args: argparse.Namespace, scenarios: list[Any], workers: int, stage: Any
+) -> tuple[list[dict[str, Any]], str]:
+    """The ``--json`` documents of ``scenarios``, their reports written into the folder
+    ``stage`` (if not ``None``), and the page to name (relative to ``stage``): the report,
+    or for several files the index. A progress bar on a terminal's standard error."""
+    from pathlib import Path
+
+    from tankmap.analysis.batch import Job, analyse_many
+    from tankmap.analysis.report import write_index
+    from tankmap.commands.common import terminal_bar
+    from tankmap.rules.errors import TankmapError
+
+    many = len(args.files) > 1
+    folders: list[str | None] = [None] * len(args.files)
+    shown: list[str | None] = [None] * len(args.files)
+    if stage is not None:
+        slugs: set[str] = set()
+        for i, path in enumerate(args.files):
+            slug, n = _slug(path), 2
+            while slug in slugs:  # the same name twice: keep both reports
+                slug, n = f"{_slug(path)}-{n}", n + 1
+            slugs.add(slug)
+            folders[i] = str(Path(stage) / slug if many else Path(stage))
+            shown[i] = str(Path(args.out) / slug if many else Path(args.out))
+    jobs = [
+        Job(s, folder, path, name)
+        for s, folder, path, name in zip(scenarios, folders, args.files, shown, strict=True)
+    ]
+    tick, finish = terminal_bar("analyze")
+    try:
+        outcomes = analyse_many(jobs, workers, tick)
+    finally:
+        finish()
+    failed = next((o.error for o in outcomes if o.error), None)
+    if failed:
+        raise TankmapError(failed)
+    docs = [o.doc for o in outcomes]
+    if stage is None:
+        return docs, ""
+    if not many:
+        return docs, str(Path(str(outcomes[0].report)).relative_to(stage))
+    entries = [
+        (p, Path(str(o.report)).parent, o.doc) for p, o in zip(args.files, outcomes, strict=True)
+    ]
+    try:
+        index = write_index(entries, Path(stage))
+    except OSError as exc:
+        raise TankmapError(f"cannot write the index into {args.out!r}: {exc}") from None
+    return docs, str(index.relative_to(stage))
 
 
 def _slug(path: str) -> str:
@@ -103,12 +133,15 @@ def _slug(path: str) -> str:
 
 
 def _print_text(path: str, doc: dict[str, Any]) -> None:
+    """The text summary; what comes from the file (its name, title, unit names) shown
+    escaped, so that no control character reaches the terminal."""
+    from tankmap.rules.errors import printable
     from tankmap.rules.sides import side_name
 
     out = sys.stdout
-    title = f" — {doc['title']}" if doc.get("title") else ""
+    title = f" — {printable(doc['title'], 200)}" if doc.get("title") else ""
     prov = " (provisional)" if doc.get("provisional") else ""
-    out.write(f"{path}: {doc['ruleset']}{prov}{title}\n")
+    out.write(f"{printable(path, 300)}: {doc['ruleset']}{prov}{title}\n")
     if not doc.get("legal", True):
         out.write("  note: the setup breaks rules (see tankmap check); analysed as it stands\n")
     out.write(f"  contested cells: {doc['contested']}\n")
@@ -132,6 +165,6 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
             )
     for u in doc["units"]:
         label = f"{side_name(doc['ruleset'], u['side'])} {u['kind']}" + (
-            f" {u['name']}" if u["name"] else ""
+            f" {printable(u['name'], 60)}" if u["name"] else ""
         )
         out.write(f"  {label} at {u['cell']}: turns to goal {u['turns_to_goal']}\n")

@@ -243,3 +243,26 @@ def terminal_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], N
             sys.stderr.write("\n")
 
     return tick, finish
+
+
+def settle_unwritable_home() -> None:
+    """Where the configuration folder cannot be written (a service account's HOME, a
+    read-only one), point matplotlib's configuration and font cache at a private temp
+    folder (``MPLCONFIGDIR``), as matplotlib itself advises in the two lines it would
+    otherwise print on every run. numba's kernel cache has its own fallback
+    (``analysis/simulation/jit_cache.py``)."""
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    from pathlib import Path
+
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    folder = Path(base) / "matplotlib"
+    while not os.path.lexists(folder) and folder.parent != folder:
+        folder = folder.parent  # the nearest existing folder: where it would be made
+    if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+        return
+    from tankmap.analysis.simulation.jit_cache import private_folder
+
+    private = private_folder("tankmap-matplotlib-")
+    if private is not None:
+        os.environ["MPLCONFIGDIR"] = str(private)

@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import load, print_json
-    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.errors import TankmapError, printable
     from tankmap.rules.geometry import Side
     from tankmap.rules.registry import get_ruleset
 
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
     if rs.provisional:
         # The JSON document is exactly the contract's; the marking goes to stderr there.
         print(
-            f"{args.file}: {rs.name} [provisional ruleset: reconstructed from a partial manual, "
-            "every number is an option]",
+            f"{printable(args.file, 300)}: {rs.name} [provisional ruleset: reconstructed from "
+            "a partial manual, every number is an option]",
             file=sys.stderr if args.json else sys.stdout,
         )
     if args.json:
@@ -71,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for row in out:
         side = rs.side_names()[Side(row["side"])]
-        label = f"{side} {row['kind']}" + (f" {row['name']}" if row["name"] else "")
+        # names from the file shown escaped: no control character reaches the terminal
+        name = f" {printable(row['name'], 60)}" if row["name"] else ""
+        label = f"{side} {row['kind']}{name}"
         print(
             f"{label} at {row['cell']}"
             + (f" facing {row['facing']}" if row["facing"] else "")

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tankmap.commands.common import load
-    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.errors import TankmapError, printable
 
     out = Path(args.output)
     fmt = FORMATS.get(out.suffix.lower())
@@ -67,8 +67,11 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.outputs import figure_bytes
     from tankmap.rules.safeio import atomic_write_bytes
 
-    fig = board_figure(scenario, title=args.title)
+    # a --title with control characters is drawn escaped, as the file's title is
+    title = None if args.title is None else printable(args.title, 300)
+    fig = board_figure(scenario, title=title)
     # drawn in memory, then written atomically: a full disk leaves the old picture
     atomic_write_bytes(target, figure_bytes(fig, fmt, args.dpi))
-    print(f"wrote {out}" + (" (replaced the earlier picture)" if replaced else ""))
+    shown = printable(str(out), 300)
+    print(f"wrote {shown}" + (" (replaced the earlier picture)" if replaced else ""))
     return 0

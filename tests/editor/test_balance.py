@@ -42,7 +42,7 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     dialog.games.setValue(60)  # a pick sticks
     assert dialog.north.currentText() == "heuristic"
     seen: list[tuple[int, int]] = []
-    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=30_000):
+    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=120_000):
         assert dialog.run()
         assert dialog.job is not None
         dialog.job.progress.connect(lambda d, t: seen.append((d, t)))
@@ -75,7 +75,7 @@ def test_cancel_keeps_the_finished_games_as_a_partial_result(qtbot: Any) -> None
     assert job is not None
     with qtbot.waitSignal(job.finished, timeout=60_000):
         dialog.cancel_button.click()
-    qtbot.waitUntil(lambda: not dialog.busy(), timeout=10_000)
+    qtbot.waitUntil(lambda: not dialog.busy(), timeout=60_000)
     assert dialog.last is not None
     _scenario, doc, table = dialog.last
     n = len(table)
@@ -146,7 +146,7 @@ def test_restricted_policy_runs_like_simulate(qtbot: Any) -> None:
 
 def test_job_reports_bad_policies_as_failures(qtbot: Any) -> None:
     job = SimulationJob(read_scenario(MIRROR), 4, ("heuristic", "clever"), 0)
-    with qtbot.waitSignal(job.failed, timeout=30_000) as blocker:
+    with qtbot.waitSignal(job.failed, timeout=120_000) as blocker:
         job.start()
     assert "clever" in blocker.args[0]
     assert job.wait()
@@ -195,7 +195,7 @@ def test_analysis_report_action_writes_and_opens_the_report(
     w = make_window(MIRROR)
     opened: list[QUrl] = []
     w.analysis.open_url = opened.append
-    with qtbot.waitSignal(w.ctx.status, timeout=5_000):
+    with qtbot.waitSignal(w.ctx.status, timeout=60_000):
         w.run_action("analysis.report")
     assert "Writing the analysis report" in w.message.text()  # the GUI stays free meanwhile
     job = w.analysis.report_job

@@ -81,7 +81,7 @@ def test_autosave_writes_a_copy_and_recovery_restores_it(
     path = tmp_path / "a.json"
     write_scenario(get_ruleset("final-act").new_scenario(), path)
     w = make_window(path, interval_ms=20)
-    with qtbot.waitSignal(w.autosave.saved, timeout=5000) as blocker:
+    with qtbot.waitSignal(w.autosave.saved, timeout=60_000) as blocker:
         add_tank(w)
     copy = Path(blocker.args[0])
     assert copy == autosave_path(tmp_path / "autosave", path)
@@ -108,7 +108,7 @@ def test_clean_save_removes_the_autosave(
     make_window: Any, prompter: Any, tmp_path: Path, qtbot: Any
 ) -> None:
     w = make_window(interval_ms=20)
-    with qtbot.waitSignal(w.autosave.saved, timeout=5000) as blocker:
+    with qtbot.waitSignal(w.autosave.saved, timeout=60_000) as blocker:
         add_tank(w)
     copy = Path(blocker.args[0])
     assert copy.name.startswith("untitled-") and copy.exists()

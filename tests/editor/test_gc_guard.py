@@ -25,14 +25,17 @@ def test_automatic_collection_is_off_while_a_job_runs_and_back_after(qtbot: Any)
 
     def work() -> int:
         seen.append(gc.isenabled())  # in the job's thread
-        release.wait(10)
+        release.wait(300)
         return 1
 
     job = ThreadJob(work)
-    with qtbot.waitSignal(job.finished, timeout=20_000):
-        job.start()
-        assert not gc.isenabled() and gc_guard.jobs_running() == 1
-        release.set()
+    try:
+        with qtbot.waitSignal(job.finished, timeout=120_000):
+            job.start()
+            assert not gc.isenabled() and gc_guard.jobs_running() == 1
+            release.set()
+    finally:
+        release.set()  # a failed check must not leave the job waiting
     assert job.wait()
     assert seen == [False]
     assert gc.isenabled() and gc_guard.jobs_running() == 0
@@ -50,13 +53,16 @@ def test_garbage_made_while_a_job_runs_is_collected_on_the_gui_thread(qtbot: Any
             weakref.finalize(node, lambda: freed_on.append(threading.current_thread().name))
             del node
             _ = [[i] for i in range(gc.get_threshold()[0] * 2)]
-        release.wait(10)
+        release.wait(300)
         return 1
 
     job = ThreadJob(work)
-    with qtbot.waitSignal(job.finished, timeout=30_000):
-        job.start()
-        qtbot.waitUntil(lambda: len(freed_on) == 20, timeout=10_000)  # the GUI timer
+    try:
+        with qtbot.waitSignal(job.finished, timeout=120_000):
+            job.start()
+            qtbot.waitUntil(lambda: len(freed_on) == 20, timeout=120_000)  # the GUI timer
+            release.set()
+    finally:
         release.set()
     assert job.wait()
     assert set(freed_on) == {threading.main_thread().name}

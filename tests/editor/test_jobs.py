@@ -18,7 +18,7 @@ def test_result_comes_back_from_another_thread(qtbot: Any) -> None:
         return 42
 
     job = ThreadJob(work)
-    with qtbot.waitSignal(job.finished, timeout=10_000) as got:
+    with qtbot.waitSignal(job.finished, timeout=60_000) as got:
         job.start()
     assert got.args == [42] and job.wait()
     assert where and where[0] != threading.get_ident()
@@ -33,7 +33,7 @@ def test_errors_become_messages(qtbot: Any) -> None:
 
     for fn, text in ((user_error, "maps/x.json: $.units[0]: bad"), (bug, "KeyError: 'oops'")):
         job = ThreadJob(fn)
-        with qtbot.waitSignal(job.failed, timeout=10_000) as got:
+        with qtbot.waitSignal(job.failed, timeout=60_000) as got:
             job.start()
         assert got.args == [text] and job.wait() and not job.running()
 
@@ -56,7 +56,7 @@ def test_handlers_run_on_the_thread_that_made_the_job(qtbot: Any) -> None:
         getattr(job, signal).connect(
             lambda *_a, s=signal, j=job: (seen.append((s, threading.get_ident())), j.wait())
         )
-        with qtbot.waitSignal(getattr(job, signal), timeout=10_000):
+        with qtbot.waitSignal(getattr(job, signal), timeout=60_000):
             job.start()
         job.wait()
     assert [s for s, _ in seen] == ["finished", "failed"]

@@ -33,7 +33,7 @@ def _settled(qtbot: Any, w: MainWindow) -> None:
         lambda: (
             not meter.busy() and not meter._timer.isActive() and meter.shown_for == w.doc.scenario
         ),
-        timeout=30_000,
+        timeout=120_000,
     )
 
 
@@ -125,7 +125,7 @@ def test_a_figure_for_an_older_board_is_never_shown(
     w.doc.select([swamp])
     assert w.nudge(-1, 0).ok
     meter.refresh()
-    with qtbot.waitSignal(first.finished, timeout=30_000):
+    with qtbot.waitSignal(first.finished, timeout=120_000):
         pass
     _settled(qtbot, w)
     assert shown and all(s == w.doc.scenario for s in shown)

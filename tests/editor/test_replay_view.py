@@ -130,8 +130,8 @@ def test_keys_and_play_step_through_the_game(
     rw.timer.setInterval(5)
     rw.play_button.click()
     assert rw.timer.isActive()
-    qtbot.waitUntil(lambda: rw.k == rw.count, timeout=5_000)
-    qtbot.waitUntil(lambda: not rw.timer.isActive(), timeout=5_000)  # stops at the end
+    qtbot.waitUntil(lambda: rw.k == rw.count, timeout=120_000)
+    qtbot.waitUntil(lambda: not rw.timer.isActive(), timeout=120_000)  # stops at the end
     said = [s for s in rw.replay.steps if s.announcements]
     assert said  # Tank Chess's Check!/Escape! are in the list and the heading
     assert all(a in rw.steps.item(s.number).text() for s in said for a in s.announcements)
@@ -231,7 +231,7 @@ def test_balance_samples_are_the_games_of_the_run_and_open_in_the_view(
         assert row["winner"] == sample.outcome and row["length"] == sample.length
         job = dialog.watch(i)
         assert job is not None
-        qtbot.waitUntil(lambda i=i: len(watched) == i + 1, timeout=20_000)
+        qtbot.waitUntil(lambda i=i: len(watched) == i + 1, timeout=120_000)
         replay, title = watched[-1]
         assert title == dialog.sample_box.itemText(i) and f"game {sample.game}" in title
         # the dialog checked the whole table row of the game recorded again; the replay
@@ -251,7 +251,7 @@ def test_watch_opens_a_replay_window(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     dialog.sample_box.setCurrentIndex(len(dialog.samples) - 1)
     dialog.watch_button.click()
-    qtbot.waitUntil(lambda: bool(dialog.findChildren(ReplayWindow)), timeout=20_000)
+    qtbot.waitUntil(lambda: bool(dialog.findChildren(ReplayWindow)), timeout=120_000)
     (rw,) = dialog.findChildren(ReplayWindow)
     sample = dialog.samples[-1]
     assert rw.isVisible() and f"game {sample.game}" in rw.windowTitle()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -170,26 +172,43 @@ def test_two_workers_are_this_process_and_one_worker_process() -> None:
     assert pids.count(os.getpid()) >= 3 and len(pids) - pids.count(os.getpid()) >= 3
 
 
-def _sleep_here_or_fail(caller: int) -> None:
+def _sleep_here_or_fail(caller: int, folder: str) -> None:
     import os
     import time
+    from pathlib import Path
 
     if os.getpid() == caller:  # by now a worker process sleeps in its first task
-        time.sleep(0.5)
+        while not any(Path(folder).glob("started-*")):
+            time.sleep(0.01)
         raise RuntimeError("stopped")
+    (Path(folder) / f"started-{os.getpid()}").touch()
     time.sleep(5)
+    (Path(folder) / "finished").touch()
 
 
-def test_a_failed_run_does_not_wait_for_the_worker_processes() -> None:
-    import multiprocessing
+def test_a_failed_run_stops_the_worker_processes_without_waiting(tmp_path: Path) -> None:
     import os
+    import time
 
     from tankmap.analysis.simulation.executors import make_executor
 
     with pytest.raises(RuntimeError, match="stopped"), make_executor(2) as ex:
-        ex.map(_sleep_here_or_fail, [(os.getpid(),)] * 4, None)
-    # closed without joining: the worker is still in its 5-second task
-    assert multiprocessing.active_children()
+        ex.map(_sleep_here_or_fail, [(os.getpid(), str(tmp_path))] * 4, None)
+    # the worker was killed in its 5-second task, not waited for (nor left running)
+    assert not (tmp_path / "finished").exists()
+    (started,) = tmp_path.glob("started-*")
+    worker = Path("/proc") / started.name.removeprefix("started-") / "stat"
+    deadline = time.monotonic() + 30
+    while _running(worker) and time.monotonic() < deadline:  # killed: soon gone or a zombie
+        time.sleep(0.01)
+    assert not _running(worker)
+
+
+def _running(stat: Path) -> bool:
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_tasks_shrink_towards_the_end_with_several_workers() -> None:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.noise import GOLDEN, MUL1, MUL2, STEP, UNIT
 
@@ -29,8 +30,10 @@ KERNEL_SOURCES = (
 the noise constants (``kernel_cache.guard_cache``)."""
 
 
-if _numba is not None:
-    guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "fa_kernel")
+# numba's cache folder, or a private temp one where the install is read-only (None: none)
+CACHE = cache_folder(__file__) if _numba is not None else None
+if CACHE is not None:
+    guard_cache(CACHE, KERNEL_SOURCES, "fa_kernel", home=_HERE)
 
 HEURISTIC, RANDOM = 0, 1  # the agents the kernel plays
 
@@ -38,14 +41,17 @@ HEURISTIC, RANDOM = 0, 1  # the agents the kernel plays
 def _jit(fn: F) -> F:
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy")(fn))
 
 
 def _inline(fn: F) -> F:
     """A small helper compiled into its callers (numba-level inlining)."""
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
+    return cast(
+        F,
+        _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", inline="always")(fn),
+    )
 
 
 def _unowned_codegen(context: Any, builder: Any, ty: Any, val: Any) -> Any:

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.analysis.simulation.tank_chess.ends import REASONS
@@ -41,21 +42,26 @@ KERNEL_SOURCES = (
 """The files whose text the compiled Tank Chess kernel depends on: every module of this
 package and the constants it compiles in (``kernel_cache.guard_cache``)."""
 
-if _numba is not None:  # numba checks only each function's own file (see guard_cache)
-    guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "tc_kernel")
+# numba's cache folder, or a private temp one where the install is read-only (None: none)
+CACHE = cache_folder(__file__) if _numba is not None else None
+if CACHE is not None:  # numba checks only each function's own file (see guard_cache)
+    guard_cache(CACHE, KERNEL_SOURCES, "tc_kernel", home=_HERE)
 
 
 def jit(fn: F) -> F:
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy")(fn))
 
 
 def inline(fn: F) -> F:
     """A small helper compiled into its callers."""
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
+    return cast(
+        F,
+        _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", inline="always")(fn),
+    )
 
 
 def available() -> bool:
