@@ -234,6 +234,10 @@ class DaskExecutor(Executor):
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # the scheduler's HTTP server (health routes) runs even without the
+                    # dashboard, by default on port 8787: a free port instead, so a second
+                    # cluster on the machine prints no "Port 8787 is already in use" warning
+                    scheduler_kwargs={"dashboard_address": ":0"},
                     # workers' own log lines (e.g. a heartbeat that finds the scheduler
                     # gone while a long batch of search games ends after Ctrl-C) would be
                     # tracebacks on the user's terminal; task failures still reach us as

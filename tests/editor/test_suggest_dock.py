@@ -22,10 +22,10 @@ from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Unit
 
 FLANKS = next(p for p in maps.builtin_maps("final-act") if p.name == "flanks-vs-centre.json")
-SMALL = {"games": 200, "budget": 600, "seed": 1}
+SMALL = {"games": 200, "budget": 600, "seed": 2}
 """A budget no run reaches: a small search (``_small_search``) keeps the runs short, so
-what the tests see does not depend on the machine's load. Seed 1 on flanks-vs-centre: the
-South minefield's move evens the board beyond noise (one suggestion listed)."""
+what the tests see does not depend on the machine's load. Seed 2 on flanks-vs-centre: an
+edit evens the board beyond noise (one suggestion listed); seed 1: none does."""
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +72,7 @@ def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
     assert result is not None and result.suggestions
     # the dock passed its settings on: the board measured as ``suggest`` measures it with
     # these games and seed, and finds what it finds
-    expected = suggest(original, "heuristic", 200, 600.0, 1, max_candidates=5)
+    expected = suggest(original, "heuristic", 200, 600.0, 2, max_candidates=5)
     assert result.before.stats == expected.before.stats
     assert [e.words for e, _m in result.suggestions] == [e.words for e, _m in expected.suggestions]
     assert dock.list.count() == len(result.suggestions)
@@ -190,7 +190,7 @@ def test_move_units_too_searches_set_up_positions(
     _finish(qtbot, dock)
     result = dock.result
     assert result is not None
-    expected = suggest(original, "heuristic", 200, 600.0, 1, max_candidates=5, units=True)
+    expected = suggest(original, "heuristic", 200, 600.0, 2, max_candidates=5, units=True)
     assert result.tried == expected.tried
     # the units' moves are among the candidates the search played
     assert any(" from " in t["edits"][0] for t in result.tried)
@@ -200,7 +200,7 @@ def test_the_bar_says_nothing_before_a_run_and_an_empty_run_says_why(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
     w = make_window(FLANKS)
-    dock = _dock(w, seed=2)  # seed 2: nothing beyond noise on 200 games
+    dock = _dock(w, seed=1)  # seed 1: nothing beyond noise on 200 games
     assert not dock.bar.isTextVisible()  # no "0 of 1 candidates played" before any run
     assert dock.run()
     _finish(qtbot, dock)

@@ -88,7 +88,7 @@ def test_a_long_run_says_how_long_once_its_first_games_are_done(
     now = [100.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
     seen: list[tuple[int, int]] = []
-    tick = _with_estimate(lambda d, t: seen.append((d, t)), ("search", "search"), 2)
+    tick = _with_estimate(lambda d, t: seen.append((d, t)), ("search", "search"), 2, True)
     now[0] += 3.0
     tick(1, 200)  # 3 s a game: about 10 min left
     now[0] += 3.0
@@ -96,7 +96,17 @@ def test_a_long_run_says_how_long_once_its_first_games_are_done(
     err = capsys.readouterr().err
     assert err.count("simulate: about") == 1 and "200 games of search on 2 workers" in err
     assert "10 min" in err and seen == [(1, 200), (2, 200)]
-    quick = _with_estimate(lambda d, t: None, ("heuristic", "heuristic"), 1)
+    assert "--policy heuristic is far faster" in err
+    slow_heuristic = _with_estimate(lambda d, t: None, ("heuristic", "heuristic"), 1, True)
+    now[0] += 30.0
+    slow_heuristic(1, 200)  # long, but already the fast agent: no advice to switch
+    err = capsys.readouterr().err
+    assert "200 games of heuristic" in err and "far faster" not in err
+    piped = _with_estimate(lambda d, t: None, ("search", "search"), 2, False)
+    now[0] += 30.0
+    piped(1, 200)  # not a terminal: scripts reading stderr get errors only
+    assert capsys.readouterr().err == ""
+    quick = _with_estimate(lambda d, t: None, ("heuristic", "heuristic"), 1, True)
     now[0] += 1.0
     quick(100, 200)  # 1 s for half the games: nothing to say
     assert capsys.readouterr().err == "" and LONG_RUN > 1.0

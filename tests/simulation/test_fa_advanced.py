@@ -220,12 +220,14 @@ def test_heuristic_lays_and_uses_a_red_cross_for_a_damaged_tank() -> None:
 
 
 def test_heuristic_smokes_the_cell_that_stops_an_enemy_shell() -> None:
-    # South C on f2 stays; north 1 on f8 facing S shells f2 (f = 6, f3..f7 empty). After the
-    # moves south may smoke e1 e3 f1 f3 g1 g3 (next to C; e2/g2 too). Only f3 lies on the
-    # line f8 -> f2 (the others are off it or behind C): the heuristic lays it there and
-    # the shell stops.
+    # South C on f2 stays, facing S (its own edge: it covers no enemy, so smoke costs it no
+    # shot); north 1 on f8 facing S has C in its fire zone (f = 6, f3..f7 empty) and
+    # shells f2. Smoke is decided blind, before the shells (rules §1.8): from the shooters
+    # alone, 1 aims at C, the only enemy in its zone. South may smoke e1 e3 f1 f3 g1 g3
+    # (next to C; e2/g2 too). Only f3 lies on the line f8 -> f2 (the others are off it or
+    # behind C): the heuristic lays it there and the shell stops.
     scenario = sc(
-        Unit("tank", S, c("f2"), Facing.N, "C"), Unit("tank", N, c("f8"), Facing.S, "1"), smoke=True
+        Unit("tank", S, c("f2"), Facing.S, "C"), Unit("tank", N, c("f8"), Facing.S, "1"), smoke=True
     )
     prep = Prepared(Game(scenario))
     g = prep.game
@@ -238,6 +240,25 @@ def test_heuristic_smokes_the_cell_that_stops_an_enemy_shell() -> None:
     st = g.initial_state()
     report = g.apply_round(st, [None] * 4, {3: c("f2")}, None, respond)
     assert report.actions.smoke == {0: c("f3")} and st.damage[2] == 0
+
+
+def test_heuristic_lays_no_smoke_that_hides_its_own_shot_as_much() -> None:
+    # As above, but C faces N: f8 is in its zone too, so smoke on f3 would hide north 1 from
+    # C as much as C from north 1 (smoke blocks its owner's fire too, the default): the
+    # expected gain is 1 - 1 = 0, under SMOKE_WORTH, and no smoke is laid.
+    scenario = sc(
+        Unit("tank", S, c("f2"), Facing.N, "C"), Unit("tank", N, c("f8"), Facing.S, "1"), smoke=True
+    )
+    prep = Prepared(Game(scenario))
+    pol = HeuristicPolicy(prep, 0)
+    rng = np.random.default_rng(0)
+
+    def respond(phase: str, now: State, shells: dict[int, int], report: RoundReport) -> Actions:
+        return pol.respond(phase, now, shells, report, rng)
+
+    st = prep.game.initial_state()
+    report = prep.game.apply_round(st, [None] * 4, {3: c("f2")}, None, respond)
+    assert report.actions.smoke == {}
 
 
 def test_random_policy_stays_within_the_lost_tanks_shells() -> None:
