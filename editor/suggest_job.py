@@ -99,9 +99,9 @@ def _figures(m: Measured) -> str:
     return f"{m.stats.balance:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def before_text(result: SuggestResult) -> str:
+def before_text(result: SuggestResult, with_reason: bool = True) -> str:
     """The run's headline: the board's balance now, the agent and why, what the search did,
-    and — when nothing was listed — why."""
+    and — when nothing was listed and ``with_reason`` — why."""
     b = result.before
     text = (
         f"Now: balance {_figures(b)} with {result.agent}, {b.stats.games} games "
@@ -109,7 +109,8 @@ def before_text(result: SuggestResult) -> str:
         f"played, {result.remeasured} re-measured on fresh seeds, {result.seconds:.0f} s."
     )
     if result.reason:
-        text += f" {sentence(result.reason)}"
+        if with_reason:
+            text += f" {sentence(result.reason)}"
     elif result.heuristic_only:
         text += " These rest on the heuristic alone: confirm them with the verdict's agent."
     return text

@@ -22,7 +22,7 @@ Promises:
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -68,6 +68,35 @@ CHOOSE_TEXT = "Select a suggestion to see it on the board; Apply adopts it."
 PLAYED_TEXT = "%v of %m candidates played"
 AUTO = "automatic"
 """The agent entry that lets the search pick the strongest agent that fits the budget."""
+
+
+def _summary(result: SuggestResult) -> str:
+    """The board's measured figure and the run's notes, less the reason no edit was found
+    (the note above the list says that already)."""
+    return before_text(result, with_reason=False) + "".join(f" {sentence(n)}" for n in result.notes)
+
+
+class _TallEnough(QWidget):
+    """A scroll area's page that is never given less height than its wrapped texts need at
+    its width (a scroll area asks only for the minimum size, which a word-wrapped label does
+    not report: a short dock squeezed the form's fields to slivers instead of scrolling)."""
+
+    def _fit(self) -> None:
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            need = layout.heightForWidth(self.width())
+            if need > 0 and need != self.minimumHeight():
+                self.setMinimumHeight(need)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._fit()
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._fit()
+        return handled
 
 
 class SuggestionsDock(QWidget):
@@ -165,7 +194,7 @@ class SuggestionsDock(QWidget):
         self.confirm_button.clicked.connect(lambda: self.confirm())
         self.confirm_job: ThreadJob | None = None
 
-        inner = QWidget()
+        inner = _TallEnough()
         box = QVBoxLayout(inner)
         box.setContentsMargins(6, 6, 6, 6)
         box.addLayout(form)
@@ -326,7 +355,7 @@ class SuggestionsDock(QWidget):
         self._end()
         assert isinstance(result, SuggestResult)
         self.result = result
-        self.summary.setText(before_text(result) + "".join(f" {sentence(n)}" for n in result.notes))
+        self.summary.setText(_summary(result))
         names = self.ctx.doc.ruleset.side_names()
         for k, (edit, measured) in enumerate(result.suggestions, 1):
             item = QListWidgetItem(suggestion_text(k, edit, measured, result.before))
@@ -414,7 +443,7 @@ class SuggestionsDock(QWidget):
         for k, (edit, measured) in enumerate(result.suggestions):
             if k < self.list.count():
                 self.list.item(k).setText(suggestion_text(k + 1, edit, measured, result.before))
-        self.summary.setText(before_text(result) + "".join(f" {sentence(n)}" for n in result.notes))
+        self.summary.setText(_summary(result))
         self.confirm_button.setVisible(False)
         self.confirm_button.setEnabled(True)
         self._update()
@@ -488,7 +517,7 @@ class SuggestionsDock(QWidget):
         self.note.setStyleSheet(f"color: {colour}")
         if self.result is not None:
             # "Now" belongs to the board the run searched: once it changed, say so
-            head = before_text(self.result) + "".join(f" {sentence(n)}" for n in self.result.notes)
+            head = _summary(self.result)
             if stale:
                 head = "Before: " + head.removeprefix("Now: ")
             self.summary.setText(head)

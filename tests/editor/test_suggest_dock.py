@@ -207,6 +207,7 @@ def test_the_bar_says_nothing_before_a_run_and_an_empty_run_says_why(
     assert dock.bar.isTextVisible() and dock.bar.text().endswith("candidates played")
     assert dock.list.count() == 0 and not dock.confirm_button.isVisible()
     assert dock.note.text().startswith("No edit found that evens the board beyond noise")
+    assert "No edit found" not in dock.summary.text()  # said once, in the note
 
 
 def test_confirm_re_measures_heuristic_suggestions_with_the_strongest_agent(
