@@ -37,7 +37,11 @@ from tankmap.rules.tank_wars.engine import (
     play_round,
 )
 
-BASES = ("random", "heuristic", "search")
+BASES = ("random", "heuristic", "search", "regret", "regret-heuristic")
+BUDGETED = ("search", "regret", "regret-heuristic")
+"""The agents that take a budget (``name:N``)."""
+BUDGET_LIMITS = {"regret": 65_536, "regret-heuristic": 65_536}
+"""The largest budget of an agent that has a limit (iterations per decision)."""
 _ENDS = {
     "destroyed": END_ANNIHILATION,
     "both-destroyed": END_ANNIHILATION,
@@ -63,17 +67,21 @@ class TankWarsDriver:
         kinds = {u.kind for u in prepared.units}
         name, _, budget = base.partition(":")
         bad_budget = (
-            name != "search"
+            name not in BUDGETED
             and bool(budget)
             or (bool(budget) and not (budget.isdigit() and int(budget) >= 1))
         )
+        limit = BUDGET_LIMITS.get(name)
+        if limit is not None and budget.isdigit() and int(budget) > limit:
+            raise PolicyError(f"Tank Wars policy {spec!r}: at most {name}:{limit}")
         if (
             name not in BASES
             or bad_budget
             or any(r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions)
         ):
             raise PolicyError(
-                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search, search:N; "
+                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search[:N], "
+                f"regret[:N], regret-heuristic[:N]; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
 
