@@ -55,7 +55,7 @@ _FAMILIES: dict[str, list[Family]] = {
     ],
     "tank-wars": [
         Family("tank-wars", "search", base=3, limit=96, independent=False, default_budget=3),
-        Family("tank-wars", "regret", base=8, limit=1024, independent=True, default_budget=64),
+        Family("tank-wars", "regret", base=32, limit=1024, independent=True, default_budget=64),
     ],
 }
 
