@@ -37,8 +37,12 @@ time per game on ``tank-wars/default``, one process, 20 games, loaded machine) `
 ``search:9`` 2.4 s (its Python rounds); ``regret:1024`` costs about what ``search:9`` does.
 A look-ahead round of light playouts after the searched round (``depth`` 1) scored 0.45 of
 80 games against ``depth`` 0 at 64 iterations, at more cost: ``regret`` plays ``depth`` 0.
-Against ``search:9`` (side-swapped, default map, 40 games per match): ``regret:256`` 0.45,
-``regret:1024`` 0.50 — about as strong per CPU second, not stronger.
+Against ``search:9`` (side-swapped, default map): ``regret:256`` 0.45 and ``regret:1024``
+0.50 of 40 games; ``benchmarks/bench_agents.py``'s equal-CPU row, ``regret:512`` (1.16 s
+CPU per self-play game; ``search:9`` 1.86 s), 0.545 [0.476, 0.613] of 200 games — about as
+strong per CPU second, not measurably stronger. Its strength grows slowly with the budget
+(``regret:128`` scored 0.55 of 100 games against ``regret:16``), which lets a verdict's
+climb level off early.
 ``regret_ref.py`` is the same search on the Python engine (the reference the kernel is
 tested against; it plays when numba is missing or ``TANKMAP_KERNEL=python``).
 """
