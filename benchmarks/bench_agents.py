@@ -4,8 +4,10 @@ Issue 12's bar: ``search`` beats ``heuristic`` in side-swapped matches on every 
 of each game (win rate >= 0.60 with the lower end of its 95 % Wilson interval above 0.5,
 a draw counting half), and ``heuristic`` beats ``random``; a default 200-game ladder
 (``random``, ``heuristic``, ``search``) of one built-in map finishes in under 2 minutes on
-2 cores. Each match is ``GAMES`` games with the stronger agent as south and ``GAMES`` as
-north (seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
+2 cores. Issue 29's bar (``PER_CPU``): a family's agent at the largest budget whose CPU per
+self-play game is no more than the reference's scores >= 0.60 against it (lower bound > 0.5).
+Each match is ``GAMES`` games with the stronger agent as south and ``GAMES`` as north
+(seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
 ``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
 
     python -m benchmarks agents
@@ -68,6 +70,38 @@ def match(scenario: Scenario, strong: str, weak: str, seed: int) -> dict[str, An
     }
 
 
+PER_CPU = {"tank-wars": ("regret", "search:9", ("tank-wars/default",))}
+"""Strength per CPU second (issue 29): per game, the family whose agent is measured, the
+reference agent, and the maps."""
+CPU_GAMES = 10
+"""Self-play games per CPU-per-game measurement (one worker, ``time.process_time``)."""
+
+
+def cpu_per_game(scenario: Scenario, agent: str, seed: int = 40) -> float:
+    """CPU seconds per self-play game of ``agent`` (one worker)."""
+    start = time.process_time()
+    simulate(scenario, CPU_GAMES, (agent, agent), seed=seed, workers=1)
+    return (time.process_time() - start) / CPU_GAMES
+
+
+def per_cpu_match(scenario: Scenario, ruleset: str, name: str, reference: str) -> dict[str, Any]:
+    """The family ``name``'s agent at the largest budget (base, 2 base, …) whose CPU per
+    self-play game is no more than ``reference``'s, against ``reference`` side-swapped."""
+    from tankmap.analysis.simulation.families import family
+
+    fam = family(ruleset, name)
+    ref_cpu = cpu_per_game(scenario, reference)
+    chosen, chosen_cpu = fam.agent(fam.base), 0.0
+    for budget in fam.budgets():
+        cpu = cpu_per_game(scenario, fam.agent(budget))
+        if cpu > ref_cpu:
+            break
+        chosen, chosen_cpu = fam.agent(budget), cpu
+    row = match(scenario, chosen, reference, seed=29)
+    row.update(agent=chosen, cpu_per_game=round(chosen_cpu, 3), ref_cpu_per_game=round(ref_cpu, 3))
+    return row
+
+
 def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
     for name, scenario in playable():
@@ -80,12 +114,21 @@ def run() -> dict[str, Any]:
         start = time.perf_counter()
         run_ladder(scenario, ["random", "heuristic", "search"], LADDER_GAMES, seed=1, workers=2)
         figures[f"{name} ladder_seconds"] = round(time.perf_counter() - start, 1)
+    for ruleset, (name, reference, names) in PER_CPU.items():
+        for board in names:
+            path = maps.map_path(board)
+            assert path is not None
+            row = per_cpu_match(read_scenario(path), ruleset, name, reference)
+            figures[f"{board} {name} vs {reference} at equal CPU"] = row
     figures["targets"] = {
         "search beats heuristic everywhere": all(
             v["passes"] for k, v in figures.items() if k.endswith("search vs heuristic")
         ),
         "heuristic beats random everywhere": all(
             v["passes"] for k, v in figures.items() if k.endswith("heuristic vs random")
+        ),
+        "stronger per CPU second than the reference": all(
+            v["passes"] for k, v in figures.items() if k.endswith("at equal CPU")
         ),
         "ladder under 120 s": all(
             v < 120 for k, v in figures.items() if k.endswith("ladder_seconds")

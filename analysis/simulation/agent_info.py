@@ -44,6 +44,11 @@ _LINES: dict[str, dict[str, str]] = {
         "end on",
         "search": "search[:N] — Monte Carlo planning over the dice: improves the heuristic's "
         "plan command by command and token by token on N sampled futures (default 3)",
+        "regret": "regret[:N] — both sides' secret plans learnt at once by regret matching "
+        "over the round, N iterations (default 64), dice sampled, scored by its own "
+        "evaluation; never asks the heuristic (compiled)",
+        "regret-heuristic": "regret-heuristic[:N] — regret, its look-ahead round played by "
+        "the heuristic for both sides (compiled)",
     },
 }
 _RESTRICTION = {
@@ -67,10 +72,11 @@ def describe(ruleset: str, spec: str) -> str:
     return line
 
 
-SUPERSEDED = frozenset({"uct"})
+SUPERSEDED = frozenset({"uct", "regret-heuristic"})
 """Agents left out of a default ladder: Tank Chess ``uct`` rates about as high as ``search``
 on the built-in boards at three times its cost per game (it alone took three quarters of
-a default 200-game ladder of basic-16); ``--agents`` still takes it."""
+a default 200-game ladder of basic-16); Tank Wars ``regret-heuristic`` is ``regret`` with
+heuristic look-ahead (a variant, not a rung of its own). ``--agents`` still takes them."""
 
 
 def default_agents(ruleset: str, everything: bool = False) -> list[str]:

@@ -14,7 +14,9 @@ API (all values immutable; randomness only through a ``numpy.random.Generator``)
 ``orders_south``/``orders_north`` are ``Orders(commands={ident: Command}, gunfire=(cell,
 ...))`` or a policy ``(state, side) -> Orders``; a policy is called after the artillery
 phase (``state.in_round`` is True), so it plans knowing where the shells fell, as players
-do. ``play_round`` is ``artillery_phase`` followed by ``resolve_orders``; both are public.
+do. ``play_round`` is ``artillery_phase`` followed by ``resolve_orders``; both are public,
+and ``artillery_phase_with``/``resolve_orders_with`` take their dice from a ``draw(n)``
+callable instead of a Generator (a search rolls its own dice with them).
 ``events`` (a list) receives an ``Event`` for everything that happens (a ``destroyed``
 event names the vehicle, its side and field: deaths and kills for statistics).
 ``command_end(board, cell, command)`` is where a token would take a vehicle;
@@ -104,7 +106,9 @@ __all__ = [
     "Policy",
     "TankWarsState",
     "Vehicle",
+    "Dice",
     "artillery_phase",
+    "artillery_phase_with",
     "draw_choices",
     "draw_rolls",
     "command_end",
@@ -118,6 +122,7 @@ __all__ = [
     "play_round",
     "random_orders",
     "resolve_orders",
+    "resolve_orders_with",
     "roll_to_cell",
     "to_scenario",
 ]
@@ -217,12 +222,25 @@ class _Work:
         )
 
 
+Dice = Callable[[int], list[int]]
+"""Where a phase takes its dice: ``draw(n)`` returns ``n`` rolls ``0..35`` (the engine's own
+``lambda n: draw_rolls(rng, n)``; a search may give rolls of its own generator)."""
+
+
 def artillery_phase(
     state: TankWarsState, rng: np.random.Generator, events: list[Event] | None = None
 ) -> TankWarsState:
     """Phase 1 of the next round; returns the state with ``in_round`` True (or the finished
     round if a side lost its last vehicle). ``IllegalMoveError`` if the game is over or the
     artillery has already fired this round."""
+    return artillery_phase_with(state, lambda n: draw_rolls(rng, n), events)
+
+
+def artillery_phase_with(
+    state: TankWarsState, draw: Dice, events: list[Event] | None = None
+) -> TankWarsState:
+    """``artillery_phase`` with its dice from ``draw`` (called once, for every shot of the
+    phase, south's first)."""
     if state.in_round:
         raise IllegalMoveError("the artillery has already fired this round")
     if outcome(state) is not None:
@@ -235,7 +253,7 @@ def artillery_phase(
             spent[v.ident] += state.shells_left(v)
         w.spent = tuple(spent)
     total = shots[0] + shots[1]
-    rolls = draw_rolls(rng, total)
+    rolls = draw(total)
     k = 0
     for side in _SIDES:
         target = side.other
@@ -312,6 +330,20 @@ def resolve_orders(
     """Phases 4–6 of the round whose artillery has fired (``state.in_round``); returns the
     state after the round. Raises ``IllegalMoveError`` (see ``_checked``) for bad orders or
     when the artillery has not fired yet."""
+    return resolve_orders_with(
+        state, orders_south, orders_north, lambda n: draw_rolls(rng, n), events
+    )
+
+
+def resolve_orders_with(
+    state: TankWarsState,
+    orders_south: Orders,
+    orders_north: Orders,
+    draw: Dice,
+    events: list[Event] | None = None,
+) -> TankWarsState:
+    """``resolve_orders`` with its dice from ``draw`` (called once, for the supply drops,
+    and only when the round gets that far)."""
     if not state.in_round:
         raise IllegalMoveError("fire the artillery (artillery_phase) before resolving orders")
     plans = [_checked(state, Side.SOUTH, orders_south), _checked(state, Side.NORTH, orders_north)]
@@ -377,7 +409,7 @@ def resolve_orders(
         return w.result(in_round=False, finished=True)
     w.phase = "supply"
     drops = rules.supply_drops
-    rolls = draw_rolls(rng, 2 * drops)
+    rolls = draw(2 * drops)
     for k, roll in enumerate(rolls):
         side = _SIDES[k // drops]
         cell = roll_to_cell(board, side, roll)

@@ -11,6 +11,7 @@ import pytest
 from tankmap.analysis.simulation.final_act.kernel import base as fa_base
 from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.tank_chess.kernel import base as tc_base
+from tankmap.analysis.simulation.tank_wars.kernel import base as tw_base
 
 
 def _cache_files(folder: Path) -> list[str]:
@@ -55,6 +56,7 @@ def test_a_changed_source_drops_the_kernel_cache_only(tmp_path: Path) -> None:
     [
         (fa_base, {"noise.py"}),
         (tc_base, {"data.py", "prepared.py", "scoring.py", "defence.py"}),
+        (tw_base, set()),
     ],
 )
 def test_the_fingerprint_covers_every_kernel_module(base: object, outside: set[str]) -> None:

@@ -39,7 +39,9 @@ from tankmap.rules.tank_wars.engine import (
     play_round,
 )
 
-BASES = ("random", "heuristic", "search")
+BASES = ("random", "heuristic", "search", "regret", "regret-heuristic")
+BUDGETED = ("search", "regret", "regret-heuristic")
+"""The agents that take a budget (``name:N``)."""
 _ENDS = {
     "destroyed": END_ANNIHILATION,
     "both-destroyed": END_ANNIHILATION,
@@ -65,7 +67,7 @@ class TankWarsDriver:
         kinds = {u.kind for u in prepared.units}
         name, _, budget = base.partition(":")
         bad_budget = (
-            name != "search"
+            name not in BUDGETED
             and bool(budget)
             or (bool(budget) and not (budget.isdigit() and int(budget) >= 1))
         )
@@ -75,7 +77,8 @@ class TankWarsDriver:
             or any(r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions)
         ):
             raise PolicyError(
-                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search, search:N; "
+                f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search[:N], "
+                f"regret[:N], regret-heuristic[:N]; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
 
