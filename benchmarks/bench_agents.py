@@ -7,6 +7,8 @@ a draw counting half), and ``heuristic`` beats ``random``; a default 200-game la
 2 cores. Each match is ``GAMES`` games with the stronger agent as south and ``GAMES`` as
 north (seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
 ``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
+Rows ``… at equal CPU``: strength per CPU second of the issue-29 agents
+(``benchmarks/strength_per_cpu.py``).
 
     python -m benchmarks agents
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from benchmarks import strength_per_cpu
 from tankmap import maps
 from tankmap.analysis.ladder import run_ladder
 from tankmap.analysis.simulation.runner import require_legal, simulate
@@ -80,6 +83,7 @@ def run() -> dict[str, Any]:
         start = time.perf_counter()
         run_ladder(scenario, ["random", "heuristic", "search"], LADDER_GAMES, seed=1, workers=2)
         figures[f"{name} ladder_seconds"] = round(time.perf_counter() - start, 1)
+    figures.update(strength_per_cpu.run())
     figures["targets"] = {
         "search beats heuristic everywhere": all(
             v["passes"] for k, v in figures.items() if k.endswith("search vs heuristic")
@@ -89,6 +93,9 @@ def run() -> dict[str, Any]:
         ),
         "ladder under 120 s": all(
             v < 120 for k, v in figures.items() if k.endswith("ladder_seconds")
+        ),
+        "new agents match the reference at equal CPU": all(
+            v["passes"] for k, v in figures.items() if k.endswith("at equal CPU")
         ),
     }
     return figures
