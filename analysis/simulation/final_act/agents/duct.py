@@ -15,6 +15,17 @@ engine's position. The plain-Python reference of the search is ``duct_ref.py``.
 
 Advanced rules and tokens (docs/rules.md §1.8) and changed readings (§1.8a) are not played:
 such a board is refused (``PolicyError``); the Extra Forces R/M repair is.
+
+Measured (2026-11-28, one loaded core, CPU per self-play game): ``duct:16`` 0.013 s,
+``duct:64`` 0.05 s, ``duct:128`` 0.14 s, ``duct:256`` 0.29 s (``search:9``: 0.40-0.45 s).
+Against ``search:9`` at no more CPU (``benchmarks/strength_per_cpu.py``, 200 games, sides
+swapped) ``duct`` scores 0.35 [0.29, 0.42] on extra-forces (``duct:256``) and 0.445 [0.38,
+0.51] on mirror (``duct:384``): weaker per CPU second than the heuristic-based search.
+Playout depth was measured before choosing 4 (20 games each against ``search:9`` on
+extra-forces, at about the same CPU): depth 0 (the round alone, 4096 iterations) 0.05,
+depth 1 (2048) 0.50, depth 4 (512) 0.60. ``duct-h`` is weaker still: ``duct-h:64`` scored
+0 of 20 against ``search:9``. Each doubling of ``duct`` from 16 to 64 iterations still
+scores about 0.70 against the budget before (the ``duct`` family's climb).
 """
 
 from __future__ import annotations
