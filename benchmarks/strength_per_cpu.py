@@ -64,10 +64,8 @@ def match(scenario: Scenario, agent: str, reference: str, seed: int = 12) -> dic
     n = 2 * GAMES
     points = won + drawn / 2
     lo, hi = wilson(round(points), n)
-    ends = {
-        str(k): int(v)
-        for k, v in (south["end"].value_counts() + north["end"].value_counts()).fillna(0).items()
-    }
+    counts = south["end"].value_counts().add(north["end"].value_counts(), fill_value=0)
+    ends = {str(k): int(v) for k, v in counts.items()}
     return {
         "score": round(points / n, 3),
         "ci95": [round(lo, 3), round(hi, 3)],
