@@ -60,7 +60,7 @@ def match(scenario: Scenario, agent: str, reference: str, seed: int = 12) -> dic
     south = simulate(scenario, GAMES, (agent, reference), seed=seed, workers=2)
     north = simulate(scenario, GAMES, (reference, agent), seed=seed + 1, workers=2)
     won = int((south["winner"] == "south").sum() + (north["winner"] == "north").sum())
-    drawn = int(south["winner"].isna().sum() + north["winner"].isna().sum())
+    drawn = int((south["winner"] == "draw").sum() + (north["winner"] == "draw").sum())
     n = 2 * GAMES
     points = won + drawn / 2
     lo, hi = wilson(round(points), n)
