@@ -4,11 +4,14 @@ Issue 12's bar: ``search`` beats ``heuristic`` in side-swapped matches on every 
 of each game (win rate >= 0.60 with the lower end of its 95 % Wilson interval above 0.5,
 a draw counting half), and ``heuristic`` beats ``random``; a default 200-game ladder
 (``random``, ``heuristic``, ``search``) of one built-in map finishes in under 2 minutes on
-2 cores. Issue 29's bar (``PER_CPU``): a family's agent at the largest budget whose CPU per
-self-play game is no more than the reference's scores >= 0.60 against it (lower bound > 0.5).
-Each match is ``GAMES`` games with the stronger agent as south and ``GAMES`` as north
-(seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
+2 cores. Issue 29's bar (``benchmarks/strength_per_cpu.py``): a family's agent at the
+largest budget whose CPU per self-play game is no more than the reference's scores >= 0.60
+against it (lower bound > 0.5). Each match is 100 games with the stronger agent as south
+and 100 as north (seeded; 2 local workers; ``strength_per_cpu.match``). Boards with
+nothing to play (``blank-*``) are skipped.
 ``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
+Rows ``… at equal CPU``: strength per CPU second of the issue-29 agents
+(``benchmarks/strength_per_cpu.py``).
 
     python -m benchmarks agents
 """
@@ -18,17 +21,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from benchmarks import strength_per_cpu
 from tankmap import maps
 from tankmap.analysis.ladder import run_ladder
-from tankmap.analysis.simulation.runner import require_legal, simulate
-from tankmap.analysis.simulation.stats import wilson
+from tankmap.analysis.simulation.runner import require_legal
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 
-GAMES = 100
-"""Games per side of each match (200 per match)."""
 LADDER_GAMES = 200
 LADDER_MAPS = ("final-act/mirror", "tank-chess/basic-16", "tank-wars/default")
 PAIRS = (("search", "heuristic"), ("heuristic", "random"))
@@ -50,55 +51,10 @@ def playable() -> list[tuple[str, Scenario]]:
 
 
 def match(scenario: Scenario, strong: str, weak: str, seed: int) -> dict[str, Any]:
-    """``strong`` against ``weak`` with sides swapped: the strong agent's score share."""
-    start = time.perf_counter()
-    south = simulate(scenario, GAMES, (strong, weak), seed=seed, workers=2)
-    north = simulate(scenario, GAMES, (weak, strong), seed=seed + 1, workers=2)
-    won = int((south["winner"] == "south").sum() + (north["winner"] == "north").sum())
-    drawn = int(south["winner"].isna().sum() + north["winner"].isna().sum())
-    n = 2 * GAMES
-    points = won + drawn / 2
-    lo, hi = wilson(round(points), n)
-    return {
-        "win_rate": round(points / n, 3),
-        "ci95": [round(lo, 3), round(hi, 3)],
-        "won": won,
-        "drawn": drawn,
-        "games": n,
-        "passes": points / n >= 0.60 and lo > 0.5,
-        "seconds": round(time.perf_counter() - start, 1),
-    }
-
-
-PER_CPU = {"tank-wars": ("regret", "search:9", ("tank-wars/default",))}
-"""Strength per CPU second (issue 29): per game, the family whose agent is measured, the
-reference agent, and the maps."""
-CPU_GAMES = 10
-"""Self-play games per CPU-per-game measurement (one worker, ``time.process_time``)."""
-
-
-def cpu_per_game(scenario: Scenario, agent: str, seed: int = 40) -> float:
-    """CPU seconds per self-play game of ``agent`` (one worker)."""
-    start = time.process_time()
-    simulate(scenario, CPU_GAMES, (agent, agent), seed=seed, workers=1)
-    return (time.process_time() - start) / CPU_GAMES
-
-
-def per_cpu_match(scenario: Scenario, ruleset: str, name: str, reference: str) -> dict[str, Any]:
-    """The family ``name``'s agent at the largest budget (base, 2 base, …) whose CPU per
-    self-play game is no more than ``reference``'s, against ``reference`` side-swapped."""
-    from tankmap.analysis.simulation.families import family
-
-    fam = family(ruleset, name)
-    ref_cpu = cpu_per_game(scenario, reference)
-    chosen, chosen_cpu = fam.agent(fam.base), 0.0
-    for budget in fam.budgets():
-        cpu = cpu_per_game(scenario, fam.agent(budget))
-        if cpu > ref_cpu:
-            break
-        chosen, chosen_cpu = fam.agent(budget), cpu
-    row = match(scenario, chosen, reference, seed=29)
-    row.update(agent=chosen, cpu_per_game=round(chosen_cpu, 3), ref_cpu_per_game=round(ref_cpu, 3))
+    """``strong`` against ``weak`` with sides swapped: the strong agent's score share (a
+    draw, the winner column's ``"draw"``, counting half: ``strength_per_cpu.match``)."""
+    row = strength_per_cpu.match(scenario, strong, weak, seed=seed)
+    row["win_rate"] = row.pop("score")
     return row
 
 
@@ -114,12 +70,7 @@ def run() -> dict[str, Any]:
         start = time.perf_counter()
         run_ladder(scenario, ["random", "heuristic", "search"], LADDER_GAMES, seed=1, workers=2)
         figures[f"{name} ladder_seconds"] = round(time.perf_counter() - start, 1)
-    for ruleset, (name, reference, names) in PER_CPU.items():
-        for board in names:
-            path = maps.map_path(board)
-            assert path is not None
-            row = per_cpu_match(read_scenario(path), ruleset, name, reference)
-            figures[f"{board} {name} vs {reference} at equal CPU"] = row
+    figures.update(strength_per_cpu.run())
     figures["targets"] = {
         "search beats heuristic everywhere": all(
             v["passes"] for k, v in figures.items() if k.endswith("search vs heuristic")
@@ -132,6 +83,9 @@ def run() -> dict[str, Any]:
         ),
         "ladder under 120 s": all(
             v < 120 for k, v in figures.items() if k.endswith("ladder_seconds")
+        ),
+        "new agents match the reference at equal CPU": all(
+            v["passes"] for k, v in figures.items() if k.endswith("at equal CPU")
         ),
     }
     return figures
