@@ -51,6 +51,9 @@ _FAMILIES: dict[str, list[Family]] = {
         Family("final-act", "search", base=3, limit=96, independent=False, default_budget=3),
     ],
     "tank-chess": [
+        Family(
+            "tank-chess", "alphabeta", base=100, limit=12800, independent=True, default_budget=2000
+        ),
         Family("tank-chess", "search", base=30, limit=960, independent=False, default_budget=60),
     ],
     "tank-wars": [
