@@ -8,6 +8,12 @@ a draw counting half), and ``heuristic`` beats ``random``; a default 200-game la
 north (seeded; 2 local workers). Boards with nothing to play (``blank-*``) are skipped.
 ``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
 
+**Strength per CPU second** (issue 29): each new agent in ``PER_CPU`` at the largest budget
+of its family (base, 2 base, …) whose CPU per self-play game (``time.process_time``, one
+process, ``CPU_GAMES`` games) is no more than the game's reference agent's, against that
+reference in a side-swapped match (``match``). ``passes`` = score >= 0.60 with the lower
+end of the Wilson interval above 0.5.
+
     python -m benchmarks agents
 """
 
@@ -18,6 +24,7 @@ from typing import Any
 
 from tankmap import maps
 from tankmap.analysis.ladder import run_ladder
+from tankmap.analysis.simulation.families import family
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.simulation.stats import wilson
 from tankmap.rules.errors import TankmapError
@@ -30,6 +37,12 @@ GAMES = 100
 LADDER_GAMES = 200
 LADDER_MAPS = ("final-act/mirror", "tank-chess/basic-16", "tank-wars/default")
 PAIRS = (("search", "heuristic"), ("heuristic", "random"))
+PER_CPU = {
+    "tank-chess": ("alphabeta", "search:180", ("tank-chess/basic-16", "tank-chess/sample-20")),
+}
+"""Per game: the new agent family, the reference agent it must beat at no more CPU per
+game, and the maps it plays on."""
+CPU_GAMES = 10
 
 
 def playable() -> list[tuple[str, Scenario]]:
@@ -68,8 +81,46 @@ def match(scenario: Scenario, strong: str, weak: str, seed: int) -> dict[str, An
     }
 
 
+def cpu_per_game(scenario: Scenario, agent: str) -> float:
+    """CPU seconds per self-play game of ``agent`` (one process, after a warm-up game)."""
+    simulate(scenario, 1, (agent, agent), seed=99, workers=1)
+    start = time.process_time()
+    simulate(scenario, CPU_GAMES, (agent, agent), seed=3, workers=1)
+    return (time.process_time() - start) / CPU_GAMES
+
+
+def per_cpu_match(name: str, family_name: str, reference: str) -> dict[str, Any]:
+    """The family's largest budget within the reference's CPU per game, against it."""
+    path = maps.map_path(name)
+    assert path is not None
+    scenario = read_scenario(path)
+    fam = family(scenario.ruleset, family_name)
+    ref_cpu = cpu_per_game(scenario, reference)
+    chosen, chosen_cpu = None, 0.0
+    for budget in fam.budgets():
+        cpu = cpu_per_game(scenario, fam.agent(budget))
+        if cpu > ref_cpu:
+            break
+        chosen, chosen_cpu = fam.agent(budget), cpu
+    if chosen is None:
+        return {"reference": reference, "reference_cpu_per_game": round(ref_cpu, 3)}
+    out = match(scenario, chosen, reference, seed=12)
+    return {
+        "agent": chosen,
+        "cpu_per_game": round(chosen_cpu, 3),
+        "reference": reference,
+        "reference_cpu_per_game": round(ref_cpu, 3),
+        **out,
+    }
+
+
 def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
+    for family_name, reference, names in PER_CPU.values():
+        for name in names:
+            figures[f"{name} {family_name} vs {reference} per CPU"] = per_cpu_match(
+                name, family_name, reference
+            )
     for name, scenario in playable():
         for strong, weak in PAIRS:
             figures[f"{name} {strong} vs {weak}"] = match(scenario, strong, weak, seed=12)
@@ -86,6 +137,9 @@ def run() -> dict[str, Any]:
         ),
         "heuristic beats random everywhere": all(
             v["passes"] for k, v in figures.items() if k.endswith("heuristic vs random")
+        ),
+        "new agents beat the reference per CPU second": all(
+            v.get("passes", False) for k, v in figures.items() if k.endswith("per CPU")
         ),
         "ladder under 120 s": all(
             v < 120 for k, v in figures.items() if k.endswith("ladder_seconds")
