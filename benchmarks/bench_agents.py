@@ -9,10 +9,10 @@ north (seeded; 2 local workers). Boards with nothing to play (``blank-*``) are s
 ``ladder_seconds`` is wall-clock time on 2 local workers (other load on the machine counts).
 
 **Strength per CPU second** (issue 29): each new agent in ``PER_CPU`` at the largest budget
-of its family (base, 2 base, …) whose CPU per self-play game (``time.process_time``, one
-process, ``CPU_GAMES`` games) is no more than the game's reference agent's, against that
-reference in a side-swapped match (``match``). ``passes`` = score >= 0.60 with the lower
-end of the Wilson interval above 0.5.
+(its family's base, 2 base, …, then ``REFINE`` bisection steps) whose CPU per self-play
+game (``time.process_time``, one process, ``CPU_GAMES`` games) is no more than the game's
+reference agent's, against that reference in a side-swapped match (``match``). ``passes``
+= score >= 0.60 with the lower end of the Wilson interval above 0.5.
 
     python -m benchmarks agents
 """
@@ -43,6 +43,8 @@ PER_CPU = {
 """Per game: the new agent family, the reference agent it must beat at no more CPU per
 game, and the maps it plays on."""
 CPU_GAMES = 10
+REFINE = 2
+"""Bisection steps between the last budget within the reference's CPU and the next."""
 
 
 def playable() -> list[tuple[str, Scenario]]:
@@ -96,14 +98,23 @@ def per_cpu_match(name: str, family_name: str, reference: str) -> dict[str, Any]
     scenario = read_scenario(path)
     fam = family(scenario.ruleset, family_name)
     ref_cpu = cpu_per_game(scenario, reference)
-    chosen, chosen_cpu = None, 0.0
+    fits, fits_cpu, over = 0, 0.0, 0
     for budget in fam.budgets():
         cpu = cpu_per_game(scenario, fam.agent(budget))
         if cpu > ref_cpu:
+            over = budget
             break
-        chosen, chosen_cpu = fam.agent(budget), cpu
-    if chosen is None:
+        fits, fits_cpu = budget, cpu
+    for _ in range(REFINE if fits and over else 0):  # bisect between the last two budgets
+        mid = (fits + over) // 2
+        cpu = cpu_per_game(scenario, fam.agent(mid))
+        if cpu > ref_cpu:
+            over = mid
+        else:
+            fits, fits_cpu = mid, cpu
+    if not fits:
         return {"reference": reference, "reference_cpu_per_game": round(ref_cpu, 3)}
+    chosen, chosen_cpu = fam.agent(fits), fits_cpu
     out = match(scenario, chosen, reference, seed=12)
     return {
         "agent": chosen,

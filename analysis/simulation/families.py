@@ -52,7 +52,7 @@ _FAMILIES: dict[str, list[Family]] = {
     ],
     "tank-chess": [
         Family(
-            "tank-chess", "alphabeta", base=100, limit=12800, independent=True, default_budget=2000
+            "tank-chess", "alphabeta", base=100, limit=12800, independent=True, default_budget=3200
         ),
         Family("tank-chess", "search", base=30, limit=960, independent=False, default_budget=60),
     ],

@@ -47,7 +47,7 @@ from tankmap.rules.tank_chess.state import GameState, Turn
 if TYPE_CHECKING:
     from tankmap.analysis.simulation.tank_chess.kernel.alphabeta import SearchWork
 
-DEFAULT_BUDGET = 2000
+DEFAULT_BUDGET = 3200
 """Nodes per decision of the bare ``alphabeta``."""
 MAX_BUDGET = 1 << 22
 """The largest budget ``alphabeta:N`` accepts."""
