@@ -43,6 +43,10 @@ _LINES: dict[str, dict[str, str]] = {
         "(default 48) over the heuristic's best 8 turns per node (slow)",
         "search": "search[:N] — two-ply alpha-beta over the heuristic's best turns and the "
         "enemy's best replies, lines scored by short playouts (N lines, default 60)",
+        "alphabeta": "alphabeta[:N] — iterative-deepening alpha-beta with a transposition "
+        "table, N positions per turn (default 3200), scored by its own evaluation "
+        "(material, the command tanks' race to escape, wins in hand); never asks the "
+        "heuristic",
     },
     "tank-wars": {
         "heuristic": "heuristic — vehicles collect support tokens and avoid craters on their "

@@ -12,6 +12,9 @@ default and ten times it, 2 at the limit), and what 100 games at the limit take:
 - Tank Chess ``search`` (N lines per turn; basic-16): 60 → 0.45 s, 600 → 2.3 s,
   **10,000** → 7.2 s (0.24 s a turn): 100 games ≈ 12 min. Its cost levels off: it widens
   to N/6 of the heuristic's ranked turns, and a position has some 550.
+- Tank Chess ``alphabeta`` (N positions per turn): basic-16 2,800 → 0.60 s, sample-20
+  3,200 → 1.10 s, about linear in N: **131,072** → about 28 s (sample-20 45 s): 100
+  games ≈ 45-75 min.
 - Tank Chess ``uct`` (N playouts per turn; basic-16): 48 → 0.86 s, 480 → 13.2 s,
   **1,000** → 7.9 s (0.93 s a turn, games of 8-13 turns): 100 games ≈ 13-22 min.
 - Tank Wars ``search`` (N sampled futures per round; default): 3 → 0.64 s, 30 → 6.3 s,
@@ -49,6 +52,7 @@ BUDGETS: dict[tuple[str, str], Budget] = {
     ("final-act", "duct"): Budget(64, 8_192, "iterations per round"),
     ("final-act", "duct-h"): Budget(32, 8_192, "iterations per round"),
     ("tank-chess", "search"): Budget(60, 10_000, "lines per turn"),
+    ("tank-chess", "alphabeta"): Budget(3_200, 131_072, "positions per turn"),
     ("tank-chess", "uct"): Budget(48, 1_000, "playouts per turn"),
     ("tank-wars", "search"): Budget(3, 150, "sampled futures per round"),
     ("tank-wars", "regret"): Budget(64, 16_384, "regret-matching iterations per round"),

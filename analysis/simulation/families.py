@@ -52,6 +52,9 @@ _FAMILIES: dict[str, list[Family]] = {
         Family("final-act", "duct", base=16, limit=2048, independent=True, default_budget=64),
     ],
     "tank-chess": [
+        Family(
+            "tank-chess", "alphabeta", base=100, limit=12800, independent=True, default_budget=3200
+        ),
         Family("tank-chess", "search", base=30, limit=960, independent=False, default_budget=60),
     ],
     "tank-wars": [

@@ -167,7 +167,7 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
     assert w.analysis.balance_dialog is dialog
     assert w.open_file(BASIC)
     names = [dialog.south.itemText(i) for i in range(dialog.south.count())]
-    assert names[:4] == ["heuristic", "random", "search", "uct"]  # Tank Chess policies now
+    assert names[:5] == ["heuristic", "alphabeta", "random", "search", "uct"]  # Tank Chess now
     assert "heuristic+no-heavy" in names  # and the restricted heuristic,
     assert "heuristic+no-mortar" not in names  # for the kinds the board has (basic-16: none)
     assert (dialog.south_label.text(), dialog.north_label.text()) == ("White plays", "Black plays")

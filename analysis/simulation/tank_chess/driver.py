@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
+from tankmap.analysis.simulation.tank_chess.agents.alphabeta import MAX_BUDGET
 from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
 from tankmap.analysis.simulation.tank_chess.ends import ENDS
 from tankmap.analysis.simulation.tank_chess.prepared import Prepared
@@ -30,7 +31,7 @@ from tankmap.rules.tank_chess.data import KIND_CODE, KINDS
 from tankmap.rules.tank_chess.record import GameRecord
 from tankmap.rules.tank_chess.state import SIDES, GameState, Turn
 
-BASES = ("random", "heuristic", "uct", "search")
+BASES = ("random", "heuristic", "uct", "search", "alphabeta")
 
 
 class TankChessPrepared:
@@ -57,12 +58,20 @@ class TankChessDriver:
 
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
+        if base.startswith("alphabeta:"):
+            n = base[10:]
+            if not (n.isdigit() and 1 <= int(n) <= MAX_BUDGET):
+                raise PolicyError(
+                    f"Tank Chess policy {spec!r}: alphabeta:N takes N nodes per turn "
+                    f"from 1 to {MAX_BUDGET}"
+                )
         try:
             make_policy(base, restrictions, prepared.policy_data, 0)
         except (KeyError, ValueError):
             raise PolicyError(
                 f"unknown Tank Chess policy {spec!r} "
-                "(known: random, heuristic, uct, uct:N, search, search:N; "
+                "(known: random, heuristic, uct, uct:N, search, search:N, alphabeta, "
+                "alphabeta:N; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             ) from None
 

@@ -1,5 +1,5 @@
 """The Tank Chess agent of a name (``random``, ``heuristic``, ``uct[:N]``, ``search[:N]``,
-with ``+no-KIND`` restrictions), as the driver's Python loop plays it."""
+``alphabeta[:N]``, with ``+no-KIND`` restrictions), as the driver's Python loop plays it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Protocol
 
 import numpy as np
 
+from tankmap.analysis.simulation.tank_chess.agents import alphabeta
 from tankmap.analysis.simulation.tank_chess.agents.heuristic import HeuristicPolicy
 from tankmap.analysis.simulation.tank_chess.agents.random import RandomPolicy
 from tankmap.analysis.simulation.tank_chess.agents.search import DEFAULT_BUDGET, SearchPolicy
@@ -24,8 +25,8 @@ class Policy(Protocol):
 
 
 def make_policy(name: str, restrictions: tuple[str, ...], prep: Prepared, side: int) -> Policy:
-    """Build policy ``name`` (``random``, ``heuristic``, ``uct[:N]`` or ``search[:N]``) for
-    ``side``.
+    """Build policy ``name`` (``random``, ``heuristic``, ``uct[:N]``, ``search[:N]`` or
+    ``alphabeta[:N]``) for ``side``.
     ``KeyError`` for an unknown name or kind, ``ValueError`` for a bad budget."""
     banned = frozenset(KIND_CODE[r[3:]] for r in restrictions)
     if name == "random":
@@ -42,4 +43,7 @@ def make_policy(name: str, restrictions: tuple[str, ...], prep: Prepared, side: 
         if budget < 1:
             raise ValueError(budget)
         return SearchPolicy(prep, side, budget, banned)
+    if name == "alphabeta" or name.startswith("alphabeta:"):
+        budget = int(name[10:]) if name.startswith("alphabeta:") else alphabeta.DEFAULT_BUDGET
+        return alphabeta.AlphaBetaPolicy(prep, side, budget, banned)
     raise KeyError(name)

@@ -1,5 +1,5 @@
 """The Tank Chess compiled kernel (numba): ``random``/``heuristic`` games, turn for turn
-those of the Python loop.
+those of the Python loop, and the ``alphabeta`` agent's search.
 
 - ``games.py``: the entry points (``kernel_games``, ``kernel_turns``).
 - ``base.py``: decorators, the ``TANKMAP_KERNEL`` switch, the cache guard and the
@@ -9,4 +9,7 @@ those of the Python loop.
 - ``heuristic.py``: the heuristic's ranking; ``threats.py``, ``escape.py``: its exposure
   and escape searches; ``memo.py``, ``positions.py``: what it remembers per position.
 - ``rng.py``: numpy's PCG64 and ``SeedSequence``, so each seed draws the same numbers.
+- ``alphabeta.py``: the ``alphabeta`` agent's search; ``search_moves.py``: its make and
+  unmake and turn order; ``transposition.py``: its hash and table; ``evaluation.py``: its
+  evaluation (none of them uses the heuristic).
 """
