@@ -13,6 +13,19 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """On a parallel run (``-n``), compile every numba kernel once before the workers start
+    (``scripts/warm_kernels.py``): otherwise each worker, and each command a test starts,
+    compiles the kernels it meets on its own, side by side, minutes of CPU from a clean
+    clone."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "warm_kernels.py")], check=False)
+
+
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT
