@@ -52,9 +52,7 @@ BUDGETS: dict[tuple[str, str], Budget] = {
     ("tank-chess", "uct"): Budget(48, 1_000, "playouts per turn"),
     ("tank-wars", "search"): Budget(3, 150, "sampled futures per round"),
     ("tank-wars", "regret"): Budget(64, 16_384, "regret-matching iterations per round"),
-    ("tank-wars", "regret-heuristic"): Budget(
-        64, 16_384, "regret-matching iterations per round"
-    ),
+    ("tank-wars", "regret-heuristic"): Budget(64, 16_384, "regret-matching iterations per round"),
 }
 """(ruleset, agent) -> its budget (see the module docstring for how the limits were
 chosen)."""

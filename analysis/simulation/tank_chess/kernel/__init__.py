@@ -9,7 +9,7 @@ those of the Python loop, and the ``alphabeta`` agent's search.
 - ``heuristic.py``: the heuristic's ranking; ``threats.py``, ``escape.py``: its exposure
   and escape searches; ``memo.py``, ``positions.py``: what it remembers per position.
 - ``rng.py``: numpy's PCG64 and ``SeedSequence``, so each seed draws the same numbers.
-- ``alphabeta.py``: the ``alphabeta`` agent's search; ``search_moves.py``: its make and
-  unmake and turn order; ``transposition.py``: its hash and table; ``evaluation.py``: its
-  evaluation (none of them uses the heuristic).
+- ``alphabeta.py``: the ``alphabeta`` agent's search; ``search_moves.py``: its make (the
+  take-back is ``moves.pop``) and turn order; ``transposition.py``: its hash and table;
+  ``evaluation.py``: its evaluation (none of them uses the heuristic).
 """

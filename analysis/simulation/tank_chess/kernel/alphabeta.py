@@ -35,7 +35,7 @@ from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
     evaluate,
     wins_now,
 )
-from tankmap.analysis.simulation.tank_chess.kernel.moves import legal_turns, outcome, turn_rows
+from tankmap.analysis.simulation.tank_chess.kernel.moves import legal_turns, outcome, pop, turn_rows
 from tankmap.analysis.simulation.tank_chess.kernel.search_moves import (
     decode,
     legal_move,
@@ -43,7 +43,6 @@ from tankmap.analysis.simulation.tank_chess.kernel.search_moves import (
     order_keys,
     pick,
     quiet,
-    unmake,
 )
 from tankmap.analysis.simulation.tank_chess.kernel.transposition import (
     EXACT,
@@ -338,7 +337,7 @@ def negamax(b: Board, pos: Position, w: SearchWork, depth: int, alpha: int, beta
         ply -= 1
         fr = frames[ply]
         t = _current(w, ply)
-        unmake(pos, t, w.save[ply])
+        pop(pos, t, w.save[ply])
         if cnt[ABORT]:
             cnt[TOP] = fr[F_TOP]
             value = 0
@@ -411,7 +410,7 @@ def search_root(b: Board, pos: Position, w: SearchWork, budget: int, banned: int
             i = order[k]
             h2 = make(b, pos, w.zobrist, h, moves[i], save)
             v = -negamax(b, pos, w, depth - 1, -INF, -alpha, h2)
-            unmake(pos, moves[i], save)
+            pop(pos, moves[i], save)
             if cnt[ABORT]:
                 break
             scores[i] = v

@@ -33,7 +33,7 @@ from tankmap.analysis.simulation.tank_chess.kernel.memo import (
     escape_remember,
     occupancy,
 )
-from tankmap.analysis.simulation.tank_chess.kernel.moves import hit_armour, legal_turns, push
+from tankmap.analysis.simulation.tank_chess.kernel.moves import hit_armour, legal_turns, pop, push
 from tankmap.analysis.simulation.tank_chess.kernel.positions import (
     COVERS,
     DELAY,
@@ -110,32 +110,13 @@ def command_tank(b: Board, pos: Position, side: int) -> int:
 
 @jit
 def _apply(b: Board, pos: Position, t: Any, save: Any) -> None:
-    """``GameState.push(t)``; what ``_undo`` needs goes to ``save``."""
+    """``GameState.push(t)``; what ``moves.pop`` needs goes to ``save``."""
     p = t[0]
     save[0] = pos.cell[p]
     save[1] = pos.facing[p]
     save[2] = pos.meta[2]
     save[3] = pos.meta[3]
     save[4] = push(b, pos, t[0], t[1], t[2], t[3])
-
-
-@jit
-def _undo(b: Board, pos: Position, t: Any, save: Any) -> None:
-    """``GameState.pop()`` of ``_apply(t)``."""
-    p, c, target = t[0], t[1], t[3]
-    grid = pos.grid
-    if c >= 0:
-        grid[c] = EMPTY
-    grid[save[0]] = p
-    pos.cell[p] = save[0]
-    pos.facing[p] = save[1]
-    if save[4]:
-        pos.alive[target] = 1
-        grid[pos.cell[target]] = target
-    pos.meta[2] = save[2]
-    pos.meta[3] = save[3]
-    pos.meta[0] ^= 1
-    pos.meta[1] -= 1
 
 
 @jit
@@ -332,7 +313,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                 if hit == UNKNOWN:
                     _apply(b, pos, buf[t], save)
                     hit = covered(b, pos, buf[t, 0], enemy, nxt)
-                    _undo(b, pos, buf[t], save)
+                    pop(pos, buf[t], save)
                     set_fact(pm, entry, t, COVERS, hit)
                 if hit:
                     bonus[t] = bonus[t] + W_COVER * (hit / n_next)
@@ -443,7 +424,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                     v = 1 if exposed(b, pos, clt, skipped) else 0
                 else:
                     v = 1 if exposed(b, pos, clt, masks) else 0
-                _undo(b, pos, buf[t], save)
+                pop(pos, buf[t], save)
                 set_fact(pm, entry, t, VERDICT, v)
             hit = v == 1
         if hit:

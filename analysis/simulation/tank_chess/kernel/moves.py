@@ -337,6 +337,27 @@ def push(b: Board, pos: Position, p: int, c: int, f: int, target: int) -> bool:
 
 
 @jit
+def pop(pos: Position, t: Any, save: Any) -> None:
+    """Take back ``push`` of turn ``t`` (``GameState.pop()``): ``save`` holds the mover's
+    cell and facing, ``meta[2]``/``meta[3]`` and whether the turn destroyed, from before
+    the push."""
+    p, c, target = t[0], t[1], t[3]
+    grid = pos.grid
+    if c >= 0:
+        grid[c] = EMPTY
+    grid[save[0]] = p
+    pos.cell[p] = save[0]
+    pos.facing[p] = save[1]
+    if save[4]:
+        pos.alive[target] = 1
+        grid[pos.cell[target]] = target
+    pos.meta[2] = save[2]
+    pos.meta[3] = save[3]
+    pos.meta[0] ^= 1
+    pos.meta[1] -= 1
+
+
+@jit
 def outcome(b: Board, pos: Position) -> int:
     """-1 while the game goes on, else the ``REASONS`` code of ``GameState.outcome``."""
     meta = pos.meta

@@ -1,6 +1,6 @@
-"""Turns as the ``alphabeta`` search handles them, in numba: make and unmake with the
-Zobrist hash, the order a node tries its turns in, and whether a remembered turn (the
-transposition table's, a killer) is legal in the position at hand.
+"""Turns as the ``alphabeta`` search handles them, in numba: make with the Zobrist hash
+(``moves.pop`` takes a turn back), the order a node tries its turns in, and whether a
+remembered turn (the transposition table's, a killer) is legal in the position at hand.
 
 The plain-Python twin of each is in ``agents/alphabeta_ref.py``.
 """
@@ -39,8 +39,8 @@ needs one more (most nodes are cut off before)."""
 
 @jit
 def make(b: Board, pos: Position, z: Keys, h: int, t: Any, save: Any) -> int:
-    """Play turn ``t`` (``moves.push``), keeping in ``save`` what ``unmake`` needs; the new
-    hash of the position (``h`` before)."""
+    """Play turn ``t`` (``moves.push``), keeping in ``save`` what ``moves.pop`` needs to
+    take it back; the new hash of the position (``h`` before)."""
     p, c, f, target = t[0], t[1], t[2], t[3]
     oc, of = pos.cell[p], pos.facing[p]
     save[0] = oc
@@ -56,25 +56,6 @@ def make(b: Board, pos: Position, z: Keys, h: int, t: Any, save: Any) -> int:
         tc = pos.cell[target]
         h ^= z.live[target, tc * 8 + pos.facing[target]] ^ z.wreck[target, tc]
     return int(h)
-
-
-@jit
-def unmake(pos: Position, t: Any, save: Any) -> None:
-    """Take back ``make(t)``."""
-    p, c, target = t[0], t[1], t[3]
-    grid = pos.grid
-    if c >= 0:
-        grid[c] = EMPTY
-    grid[save[0]] = p
-    pos.cell[p] = save[0]
-    pos.facing[p] = save[1]
-    if save[4]:
-        pos.alive[target] = 1
-        grid[pos.cell[target]] = target
-    pos.meta[2] = save[2]
-    pos.meta[3] = save[3]
-    pos.meta[0] ^= 1
-    pos.meta[1] -= 1
 
 
 @inline

@@ -4,7 +4,7 @@ plain-Python twin is ``agents/alphabeta_ref.py``, which reads the same keys).
 **Zobrist hash**: the XOR of one random 64-bit key per live piece and state
 (``live[p, cell * 8 + facing]``), per wreck and cell (``wreck[p, cell]``) and, when
 Black is to move, ``side``. The keys come from a fixed seed, so a position hashes the same
-in every process. ``make``/``unmake`` (``alphabeta``) update it with two or three XORs.
+in every process. ``make`` (``alphabeta``) updates it with two or three XORs.
 
 **Table**: ``TT_SIZE`` slots indexed by the hash's low bits, each the full hash, the best
 turn found (``encode``), the score and ``stamp << 8 | depth << 2 | bound``. A slot whose
