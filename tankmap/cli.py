@@ -14,6 +14,7 @@ import importlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
@@ -75,6 +76,31 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+def _redeliver_swallowed(unraisable: sys.UnraisableHookArgs, default: object) -> None:
+    """``sys.unraisablehook`` while a command runs. Python swallows an exception raised where
+    it cannot propagate (an at-fork callback, ``__del__``, a weakref callback), printing
+    "Exception ignored in ..." and carrying on: a ``Terminated`` raised there would be lost
+    and the command would run to its end. Such a ``Terminated`` is delivered again a moment
+    later (a SIGTERM sent to the main thread by a short-lived thread, so that it lands once
+    the swallowing code has returned and interrupts a blocking call); should it be swallowed
+    again, this repeats."""
+    if isinstance(unraisable.exc_value, Terminated) and (
+        threading.current_thread() is threading.main_thread()
+    ):
+        signal.signal(signal.SIGTERM, _terminate)
+        main_thread = threading.main_thread().ident
+        assert main_thread is not None
+
+        def resend() -> None:
+            time.sleep(0.05)
+            signal.pthread_kill(main_thread, signal.SIGTERM)
+
+        threading.Thread(target=resend, name="tankmap-sigterm-again", daemon=True).start()
+        return
+    assert callable(default)
+    default(unraisable)
+
+
 EVENT_LOOP_COMMANDS = frozenset({"edit"})
 """Commands whose main thread runs Qt's event loop: Python code runs there only in slots,
 which would swallow the exception, so SIGTERM keeps its default action (the editor's
@@ -84,14 +110,23 @@ autosave offers the work back)."""
 @contextmanager
 def _sigterm_stops(command: str) -> Iterator[None]:
     """While ``command`` runs, SIGTERM raises ``Terminated`` (in the main thread only: no
-    other thread may set signal handlers; not under an event loop)."""
+    other thread may set signal handlers; not under an event loop). A ``Terminated`` that
+    Python swallows (see ``_redeliver_swallowed``) is raised again, so SIGTERM always stops
+    the command."""
     if command in EVENT_LOOP_COMMANDS or threading.current_thread() is not threading.main_thread():
         yield
         return
     old = signal.signal(signal.SIGTERM, _terminate)
+    old_hook = sys.unraisablehook
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        _redeliver_swallowed(unraisable, old_hook)
+
+    sys.unraisablehook = hook
     try:
         yield
     finally:
+        sys.unraisablehook = old_hook
         signal.signal(signal.SIGTERM, old)
 
 
