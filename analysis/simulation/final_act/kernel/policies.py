@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.kernel.base import _inline, _noise, _psum
+from tankmap.analysis.simulation.final_act.kernel.base import _inline, _jit, _noise, _psum
 from tankmap.analysis.simulation.final_act.kernel.repair import _heuristic_repairs
 from tankmap.analysis.simulation.final_act.kernel.tables import AT, NOISE_PER_UNIT, TANK
 
@@ -166,7 +166,7 @@ def _options(
         ok[j] = good
 
 
-@_inline
+@_jit
 def _random_side(
     T_elevating: Any,
     T_k: Any,
@@ -227,7 +227,7 @@ def heuristic_tables(T: Any) -> Any:
     )  # fmt: skip
 
 
-@_inline
+@_jit
 def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA: Any) -> None:
     """One side's heuristic orders and shells (BatchPlayers._heuristic); with
     ``T_repair_on`` its R/M repairs too (``repair``: the tanks declared). Expects

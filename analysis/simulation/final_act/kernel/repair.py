@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.kernel.base import _inline, _noise
+from tankmap.analysis.simulation.final_act.kernel.base import _inline, _jit, _noise
 from tankmap.analysis.simulation.final_act.kernel.tables import (
     NOISE_PER_UNIT,
     REPAIR_NOISE,
@@ -89,7 +89,7 @@ def _cheb(T_col: Any, T_row: Any, a: int, b: int) -> int:
     return d
 
 
-@_inline
+@_jit
 def _heuristic_repairs(
     T_col: Any,
     T_row: Any,

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, _inline, _jit
+from tankmap.analysis.simulation.final_act.kernel.base import RANDOM, _jit
 from tankmap.analysis.simulation.final_act.kernel.packed import Tables
 from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
@@ -56,7 +56,7 @@ def _scratch(T: Tables, units: int) -> Any:
     )
 
 
-@_inline
+@_jit
 def _round(
     T: Tables,
     S: Any,

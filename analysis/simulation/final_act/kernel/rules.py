@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.final_act.kernel.base import _inline
+from tankmap.analysis.simulation.final_act.kernel.base import _inline, _jit
 from tankmap.analysis.simulation.final_act.kernel.repair import _finish_repairs, _repair_wrecks
 from tankmap.analysis.simulation.final_act.kernel.tables import AT, RM, TANK
 
 
 # --- the rules of a round (rules.final_act.engine.Game.apply_round) -----------------------
-@_inline
+@_jit
 def _group_bad(
     T_forbid_tank_rm: Any,
     T_kind: Any,
@@ -96,7 +96,7 @@ def _group_bad(
     return forbidden
 
 
-@_inline
+@_jit
 def _resolve(
     T_forbid_tank_rm: Any,
     T_kind: Any,
@@ -270,7 +270,7 @@ def rule_tables(T: Any) -> Any:
     )  # fmt: skip
 
 
-@_inline
+@_jit
 def _apply(
     RT: Any,
     g: int,
