@@ -28,6 +28,12 @@ _LINES: dict[str, dict[str, str]] = {
         "search": "search[:N] — plans each round against N sampled enemy heuristic plans "
         "(default 3): tries every order of each tank in place of the heuristic's, scored "
         "one round ahead by material and race position; fights as well as races (slow)",
+        "duct": "duct[:N] — decoupled UCT: every unit of both sides is a bandit over its "
+        "orders and shells, N iterations a round (default 64), each judged by 4 rounds of "
+        "light shortest-route playouts and a material-and-race value; never reads the "
+        "heuristic (independent evidence)",
+        "duct-h": "duct-h[:N] — duct with the heuristic playing both sides in its playouts "
+        "(default 32; heuristic-based)",
     },
     "tank-chess": {
         "heuristic": "heuristic — wins at once when it can, else scores destroying shots, "
@@ -76,11 +82,13 @@ def describe(ruleset: str, spec: str) -> str:
     return line
 
 
-SUPERSEDED = frozenset({"uct", "regret-heuristic"})
-"""Agents left out of a default ladder: Tank Chess ``uct`` rates about as high as ``search``
-on the built-in boards at three times its cost per game (it alone took three quarters of
-a default 200-game ladder of basic-16); Tank Wars ``regret-heuristic`` is ``regret`` with
-heuristic look-ahead (a variant, not a rung of its own). ``--agents`` still takes them."""
+SUPERSEDED = frozenset({"uct", "regret-heuristic", "duct", "duct-h"})
+"""Agents left out of a default ladder (``--agents`` still takes them): Tank Chess ``uct``
+rates about as high as ``search`` on the built-in boards at three times its cost per game
+(it alone took three quarters of a default 200-game ladder of basic-16); Tank Wars
+``regret-heuristic`` is ``regret`` with heuristic look-ahead (a variant, not a rung of its
+own); Final Act ``duct``/``duct-h`` are verdict families' agents (``duct`` the independent
+cross-check), weaker than ``search`` per CPU second."""
 
 
 def default_agents(ruleset: str, everything: bool = False) -> list[str]:

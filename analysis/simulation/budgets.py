@@ -19,6 +19,8 @@ default and ten times it, 2 at the limit), and what 100 games at the limit take:
   **1,000** → 7.9 s (0.93 s a turn, games of 8-13 turns): 100 games ≈ 13-22 min.
 - Tank Wars ``search`` (N sampled futures per round; default): 3 → 0.64 s, 30 → 6.3 s,
   **150** → 28.4 s (3.0 s a round): 100 games ≈ 47 min.
+- Final Act ``duct`` and ``duct-h`` (N iterations per round; mirror): 16 → 0.013 s,
+  64 → 0.05 s, 128 → 0.14 s, about linear: **8,192** → about 9 s: 100 games ≈ 15 min.
 - Tank Wars ``regret`` and ``regret-heuristic`` (N regret-matching iterations per round;
   default): 32 → 0.073 s, 128 → 0.27 s, 512 → 1.16 s, about linear: **16,384** → about
   37 s: 100 games ≈ an hour.
@@ -47,6 +49,8 @@ class Budget:
 
 BUDGETS: dict[tuple[str, str], Budget] = {
     ("final-act", "search"): Budget(3, 500, "sampled enemy plans per round"),
+    ("final-act", "duct"): Budget(64, 8_192, "iterations per round"),
+    ("final-act", "duct-h"): Budget(32, 8_192, "iterations per round"),
     ("tank-chess", "search"): Budget(60, 10_000, "lines per turn"),
     ("tank-chess", "alphabeta"): Budget(3_200, 131_072, "positions per turn"),
     ("tank-chess", "uct"): Budget(48, 1_000, "playouts per turn"),

@@ -49,6 +49,7 @@ class Family:
 _FAMILIES: dict[str, list[Family]] = {
     "final-act": [
         Family("final-act", "search", base=3, limit=96, independent=False, default_budget=3),
+        Family("final-act", "duct", base=16, limit=2048, independent=True, default_budget=64),
     ],
     "tank-chess": [
         Family(

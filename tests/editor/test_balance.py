@@ -159,8 +159,10 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
     w.run_action("analysis.balance")
     dialog = w.analysis.balance_dialog
     assert dialog is not None and dialog.isVisible()
-    assert [dialog.south.itemText(i) for i in range(dialog.south.count())][:3] == [
+    assert [dialog.south.itemText(i) for i in range(dialog.south.count())][:5] == [
         "heuristic",
+        "duct",
+        "duct-h",
         "random",
         "search",
     ]

@@ -156,6 +156,8 @@ def test_the_set_up_dialog_offers_you_and_every_agent(make_window: Any, qtbot: A
         "random",
         "heuristic",
         "search",
+        "duct",
+        "duct-h",
     ]
     dialog.set_players(HUMAN, "search")
     assert dialog.choice() == PlayChoice((HUMAN, "search"), 0)

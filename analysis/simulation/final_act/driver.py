@@ -5,7 +5,9 @@ whole games per call, records included); ``random-ref`` and ``heuristic-ref`` ar
 readable one-game-at-a-time reference implementations of the same ideas
 (``agents/reference.py`` on the reference engine, ``rules.final_act.engine``), and
 ``search[:N]`` plays one game at a time there, scoring its candidates on the kernel
-(``agents/search.py``). Both kinds of game record replay through the reference engine.
+(``agents/search.py``); ``duct[:N]`` and ``duct-h[:N]`` (``agents/duct.py``) play whole
+games on the kernel against ``random``, ``heuristic`` or each other (``duct/games.py``),
+else one game at a time. Both kinds of game record replay through the reference engine.
 
 Advanced rules and tokens (docs/rules.md §1.8), and the basic-rule readings set away from
 their defaults (§1.8a, ``rules.final_act.engine_readings``), are modelled by the reference
@@ -26,8 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.final_act.agents.duct import refuse_slow
 from tankmap.analysis.simulation.final_act.agents.factory import make_policy
 from tankmap.analysis.simulation.final_act.agents.reference import RoundView
+from tankmap.analysis.simulation.final_act.duct.players import PLAYOUTS, SidePlayer, parse_duct
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.games import (
     Death,
@@ -45,7 +49,7 @@ from tankmap.rules.final_act.tables import Order
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
-BASES = ("random", "heuristic", "search", "random-ref", "heuristic-ref")
+BASES = ("random", "heuristic", "search", "duct", "duct-h", "random-ref", "heuristic-ref")
 BATCHED = ("random", "heuristic")  # the agents the kernel plays, whole games per call
 
 
@@ -92,6 +96,19 @@ class FinalActDriver:
             )
         return None
 
+    def duct_players(
+        self, policies: tuple[str, str], prepared: Any = None
+    ) -> tuple[SidePlayer, SidePlayer] | None:
+        """How each side plays a kernel game with ``duct`` players (``duct/games.py``): when
+        a policy is ``duct``/``duct-h`` and the other ``random``, ``heuristic`` or a
+        ``duct`` too, on a game the kernel models; else ``None`` (one game at a time)."""
+        if prepared is not None and (prepared.game.adv.slow or prepared.game.readings.changed):
+            return None
+        south, north = (SidePlayer.of(*parse_policy(spec)) for spec in policies)
+        if south is None or north is None or not {south.agent, north.agent} & set(PLAYOUTS):
+            return None
+        return south, north
+
     def warm(self, prepared: Any, policies: tuple[str, str], games: int | None = None) -> None:
         """Build the kernel's tables and load the compiled kernel now, before worker
         processes fork, so that they share both instead of each loading the kernel (about
@@ -101,6 +118,10 @@ class FinalActDriver:
         searching = any(parse_policy(p)[0].split(":")[0] == "search" for p in policies)
         game = prepared.game
         slow = game.adv.slow or game.readings.changed
+        if not slow and any(parse_duct(parse_policy(p)[0]) for p in policies):
+            from tankmap.analysis.simulation.final_act.duct.games import warm as warm_duct
+
+            warm_duct(prepared)
         if not (self.batched(policies, prepared) or searching) or slow:
             return
         if not _kernel_available():  # pragma: no cover - numba is a dependency
@@ -122,6 +143,9 @@ class FinalActDriver:
         included; the others play one game per ``game_rng(seed, game)``."""
         if self.batched(policies, prepared):
             return self._batched(prepared, policies, game_keys(seed, games), record)
+        players = self.duct_players(policies, prepared)
+        if players is not None:
+            return _duct_games(prepared, players, game_keys(seed, games), record)
         from tankmap.analysis.simulation.runner import game_rng
 
         return [self.play(prepared, policies, game_rng(seed, g), record) for g in games]
@@ -137,6 +161,9 @@ class FinalActDriver:
         then draws its key from its Generator)."""
         if self.batched(policies, prepared):
             return self._batched(prepared, policies, [key_of(rng) for rng in rngs], record)
+        players = self.duct_players(policies, prepared)
+        if players is not None:
+            return _duct_games(prepared, players, [key_of(rng) for rng in rngs], record)
         return [self.play(prepared, policies, rng, record) for rng in rngs]
 
     def _batched(
@@ -158,7 +185,11 @@ class FinalActDriver:
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         name, _, budget = base.partition(":")
-        if name not in BASES or (
+        if name in PLAYOUTS:
+            parse_duct(base)  # (a bad budget: PolicyError)
+            if prepared is not None:
+                refuse_slow(prepared, name)
+        elif name not in BASES or (
             budget and not (name == "search" and budget.isdigit() and int(budget) >= 1)
         ):
             raise PolicyError(
@@ -178,6 +209,9 @@ class FinalActDriver:
     ) -> GameResult:
         if self.batched(policies, prepared):
             return self._batched(prepared, policies, [key_of(rng)], record)[0]
+        kernel_players = self.duct_players(policies, prepared)
+        if kernel_players is not None:
+            return _duct_games(prepared, kernel_players, [key_of(rng)], record)[0]
         prep: Prepared = prepared
         game = prep.game
         adv = game.adv
@@ -252,6 +286,15 @@ class FinalActDriver:
                     )
                 )
         return game_result(st, deaths, FinalActRecord.of(st, rounds, actions) if record else None)
+
+
+def _duct_games(
+    prepared: Any, players: tuple[SidePlayer, SidePlayer], keys: list[int], record: bool
+) -> Sequence[GameResult]:
+    """Games with ``duct`` players on the kernel (``duct/games.py``), loaded on demand."""
+    from tankmap.analysis.simulation.final_act.duct.games import play_many as play_duct
+
+    return play_duct(prepared, players, keys, record)
 
 
 def game_result(st: State, deaths: list[Death], record: Any) -> GameResult:

@@ -1,23 +1,30 @@
-"""The Final Act agent of a name (``random``, ``heuristic``, ``search[:N]``, their ``-ref``
-twins), as the one-game driver loop plays it (``FinalActDriver.play``)."""
+"""The Final Act agent of a name (``random``, ``heuristic``, ``search[:N]``, ``duct[:N]``,
+``duct-h[:N]``, the ``-ref`` twins), as the one-game driver loop plays it
+(``FinalActDriver.play``)."""
 
 from __future__ import annotations
 
+from tankmap.analysis.simulation.final_act.agents.duct import DuctPolicy
 from tankmap.analysis.simulation.final_act.agents.reference import (
     HeuristicPolicy,
     RandomPolicy,
 )
+from tankmap.analysis.simulation.final_act.duct.players import parse_duct
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 
 
 def make_policy(
     name: str, restrictions: tuple[str, ...], prep: Prepared, side: int
-) -> RandomPolicy | HeuristicPolicy:
+) -> RandomPolicy | HeuristicPolicy | DuctPolicy:
     """The policy ``name`` for ``side`` (0 south, 1 north); ``KeyError`` if unknown,
-    ``ValueError`` for a bad ``search:N`` budget. ``random``/``heuristic`` here are the
-    reference agents: the driver plays those names on the kernel unless the game needs the
-    reference engine."""
+    ``ValueError`` for a bad ``search:N`` budget, ``PolicyError`` for a bad ``duct:N``
+    budget or a ``duct`` agent on a board with advanced options. ``random``/``heuristic``
+    here are the reference agents: the driver plays those names on the kernel unless the
+    game needs the reference engine."""
     no_berms = "no-berms" in restrictions
+    duct = parse_duct(name)
+    if duct is not None:
+        return DuctPolicy(prep, side, no_berms, *duct)
     if name == "search" or name.startswith("search:"):
         # (loaded on demand: it loads the compiled kernel)
         from tankmap.analysis.simulation.final_act.agents.search import (
