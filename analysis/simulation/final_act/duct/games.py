@@ -163,9 +163,10 @@ def _play_duct(
                     own[:] = False
                     own[side] = nobs[side]
                     skey = _search_key(key, rnd, side)
+                    # np.int64: one compiled search, not one per literal argument
                     duct_search(
-                        T, X, side, skey, budgets[side], DEPTH, playouts[side], own, rnd, state,
-                        decided, SS,
+                        T, X, side, skey, budgets[side], np.int64(DEPTH), playouts[side], own,
+                        np.int64(rnd), state, decided, SS,
                     )  # fmt: skip
             if rec_dest.shape[0] > 0:
                 rec_dest[g, rnd, :] = dest

@@ -52,6 +52,7 @@ from tankmap.analysis.simulation.final_act.kernel.base import (
     _S31,
     KERNEL_SOURCES,
     _inline,
+    _jit,
     _noise,
     _numba,
 )
@@ -169,7 +170,7 @@ def _shortest(
     return best
 
 
-@_inline
+@_jit
 def _light_round(
     T: Any,
     X: Any,
@@ -263,7 +264,7 @@ def _light_round(
         shells[u] = target
 
 
-@_inline
+@_jit
 def _value(T: Any, cell: Any, facing: Any, damage: Any, alive: Any, end: int, winner: int) -> float:
     """The position's value for south (module docstring); ``end``/``winner`` as
     ``rules._check_end`` returns them."""

@@ -117,7 +117,7 @@ def _partner(T: Any, u: int, cell: Any, alive: Any, rm_left: Any) -> int:
     return -1
 
 
-@_inline
+@_jit
 def _arms(
     T: Any,
     X: Any,
@@ -208,7 +208,7 @@ def _arms(
         _sort_arms(s_key[u], s_tie[u], (s_cell[u], s_cell[u], s_cell[u]), m)
 
 
-@_inline
+@_jit
 def _heuristic_round(T: Any, S: Any, key: np.uint64, base: int, nobs: Any, state: Any) -> None:
     """Both sides' heuristic orders and shells for the round about to be played (the
     decisions of ``round._round``; noise from counter ``base`` of ``key``)."""
@@ -245,7 +245,7 @@ def _heuristic_round(T: Any, S: Any, key: np.uint64, base: int, nobs: Any, state
         _heuristic_side(heuristic_tables(T), side, nobs[side], key, base, ha)
 
 
-@_inline
+@_jit
 def _pick(
     T: Any,
     a_dest: Any,
@@ -327,6 +327,7 @@ def duct_search(
     T, X, nobs, state0, out, S = unowned((T, X, nobs, state0, out, S))
     cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0, rm_left0 = state0
     out_dest, out_fac, out_shells, out_repair = out
+    g0 = np.int64(0)  # game row 0, not the literal 0: one compiled _apply for every caller
     units = cell0.shape[0]
     n = T.n
     ka = T.k + 1
@@ -407,7 +408,7 @@ def duct_search(
                 else:
                     _heuristic_round(T, S, ikey, (r - 1) * T.width, nobs, state)
             rnd += 1
-            _apply(rt, 0, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills, dest,
+            _apply(rt, g0, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills, dest,
                    dest_fac, shells, moving, bounce, d_count, d_unit, d_cell, d_round, d_by,
                    rm_left, repair, rwreck, grid, links)  # fmt: skip
             end, winner = _check_end(

@@ -46,6 +46,7 @@ def _lookahead(
     declared repaired by their R/M), then up to
     ``ahead`` rounds of the heuristic on both sides (noise keyed ``keys[g]``); set
     ``values[g]`` to ``agents.search.value`` of the position reached for side ``me``."""
+    g0 = np.int64(0)  # game row 0, not the literal 0: one compiled _apply for every caller
     units = cell0.shape[0]
     cell = np.empty(units, dtype=np.int64)
     facing = np.empty(units, dtype=np.int64)
@@ -87,7 +88,7 @@ def _lookahead(
         rnd = done + 1
         _apply(
             rule_tables(T),
-            0,
+            g0,
             rnd,
             cell,
             facing,
@@ -120,7 +121,7 @@ def _lookahead(
                 break
             rnd += 1
             _round(
-                T, S, bases, nobs, key, r * T.width, 0, rnd, cell, facing, damage,
+                T, S, bases, nobs, key, r * T.width, g0, rnd, cell, facing, damage,
                 alive, wreck, wreck_cells, kills, d_count, d_unit, d_cell, d_round, d_by,
                 rm_left,
             )  # fmt: skip

@@ -108,6 +108,7 @@ def _given(
     after a round that ends the game. Returns the knock-outs."""
     cell, facing, damage, alive, wreck, wreck_cells, tie_base, rm_left = pos
     o_cell, o_facing, o_damage, o_alive, o_wreck, o_rm_left, o_kills, o_end, o_winner, o_d = out
+    g0 = np.int64(0)  # game row 0, not the literal 0: one compiled _apply for every caller
     units = cell.shape[0]
     S = _scratch(T, units)
     moving, bounce, rwreck, grid, links = S[5], S[6], S[20], S[21], S[22]
@@ -131,7 +132,7 @@ def _given(
         d_count[0] = 0
         rnd = done + r + 1
         _apply(
-            rule_tables(T), 0, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
+            rule_tables(T), g0, rnd, cell, facing, damage, alive, wreck, wreck_cells, kills,
             here_dest, here_fac, here_shells, moving, bounce, d_count, d_unit, d_cell,
             d_round, d_by, rm_left, here_repair, rwreck, grid, links,
         )  # fmt: skip

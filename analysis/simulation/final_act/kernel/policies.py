@@ -382,7 +382,7 @@ def _heuristic_side(HT: Any, side: int, nob: bool, key: np.uint64, base: int, HA
             busy,
             ok,
             mine,
-            m,
+            np.int64(m),  # not the literal 0 of type inference: one compiled function
         )
     # ATs (_at_order)
     t_max = T_tgt.shape[2]
