@@ -28,9 +28,10 @@ import numpy as np
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
-from tankmap.analysis.verdict.rule import Judgement, Step, judge
+from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.sides import side_names
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: ``stage`` names the run (``"search:6 vs search:3"``)."""
@@ -155,6 +156,7 @@ def run_verdict(
             scenario, n, pols, seed=run, workers=workers, scheduler=scheduler, progress=tick
         )
 
+    names = {side.value: name for side, name in side_names(scenario.ruleset).items()}
     steps: list[Step] = []
     judgement = Judgement(False, "no rung played")
     half = games // 2
@@ -190,7 +192,7 @@ def run_verdict(
             break
         est = BalanceEstimate.of_table(df, agent)
         steps.append(Step(agent, budget, est, points, played, clock() - t0))
-        judgement = judge(steps, MIN_VERDICT_GAMES)
+        judgement = judge(steps, MIN_VERDICT_GAMES, names)
         if judgement.converged:
             break
     else:
@@ -201,7 +203,7 @@ def run_verdict(
     check = None
     other = cross_check_family(fam) if cross_check else None
     if other is not None and steps:
-        check = _cross_check(other, steps, play, seed, games, clock, deadline)
+        check = _cross_check(other, steps, play, seed, games, clock, deadline, names)
     return Verdict(
         fam, steps, judgement, seed, games, time_limit, clock() - start, cross_check=check
     )
@@ -215,8 +217,10 @@ def _cross_check(
     games: int,
     clock: Callable[[], float],
     deadline: float,
+    names: dict[str, str],
 ) -> dict[str, Any]:
-    """The other family's default agent against itself, and whether it agrees."""
+    """The other family's default agent against itself, and whether it agrees (the reason
+    names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``)."""
     agent = other.default_agent()
     top = steps[-1]
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
@@ -240,8 +244,13 @@ def _cross_check(
         reason=(
             f"{agent} agrees"
             if agrees
-            else f"{agent} {theirs} but {top.agent} {mine}: the "
+            else f"{agent} {_word(theirs, names)} but {top.agent} {_word(mine, names)}: the "
             "heuristic-based and independent agents see this board differently"
         ),
     )
     return entry
+
+
+def _word(favoured: str, names: dict[str, str]) -> str:
+    """``"favours White"``, ``"calls it even"``, … (``rule.WORD`` with the game's side names)."""
+    return f"favours {names[favoured]}" if favoured in names else WORD[favoured]

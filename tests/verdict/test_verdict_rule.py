@@ -71,3 +71,15 @@ def test_both_missing_pieces_are_named() -> None:
     steps = [rung("s:3", 130, 60, 200), rung("s:6", 60, 130, 200, 150, 200)]
     reason = judge(steps, MIN).reason
     assert "still beats" in reason and "favours north but s:3 favours south" in reason
+
+
+def test_the_climb_names_tank_chess_sides_white_and_black() -> None:
+    """Reasons a person reads say White/Black in Tank Chess (the JSON's ``favoured`` stays
+    south/north): the rule's and the cross-check's words."""
+    from tankmap.analysis.verdict.climb import _word
+
+    names = {"south": "White", "north": "Black"}
+    assert _word("south", names) == "favours White"
+    assert _word("north", names) == "favours Black"
+    assert _word("even", names) == "calls it even"
+    assert _word("undecided", names) == "is undecided"
