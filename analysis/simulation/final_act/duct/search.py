@@ -310,10 +310,10 @@ def duct_search(
     me: int,
     skey: np.uint64,
     iters: int,
-    depth: int,
+    depth: int | np.int64,
     playout: int,
     nobs: Any,
-    rnd0: int,
+    rnd0: int | np.int64,
     state0: Any,
     out: Any,
     S: Any,
@@ -394,7 +394,7 @@ def duct_search(
         _pick(T, a_dest, a_fac, a_rep, n_arms, s_cell, n_sh, a_n, a_w, s_n, s_w, tot_a, tot_s,
               ch_a, ch_s, partner, cell0, facing0, alive0, dest, dest_fac, shells, repair,
               held)  # fmt: skip
-        rnd = rnd0
+        rnd = int(rnd0)
         end = 0
         winner = -1
         for r in range(depth + 1):

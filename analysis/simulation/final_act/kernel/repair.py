@@ -115,7 +115,7 @@ def _heuristic_repairs(
     busy: Any,
     ok: Any,
     mine: Any,
-    m: int,
+    m: int | np.int64,
 ) -> None:
     """The ``heuristic`` agent's repairs and R/M drives for ``side`` (after the tanks' and
     R/M's orders; ``repair`` and ``busy`` are cleared here for the side's units).

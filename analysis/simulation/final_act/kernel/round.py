@@ -64,7 +64,7 @@ def _round(
     nobs: Any,
     key: np.uint64,
     base: int,
-    g: int,
+    g: int | np.int64,
     rnd: int,
     cell: Any,
     facing: Any,

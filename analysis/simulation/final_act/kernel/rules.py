@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tankmap.analysis.simulation.final_act.kernel.base import _inline, _jit
 from tankmap.analysis.simulation.final_act.kernel.repair import _finish_repairs, _repair_wrecks
 from tankmap.analysis.simulation.final_act.kernel.tables import AT, RM, TANK
@@ -230,7 +232,7 @@ def _knock_out(
     T_kind: Any,
     T_side: Any,
     T_wrecks: Any,
-    g: int,
+    g: int | np.int64,
     u: int,
     by: int,
     rnd: int,
@@ -273,7 +275,7 @@ def rule_tables(T: Any) -> Any:
 @_jit
 def _apply(
     RT: Any,
-    g: int,
+    g: int | np.int64,
     rnd: int,
     cell: Any,
     facing: Any,
