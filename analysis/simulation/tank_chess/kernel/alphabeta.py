@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tankmap.analysis.simulation.tank_chess.kernel import base as kb
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit, unliteral
 from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
     STEP_CAP,
     WIN,
@@ -199,7 +199,7 @@ def _generate(b: Board, pos: Position, w: SearchWork, ply: int) -> None:
             kept += 1
     w.counters[TOP] = at + kept
     order_keys(
-        b, pos, moves, kept, 0, w.killers[ply], w.history, w.values, w.scores[:0],
+        b, pos, moves, unliteral(kept), 0, w.killers[ply], w.history, w.values, w.scores[:0],
         w.keys[at:], w.order[at:],
     )  # fmt: skip
     fr[F_N] = staged + kept
@@ -301,13 +301,13 @@ def negamax(b: Board, pos: Position, w: SearchWork, depth: int, alpha: int, beta
     value is then meaningless) once the budget is spent."""
     cnt = w.counters
     frames = w.frames
-    ply = 1
+    ply = unliteral(1)  # one compiled _enter, _generate, ... (not one more for ply 1)
     fr = frames[1]
     fr[F_DEPTH] = depth
     fr[F_ALPHA] = alpha
     fr[F_BETA] = beta
     fr[F_HASH] = h
-    decided, value = _enter(b, pos, w, 1)
+    decided, value = _enter(b, pos, w, ply)
     while True:
         if not decided:  # try the next turn of frame ``ply``, or close it
             fr = frames[ply]

@@ -64,6 +64,20 @@ def inline(fn: F) -> F:
     )
 
 
+@inline
+def unliteral(x: int) -> int:
+    """``x`` typed as numba's ``int64``. Pass a constant (``f(a, 0)``) or a counter started
+    at one through it: numba would type it ``Literal[int]`` and compile ``f``, and every
+    function ``f`` calls, once more for that literal."""
+    return int(np.int64(x))
+
+
+@inline
+def unliteral_flag(x: bool) -> bool:
+    """``x`` typed as numba's ``boolean`` (not ``Literal[bool]``; see ``unliteral``)."""
+    return bool(np.bool_(x))
+
+
 def available() -> bool:
     """Whether Tank Chess games may run on the kernel: numba importable and
     ``TANKMAP_KERNEL`` is not ``python`` (the Python reference path;

@@ -21,7 +21,7 @@ import numpy as np
 
 from tankmap.analysis.simulation.tank_chess.kernel import base as kb
 from tankmap.analysis.simulation.tank_chess.kernel import rng as kr
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
 from tankmap.analysis.simulation.tank_chess.kernel.heuristic import (
     Facts,
     escape_memo,
@@ -45,7 +45,7 @@ RANDOM, HEURISTIC = 0, 1
 """``kinds`` codes of ``play``."""
 
 
-@jit
+@inline  # small: called, its compiled code would hold the heuristic's once more
 def choose(b: Board, h: Facts, pos: Position, rng: Any, kinds: Any, banned: Any, work: Any,
            states: Any, buf: Any, memo: Any) -> int:  # fmt: skip
     """The row of ``buf`` holding the turn the player ``kinds[side]`` (``RANDOM``/

@@ -22,7 +22,7 @@ from tankmap.analysis.simulation.tank_chess.agents.defence import (
     W_COVER,
 )
 from tankmap.analysis.simulation.tank_chess.agents.scoring import CHECK, SAMPLE, VALUE
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit, unliteral
 from tankmap.analysis.simulation.tank_chess.kernel.escape import (
     escape_routes,
     escape_search,
@@ -240,7 +240,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
     elif enemy >= 0:
         lo = h.turns[1 - me, cell[enemy] * 8 + facing[enemy]]
         if 0 <= lo <= HORIZON:
-            e_turns = escape_search(b, pos, enemy, HORIZON, level, h.turns[1 - me])
+            e_turns = escape_search(b, pos, enemy, unliteral(HORIZON), level, h.turns[1 - me])
             if e_turns > 0:
                 threat = True
                 if clt >= 0:
@@ -272,14 +272,14 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                     blockers[kept] = blockers[j]
                     kept += 1
             n_block = kept
-            bnoise = uniforms(rng, n_block)
+            bnoise = uniforms(rng, unliteral(n_block))
             order = np.argsort(bnoise, kind="mergesort")
             for j in order[:DEFEND]:
                 t = blockers[j]
-                d = fact(pm, entry, t, DELAY)
+                d = fact(pm, entry, t, unliteral(DELAY))
                 if d == UNKNOWN:
                     d = _delay(b, pos, enemy, e_turns, buf[t], h.turns[1 - me], memo)
-                    set_fact(pm, entry, t, DELAY, d)
+                    set_fact(pm, entry, t, unliteral(DELAY), d)
                 bonus[t] = W_BLOCK * d
                 any_bonus = True
         if n_next:  # cover (HeuristicPolicy._cover)
@@ -309,12 +309,12 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                     continue
                 if not lines[buf[t, 1]]:
                     continue
-                hit = fact(pm, entry, t, COVERS)
+                hit = fact(pm, entry, t, unliteral(COVERS))
                 if hit == UNKNOWN:
                     _apply(b, pos, buf[t], save)
                     hit = covered(b, pos, buf[t, 0], enemy, nxt)
                     pop(pos, buf[t], save)
-                    set_fact(pm, entry, t, COVERS, hit)
+                    set_fact(pm, entry, t, unliteral(COVERS), hit)
                 if hit:
                     bonus[t] = bonus[t] + W_COVER * (hit / n_next)
                     any_bonus = True
@@ -414,7 +414,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                 set_still(pm, entry, exposure)
             hit = exposure == 1
         else:
-            v = fact(pm, entry, t, VERDICT)
+            v = fact(pm, entry, t, unliteral(VERDICT))
             if v == UNKNOWN:
                 if reach.shape[0] == 0:
                     reach, masks, skipped = _reach(b, pos, me, clt, work, states)
@@ -425,7 +425,7 @@ def heuristic_choice(b: Board, h: Facts, pos: Position, rng: Any, banned: int, w
                 else:
                     v = 1 if exposed(b, pos, clt, masks) else 0
                 pop(pos, buf[t], save)
-                set_fact(pm, entry, t, VERDICT, v)
+                set_fact(pm, entry, t, unliteral(VERDICT), v)
             hit = v == 1
         if hit:
             score -= 45.0

@@ -14,7 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import (
+    Board,
+    Position,
+    inline,
+    jit,
+    unliteral,
+)
 from tankmap.analysis.simulation.tank_chess.kernel.memo import (
     RADIUS,
     lookup,
@@ -289,7 +295,7 @@ def legal_turns(b: Board, pos: Position, banned: int, work: Any, states: Any, ou
             continue
         if keep and banned >> b.kind[p] & 1:
             continue
-        n = piece_turns(b, pos, p, work, states, out, n)
+        n = piece_turns(b, pos, p, work, states, out, unliteral(n))
     return n
 
 

@@ -54,7 +54,7 @@ def _insert_clean(tab: Any, mask: int, key: int) -> None:
         i = (i * 5 + 1 + perturb) & mask
 
 
-@inline
+@jit  # rare (the table grows): called, not copied into each set_add
 def _resize(tab: Any, tmp: Any, meta: Any, minused: int) -> None:
     size = MINSIZE
     while size <= minused:

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_wars.kernel.base import CELLS, R_PER_KIND, R_STAY, Tables, jit
+from tankmap.analysis.simulation.tank_wars.kernel.base import (
+    CELLS,
+    R_PER_KIND,
+    R_STAY,
+    Tables,
+    jit,
+    unliteral,
+    unliteral_flag,
+)
 from tankmap.analysis.simulation.tank_wars.kernel.rng import below, unit
 from tankmap.analysis.simulation.tank_wars.kernel.round import gunfire_available
 
@@ -69,7 +77,7 @@ def light_gunfire(
     if enemies == 0:
         return
     for k in range(n):
-        e = below(rng, enemies)
+        e = below(rng, unliteral(enemies))
         for i in range(v):
             if pos[i] >= 0 and vside[i] != side:
                 if e == 0:
@@ -103,7 +111,15 @@ def light_orders(
         low = 1 if pos[v + i] <= 1 else 0
         n = opt_len[i, cell, low]
         if banned[i] != 0:
-            take(t, cmds, used, i, cell, low, first_fitting(t, i, cell, low, used, True))
+            take(
+                t,
+                cmds,
+                used,
+                i,
+                cell,
+                low,
+                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
+            )
         elif limit > 0:
             m = 0
             for j in range(n):
@@ -111,9 +127,9 @@ def light_orders(
                 if c < 0 or used[cmd_kind[c]] < limit:
                     m += 1
             if m == 0:
-                take(t, cmds, used, i, cell, low, -1)
+                take(t, cmds, used, i, cell, low, unliteral(-1))
                 continue
-            r = below(rng, m)
+            r = below(rng, unliteral(m))
             for j in range(n):
                 c = opt[i, cell, low, j]
                 if c < 0 or used[cmd_kind[c]] < limit:
@@ -154,7 +170,15 @@ def heuristic_orders(
         low = 1 if armour <= 1 else 0
         if banned[i] != 0:
             mark[cell] = 1.0
-            take(t, cmds, used, i, cell, low, first_fitting(t, i, cell, low, used, True))
+            take(
+                t,
+                cmds,
+                used,
+                i,
+                cell,
+                low,
+                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
+            )
             continue
         best = -1
         best_end = cell
@@ -183,9 +207,9 @@ def heuristic_orders(
                 best_end = end
                 best_score = score
         if best < 0 and t.rules[R_STAY] == 0:
-            best = first_fitting(t, i, cell, low, used, True)
+            best = first_fitting(t, i, cell, low, used, unliteral_flag(True))
             if best < 0:
-                best = first_fitting(t, i, cell, low, used, False)
+                best = first_fitting(t, i, cell, low, used, unliteral_flag(False))
             best_end = cell
         mark[best_end] = 1.0
         take(t, cmds, used, i, cell, low, best)

@@ -30,7 +30,7 @@ def next_u64(st: np.ndarray) -> np.uint64:
 @jit
 def below(st: np.ndarray, n: int) -> int:
     """A uniform integer ``0..n-1`` (``n`` ≥ 1)."""
-    return int(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return int(np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)))
 
 
 @jit

@@ -32,6 +32,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_USED_UP,
     Tables,
     jit,
+    unliteral,
 )
 
 ONGOING, SOUTH_WINS, NORTH_WINS, BOTH_DESTROYED, ROUND_LIMIT = -1, 0, 1, 2, 3
@@ -160,8 +161,8 @@ def artillery(t: Tables, pos: np.ndarray, rolls: np.ndarray, at: np.ndarray) -> 
     v = len(t.vside)
     crater = 3 * v
     support = crater + CELLS
-    shots0 = artillery_shots(t, pos, 0)
-    shots1 = artillery_shots(t, pos, 1)
+    shots0 = artillery_shots(t, pos, unliteral(0))
+    shots1 = artillery_shots(t, pos, unliteral(1))
     if t.rules[R_USED_UP] != 0:
         for i in range(v):
             if pos[i] >= 0:

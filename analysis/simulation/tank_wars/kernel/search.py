@@ -22,6 +22,8 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_PER_KIND,
     Tables,
     jit,
+    unliteral,
+    unliteral_flag,
 )
 from tankmap.analysis.simulation.tank_wars.kernel.playout import (
     first_fitting,
@@ -50,7 +52,7 @@ LIGHT, HEURISTIC = 0, 1
 @jit
 def draw(rng: np.ndarray, rolls: np.ndarray, n: int) -> None:
     for k in range(n):
-        rolls[k] = below(rng, 36)
+        rolls[k] = below(rng, unliteral(36))
 
 
 @jit
@@ -62,7 +64,8 @@ def playout(
     for _ in range(depth):
         if outcome(t, pos) != ONGOING:
             return
-        draw(rng, rolls, artillery_shots(t, pos, 0) + artillery_shots(t, pos, 1))
+        shots = artillery_shots(t, pos, unliteral(0)) + artillery_shots(t, pos, unliteral(1))
+        draw(rng, rolls, shots)
         if not artillery(t, pos, rolls, at):
             return
         for side in range(2):
@@ -134,18 +137,26 @@ def sample_commands(
         cell = root[i]
         low = 1 if root[v + i] <= 1 else 0
         if banned[i] != 0:
-            take(t, cmds, used, i, cell, low, first_fitting(t, i, cell, low, used, True))
+            take(
+                t,
+                cmds,
+                used,
+                i,
+                cell,
+                low,
+                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
+            )
             continue
         n = opt_len[i, cell, low]
         if n == 0:
-            take(t, cmds, used, i, cell, low, -1)
+            take(t, cmds, used, i, cell, low, unliteral(-1))
             continue
         total = 0.0
         for j in range(n):
             total += sig[i, j]
         j = pick(sig[i], n, total, rng)
         if not fits(t, used, opt[i, cell, low, j]):
-            j = first_fitting(t, i, cell, low, used, False)
+            j = first_fitting(t, i, cell, low, used, unliteral_flag(False))
         take(t, cmds, used, i, cell, low, j)
 
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_wars.kernel.base import CELLS, Tables, jit
+from tankmap.analysis.simulation.tank_wars.kernel.base import CELLS, Tables, jit, unliteral
 from tankmap.analysis.simulation.tank_wars.kernel.round import (
     NORTH_WINS,
     ONGOING,
@@ -67,8 +67,8 @@ def features(t: Tables, pos: np.ndarray, x: np.ndarray) -> None:
         if armour == 1:
             x[2 * k] += sign
         x[2 * k + 3] += sign / safe_ends(t, pos, i)
-    x[2 * k + 1] = gunfire_available(t, pos, 0) - gunfire_available(t, pos, 1)
-    x[2 * k + 2] = artillery_shots(t, pos, 0) - artillery_shots(t, pos, 1)
+    x[2 * k + 1] = gunfire_available(t, pos, unliteral(0)) - gunfire_available(t, pos, unliteral(1))
+    x[2 * k + 2] = artillery_shots(t, pos, unliteral(0)) - artillery_shots(t, pos, unliteral(1))
     crater = 3 * v
     support = crater + CELLS
     half = CELLS // 2
