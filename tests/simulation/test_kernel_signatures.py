@@ -1,4 +1,4 @@
-"""The Tank Chess and Tank Wars kernels compile each function once per argument types: no
+"""The compiled kernels of every game compile each function once per argument types: no
 function is compiled a second time for a constant argument (numba's ``Literal[int]`` or
 ``Literal[bool]``), which would compile it and every function it calls again. Read from
 numba's cache index of each function, which lists every signature compiled for the
@@ -25,10 +25,18 @@ KERNEL_MODULES = tuple(
                         "moves", "positions", "rng", "search_moves", "set_order", "threats",
                         "transposition")),
         ("tank_wars", ("playout", "rng", "round", "search", "value")),
+        ("final_act", ("base", "lookahead", "orders", "play", "policies", "repair", "round",
+                       "rules")),
     )
     for name in names
+) + tuple(
+    f"tankmap.analysis.simulation.final_act.duct.{name}" for name in ("games", "playout", "search")
 )  # fmt: skip
 GAMES = (
+    ("final-act/extra-forces", "heuristic"),
+    ("final-act/extra-forces", "search:1"),
+    ("final-act/extra-forces", "duct:2"),
+    ("final-act/extra-forces", "duct-h:2"),
     ("tank-chess/basic-16", "heuristic"),
     ("tank-chess/basic-16", "alphabeta:20"),
     ("tank-wars/default", "regret:2"),
