@@ -124,7 +124,8 @@ def local_pool(processes: int, start_method: str | None = None) -> ProcessPoolEx
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` now: drop the tasks not started and kill its worker processes in the
     middle of theirs (what a stopped or failed run wants; ``shutdown`` would let each
-    finish its task, which may take minutes). Returns at once."""
+    finish its task, which may take minutes). Returns within seconds (at most about 10 s,
+    waiting for the killed workers and the pool's thread)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(Exception):
@@ -141,6 +142,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     if writer is not None:
         with contextlib.suppress(OSError):
             writer.close()
+    # Let the pool's thread finish now: left running, it closes its wake-up pipe while the
+    # interpreter's exit handler writes to it (Python 3.11's concurrent.futures race), and
+    # "Exception ignored ... handle is closed" follows the command's last line.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5.0)
 
 
 @contextlib.contextmanager
