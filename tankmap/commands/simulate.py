@@ -26,9 +26,11 @@ def register(sub: Any) -> None:
         "--policy",
         default=None,
         metavar="P",
-        help="agent for both sides: random, heuristic, search[:N], uct[:N] (Tank Chess); "
+        help="agent for both sides: random, heuristic, search[:N]; Tank Chess also "
+        "alphabeta[:N] and uct[:N], Final Act duct[:N], Tank Wars regret[:N]; "
         "add restrictions like heuristic+no-berms or heuristic+no-at. Default: the game's "
-        "strongest everyday agent (search), whatever --games; a run that will take long "
+        "strongest everyday agent (Tank Chess alphabeta, the others search), whatever "
+        "--games; a run that will take long "
         "says how long once its first games are done. 'tankmap ladder FILE --help-agents' "
         "describes each",
     )
