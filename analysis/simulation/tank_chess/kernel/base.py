@@ -19,6 +19,8 @@ from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.analysis.simulation.tank_chess.ends import REASONS
+from tankmap.analysis.simulation.unliteral import unliteral as unliteral
+from tankmap.analysis.simulation.unliteral import unliteral_flag as unliteral_flag
 from tankmap.rules.geometry import Facing
 from tankmap.rules.tank_chess.state import GameState
 
@@ -38,6 +40,7 @@ KERNEL_SOURCES = (
     _HERE.parent / "prepared.py",
     _HERE.parent / "agents" / "scoring.py",
     _HERE.parent / "agents" / "defence.py",
+    _HERE.parents[1] / "unliteral.py",  # inlined helpers
 )
 """The files whose text the compiled Tank Chess kernel depends on: every module of this
 package and the constants it compiles in (``kernel_cache.guard_cache``)."""
@@ -62,20 +65,6 @@ def inline(fn: F) -> F:
         F,
         _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", inline="always")(fn),
     )
-
-
-@inline
-def unliteral(x: int) -> int:
-    """``x`` typed as numba's ``int64``. Pass a constant (``f(a, 0)``) or a counter started
-    at one through it: numba would type it ``Literal[int]`` and compile ``f``, and every
-    function ``f`` calls, once more for that literal."""
-    return int(np.int64(x))
-
-
-@inline
-def unliteral_flag(x: bool) -> bool:
-    """``x`` typed as numba's ``boolean`` (not ``Literal[bool]``; see ``unliteral``)."""
-    return bool(np.bool_(x))
 
 
 def available() -> bool:

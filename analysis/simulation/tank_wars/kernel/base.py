@@ -18,6 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.kernel_cache import guard_cache
+from tankmap.analysis.simulation.unliteral import unliteral as unliteral
+from tankmap.analysis.simulation.unliteral import unliteral_flag as unliteral_flag
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.data import CommandKind
 from tankmap.rules.tank_wars.ruleset import board_cells
@@ -40,9 +42,10 @@ except ImportError:  # pragma: no cover - exercised only where numba cannot be i
 F = TypeVar("F", bound=Callable[..., Any])
 
 _HERE = Path(__file__).resolve().parent
-KERNEL_SOURCES = tuple(sorted(_HERE.glob("*.py")))
+KERNEL_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parents[1] / "unliteral.py")
 """The files whose text the compiled Tank Wars kernel depends on (``guard_cache``): every
-module of this package (the tables come in as arrays, not as compiled-in constants)."""
+module of this package and the inlined ``unliteral`` helpers (the tables come in as arrays,
+not as compiled-in constants)."""
 
 if _numba is not None:  # numba checks only each function's own file (see guard_cache)
     guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "tw_kernel")
@@ -59,20 +62,6 @@ def inline(fn: F) -> F:
     if _numba is None:
         return fn
     return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn))
-
-
-@inline
-def unliteral(x: int) -> int:
-    """``x`` typed as numba's ``int64``. Pass a constant (``f(a, 0)``) or a counter started
-    at one through it: numba would type it ``Literal[int]`` and compile ``f``, and every
-    function ``f`` calls, once more for that literal."""
-    return int(np.int64(x))
-
-
-@inline
-def unliteral_flag(x: bool) -> bool:
-    """``x`` typed as numba's ``boolean`` (not ``Literal[bool]``; see ``unliteral``)."""
-    return bool(np.bool_(x))
 
 
 def available() -> bool:
