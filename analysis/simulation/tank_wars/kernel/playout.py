@@ -63,6 +63,13 @@ def take(
 
 
 @jit
+def take_idle(t: Tables, cmds: np.ndarray, used: np.ndarray, i: int, cell: int, low: int) -> None:
+    """Give vehicle ``i`` (one that may not act this round) its first not-executed option
+    within the tokens left (``first_fitting`` with ``idle``), or no token."""
+    take(t, cmds, used, i, cell, low, first_fitting(t, i, cell, low, used, unliteral_flag(True)))
+
+
+@jit
 def light_gunfire(
     t: Tables, pos: np.ndarray, side: int, gun: np.ndarray, placed: np.ndarray, rng: np.ndarray
 ) -> None:
@@ -111,15 +118,7 @@ def light_orders(
         low = 1 if pos[v + i] <= 1 else 0
         n = opt_len[i, cell, low]
         if banned[i] != 0:
-            take(
-                t,
-                cmds,
-                used,
-                i,
-                cell,
-                low,
-                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
-            )
+            take_idle(t, cmds, used, i, cell, low)
         elif limit > 0:
             m = 0
             for j in range(n):
@@ -170,15 +169,7 @@ def heuristic_orders(
         low = 1 if armour <= 1 else 0
         if banned[i] != 0:
             mark[cell] = 1.0
-            take(
-                t,
-                cmds,
-                used,
-                i,
-                cell,
-                low,
-                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
-            )
+            take_idle(t, cmds, used, i, cell, low)
             continue
         best = -1
         best_end = cell

@@ -31,6 +31,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.playout import (
     heuristic_orders,
     light_orders,
     take,
+    take_idle,
 )
 from tankmap.analysis.simulation.tank_wars.kernel.rng import below, next_u64, unit
 from tankmap.analysis.simulation.tank_wars.kernel.round import (
@@ -137,15 +138,7 @@ def sample_commands(
         cell = root[i]
         low = 1 if root[v + i] <= 1 else 0
         if banned[i] != 0:
-            take(
-                t,
-                cmds,
-                used,
-                i,
-                cell,
-                low,
-                first_fitting(t, i, cell, low, used, unliteral_flag(True)),
-            )
+            take_idle(t, cmds, used, i, cell, low)
             continue
         n = opt_len[i, cell, low]
         if n == 0:
