@@ -2,14 +2,23 @@
 stops moving (``rule.judge``), or the time runs out.
 
 Rung 0 plays the family's first budget against itself (``games`` games). Rung k plays budget
-``2^k B`` against rung k−1 with sides swapped on common seeds (``games`` games: the same
-``games / 2`` seeds once with each agent as south) and then against itself. After each rung
-from the second on, ``rule.judge`` decides; the climb also stops at the family's largest
-budget or when the next rung would not finish within ``time_limit`` seconds (estimated from
-the last rung's pace: a doubled budget is assumed to cost twice as much), and a rung still
-running at the limit is abandoned. Every run's seed is a ``SeedSequence`` child of
-``(seed, rung, role)``, so the same seed gives the same trace, rung for rung, on any number
-of workers; only the time limit can cut a trace shorter on a slower machine.
+``2^k B`` against rung k−1 with sides swapped on common seeds (up to ``games`` games: the
+same ``games / 2`` seeds once with each agent as south), in two looks: when the first half
+of the seeds already shows that the new budget beats the old one (the whole 95 % interval of
+its score above 0.5: ``Step.clearly_beats_previous``), the second half is not played. A rung
+that beats the one before plays no self-play (the rule cannot be met there, whatever its
+balance); otherwise the rung before plays its self-play if it has none, then the new one,
+and ``rule.judge`` decides. So a climb spends its time on the matches that move it upward,
+and on the self-play of the two rungs it is judged on. The climb also stops at the family's
+largest budget or when the next rung would not finish within ``time_limit`` seconds
+(estimated from the last rung's pace: a doubled budget is assumed to cost twice as much),
+and a rung still running at the limit is abandoned. A climb that ends without converging
+then plays the self-play of its strongest rung, time permitting, so that the verdict is read
+from the strongest agent it played (``Verdict.top``: the last rung with a self-play). Every
+run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's second look
+continues its first (the games a single run would play), so the same seed gives the same
+trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
+on a slower machine.
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
 ``families.cross_check_family``) plays its default agent against itself once, time
@@ -20,7 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -35,10 +44,6 @@ from tankmap.rules.sides import side_names
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: ``stage`` names the run (``"search:6 vs search:3"``)."""
-
-PACE_GROWTH = 3.5
-"""The next rung costs about this many times the last rung's self-play per game: its match
-mixes the last budget and the doubled one (1.5×), its self-play the doubled one (2×)."""
 
 
 class _TimeUp(Exception):
@@ -62,8 +67,9 @@ class Verdict:
 
     @property
     def top(self) -> Step | None:
-        """The rung the verdict is read from: the last one played."""
-        return self.steps[-1] if self.steps else None
+        """The rung the verdict is read from: the last one with a self-play."""
+        played = [s for s in self.steps if s.self_play is not None]
+        return played[-1] if played else None
 
     @property
     def converged(self) -> bool:
@@ -72,11 +78,11 @@ class Verdict:
     def favoured(self) -> str:
         """The top rung's favoured side (``"undecided"`` when nothing was played)."""
         top = self.top
-        return "undecided" if top is None else top.self_play.favoured(self.min_games)
+        return "undecided" if top is None else top.favoured(self.min_games)
 
     def to_json(self) -> dict[str, Any]:
         top = self.top
-        est = top.self_play if top is not None else BalanceEstimate(0, 0, 0, "")
+        est = top.self_play if top is not None and top.self_play else BalanceEstimate(0, 0, 0, "")
         n = max(est.games, 1)
         doc: dict[str, Any] = {
             "agent": top.agent if top is not None else None,
@@ -145,27 +151,67 @@ def run_verdict(
     start = clock()
     deadline = start + time_limit
 
-    def play(stage: str, pols: tuple[str, str], n: int, run: int) -> Any:
+    def play(
+        stage: str, pols: tuple[str, str], n: int, run: int, first: int = 0, keep: bool = False
+    ) -> Any:
+        """One run; at the deadline it raises ``_TimeUp``, or with ``keep`` returns the games
+        ``first``, ``first + 1``, … it finished (``df.attrs["stopped"]`` then true)."""
+
         def tick(done: int, total: int) -> None:
             if progress is not None:
                 progress(stage, done, total)
-            if clock() > deadline:
+            if not keep and clock() > deadline:
                 raise _TimeUp
 
-        return simulate(
-            scenario, n, pols, seed=run, workers=workers, scheduler=scheduler, progress=tick
+        df = simulate(
+            scenario,
+            n,
+            pols,
+            seed=run,
+            workers=workers,
+            scheduler=scheduler,
+            progress=tick,
+            first_game=first,
+            stop=(lambda: clock() > deadline) if keep else None,
         )
+        return _prefix(df, first) if df.attrs.get("stopped") else df
 
     names = {side.value: name for side, name in side_names(scenario.ruleset).items()}
     steps: list[Step] = []
     judgement = Judgement(False, "no rung played")
     half = games // 2
-    for rung, budget in enumerate(fam.budgets()):
-        agent = fam.agent(budget)
-        if steps:
+    unit = 0.0  # seconds per self-play game of the newest rung (estimated from its runs)
+
+    def self_play(i: int) -> None:
+        """Play rung ``i``'s self-play into ``steps[i]``; at the deadline it keeps the games
+        finished so far and raises ``_TimeUp``."""
+        nonlocal unit
+        step = steps[i]
+        t0 = clock()
+        run = run_seed(seed, i, 0)
+        df = play(f"{step.agent} self-play", (step.agent, step.agent), games, run, keep=True)
+        spent = clock() - t0
+        if i == len(steps) - 1 and len(df):
+            unit = spent / len(df)
+        est = BalanceEstimate.of_table(df, step.agent) if len(df) else None
+        steps[i] = replace(step, self_play=est, seconds=step.seconds + spent)
+        if df.attrs.get("stopped"):
+            raise _TimeUp
+
+    running = fam.agent(fam.base)
+    timed_out = False
+    try:
+        for rung, budget in enumerate(fam.budgets()):
+            agent = running = fam.agent(budget)
+            if not steps:
+                steps.append(Step(agent, budget, None))
+                self_play(0)
+                judgement = judge(steps, MIN_VERDICT_GAMES, names)
+                continue
             last = steps[-1]
-            pace = last.seconds / max(last.self_play.games + last.match_games, 1)
-            needed = PACE_GROWTH * pace * (2 * half + games)
+            # the worst case of this rung: its match (1.5 units a game: the last budget and
+            # the doubled one), the last rung's self-play if it was skipped, its own (2 units)
+            needed = unit * games * (1.5 + 2 + (last.self_play is None))
             if clock() + needed > deadline:
                 judgement = Judgement(
                     False,
@@ -173,40 +219,92 @@ def run_verdict(
                     f"{needed:.0f} s more",
                 )
                 break
-        t0 = clock()
-        try:
+            t0 = clock()
             points, played = 0.0, 0
-            if steps:
-                prev = steps[-1].agent
-                match_seed = run_seed(seed, rung, 1)
-                stage = f"{agent} vs {prev}"
-                a_south = play(stage, (agent, prev), half, match_seed)
-                a_north = play(stage, (prev, agent), half, match_seed)
-                points = _points(a_south, "south") + _points(a_north, "north")
-                played = len(a_south) + len(a_north)
-            df = play(f"{agent} self-play", (agent, agent), games, run_seed(seed, rung, 0))
-        except _TimeUp:
+            match_seed = run_seed(seed, rung, 1)
+            stage = f"{agent} vs {last.agent}"
+            # the common seeds in two looks: after the first half of them, a rung whose
+            # score's interval already lies above 0.5 skips the second half
+            for first, n in ((0, half // 2), (half // 2, half - half // 2)):
+                if n == 0:
+                    continue
+                a_south = play(stage, (agent, last.agent), n, match_seed, first)
+                a_north = play(stage, (last.agent, agent), n, match_seed, first)
+                points += _points(a_south, "south") + _points(a_north, "north")
+                played += len(a_south) + len(a_north)
+                if Step(agent, budget, None, points, played).clearly_beats_previous():
+                    break
+            spent = clock() - t0
+            unit = spent / max(played, 1) * 4 / 3  # self-play of the doubled budget: 2 of 1.5
+            steps.append(Step(agent, budget, None, points, played, spent))
+            if not steps[-1].beats_previous():
+                if last.self_play is None:
+                    running = last.agent
+                    self_play(len(steps) - 2)
+                running = agent
+                self_play(len(steps) - 1)
+            judgement = judge(steps, MIN_VERDICT_GAMES, names)
+            if judgement.converged:
+                break
+        else:
+            if not judgement.converged:
+                judgement = Judgement(
+                    False, f"{judgement.reason}; the family's largest budget ({fam.limit}) reached"
+                )
+    except _TimeUp:
+        timed_out = True
+    # the verdict is read from the strongest rung: give it a self-play when it has none
+    if steps and steps[-1].self_play is None and not timed_out and not judgement.converged:
+        if clock() + unit * games * 0.5 <= deadline:  # at least about half of its games
+            running = steps[-1].agent
+            try:
+                self_play(len(steps) - 1)
+            except _TimeUp:
+                timed_out = True
+        else:
             judgement = Judgement(
-                False, f"{judgement.reason}; time limit reached while {agent} was playing"
+                False, f"{judgement.reason}; no time left for {steps[-1].agent}'s self-play"
             )
-            break
-        est = BalanceEstimate.of_table(df, agent)
-        steps.append(Step(agent, budget, est, points, played, clock() - t0))
-        judgement = judge(steps, MIN_VERDICT_GAMES, names)
-        if judgement.converged:
-            break
-    else:
-        if not judgement.converged:
-            judgement = Judgement(
-                False, f"{judgement.reason}; the family's largest budget ({fam.limit}) reached"
-            )
+    if timed_out:
+        judgement = _timed_out(steps, judgement, running, games, names)
     check = None
     other = cross_check_family(fam) if cross_check else None
-    if other is not None and steps:
+    if other is not None and any(s.self_play is not None for s in steps):
         check = _cross_check(other, steps, play, seed, games, clock, deadline, names)
     return Verdict(
         fam, steps, judgement, seed, games, time_limit, clock() - start, cross_check=check
     )
+
+
+def _prefix(df: Any, first: int) -> Any:
+    """The rows of games ``first``, ``first + 1``, … up to the first one missing: the games a
+    stopped run finished are not always a prefix, and which games finish first could bias
+    an estimate (a long game ends late)."""
+    have = set(int(g) for g in df["game"])
+    end = first
+    while end in have:
+        end += 1
+    out = df[df["game"] < end]
+    out.attrs.update(df.attrs)
+    return out
+
+
+def _timed_out(
+    steps: list[Step], before: Judgement, running: str, games: int, names: dict[str, str]
+) -> Judgement:
+    """The judgement of a climb the time limit cut while ``running`` played: the rule on
+    what was finished (a cut self-play keeps its finished games), and what was cut."""
+    now = judge(steps, MIN_VERDICT_GAMES, names)
+    if now.converged:
+        return now
+    # the reason given when the climb stopped, if it still holds (it may say more)
+    reason = before.reason if before.reason.startswith(now.reason) else now.reason
+    cut = next((s for s in steps if s.agent == running), None)
+    if cut is not None and cut.self_play is not None and cut.self_play.games < games:
+        what = f"{running}'s self-play was cut at {cut.self_play.games} of {games} games"
+    else:
+        what = f"time limit reached while {running} was playing"
+    return Judgement(False, f"{reason}; {what}")
 
 
 def _cross_check(
@@ -222,7 +320,7 @@ def _cross_check(
     """The other family's default agent against itself, and whether it agrees (the reason
     names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``)."""
     agent = other.default_agent()
-    top = steps[-1]
+    top = [s for s in steps if s.self_play is not None][-1]
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
     if clock() + top.seconds > deadline:
         entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
@@ -233,7 +331,7 @@ def _cross_check(
         entry.update(favoured=None, agrees=None, reason="time limit reached while it played")
         return entry
     est = BalanceEstimate.of_table(df, agent)
-    mine, theirs = top.self_play.favoured(), est.favoured()
+    mine, theirs = top.favoured(MIN_VERDICT_GAMES), est.favoured()
     agrees = mine == theirs
     entry.update(
         favoured=theirs,

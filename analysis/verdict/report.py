@@ -28,6 +28,8 @@ def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
     fig = Figure(figsize=(7.5, 5.2))
     top, bottom = fig.subplots(2, 1, sharex=True)
     for i, t in enumerate(trace):
+        if t["balance"] is None:  # a rung that still beat the one before: no self-play
+            continue
         lo, hi = t["balance_ci95"]
         top.plot([i, i], [lo, hi], color="#4a6fa5", linewidth=3)
         top.plot([i], [t["balance"]], "o", color="#1d3557")
@@ -73,10 +75,16 @@ def write_verdict_report(
     headline = f"favours {name[fav]}" if fav in name else fav
     state = "converged" if doc["converged"] else "NOT converged"
     rows = "".join(
-        f"<tr><td>{e(t['agent'])}</td><td>{t['games']}</td>"
-        f"<td>{t['win_rate']['south']:.3f}</td><td>{t['win_rate']['north']:.3f}</td>"
-        f"<td>{t['balance']:.3f} [{t['balance_ci95'][0]:.3f}, {t['balance_ci95'][1]:.3f}]</td>"
-        f"<td>{e(name.get(t['favoured'], t['favoured']))}</td>"
+        f"<tr><td>{e(t['agent'])}</td>"
+        + (
+            f"<td>{t['games']}</td>"
+            f"<td>{t['win_rate']['south']:.3f}</td><td>{t['win_rate']['north']:.3f}</td>"
+            f"<td>{t['balance']:.3f} [{t['balance_ci95'][0]:.3f}, "
+            f"{t['balance_ci95'][1]:.3f}]</td>"
+            f"<td>{e(name.get(t['favoured'], t['favoured']))}</td>"
+            if t["balance"] is not None
+            else '<td colspan="5">no self-play: it still beats the rung before</td>'
+        )
         + (
             f"<td>{t['score_vs_previous']:.3f} [{t['score_ci95'][0]:.3f}, "
             f"{t['score_ci95'][1]:.3f}] ({t['match_games']} games)</td>"
@@ -97,8 +105,10 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}
 <p><b>The board {e(headline)}</b> ({state}): balance {doc["balance"]:.3f} [{lo:.3f}, {hi:.3f}]
 from {doc["games"]} self-play games of {e(str(doc["agent"]))}, seed {doc["seed"]}.</p>
 <p>{e(doc["reason"])}.</p>{cross}
-<p>Each rung doubles the budget of the {e(doc["family"])} agent, plays it against the rung
-before with sides swapped on common seeds, and against itself. The verdict is converged when a
+<p>Each rung doubles the budget of the {e(doc["family"])} agent and plays it against the rung
+before with sides swapped on common seeds (half the seeds first: a rung that already beats the
+one before skips the rest), then against itself when it no longer clearly beats the rung before
+(a rung that still does needs no self-play). The verdict is converged when a
 bigger budget no longer beats the one before it (its score's 95 % interval reaches 0.5 and the
 score is under {NO_GAIN}) and the last two rungs' self-play verdicts agree.</p>
 <img src="trace.png" alt="The climb: balance and score per rung">

@@ -10,6 +10,9 @@ points the new budget scored). The climb is **converged** after a rung when
 (b) the two last rungs' self-play verdicts agree: the same favoured side, or both even
     (``BalanceEstimate.favoured``; "undecided" — too few games — never agrees).
 
+A rung whose match shows that it still beats the rung before may have no self-play
+(``self_play is None``): the climb goes on without it, since (a) already fails there.
+
 ``judge`` applies the rule and says in one sentence why a climb is or is not converged;
 it is a pure function of the counts, tested on hand-made tables.
 """
@@ -36,12 +39,13 @@ WORD = {
 
 @dataclass(frozen=True)
 class Step:
-    """One rung of a climb: ``agent`` at ``budget``, its self-play, and its match against
-    the previous rung (``match_games`` = 0 on the first rung)."""
+    """One rung of a climb: ``agent`` at ``budget``, its self-play (``None`` when it was not
+    played), and its match against the previous rung (``match_games`` = 0 on the first
+    rung)."""
 
     agent: str
     budget: int
-    self_play: BalanceEstimate
+    self_play: BalanceEstimate | None
     match_points: float = 0.0
     match_games: int = 0
     seconds: float = 0.0
@@ -64,18 +68,29 @@ class Step:
             return None
         return not (ci[0] <= 0.5 and self.score < NO_GAIN)
 
+    def clearly_beats_previous(self) -> bool:
+        """Whether this budget's score against the previous one has its whole 95 % interval
+        above 0.5 (the match's first look stops on it; ``False`` on the first rung)."""
+        ci = self.score_ci95()
+        return ci is not None and ci[0] > 0.5
+
+    def favoured(self, min_games: int) -> str:
+        """The self-play's favoured side; ``"undecided"`` when it was not played."""
+        return "undecided" if self.self_play is None else self.self_play.favoured(min_games)
+
     def to_json(self, min_games: int) -> dict[str, Any]:
         ci = self.score_ci95()
+        sp = self.self_play
         return {
             "agent": self.agent,
             "budget": self.budget,
-            "games": self.self_play.games,
-            "favoured": self.self_play.favoured(min_games),
-            "balance": round(self.self_play.balance, 6),
-            "balance_ci95": [round(v, 6) for v in self.self_play.balance_ci95()],
-            "win_rate": {
-                side: round(self.self_play.win_rate(side)[0], 6) for side in ("south", "north")
-            },
+            "games": 0 if sp is None else sp.games,
+            "favoured": self.favoured(min_games),
+            "balance": None if sp is None else round(sp.balance, 6),
+            "balance_ci95": None if sp is None else [round(v, 6) for v in sp.balance_ci95()],
+            "win_rate": None
+            if sp is None
+            else {side: round(sp.win_rate(side)[0], 6) for side in ("south", "north")},
             "score_vs_previous": None if self.score is None else round(self.score, 6),
             "score_ci95": None if ci is None else [round(v, 6) for v in ci],
             "match_games": self.match_games,
@@ -111,13 +126,17 @@ def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = N
         return Judgement(False, f"only {last.agent} played: no stronger budget to compare with")
     prev = steps[-2]
     beats = last.beats_previous()
-    fl = last.self_play.favoured(min_games)
-    fp = prev.self_play.favoured(min_games)
+    fl = last.favoured(min_games)
+    fp = prev.favoured(min_games)
     agree = fl == fp and fl != "undecided"
     missing = []
     if beats:
         missing.append(f"{last.agent} still beats {prev.agent} ({_score_text(last)})")
-    if not agree:
+    unplayed = [s.agent for s in (prev, last) if s.self_play is None]
+    if unplayed:
+        if not beats:  # (a rung that still beats the one before needs no self-play)
+            missing.append(f"no self-play of {' and '.join(unplayed)}")
+    elif not agree:
         if "undecided" in (fl, fp):
             missing.append(f"fewer than {min_games} self-play games")
         else:

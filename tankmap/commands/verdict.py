@@ -169,12 +169,15 @@ def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
         "  rung              games  favours   balance [95%]            score vs previous [95%]",
     ]
     for t in doc["trace"]:
-        blo, bhi = t["balance_ci95"]
         score = (
             f"{t['score_vs_previous']:.3f} [{t['score_ci95'][0]:.3f}, {t['score_ci95'][1]:.3f}]"
             if t["score_vs_previous"] is not None
             else "-"
         )
+        if t["balance"] is None:  # no self-play: the rung still beats the one before
+            lines.append(f"  {t['agent']:16} {'-':>6}  {'-':9} {'(not needed)':24} {score}")
+            continue
+        blo, bhi = t["balance_ci95"]
         lines.append(
             f"  {t['agent']:16} {t['games']:6}  {side.get(t['favoured'], t['favoured']):9} "
             f"{t['balance']:.3f} [{blo:.3f}, {bhi:.3f}]     {score}"

@@ -152,3 +152,142 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     code, out, err = run_cli(["verdict", "final-act/mirror", *args], capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "error" in err
+
+
+class FakeGames:
+    """A stand-in for ``simulate`` whose agents ``x:N`` are as strong as ``min(N, 4)``: the
+    stronger one always wins; between equals, even games go to south and odd ones to north
+    (so a self-play is even and a match scores exactly one half). Records every run."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[tuple[str, str], int, int]] = []
+
+    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
+        import pandas as pd
+
+        first = int(kw.get("first_game", 0))
+        self.runs.append((tuple(pols), n, first))
+        s, t = (min(int(p.split(":")[1]), 4) for p in pols)
+        games = range(first, first + n)
+        winner = [
+            "south" if s > t else "north" if s < t else ("south" if g % 2 == 0 else "north")
+            for g in games
+        ]
+        if kw.get("progress") is not None:
+            kw["progress"](n, n)
+        return pd.DataFrame({"game": list(games), "winner": winner})
+
+
+STEPS = Family("final-act", "x", base=1, limit=16, independent=True, default_budget=1)
+
+
+def test_a_rung_that_beats_the_one_before_stops_at_half_its_match_and_skips_self_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = FakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    doc = run_verdict(MIRROR, fam=STEPS, seed=1, games=100, cross_check=False).to_json()
+    trace = doc["trace"]
+    assert [t["agent"] for t in trace] == ["x:1", "x:2", "x:4", "x:8"]
+    # x:2 beats x:1 on the first 25 seeds both ways: 50 games, no self-play (never needed:
+    # x:4 beats it too); x:4 gets its self-play when x:8 no longer beats it
+    assert [t["match_games"] for t in trace] == [0, 50, 50, 100]
+    assert [t["games"] for t in trace] == [100, 0, 100, 100]
+    assert trace[1]["balance"] is None and trace[1]["favoured"] == "undecided"
+    assert trace[3]["score_vs_previous"] == 0.5
+    assert doc["converged"] is True and doc["agent"] == "x:8" and doc["favoured"] == "even"
+    # the match's second look continues its first: games 25..49 of the same seed
+    assert (("x:8", "x:4"), 25, 25) in fake.runs and (("x:4", "x:8"), 25, 25) in fake.runs
+    assert not any(pols == ("x:2", "x:2") for pols, _, _ in fake.runs)
+
+
+def test_an_unconverged_climb_reads_its_verdict_from_the_strongest_rung(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    monkeypatch.setattr(climb, "simulate", FakeGames())
+    short = Family("final-act", "x", base=1, limit=4, independent=True, default_budget=1)
+    v = run_verdict(MIRROR, fam=short, seed=1, games=100, cross_check=False)
+    doc = v.to_json()
+    assert not v.converged and "largest budget" in v.judgement.reason
+    assert "x:4 still beats x:2" in v.judgement.reason
+    # the top rung beat the one before, yet plays its self-play at the end: the verdict
+    # comes from x:4, the strongest agent the climb played, not from x:1
+    assert [t["games"] for t in doc["trace"]] == [100, 0, 100]
+    assert doc["agent"] == "x:4" and doc["games"] == 100
+
+
+def test_text_and_report_show_a_rung_without_self_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    monkeypatch.setattr(climb, "simulate", FakeGames())
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS])
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["verdict", "final-act/mirror", "--games", "100", "--seed", "1"]
+    code, out, err = run_cli([*args, "--out", str(tmp_path / "v")], capsys)
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.strip().startswith("x:2 "))
+    assert "(not needed)" in row and "1.000 [" in row  # its score against x:1
+    page = (tmp_path / "v" / "verdict.html").read_text(encoding="utf-8")
+    assert "no self-play: it still beats the rung before" in page
+    assert (tmp_path / "v" / "trace.png").stat().st_size > 0
+
+
+class TimedFakeGames(FakeGames):
+    """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
+    run honours ``stop`` after every ten as ``simulate`` does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+
+    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
+        first = int(kw.get("first_game", 0))
+        stop = kw.get("stop")
+        done = 0
+        while done < n:
+            done = min(n, done + 10)
+            self.now += 10
+            if stop is not None and stop():
+                break
+        df = super().__call__(scenario, done, pols, first_game=first)
+        df.attrs["stopped"] = done < n
+        return df
+
+
+def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    v = run_verdict(
+        MIRROR,
+        fam=STEPS,
+        seed=1,
+        games=200,
+        time_limit=125,
+        cross_check=False,
+        clock=lambda: fake.now,
+    )
+    doc = v.to_json()
+    assert not v.converged
+    assert v.judgement.reason.endswith("x:1's self-play was cut at 130 of 200 games")
+    assert doc["agent"] == "x:1" and doc["games"] == 130 and doc["favoured"] == "even"
+
+
+def test_a_cut_run_keeps_only_the_games_up_to_the_first_missing_one() -> None:
+    import pandas as pd
+
+    from tankmap.analysis.verdict.climb import _prefix
+
+    df = pd.DataFrame({"game": [20, 21, 22, 24, 25], "winner": ["south"] * 5})
+    df.attrs["stopped"] = True
+    kept = _prefix(df, 20)
+    assert list(kept["game"]) == [20, 21, 22] and kept.attrs["stopped"] is True

@@ -83,3 +83,16 @@ def test_the_climb_names_tank_chess_sides_white_and_black() -> None:
     assert _word("north", names) == "favours Black"
     assert _word("even", names) == "calls it even"
     assert _word("undecided", names) == "is undecided"
+
+
+def test_a_rung_without_self_play_is_judged_on_its_match_alone() -> None:
+    # 124 of 200 still beats: the missing self-play is not what is missing
+    beating = [rung("s:3", 130, 60, 200), Step("s:6", 6, None, 124, 200)]
+    j = judge(beating, MIN)
+    assert not j.converged and j.reason == "s:6 still beats s:3 (0.62 [0.55, 0.68] over 200 games)"
+    # no gain (104 of 200), but a self-play is missing: never converged without it
+    flat = [Step("s:3", 3, None, 130, 200), rung("s:6", 125, 65, 200, 104, 200)]
+    j = judge(flat, MIN)
+    assert not j.converged and "no self-play of s:3" in j.reason
+    assert flat[0].to_json(MIN)["favoured"] == "undecided"
+    assert flat[0].to_json(MIN)["games"] == 0 and flat[0].to_json(MIN)["balance"] is None
