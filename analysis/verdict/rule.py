@@ -109,7 +109,7 @@ class Judgement:
 def _score_text(step: Step) -> str:
     ci = step.score_ci95()
     assert ci is not None and step.score is not None
-    return f"{step.score:.2f} [{ci[0]:.2f}, {ci[1]:.2f}] over {step.match_games} games"
+    return f"{step.score:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] over {step.match_games} games"
 
 
 def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = None) -> Judgement:
