@@ -46,6 +46,11 @@ Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: ``stage`` names the run (``"search:6 vs search:3"``)."""
 
 
+CROSS_CHECK_MIN_SECONDS = 10.0
+"""The cross-check starts only with this much of the time limit left (it then plays until
+the limit, keeping the games it finished)."""
+
+
 class _TimeUp(Exception):
     """Raised from a progress callback when the time limit passes during a run."""
 
@@ -310,7 +315,7 @@ def _timed_out(
 def _cross_check(
     other: Family,
     steps: list[Step],
-    play: Callable[[str, tuple[str, str], int, int], Any],
+    play: Callable[..., Any],
     seed: int,
     games: int,
     clock: Callable[[], float],
@@ -322,16 +327,30 @@ def _cross_check(
     agent = other.default_agent()
     top = [s for s in steps if s.self_play is not None][-1]
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
-    if clock() + top.seconds > deadline:
+    if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
         entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
         return entry
-    try:
-        df = play(f"{agent} self-play (cross-check)", (agent, agent), games, run_seed(seed, 0, 2))
-    except _TimeUp:
-        entry.update(favoured=None, agrees=None, reason="time limit reached while it played")
+    # as long as the time limit allows: a cut run keeps the games it finished
+    run = run_seed(seed, 0, 2)
+    df = play(f"{agent} self-play (cross-check)", (agent, agent), games, run, keep=True)
+    if len(df) < MIN_VERDICT_GAMES:
+        entry.update(
+            favoured="undecided",
+            games=len(df),
+            agrees=None,
+            reason=f"the time limit cut it at {len(df)} of {games} games: undecided",
+        )
         return entry
     est = BalanceEstimate.of_table(df, agent)
     mine, theirs = top.favoured(MIN_VERDICT_GAMES), est.favoured()
+    if mine == "undecided":
+        entry.update(
+            favoured=theirs,
+            games=est.games,
+            agrees=None,
+            reason=f"{agent} {_word(theirs, names)}; {top.agent} is undecided",
+        )
+        return entry
     agrees = mine == theirs
     entry.update(
         favoured=theirs,

@@ -291,3 +291,22 @@ def test_a_cut_run_keeps_only_the_games_up_to_the_first_missing_one() -> None:
     df.attrs["stopped"] = True
     kept = _prefix(df, 20)
     assert list(kept["game"]) == [20, 21, 22] and kept.attrs["stopped"] is True
+
+
+def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
+    one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
+    # x:4's self-play takes 100 s of the 150: the cross-check (x:2 self-play, the bare name
+    # "x" stands for it here) is cut at 60 games
+    monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
+    v = run_verdict(MIRROR, fam=one, seed=1, games=100, time_limit=155, clock=lambda: fake.now)
+    cc = v.to_json()["cross_check"]
+    assert cc["agent"] == "x:2" and cc["games"] == 60 and cc["favoured"] == "undecided"
+    assert cc["agrees"] is None and "cut it at 60 of 100 games" in cc["reason"]

@@ -89,7 +89,9 @@ def test_a_rung_without_self_play_is_judged_on_its_match_alone() -> None:
     # 124 of 200 still beats: the missing self-play is not what is missing
     beating = [rung("s:3", 130, 60, 200), Step("s:6", 6, None, 124, 200)]
     j = judge(beating, MIN)
-    assert not j.converged and j.reason == "s:6 still beats s:3 (0.620 [0.551, 0.684] over 200 games)"
+    assert (
+        not j.converged and j.reason == "s:6 still beats s:3 (0.620 [0.551, 0.684] over 200 games)"
+    )
     # no gain (104 of 200), but a self-play is missing: never converged without it
     flat = [Step("s:3", 3, None, 130, 200), rung("s:6", 125, 65, 200, 104, 200)]
     j = judge(flat, MIN)
