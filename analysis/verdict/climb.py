@@ -51,6 +51,26 @@ CROSS_CHECK_MIN_SECONDS = 10.0
 the limit, keeping the games it finished)."""
 
 
+BATCHES = 20
+"""A run's games go to the workers in this many batches (at least one game each): a run is
+stopped between batches."""
+
+
+class _Pace:
+    """When a run's batches finish: ``late(deadline)`` — asked as each one does — says
+    whether the next would finish past ``deadline`` (as long after this one as this one
+    after the one before, or after the run's start)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.last = clock()
+
+    def late(self, deadline: float) -> bool:
+        now = self.clock()
+        gap, self.last = now - self.last, now
+        return now + gap > deadline
+
+
 class _TimeUp(Exception):
     """Raised from a progress callback when the time limit passes during a run."""
 
@@ -160,12 +180,16 @@ def run_verdict(
         stage: str, pols: tuple[str, str], n: int, run: int, first: int = 0, keep: bool = False
     ) -> Any:
         """One run; at the deadline it raises ``_TimeUp``, or with ``keep`` returns the games
-        ``first``, ``first + 1``, … it finished (``df.attrs["stopped"]`` then true)."""
+        ``first``, ``first + 1``, … it finished (``df.attrs["stopped"]`` then true). Either
+        happens as soon as the next batch of games would end past the deadline (judged from
+        the time between the last two batches): batches are small (a twentieth of the run)
+        so that the limit is kept to within seconds."""
+        pace = _Pace(clock)
 
         def tick(done: int, total: int) -> None:
             if progress is not None:
                 progress(stage, done, total)
-            if not keep and clock() > deadline:
+            if not keep and pace.late(deadline):
                 raise _TimeUp
 
         df = simulate(
@@ -177,7 +201,8 @@ def run_verdict(
             scheduler=scheduler,
             progress=tick,
             first_game=first,
-            stop=(lambda: clock() > deadline) if keep else None,
+            stop=(lambda: pace.late(deadline)) if keep else None,
+            batch_size=max(1, n // BATCHES),
         )
         return _prefix(df, first) if df.attrs.get("stopped") else df
 
@@ -306,7 +331,7 @@ def _timed_out(
     reason = before.reason if before.reason.startswith(now.reason) else now.reason
     cut = next((s for s in steps if s.agent == running), None)
     if cut is not None and cut.self_play is not None and cut.self_play.games < games:
-        what = f"{running}'s self-play was cut at {cut.self_play.games} of {games} games"
+        what = f"the time limit cut {running}'s self-play at {cut.self_play.games} of {games} games"
     else:
         what = f"time limit reached while {running} was playing"
     return Judgement(False, f"{reason}; {what}")

@@ -278,8 +278,8 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
     )
     doc = v.to_json()
     assert not v.converged
-    assert v.judgement.reason.endswith("x:1's self-play was cut at 130 of 200 games")
-    assert doc["agent"] == "x:1" and doc["games"] == 130 and doc["favoured"] == "even"
+    assert v.judgement.reason.endswith("the time limit cut x:1's self-play at 120 of 200 games")
+    assert doc["agent"] == "x:1" and doc["games"] == 120 and doc["favoured"] == "even"
 
 
 def test_a_cut_run_keeps_only_the_games_up_to_the_first_missing_one() -> None:
@@ -304,9 +304,9 @@ def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
     one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
     # x:4's self-play takes 100 s of the 150: the cross-check (x:2 self-play, the bare name
-    # "x" stands for it here) is cut at 60 games
+    # "x" stands for it here) is cut at 50 games
     monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
     v = run_verdict(MIRROR, fam=one, seed=1, games=100, time_limit=155, clock=lambda: fake.now)
     cc = v.to_json()["cross_check"]
-    assert cc["agent"] == "x:2" and cc["games"] == 60 and cc["favoured"] == "undecided"
-    assert cc["agrees"] is None and "cut it at 60 of 100 games" in cc["reason"]
+    assert cc["agent"] == "x:2" and cc["games"] == 50 and cc["favoured"] == "undecided"
+    assert cc["agrees"] is None and "cut it at 50 of 100 games" in cc["reason"]
