@@ -16,16 +16,18 @@ def register(sub: Any) -> None:
         help="the board's balance verdict, checked against ever stronger agents",
         description=(
             "Climb one agent family's budgets (B, 2B, 4B, ...) on the board: each rung plays "
-            "the new budget against the one before with sides swapped on common seeds, and "
-            "against itself. The verdict is converged when a bigger budget no longer beats "
-            "the one before (its score's 95 % interval reaches 0.5 and the score is under "
-            "0.55) and the last two rungs' self-play verdicts agree (the same favoured side, "
-            "or both even; a side is favoured when the 95 % interval of the win-rate "
-            "difference excludes 0, and with fewer than 100 games the answer is "
-            "'undecided'). When --time-limit runs out first, the verdict is not converged "
-            "and says what is missing. The same --seed gives the same trace on any number "
-            "of workers. The result is remembered for this board: 'simulate', the reports "
-            "and the editor show it beside their numbers. docs/balance.md explains it."
+            "the new budget against the one before with sides swapped on common seeds (half the"
+            " seeds first, the rest only when the new budget does not yet clearly win), and "
+            "against itself unless it still beats the one before. The verdict is converged when"
+            " a bigger budget no longer beats the one before (its score's 95 % interval reaches"
+            " 0.5 and the score is under 0.55) and the last two rungs' self-play verdicts agree"
+            " (the same favoured side, or both even; a side is favoured when the 95 % interval "
+            "of the win-rate difference excludes 0, and with fewer than 100 games the answer is"
+            " 'undecided'). When --time-limit runs out first, the verdict is not converged, "
+            "says what is missing, and is read from the strongest rung played. The same --seed "
+            "gives the same trace on any number of workers. The result is remembered for this "
+            "board: 'simulate', the reports and the editor show it beside their numbers. "
+            "docs/balance.md explains it."
         ),
     )
     p.add_argument("file", metavar="FILE", help="scenario file or built-in map name")
