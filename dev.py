@@ -5,7 +5,8 @@
                                     (default: a built-in Final Act map)
     python3.11 dev.py test [ARGS]   create/update .venv, then run the whole check suite:
                                     ruff, mypy --strict (rules/, analysis/), import-linter
-                                    contracts, and pytest (ARGS go to pytest)
+                                    contracts (while the simulation kernels compile in
+                                    the background), and pytest (ARGS go to pytest)
 
 Only the Python standard library is used here, so it works on a machine that has nothing
 but Python 3.11. The environment is re-installed only when pyproject.toml changed.
@@ -51,16 +52,45 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
         sys.exit(code)
 
 
+def start_warm_up(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Compile the simulation kernels in the background (``scripts/warm_kernels.py``, in a
+    session of its own) while the linters run on one core; pytest's own warm-up then
+    finds them in numba's cache."""
+    script = ROOT / "scripts" / "warm_kernels.py"
+    return subprocess.Popen(
+        [str(PY), str(script)], cwd=ROOT, env=env, start_new_session=os.name != "nt"
+    )
+
+
+def stop_warm_up(proc: subprocess.Popen[bytes]) -> None:
+    """End the background warm-up and the processes it started, if still running."""
+    if proc.poll() is not None:
+        return
+    if os.name == "nt":
+        proc.kill()
+    else:
+        import signal
+
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 def test(args: list[str]) -> None:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.setdefault("MPLBACKEND", "Agg")
-    print("== ruff", flush=True)
-    run([str(BIN / "ruff"), "check", "."], env)
-    print("== mypy --strict rules analysis", flush=True)
-    run([str(BIN / "mypy")], env)  # files from pyproject: tankmap/rules, tankmap/analysis
-    print("== import-linter", flush=True)
-    run([str(BIN / "lint-imports")], env)
+    warm = start_warm_up(env)
+    try:
+        print("== ruff", flush=True)
+        run([str(BIN / "ruff"), "check", "."], env)
+        print("== mypy --strict rules analysis", flush=True)
+        run([str(BIN / "mypy")], env)  # files from pyproject: tankmap/rules, tankmap/analysis
+        print("== import-linter", flush=True)
+        run([str(BIN / "lint-imports")], env)
+        print("== compiling the simulation kernels", flush=True)
+        warm.wait()
+    finally:
+        stop_warm_up(warm)
     print("== pytest", flush=True)
     workers = ["-n", "2"] if (os.cpu_count() or 1) > 1 else []
     # pytest exit code 5 (no tests collected) is a failure, like any other non-zero code.
