@@ -297,9 +297,11 @@ def simulate(
     ``batch_size`` = games per task (default: the driver's ``batch_size``, else 20, cut so
     that every worker gets at least two tasks); it never changes the results.
     ``progress(done, total)`` is called as games finish. ``stop()``, asked after each task,
-    ends the run early when it returns true: the table then holds the games finished so
-    far (in game order; each is the game the full run would have played) and
-    ``df.attrs["stopped"]`` is true (``df.attrs["asked"]`` = the games asked for).
+    ends the run early when it returns true: the table then holds the run's games from its
+    first up to the first one not finished (in game order; each is the game the full run
+    would have played; games finished after a gap are dropped, since which games finish
+    first depends on their length) and ``df.attrs["stopped"]`` is true
+    (``df.attrs["asked"]`` = the games asked for).
     ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
     games − 1`` of the seed: a run can be extended later with the very games a longer run
     would play).
@@ -377,9 +379,14 @@ def simulate(
                 ex.map(play_batch, tasks, on_done)
             except _Stopped:
                 stopped = True
-            for i in sorted(received):
+            # tasks in order up to the first one missing (only a stopped run misses any):
+            # a long game finishes late, so the games that happened to finish first could
+            # bias an estimate, while a run's first games are a fair sample
+            i = 0
+            while i in received:
                 for name, values in received[i].items():
                     columns[name].extend(values)
+                i += 1
             if stopped or until_ci is None or target >= max_games:
                 break
             n = len(columns["game"])

@@ -37,7 +37,7 @@ import numpy as np
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
-from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge
+from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge, strongest_played
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.sides import side_names
@@ -72,7 +72,7 @@ class _Pace:
 
 
 class _TimeUp(Exception):
-    """Raised from a progress callback when the time limit passes during a run."""
+    """The time limit passed during a run; the message says which, and what was kept."""
 
 
 @dataclass
@@ -93,8 +93,7 @@ class Verdict:
     @property
     def top(self) -> Step | None:
         """The rung the verdict is read from: the last one with a self-play."""
-        played = [s for s in self.steps if s.self_play is not None]
-        return played[-1] if played else None
+        return strongest_played(self.steps)
 
     @property
     def converged(self) -> bool:
@@ -180,7 +179,8 @@ def run_verdict(
         stage: str, pols: tuple[str, str], n: int, run: int, first: int = 0, keep: bool = False
     ) -> Any:
         """One run; at the deadline it raises ``_TimeUp``, or with ``keep`` returns the games
-        ``first``, ``first + 1``, … it finished (``df.attrs["stopped"]`` then true). Either
+        ``first``, ``first + 1``, … up to the first one it did not finish
+        (``df.attrs["stopped"]`` then true; ``simulate``'s rule). Either
         happens as soon as the next batch of games would end past the deadline (judged from
         the time between the last two batches): batches are small (a twentieth of the run)
         so that the limit is kept to within seconds."""
@@ -190,9 +190,9 @@ def run_verdict(
             if progress is not None:
                 progress(stage, done, total)
             if not keep and pace.late(deadline):
-                raise _TimeUp
+                raise _TimeUp(f"time limit reached during {stage}")
 
-        df = simulate(
+        return simulate(
             scenario,
             n,
             pols,
@@ -204,11 +204,9 @@ def run_verdict(
             stop=(lambda: pace.late(deadline)) if keep else None,
             batch_size=max(1, n // BATCHES),
         )
-        return _prefix(df, first) if df.attrs.get("stopped") else df
 
     names = {side.value: name for side, name in side_names(scenario.ruleset).items()}
     steps: list[Step] = []
-    judgement = Judgement(False, "no rung played")
     half = games // 2
     unit = 0.0  # seconds per self-play game of the newest rung (estimated from its runs)
 
@@ -226,27 +224,25 @@ def run_verdict(
         est = BalanceEstimate.of_table(df, step.agent) if len(df) else None
         steps[i] = replace(step, self_play=est, seconds=step.seconds + spent)
         if df.attrs.get("stopped"):
-            raise _TimeUp
+            raise _TimeUp(
+                f"the time limit cut {step.agent}'s self-play at {len(df)} of {games} games"
+            )
 
-    running = fam.agent(fam.base)
-    timed_out = False
+    notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
     try:
         for rung, budget in enumerate(fam.budgets()):
-            agent = running = fam.agent(budget)
+            agent = fam.agent(budget)
             if not steps:
                 steps.append(Step(agent, budget, None))
                 self_play(0)
-                judgement = judge(steps, MIN_VERDICT_GAMES, names)
                 continue
             last = steps[-1]
             # the worst case of this rung: its match (1.5 units a game: the last budget and
             # the doubled one), the last rung's self-play if it was skipped, its own (2 units)
             needed = unit * games * (1.5 + 2 + (last.self_play is None))
             if clock() + needed > deadline:
-                judgement = Judgement(
-                    False,
-                    f"{judgement.reason}; time limit: the next rung ({agent}) would take about "
-                    f"{needed:.0f} s more",
+                notes.append(
+                    f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"
                 )
                 break
             t0 = clock()
@@ -269,77 +265,36 @@ def run_verdict(
             steps.append(Step(agent, budget, None, points, played, spent))
             if not steps[-1].beats_previous():
                 if last.self_play is None:
-                    running = last.agent
                     self_play(len(steps) - 2)
-                running = agent
                 self_play(len(steps) - 1)
-            judgement = judge(steps, MIN_VERDICT_GAMES, names)
-            if judgement.converged:
-                break
+                if judge(steps, MIN_VERDICT_GAMES).converged:
+                    break
         else:
-            if not judgement.converged:
-                judgement = Judgement(
-                    False, f"{judgement.reason}; the family's largest budget ({fam.limit}) reached"
-                )
-    except _TimeUp:
-        timed_out = True
-    # the verdict is read from the strongest rung: give it a self-play when it has none
-    if steps and steps[-1].self_play is None and not timed_out and not judgement.converged:
-        if clock() + unit * games * 0.5 <= deadline:  # at least about half of its games
-            running = steps[-1].agent
-            try:
+            notes.append(f"the family's largest budget ({fam.limit}) reached")
+        # the verdict is read from the strongest rung: give it a self-play when it has none
+        if steps and steps[-1].self_play is None:
+            if clock() + unit * games * 0.5 <= deadline:  # at least about half of its games
                 self_play(len(steps) - 1)
-            except _TimeUp:
-                timed_out = True
-        else:
-            judgement = Judgement(
-                False, f"{judgement.reason}; no time left for {steps[-1].agent}'s self-play"
-            )
-    if timed_out:
-        judgement = _timed_out(steps, judgement, running, games, names)
+            else:
+                notes.append(f"no time left for {steps[-1].agent}'s self-play")
+    except _TimeUp as cut:
+        notes.append(str(cut))
+    judgement = judge(steps, MIN_VERDICT_GAMES, names)
+    if not judgement.converged and notes:
+        judgement = Judgement(False, "; ".join([judgement.reason, *notes]))
     check = None
     other = cross_check_family(fam) if cross_check else None
-    if other is not None and any(s.self_play is not None for s in steps):
-        check = _cross_check(other, steps, play, seed, games, clock, deadline, names)
+    top = strongest_played(steps)
+    if other is not None and top is not None:
+        check = _cross_check(other, top, play, seed, games, clock, deadline, names)
     return Verdict(
         fam, steps, judgement, seed, games, time_limit, clock() - start, cross_check=check
     )
 
 
-def _prefix(df: Any, first: int) -> Any:
-    """The rows of games ``first``, ``first + 1``, … up to the first one missing: the games a
-    stopped run finished are not always a prefix, and which games finish first could bias
-    an estimate (a long game ends late)."""
-    have = set(int(g) for g in df["game"])
-    end = first
-    while end in have:
-        end += 1
-    out = df[df["game"] < end]
-    out.attrs.update(df.attrs)
-    return out
-
-
-def _timed_out(
-    steps: list[Step], before: Judgement, running: str, games: int, names: dict[str, str]
-) -> Judgement:
-    """The judgement of a climb the time limit cut while ``running`` played: the rule on
-    what was finished (a cut self-play keeps its finished games), and what was cut."""
-    now = judge(steps, MIN_VERDICT_GAMES, names)
-    if now.converged:
-        return now
-    # the reason given when the climb stopped, if it still holds (it may say more)
-    reason = before.reason if before.reason.startswith(now.reason) else now.reason
-    cut = next((s for s in steps if s.agent == running), None)
-    if cut is not None and cut.self_play is not None and cut.self_play.games < games:
-        what = f"the time limit cut {running}'s self-play at {cut.self_play.games} of {games} games"
-    else:
-        what = f"time limit reached while {running} was playing"
-    return Judgement(False, f"{reason}; {what}")
-
-
 def _cross_check(
     other: Family,
-    steps: list[Step],
+    top: Step,
     play: Callable[..., Any],
     seed: int,
     games: int,
@@ -347,10 +302,10 @@ def _cross_check(
     deadline: float,
     names: dict[str, str],
 ) -> dict[str, Any]:
-    """The other family's default agent against itself, and whether it agrees (the reason
+    """The other family's default agent against itself, and whether it agrees with ``top``
+    (the rung the verdict is read from; the reason
     names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``)."""
     agent = other.default_agent()
-    top = [s for s in steps if s.self_play is not None][-1]
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
     if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
         entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")

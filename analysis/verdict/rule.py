@@ -106,6 +106,12 @@ class Judgement:
     reason: str
 
 
+def strongest_played(steps: list[Step]) -> Step | None:
+    """The last rung of ``steps`` that has a self-play (the one a verdict is read from), or
+    ``None``."""
+    return next((s for s in reversed(steps) if s.self_play is not None), None)
+
+
 def _score_text(step: Step) -> str:
     ci = step.score_ci95()
     assert ci is not None and step.score is not None

@@ -221,3 +221,32 @@ def test_tasks_shrink_towards_the_end_with_several_workers() -> None:
     assert sizes[:17] == [1000] * 17  # the 17th: a quarter of the 4,000 left is a batch
     assert sizes[17:] == [750, 563, 422, 317, 237, 178, 134, 125, 125, 125, 24]
     assert sum(task_games(range(20_000), 1000, 2), []) == list(range(20_000))
+
+
+def test_a_stopped_run_keeps_only_the_games_up_to_the_first_missing_one(race: Scenario) -> None:
+    from tankmap.analysis.simulation.executors import Executor
+
+    class OutOfOrder(Executor):
+        """Finishes the tasks (one game each) in the order 0, 1, 2, 4, 5, 3."""
+
+        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+            out = [None] * len(tasks)
+            for i in (0, 1, 2, 4, 5, 3):
+                out[i] = fn(*tasks[i])
+                on_done(i, out[i])
+            return out
+
+    finished = []
+    df = simulate(
+        race,
+        6,
+        "random",
+        seed=4,
+        batch_size=1,
+        first_game=20,
+        executor=OutOfOrder(),
+        progress=lambda done, _total: finished.append(done),
+        stop=lambda: len(finished) >= 5,  # after games 20, 21, 22, 24 and 25
+    )
+    # game 23 did not finish: 24 and 25, finished after the gap, are dropped
+    assert list(df["game"]) == [20, 21, 22] and df.attrs["stopped"] is True

@@ -282,17 +282,6 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
     assert doc["agent"] == "x:1" and doc["games"] == 120 and doc["favoured"] == "even"
 
 
-def test_a_cut_run_keeps_only_the_games_up_to_the_first_missing_one() -> None:
-    import pandas as pd
-
-    from tankmap.analysis.verdict.climb import _prefix
-
-    df = pd.DataFrame({"game": [20, 21, 22, 24, 25], "winner": ["south"] * 5})
-    df.attrs["stopped"] = True
-    kept = _prefix(df, 20)
-    assert list(kept["game"]) == [20, 21, 22] and kept.attrs["stopped"] is True
-
-
 def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -310,3 +299,16 @@ def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
     cc = v.to_json()["cross_check"]
     assert cc["agent"] == "x:2" and cc["games"] == 50 and cc["favoured"] == "undecided"
     assert cc["agrees"] is None and "cut it at 50 of 100 games" in cc["reason"]
+
+
+def test_each_game_s_default_family_and_its_cross_check() -> None:
+    from tankmap.analysis.simulation.families import cross_check_family, family
+
+    wars = family("tank-wars")
+    other = cross_check_family(wars)
+    assert wars.name == "regret" and wars.independent
+    assert other is not None and other.name == "search" and not other.independent
+    # Tank Chess climbs from alphabeta's everyday budget, where it looks two turns ahead
+    chess = family("tank-chess")
+    assert chess.name == "alphabeta" and chess.base == chess.default_budget == 3200
+    assert family("final-act").name == "search"
