@@ -79,6 +79,10 @@ def test(args: list[str]) -> None:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.setdefault("MPLBACKEND", "Agg")
+    # Let Python keep compiled bytecode (__pycache__, ignored by git) even where the
+    # machine turns it off: otherwise every pytest worker rewrites and compiles the 250 test
+    # modules afresh, and every process a test starts compiles tankmap's sources again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     warm = start_warm_up(env)
     try:
         print("== ruff", flush=True)

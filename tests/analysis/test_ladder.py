@@ -167,6 +167,8 @@ def test_cli_ladder_json_and_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     argv = [
         "ladder",
         "tank-wars/default",
+        "--agents",  # the default line is test_agent_lines'; its search plays Python rounds
+        "random,heuristic,regret:8",
         "--games",
         "10",
         "--seed",

@@ -112,7 +112,10 @@ CHILD = textwrap.dedent(
 
     from tankmap.cli import main
 
-    code = main(["simulate", "final-act/mirror", "--games", "20", "--policy", "heuristic"])
+    # a command that loads the kernels' modules; its games stay on the Python reference
+    # path (TANKMAP_KERNEL=python), so that nothing is compiled (compiling from an empty
+    # cache took 35 s here; the first test shows that a compiled kernel is cached)
+    code = main(["simulate", "tank-chess/basic-16", "--games", "4", "--policy", "heuristic"])
     import tankmap.analysis.simulation as simulation
 
     for info in pkgutil.walk_packages(simulation.__path__, simulation.__name__ + "."):
@@ -127,7 +130,7 @@ def test_the_kernels_load_where_neither_the_install_nor_home_is_writable(tmp_pat
         [sys.executable, "-c", CHILD],
         capture_output=True,
         text=True,
-        env=unwritable_home(tmp_path),
+        env={**unwritable_home(tmp_path), "TANKMAP_KERNEL": "python"},
         cwd=tmp_path,
         timeout=300,
     )

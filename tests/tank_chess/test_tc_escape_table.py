@@ -49,15 +49,15 @@ def test_a_corridor_closed_by_a_piece() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "strict"),
-    [("basic-16.json", False), ("sample-20.json", False), ("sample-20.json", True)],
+    ("name", "strict", "plies"),
+    [("basic-16.json", False, 16), ("sample-20.json", False, 6), ("sample-20.json", True, 6)],
 )
-def test_matches_the_rules_search_after_each_move(name: str, strict: bool) -> None:
+def test_matches_the_rules_search_after_each_move(name: str, strict: bool, plies: int) -> None:
     st = GameState(read_scenario(MAPS / name).with_options(strict_corners=strict))
     rng = np.random.default_rng(3)
     terrain = [terrain_escape_turns(st, side, 5) for side in (0, 1)]
     checked = blocked = 0
-    for _ in range(16):
+    for _ in range(plies):  # the reference search is slow on 20 x 20: fewer there
         turns = st.legal_turns()
         if not turns:
             break
@@ -85,5 +85,5 @@ def test_matches_the_rules_search_after_each_move(name: str, strict: bool) -> No
         quiet = [t for t in turns if t[3] < 0 and t[1] >= 0]
         pool = quiet or turns
         st.push(pool[int(rng.integers(len(pool)))])
-    assert checked > 100
+    assert checked > 50, checked
     assert blocked > 0
