@@ -125,6 +125,14 @@ def fire_table(
 
 
 # --- terrain and orders -------------------------------------------------------------------
+_DIRECTION = {(d.dx, d.dy): d for d in _FACINGS}
+"""The compass direction of a one-cell step ``(dx, dy)``."""
+_STEPS = tuple((d, d.dx, d.dy) for d in _FACINGS)
+_QUARTER_TURNS = {f: (f, f.turned(2), f.turned(4), f.turned(6)) for f in _FACINGS}
+"""A facing and its turns by 90°, 180° and 270°, in that order."""
+
+
+@lru_cache(maxsize=32)
 def tank_steps(facing: Facing, reverse_turn: bool) -> tuple[tuple[int, int, Facing | None], ...]:
     """The six one-cell steps of a tank or R/M facing ``facing`` (orthogonal) as ``(dx, dy,
     turn)`` (docs/rules.md §1.5): forward and back keep the facing; each diagonal step may end with
@@ -299,24 +307,28 @@ class Tables:
     def _compute_orders(
         self, kind: str, side: Side, cell: int, facing: Facing
     ) -> tuple[Order, ...]:
+        # ``can_step`` read from its whole-board form (``step_sources``, tested equal to it):
+        # a bit test per step instead of the terrain and lane checks
         uk = DATA.units.get(kind)
         if uk is None:
             return ()
+        sources = self.step_sources(side)
+        cols = self.board.columns
         out: list[Order] = []
         if uk.movement == "any-neighbour":
-            turns = (facing, facing.turned(2), facing.turned(4), facing.turned(6))
-            for d in _FACINGS:
-                dst = self.can_step(side, cell, d.dx, d.dy)
-                if dst >= 0:
-                    out.extend((dst, f) for f in turns)
-            out.extend((cell, f) for f in turns[1:])
+            turns = _QUARTER_TURNS[facing]
+            for d, dx, dy in _STEPS:
+                if sources[d] >> cell & 1:
+                    dst = cell + dy * cols + dx
+                    out += [(dst, f) for f in turns]
+            out += [(cell, f) for f in turns[1:]]
             return tuple(out)
         if not facing.is_orthogonal:
             return ()
         for dx, dy, turn in tank_steps(facing, self.reverse_turn):
-            dst = self.can_step(side, cell, dx, dy)
-            if dst < 0:
+            if not sources[_DIRECTION[(dx, dy)]] >> cell & 1:
                 continue
+            dst = cell + dy * cols + dx
             out.append((dst, facing))
             if turn is not None:
                 out.append((dst, turn))

@@ -9,15 +9,53 @@ Built once per scenario and worker (``FinalActDriver.prepare``); the reference a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
 from tankmap.rules.final_act.engine import SIDES, Game
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 
 INF = 1_000_000
+IntArray = npt.NDArray[np.int64]
 # Relative likelihood of an enemy order that is ``k`` rounds worse than its best one.
-_LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
+LIKELY = (1.0, 0.35, 0.12, 0.04, 0.015)
 VALUE = {"tank": 1.0, "at": 0.8, "rm": 0.6}
 """What a unit is worth to the heuristic when it aims its shells (damaged tanks double)."""
+
+
+def flat_orders(table: Sequence[tuple[Order, ...]]) -> tuple[IntArray, IntArray, IntArray]:
+    """A ``Tables.order_table`` as arrays: how many orders each ``cell * 8 + facing`` has,
+    and every order's destination and facing, row after row."""
+    lens = np.fromiter((len(o) for o in table), dtype=np.int64, count=len(table))
+    total = int(lens.sum())
+    flat = np.fromiter((v for o in table for order in o for v in order), np.int64, 2 * total)
+    return lens, flat[0::2], flat[1::2]
+
+
+def _rounds_to_goal(size: int, lens: IntArray, ends: IntArray, goal: int) -> list[int]:
+    """Fewest orders from each ``cell * 8 + facing`` to a cell of the ``goal`` bitmask
+    (``INF``: never), over the orders ``ends`` (``cell * 8 + facing`` each, ``lens`` a row):
+    a breadth-first search backwards from the goal, a whole frontier at a time."""
+    n8 = size * 8
+    starts = np.repeat(np.arange(n8, dtype=np.int64), lens)
+    dist = np.full(n8, INF, dtype=np.int64)
+    on_goal = np.array([goal >> (i // 8) & 1 for i in range(n8)], dtype=bool)
+    dist[on_goal] = 0
+    frontier = on_goal
+    d = 0
+    while True:
+        d += 1
+        found = starts[frontier[ends]]
+        found = found[dist[found] == INF]
+        if found.size == 0:
+            break
+        dist[found] = d
+        frontier = np.zeros(n8, dtype=bool)
+        frontier[found] = True
+    return [int(v) for v in dist.tolist()]
 
 
 class Prepared:
@@ -33,27 +71,9 @@ class Prepared:
         for kind in ("tank", "at", "rm"):
             per_side = []
             for side in SIDES:
-                table = t.order_table(kind, side)
-                pred: list[list[int]] = [[] for _ in range(size * 8)]
-                for i, orders in enumerate(table):
-                    for to, f in orders:
-                        pred[to * 8 + f].append(i)
-                dist = [INF] * (size * 8)
+                lens, to, facing = flat_orders(t.order_table(kind, side))
                 goal = game.goal_mask[side.index]
-                frontier = [i for i in range(size * 8) if goal >> (i // 8) & 1]
-                for i in frontier:
-                    dist[i] = 0
-                d = 0
-                while frontier:
-                    d += 1
-                    nxt = []
-                    for i in frontier:
-                        for j in pred[i]:
-                            if dist[j] == INF:
-                                dist[j] = d
-                                nxt.append(j)
-                    frontier = nxt
-                per_side.append(dist)
+                per_side.append(_rounds_to_goal(size, lens, to * 8 + facing, goal))
             self.dist[kind] = per_side
         self._ranked: dict[tuple[str, int, int], tuple[tuple[int, int, Order], ...]] = {}
         self._zones: dict[tuple[str, int, int], tuple[tuple[int, ...], int]] = {}
@@ -112,7 +132,7 @@ class Prepared:
 
     def likely(self, kind: str, side: int, cell: int, facing: int) -> tuple[tuple[int, float], ...]:
         """Where a unit is likely to end this round: ``(cell, probability)`` with each order
-        weighted by how much it shortens the unit's route (``_LIKELY``), cached."""
+        weighted by how much it shortens the unit's route (``LIKELY``), cached."""
         key = (kind, side, cell * 8 + facing)
         found = self._likely.get(key)
         if found is None:
@@ -120,8 +140,8 @@ class Prepared:
             best = ranked[0][0]
             acc: dict[int, float] = {}
             for d, to, _o in ranked:
-                if d - best < len(_LIKELY):
-                    acc[to] = acc.get(to, 0.0) + _LIKELY[d - best]
+                if d - best < len(LIKELY):
+                    acc[to] = acc.get(to, 0.0) + LIKELY[d - best]
             total = sum(acc.values())
             found = tuple((c, w / total) for c, w in acc.items()) if total > 0 else ()
             self._likely[key] = found

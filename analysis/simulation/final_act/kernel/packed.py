@@ -10,11 +10,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.final_act.kernel.tables import (
-    NOISE_PER_UNIT,
-    ScenarioTables,
-    pack_bits,
-)
+from tankmap.analysis.simulation.final_act.kernel.table_rows import pack_bits
+from tankmap.analysis.simulation.final_act.kernel.tables import NOISE_PER_UNIT, ScenarioTables
 
 
 class Tables(NamedTuple):

@@ -20,10 +20,14 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.final_act.kernel.table_rows import (
+    fire_rows,
+    likely_rows,
+    ranked_rows,
+)
 from tankmap.analysis.simulation.final_act.prepared import INF, VALUE, Prepared
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import Game
-from tankmap.rules.geometry import Facing
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -36,14 +40,6 @@ NOISE_PER_UNIT = 48  # random numbers each game draws per unit and round (+ cell
 # A unit's numbers: [0] random order, [1] shell when nothing is likely, [2] tie among
 # units, [3] random R/M repair (tanks; ``REPAIR_NOISE``), [8 + j] order j's score.
 REPAIR_NOISE = 3  # the noise number (of the tank's NOISE_PER_UNIT) random repairs read
-
-
-def pack_bits(bits: BoolArray, words: int) -> npt.NDArray[np.uint64]:
-    """Rows of booleans as little-endian 64-bit words (``rows × words``)."""
-    packed = np.packbits(bits, axis=1, bitorder="little")
-    out = np.zeros((bits.shape[0], words * 8), dtype=np.uint8)
-    out[:, : packed.shape[1]] = packed
-    return out.view(np.uint64)
 
 
 class Start(NamedTuple):
@@ -124,85 +120,44 @@ class ScenarioTables:
         self.units = UnitFacts(game)
         n = self.size = game.board.size
         n8 = n * 8
-        present = {(k, s) for k, s in zip(self.units.kind, self.units.side, strict=True)}
-        ranked: dict[tuple[int, int], list[tuple[tuple[int, int, tuple[int, Facing]], ...]]] = {}
-        k_max = 1
-        for kc, s in present:
-            rows = []
-            for idx in range(n8):
-                r = prep.ranked(KINDS[kc], int(s), idx // 8, idx % 8)
-                rows.append(r)
-                k_max = max(k_max, len(r))
-            ranked[(int(kc), int(s))] = rows
+        present = sorted(
+            {(int(k), int(s)) for k, s in zip(self.units.kind, self.units.side, strict=True)}
+        )
+        # orders sorted as Prepared.ranked sorts them, and likely end cells as
+        # Prepared.likely weighs them (``table_rows``: whole-board arrays)
+        ranked = {(kc, s): ranked_rows(prep, KINDS[kc], s) for kc, s in present}
+        k_max = max([int(r.lengths.max()) for r in ranked.values()] or [1])
         self.k = k_max
         # widest order list of the kinds that move like tanks (tank, R/M)
         self.k_move = max(
-            [len(r) for (kc, _s), rows in ranked.items() if kc != AT for r in rows] or [1]
+            [int(r.lengths.max()) for (kc, _s), r in ranked.items() if kc != AT] or [1]
         )
         self.ord_dest = np.full((6, n8, k_max), -1, dtype=np.int64)
         self.ord_fac = np.zeros((6, n8, k_max), dtype=np.int64)
         self.ord_d = np.full((6, n8, k_max), float(INF))
         self.dist = np.full((6, n8), float(INF))
-        for kc, s in present:
-            self.dist[int(kc) * 2 + int(s)] = prep.dist[KINDS[kc]][int(s)]
-        for (kc, s), rows in ranked.items():
+        likely = {}
+        for (kc, s), r in ranked.items():
             ks = kc * 2 + s
-            for idx, r in enumerate(rows):
-                for j, (d, to, (_t, f)) in enumerate(r):
-                    self.ord_dest[ks, idx, j] = to
-                    self.ord_fac[ks, idx, j] = int(f)
-                    self.ord_d[ks, idx, j] = d
-        # likely end cells (reference: Prepared.likely)
-        l_max = 1
-        likely: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
-        for kc, s in present:
-            rows2 = [prep.likely(KINDS[kc], int(s), idx // 8, idx % 8) for idx in range(n8)]
-            l_max = max(l_max, max(len(r) for r in rows2))
-            likely[(int(kc), int(s))] = rows2
+            self.dist[ks] = prep.dist[KINDS[kc]][s]
+            width = r.dest.shape[1]
+            self.ord_dest[ks, :, :width] = r.dest
+            self.ord_fac[ks, :, :width] = r.fac
+            self.ord_d[ks, :, :width] = np.where(r.dest >= 0, r.d, float(INF))
+            likely[ks] = likely_rows(r)
+        l_max = max([int(c.max()) for _cells, _p, c in likely.values()] or [1])
         self.lik_cell = np.full((6, n8, l_max), n, dtype=np.int64)
         self.lik_p = np.zeros((6, n8, l_max))
-        for (kc, s), rows2 in likely.items():
-            ks = kc * 2 + s
-            for idx, lk in enumerate(rows2):
-                for j, (c, p) in enumerate(lk):
-                    self.lik_cell[ks, idx, j] = c
-                    self.lik_p[ks, idx, j] = p
-        # fire zones: targets and between-cells (padding: the dummy cell n, never blocking)
-        t_max, b_max = 1, 1
-        for kc in (TANK, AT):
-            table = game.fire_tables[KINDS[kc]]
-            if table is None:
-                continue
-            for idx in range(n8):
-                pairs = table.pairs[idx]
-                t_max = max(t_max, len(pairs), len(table.elevated[idx]))
-                for _t, m in pairs:
-                    b_max = max(b_max, bin(m).count("1"))
-        self.tgt = np.full((2, n8, t_max), n, dtype=np.int64)
-        self.bet = np.full((2, n8, t_max, b_max), n, dtype=np.int64)
-        self.elev = np.full((2, n8, t_max), n, dtype=np.int64)
-        for kc in (TANK, AT):
-            table = game.fire_tables[KINDS[kc]]
-            if table is None:
-                continue
-            for idx in range(n8):
-                for j, (t, m) in enumerate(table.pairs[idx]):
-                    self.tgt[kc, idx, j] = t
-                    cells = []
-                    while m:  # the set bits of m, lowest first
-                        low = m & -m
-                        cells.append(low.bit_length() - 1)
-                        m ^= low
-                    self.bet[kc, idx, j, : len(cells)] = cells
-                for j, t in enumerate(table.elevated[idx]):
-                    self.elev[kc, idx, j] = t
-        # the between-cells as bit words (bit c of word c // 64), for a fast blocked test
-        self.words = (n + 1 + 63) // 64
-        onehot = np.zeros((2, n8, t_max, n + 1), dtype=bool)
-        np.put_along_axis(onehot, self.bet, True, axis=3)
-        onehot[..., n] = False
-        bits = pack_bits(onehot.reshape(-1, n + 1), self.words).reshape(2, n8, t_max, self.words)
-        self.bet_words = [np.ascontiguousarray(bits[..., w]) for w in range(self.words)]
+        for ks, (cells, prob, _count) in likely.items():
+            width = min(l_max, cells.shape[1])
+            self.lik_cell[ks, :, :width] = np.where(cells[:, :width] >= 0, cells[:, :width], n)
+            self.lik_p[ks, :, :width] = prob[:, :width]
+        # fire zones: targets and between-cells (padding: the dummy cell n, never blocking),
+        # shared by the boards of one size and cone
+        fire = fire_rows(game.fire_tables[KINDS[TANK]], game.fire_tables[KINDS[AT]], n)
+        self.tgt, self.bet, self.elev = fire.tgt, fire.bet, fire.elev
+        self.words = len(fire.bet_words)
+        self.bet_words = fire.bet_words
         self.berm = np.zeros(n + 1, dtype=bool)
         self.elevating = np.zeros(n + 1, dtype=bool)
         for c in range(n):
