@@ -111,7 +111,7 @@ class FireRows(NamedTuple):
     bet_words: list[npt.NDArray[np.uint64]]
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)  # a few MB each; boards of one size and cone share one
 def fire_rows(tank: FireTable | None, at: FireTable | None, n: int) -> FireRows:
     """The fire rows of the tank's and the AT's fire tables on a board of ``n`` cells
     (``None``: that kind never fires), kept per pair of tables. Callers must not write to
