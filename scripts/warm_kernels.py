@@ -19,6 +19,7 @@ GROUPS = (
         ("final-act/mirror", "search:1"),
         ("final-act/mirror", "duct:2"),
         ("tank-wars/default", "regret:2"),
+        ("tank-wars/default", "plan:2"),
     ),
     (("tank-chess/basic-16", "heuristic"), ("tank-chess/basic-16", "alphabeta:20")),
 )

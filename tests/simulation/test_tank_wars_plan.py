@@ -7,7 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tankmap.analysis.simulation.runner import simulate
-from tankmap.analysis.simulation.tank_wars.agents.plan import kernel_plan
+from tankmap.analysis.simulation.tank_wars.agents.plan import (
+    GUNFIRE_CANDIDATES,
+    WEIGHTS,
+    kernel_plan,
+)
 from tankmap.analysis.simulation.tank_wars.agents.plan_ref import reference_plan
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.engine import initial_state
@@ -15,9 +19,9 @@ from tests.simulation.tw_positions import board, positions, roster
 from tests.tank_wars.tw_support import cell, planning, scenario, unit
 
 CASES = [
-    ("default", {}, 2, 3),
-    ("flank-artillery", {}, 1, 3),
-    ("default", {"stay_without_token": False, "tokens_per_kind": 1}, 1, 2),
+    ("default", {}, 0, 4),
+    ("flank-artillery", {}, 2, 2),
+    ("default", {"stay_without_token": False, "tokens_per_kind": 1}, 0, 3),
     ("flank-artillery", {"shells_used_up": True, "gunfire_hits_stationary": False}, 1, 2),
 ]
 
@@ -32,8 +36,10 @@ def test_compiled_plan_chooses_as_the_reference(
         for side in (Side.SOUTH, Side.NORTH):
             seed = 613 * k + side.index
             banned = frozenset({"artillery"}) if k % 2 == 1 else frozenset()
-            want = reference_plan(state, side, 2, lookahead, seed, banned)
-            got = kernel_plan(state, side, 2, lookahead, seed, banned, kinds, sides)
+            want = reference_plan(
+                state, side, 2, lookahead, WEIGHTS, seed, banned, GUNFIRE_CANDIDATES
+            )
+            got = kernel_plan(state, side, 2, lookahead, WEIGHTS, seed, banned, kinds, sides)
             assert got == want
 
 
@@ -62,7 +68,7 @@ def test_the_stuck_last_vehicle_is_shot_where_it_must_stay(
     state = planning(sc)
     kinds, sides = roster(state)
     for seed in range(6):
-        got = kernel_plan(state, side, 8, 1, seed, frozenset(), kinds, sides)
+        got = kernel_plan(state, side, 8, 0, WEIGHTS, seed, frozenset(), kinds, sides)
         assert got.gunfire == (cell(target),)
 
 

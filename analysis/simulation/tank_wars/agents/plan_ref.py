@@ -10,8 +10,11 @@ machines without numba.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tankmap.analysis.simulation.tank_wars.agents.heuristic import heuristic_orders
 from tankmap.analysis.simulation.tank_wars.agents.options import vehicle_options
+from tankmap.analysis.simulation.tank_wars.agents.regret_value import value
 from tankmap.analysis.simulation.tank_wars.kernel.rng import SplitMix
 from tankmap.rules.geometry import Side
 from tankmap.rules.tank_wars.engine import (
@@ -22,24 +25,6 @@ from tankmap.rules.tank_wars.engine import (
     resolve_orders_with,
 )
 from tankmap.rules.tank_wars.state import outcome, tokens_ok
-
-WIN = 100.0
-GUNFIRE_CANDIDATES = 6
-
-
-def material(state: TankWarsState) -> float:
-    """South's value of ``state`` (``kernel.plan.material``): ±``WIN`` for a won/lost game,
-    0 for a draw, else the AP difference plus a third of the gunfire-token difference."""
-    out = outcome(state)
-    if out is not None:
-        if out.winner is None:
-            return 0.0
-        return WIN if out.winner is Side.SOUTH else -WIN
-    diff = 0
-    for v in state.vehicles:
-        diff += v.armour if v.side is Side.SOUTH else -v.armour
-    tokens = state.gunfire_available(Side.SOUTH) - state.gunfire_available(Side.NORTH)
-    return float(diff) + tokens / 3.0
 
 
 def likely_fields(state: TankWarsState, me: Side) -> list[int]:
@@ -57,9 +42,12 @@ class _Futures:
     """The sampled futures of one decision: the enemy's heuristic plan and a dice seed (the
     look-ahead's heuristic keeps ``me``'s vehicles of ``banned`` kinds idle)."""
 
-    def __init__(self, state: TankWarsState, me: Side, samples: int, lookahead: int,
-                 banned: frozenset[str], rng: SplitMix) -> None:  # fmt: skip
+    def __init__(
+        self, state: TankWarsState, me: Side, samples: int, lookahead: int,
+        weights: Sequence[float], banned: frozenset[str], rng: SplitMix,
+    ) -> None:  # fmt: skip
         self.state, self.me, self.lookahead, self.banned = state, me, lookahead, banned
+        self.weights = weights
         self.drawn: list[tuple[Orders, int]] = []
         for _ in range(samples):
             enemy = heuristic_orders(state, me.other, lambda n: [rng.unit() for _ in range(n)])
@@ -92,7 +80,7 @@ class _Futures:
                     for s in (Side.SOUTH, Side.NORTH)
                 ]
                 state = resolve_orders_with(state, plans[0], plans[1], dice)
-            total += sign * material(state)
+            total += sign * value(state, self.weights)
         return total
 
 
@@ -101,17 +89,19 @@ def reference_plan(
     me: Side,
     samples: int,
     lookahead: int,
+    weights: Sequence[float],
     seed: int,
-    banned: frozenset[str] = frozenset(),
-    candidates: int = GUNFIRE_CANDIDATES,
+    banned: frozenset[str],
+    candidates: int,
 ) -> Orders:
     """``kernel.plan.plan`` on the engine: ``me``'s orders from ``state`` (its artillery
-    fired) scored on ``samples`` futures ``lookahead`` rounds deep, trying the
+    fired) scored on ``samples`` futures ``lookahead`` rounds deep by
+    ``regret_value.value`` with ``weights``, trying the
     ``candidates`` likeliest enemy fields for each gunfire token, every draw from
     ``SplitMix(seed)``; ``banned``: kinds of ``me``'s vehicles that stay."""
     rng = SplitMix(seed)
     own = heuristic_orders(state, me, lambda n: [rng.unit() for _ in range(n)], banned)
-    futures = _Futures(state, me, samples, lookahead, banned, rng)
+    futures = _Futures(state, me, samples, lookahead, weights, banned, rng)
     commands = dict(own.commands)
     gunfire = list(own.gunfire)
     best = futures.score(commands, gunfire)

@@ -2,9 +2,10 @@
 futures. ``agents/plan_ref.py`` is the same algorithm on the Python engine (same draws, same
 arithmetic, same tie-breaking); ``agents/plan.py`` explains it and why it is compiled.
 
-``plan(t, root, me, samples, lookahead, candidates, seed, picks, gun_picks)`` plans from
-``root`` (a position whose artillery has fired) for side ``me``: ``picks[i]`` = the command
-index of each of ``me``'s live vehicles, ``gun_picks[k]`` the fields of its gunfire tokens
+``plan(t, root, me, samples, lookahead, candidates, seed, weights, picks, gun_picks)`` plans
+from ``root`` (a position whose artillery has fired) for side ``me``, scoring positions by
+``kernel.value.value`` with ``weights`` (one per feature): ``picks[i]`` = the command index
+of each of ``me``'s live vehicles, ``gun_picks[k]`` the fields of its gunfire tokens
 (returns how many).
 """
 
@@ -25,52 +26,28 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
 from tankmap.analysis.simulation.tank_wars.kernel.playout import fits, heuristic_orders
 from tankmap.analysis.simulation.tank_wars.kernel.rng import next_u64
 from tankmap.analysis.simulation.tank_wars.kernel.round import (
-    NORTH_WINS,
-    ONGOING,
-    SOUTH_WINS,
     gunfire,
-    gunfire_available,
     movement,
-    outcome,
     supply,
     usable_tokens,
 )
 from tankmap.analysis.simulation.tank_wars.kernel.search import HEURISTIC, draw, playout
-
-WIN = 100.0
-
-
-@jit
-def material(t: Tables, pos: np.ndarray) -> float:
-    """South's value of ``pos``: ±``WIN`` for a won/lost game, 0 for a draw, else the AP
-    difference plus a third of the gunfire-token difference."""
-    o = outcome(t, pos)
-    if o == SOUTH_WINS:
-        return WIN
-    if o == NORTH_WINS:
-        return -WIN
-    if o != ONGOING:
-        return 0.0
-    vside = t.vside
-    v = len(vside)
-    diff = 0
-    for i in range(v):
-        if pos[i] >= 0:
-            diff += pos[v + i] if vside[i] == 0 else -pos[v + i]
-    tokens = gunfire_available(t, pos, unliteral(0)) - gunfire_available(t, pos, unliteral(1))
-    return float(diff) + tokens / 3.0
+from tankmap.analysis.simulation.tank_wars.kernel.value import value
 
 
 @jit
 def score(
     t: Tables, root: np.ndarray, me: int, cmds: np.ndarray, gun: np.ndarray, placed: int,
-    fut_cmds: np.ndarray, fut_gun: np.ndarray, fut_placed: np.ndarray, seeds: np.ndarray,
-    lookahead: int, pos: np.ndarray, joint: np.ndarray, both: np.ndarray, ngun: np.ndarray,
-    nplaced: np.ndarray, rng: np.ndarray, w: tuple[Any, ...],
+    futures: tuple[Any, ...], lookahead: int, weights: np.ndarray, scratch: tuple[Any, ...],
+    w: tuple[Any, ...],
 ) -> float:  # fmt: skip
-    """The sum over the sampled futures of ``me``'s ``material`` after the round played
-    with ``me``'s ``cmds`` and ``gun[:placed]`` against the future's enemy plan and dice,
-    and ``lookahead`` more rounds of heuristic play."""
+    """The sum over the sampled futures of ``me``'s ``value`` (``weights``) after the round
+    played with ``me``'s ``cmds`` and ``gun[:placed]`` against the future's enemy plan and
+    dice, and ``lookahead`` more rounds of heuristic play. ``futures``: per future the
+    enemy's commands, its gunfire fields, how many and the dice seed; ``scratch`` and ``w``:
+    work arrays."""
+    fut_cmds, fut_gun, fut_placed, seeds = futures
+    pos, joint, both, ngun, nplaced, rng = scratch
     vside = t.vside
     v = len(vside)
     at, moved, rolls = w[0], w[1], w[6]
@@ -91,8 +68,8 @@ def score(
         if movement(t, pos, joint, at, moved) and gunfire(t, pos, both, ngun, at, moved):
             draw(rng, rolls, 2 * t.rules[R_DROPS])
             supply(t, pos, rolls, at)
-        playout(t, pos, lookahead, HEURISTIC, rng, w)
-        total += sign * material(t, pos)
+        playout(t, pos, lookahead, unliteral(HEURISTIC), rng, w)
+        total += sign * value(t, pos, weights, w[9])
     return total
 
 
@@ -130,7 +107,7 @@ def likely_fields(t: Tables, root: np.ndarray, me: int, out: np.ndarray, weight:
 @jit
 def plan(
     t: Tables, root: np.ndarray, me: int, samples: int, lookahead: int, candidates: int,
-    seed: np.uint64, picks: np.ndarray, gun_picks: np.ndarray,
+    seed: np.uint64, weights: np.ndarray, picks: np.ndarray, gun_picks: np.ndarray,
 ) -> int:  # fmt: skip
     vside, vkind, banned, opt, opt_len, cmd_kind = (
         t.vside,
@@ -175,17 +152,21 @@ def plan(
         np.zeros(shells + 2 * t.rules[1] + 2 * t.rules[R_DROPS] + 1, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(CELLS, dtype=np.float64),
-        np.zeros(1, dtype=np.float64),
+        np.zeros(len(weights), dtype=np.float64),
     )
-    pos = np.empty_like(root)
-    joint = np.full(v, -1, dtype=np.int64)
-    both = np.zeros((2, most), dtype=np.int64)
-    ngun = np.zeros(2, dtype=np.int64)
-    nplaced = np.zeros(2, dtype=np.int64)
-    frng = np.empty(1, dtype=np.uint64)
-    best = score(t, root, me, cmds, gun, placed, fut_cmds, fut_gun, fut_placed, seeds,
-                 lookahead, pos, joint, both, ngun, nplaced, frng, work)  # fmt: skip
+    futures = (fut_cmds, fut_gun, fut_placed, seeds)
+    scratch = (
+        np.empty_like(root),
+        np.full(v, -1, dtype=np.int64),
+        np.zeros((2, most), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.empty(1, dtype=np.uint64),
+    )
+    best = score(t, root, me, cmds, gun, placed, futures, lookahead, weights, scratch, work)
     limited = t.rules[R_PER_KIND] > 0
+    fields = np.zeros(CELLS, dtype=np.int64)
+    nf = min(likely_fields(t, root, me, fields, mark), candidates)
     # vehicle by vehicle (card order), every option in place of its command
     for i in range(v):
         if vside[i] != me or root[i] < 0 or banned[i] != 0:
@@ -205,15 +186,12 @@ def plan(
                     continue
             old = cmds[i]
             cmds[i] = c
-            got = score(t, root, me, cmds, gun, placed, fut_cmds, fut_gun, fut_placed, seeds,
-                        lookahead, pos, joint, both, ngun, nplaced, frng, work)  # fmt: skip
+            got = score(t, root, me, cmds, gun, placed, futures, lookahead, weights, scratch, work)
             if got > best:
                 best = got
             else:
                 cmds[i] = old
     # token by token, each of the likeliest enemy fields no other token holds
-    fields = np.zeros(CELLS, dtype=np.int64)
-    nf = min(likely_fields(t, root, me, fields, mark), candidates)
     for k in range(placed):
         for f in range(nf):
             field = fields[f]
@@ -225,8 +203,7 @@ def plan(
                 continue
             old = gun[k]
             gun[k] = field
-            got = score(t, root, me, cmds, gun, placed, fut_cmds, fut_gun, fut_placed, seeds,
-                        lookahead, pos, joint, both, ngun, nplaced, frng, work)  # fmt: skip
+            got = score(t, root, me, cmds, gun, placed, futures, lookahead, weights, scratch, work)
             if got > best:
                 best = got
             else:
