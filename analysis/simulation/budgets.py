@@ -55,7 +55,7 @@ BUDGETS: dict[tuple[str, str], Budget] = {
     ("tank-chess", "alphabeta"): Budget(3_200, 131_072, "positions per turn"),
     ("tank-chess", "uct"): Budget(48, 1_000, "playouts per turn"),
     ("tank-wars", "search"): Budget(3, 150, "sampled futures per round"),
-    ("tank-wars", "plan"): Budget(64, 16_384, "sampled futures per round"),
+    ("tank-wars", "plan"): Budget(128, 16_384, "sampled futures per round"),
     ("tank-wars", "regret"): Budget(64, 16_384, "regret-matching iterations per round"),
     ("tank-wars", "regret-heuristic"): Budget(64, 16_384, "regret-matching iterations per round"),
 }

@@ -18,7 +18,9 @@ import numpy as np
 from tankmap.analysis.simulation.tank_wars.kernel.base import (
     CELLS,
     R_DROPS,
+    R_LONG_RANGE,
     R_PER_KIND,
+    R_TOKENS,
     Tables,
     jit,
     unliteral,
@@ -109,6 +111,8 @@ def plan(
     t: Tables, root: np.ndarray, me: int, samples: int, lookahead: int, candidates: int,
     seed: np.uint64, weights: np.ndarray, picks: np.ndarray, gun_picks: np.ndarray,
 ) -> int:  # fmt: skip
+    """``me``'s orders into ``picks``/``gun_picks`` (see the module docstring); ``samples``
+    futures, ``candidates`` enemy fields tried per gunfire token; returns the tokens placed."""
     vside, vkind, banned, opt, opt_len, cmd_kind = (
         t.vside,
         t.vkind,
@@ -120,7 +124,7 @@ def plan(
     v = len(vside)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
-    most = max(t.rules[0], 1)
+    most = max(t.rules[R_TOKENS], 1)
     used = np.zeros(4, dtype=np.int64)
     mark = np.zeros(CELLS, dtype=np.float64)
     cmds = np.full(v, -1, dtype=np.int64)
@@ -149,7 +153,7 @@ def plan(
         np.zeros((2, most), dtype=np.int64),
         np.zeros(2, dtype=np.int64),
         np.zeros(2, dtype=np.int64),
-        np.zeros(shells + 2 * t.rules[1] + 2 * t.rules[R_DROPS] + 1, dtype=np.int64),
+        np.zeros(shells + 2 * t.rules[R_LONG_RANGE] + 2 * t.rules[R_DROPS] + 1, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(CELLS, dtype=np.float64),
         np.zeros(len(weights), dtype=np.float64),
