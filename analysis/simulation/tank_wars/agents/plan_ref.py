@@ -4,8 +4,7 @@ from the same stream (``kernel.rng.SplitMix``), the same arithmetic in the same 
 the same tie-breaking, so both choose the same orders. The heuristic plays through
 ``heuristic.heuristic_orders`` with the stream's noise (``kernel/playout.heuristic_orders``
 is its twin); rounds are resolved by ``resolve_orders_with``/``artillery_phase_with`` with
-the stream's dice. Slow (a few ms per sampled future and candidate): for tests, and for
-machines without numba.
+the stream's dice. Slow: for tests, and for machines without numba.
 """
 
 from __future__ import annotations
