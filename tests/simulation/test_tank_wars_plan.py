@@ -72,6 +72,15 @@ def test_the_stuck_last_vehicle_is_shot_where_it_must_stay(
         assert got.gunfire == (cell(target),)
 
 
+def test_plan_plays_the_same_games_on_its_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    # TANKMAP_KERNEL=python: every decision by plan_ref on the engine
+    sc = board("default")
+    compiled = simulate(sc, 2, ("plan:3", "plan:2+no-artillery"), seed=7, workers=1)
+    monkeypatch.setenv("TANKMAP_KERNEL", "python")
+    reference = simulate(sc, 2, ("plan:3", "plan:2+no-artillery"), seed=7, workers=1)
+    assert compiled.equals(reference)
+
+
 @pytest.mark.parametrize("policy", ["plan:3", "plan:2+no-artillery"])
 def test_plan_plays_the_same_games_on_one_and_two_workers(policy: str) -> None:
     sc = board("default")
