@@ -31,7 +31,7 @@ CPU_GAMES = 20
 ROWS: dict[str, tuple[tuple[str, int, int], str, tuple[str, ...]]] = {
     "final-act": (("duct", 64, 8192), "search:9", ("extra-forces", "mirror")),
     "tank-chess": (("alphabeta", 100, 12800), "search:180", ("basic-16", "sample-20")),
-    "tank-wars": (("regret", 32, 16384), "search:9", ("default",)),
+    "tank-wars": (("plan", 64, 16384), "search:9", ("default",)),
 }
 """Per game: (agent name, first budget, largest budget), the reference agent, the maps."""
 

@@ -18,7 +18,8 @@ all games: the runner, executors, batching, the driver protocol and registry
 
 Agent names: Final Act ``random``, ``heuristic``, ``search[:N]`` and the reference
 ``random-ref``/``heuristic-ref``; Tank Chess ``random``, ``heuristic``, ``uct[:N]``,
-``search[:N]``; Tank Wars ``random``, ``heuristic``, ``search[:N]``. Restrictions:
+``search[:N]``; Tank Wars ``random``, ``heuristic``, ``search[:N]``, ``plan[:N]``,
+``regret[:N]``, ``regret-heuristic[:N]``. Restrictions:
 ``+no-berms`` (Final Act), ``+no-KIND``.
 """
 

@@ -54,6 +54,10 @@ _LINES: dict[str, dict[str, str]] = {
         "end on",
         "search": "search[:N] — Monte Carlo planning over the dice: improves the heuristic's "
         "plan command by command and token by token on N sampled futures (default 3)",
+        "plan": "plan[:N] — search's planning on the compiled kernel: improves the "
+        "heuristic's plan command by command and token by token on N sampled futures "
+        "(enemy heuristic plan and dice; default 128), scored by a fitted evaluation; the "
+        "strongest per CPU second (heuristic-based)",
         "regret": "regret[:N] — both sides' secret plans learnt at once by regret matching "
         "over the round, N iterations (default 64), dice sampled, scored by its own "
         "evaluation; never asks the heuristic (compiled)",

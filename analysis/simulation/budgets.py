@@ -21,6 +21,8 @@ default and ten times it, 2 at the limit), and what 100 games at the limit take:
   **150** → 28.4 s (3.0 s a round): 100 games ≈ 47 min.
 - Final Act ``duct`` and ``duct-h`` (N iterations per round; mirror): 16 → 0.013 s,
   64 → 0.05 s, 128 → 0.14 s, about linear: **8,192** → about 9 s: 100 games ≈ 15 min.
+- Tank Wars ``plan`` (N sampled futures per round; default): 128 → 0.093 s, 1,280 → 1.38 s,
+  **16,384** → 17.5 s: 100 games ≈ 29 min.
 - Tank Wars ``regret`` and ``regret-heuristic`` (N regret-matching iterations per round;
   default): 32 → 0.073 s, 128 → 0.27 s, 512 → 1.16 s, about linear: **16,384** → about
   37 s: 100 games ≈ an hour.
@@ -55,6 +57,7 @@ BUDGETS: dict[tuple[str, str], Budget] = {
     ("tank-chess", "alphabeta"): Budget(3_200, 131_072, "positions per turn"),
     ("tank-chess", "uct"): Budget(48, 1_000, "playouts per turn"),
     ("tank-wars", "search"): Budget(3, 150, "sampled futures per round"),
+    ("tank-wars", "plan"): Budget(128, 16_384, "sampled futures per round"),
     ("tank-wars", "regret"): Budget(64, 16_384, "regret-matching iterations per round"),
     ("tank-wars", "regret-heuristic"): Budget(64, 16_384, "regret-matching iterations per round"),
 }

@@ -27,9 +27,10 @@ def register(sub: Any) -> None:
         default=None,
         metavar="P",
         help="agent for both sides: random, heuristic, search[:N]; Tank Chess also "
-        "alphabeta[:N] and uct[:N], Final Act duct[:N], Tank Wars regret[:N]; "
-        "add restrictions like heuristic+no-berms or heuristic+no-at. Default: the game's "
-        "strongest everyday agent (Tank Chess alphabeta, the others search), whatever "
+        "alphabeta[:N] and uct[:N], Final Act duct[:N], Tank Wars plan[:N] and "
+        "regret[:N]; add restrictions like heuristic+no-berms or heuristic+no-at. Default: "
+        "the first verdict family's everyday agent (Final Act search, Tank Chess alphabeta, "
+        "Tank Wars regret), whatever "
         "--games; a run that will take long "
         "says how long once its first games are done. 'tankmap ladder FILE --help-agents' "
         "describes each",

@@ -24,7 +24,7 @@ KERNEL_MODULES = tuple(
         ("tank_chess", ("alphabeta", "escape", "evaluation", "games", "heuristic", "memo",
                         "moves", "positions", "rng", "search_moves", "set_order", "threats",
                         "transposition")),
-        ("tank_wars", ("playout", "rng", "round", "search", "value")),
+        ("tank_wars", ("plan", "playout", "rng", "round", "search", "value")),
         ("final_act", ("base", "lookahead", "orders", "play", "policies", "repair", "round",
                        "rules")),
     )
@@ -40,6 +40,7 @@ GAMES = (
     ("tank-chess/basic-16", "heuristic"),
     ("tank-chess/basic-16", "alphabeta:20"),
     ("tank-wars/default", "regret:2"),
+    ("tank-wars/default", "plan:2"),
 )
 
 

@@ -5,7 +5,6 @@ from the rule text, and determinism across worker counts."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,50 +20,14 @@ from tankmap.analysis.simulation.tank_wars.agents.regret_ref import reference_se
 from tankmap.analysis.simulation.tank_wars.agents.regret_value import features, value
 from tankmap.analysis.simulation.tank_wars.kernel import base
 from tankmap.analysis.simulation.tank_wars.kernel import value as kvalue
-from tankmap.rules.fileformat import read_scenario
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_wars.engine import (
     TankWarsState,
-    artillery_phase_with,
-    draw_rolls,
     initial_state,
-    outcome,
-    random_orders,
-    resolve_orders_with,
 )
+from tests.simulation.tw_positions import board, positions, roster
 from tests.tank_wars.tw_support import cell, cmd, scenario, unit
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _board(name: str, **reading: object) -> Scenario:
-    sc = read_scenario(ROOT / "maps" / "tank-wars" / f"{name}.json")
-    return sc.with_options(**reading)  # type: ignore[arg-type]
-
-
-def _roster(state: TankWarsState) -> tuple[tuple[str, ...], tuple[Side, ...]]:
-    ordered = sorted(state.vehicles, key=lambda v: v.ident)
-    return tuple(v.kind for v in ordered), tuple(v.side for v in ordered)
-
-
-def _positions(sc: Scenario, count: int, seed: int) -> list[TankWarsState]:
-    """Planning states (artillery fired) of seeded random games, several per game."""
-    gen = np.random.default_rng(seed)
-    state = initial_state(sc)
-    out: list[TankWarsState] = []
-    while len(out) < count:
-        if outcome(state) is not None:
-            state = initial_state(sc)
-        mid = artillery_phase_with(state, lambda k: draw_rolls(gen, k))
-        if not mid.in_round:
-            state = mid
-            continue
-        out.append(mid)
-        orders = (random_orders(mid, Side.SOUTH, gen), random_orders(mid, Side.NORTH, gen))
-        state = resolve_orders_with(mid, orders[0], orders[1], lambda k: draw_rolls(gen, k))
-    return out
-
 
 CASES = [
     ("default", {}, LIGHT, 0, 6),
@@ -79,9 +42,9 @@ CASES = [
 def test_compiled_search_chooses_as_the_reference(
     name: str, reading: dict[str, object], mode: int, depth: int, count: int
 ) -> None:
-    sc = _board(name, **reading)
-    kinds, sides = _roster(initial_state(sc))
-    for k, state in enumerate(_positions(sc, count, seed=len(name) + len(reading))):
+    sc = board(name, **reading)
+    kinds, sides = roster(initial_state(sc))
+    for k, state in enumerate(positions(sc, count, seed=len(name) + len(reading))):
         for side in (Side.SOUTH, Side.NORTH):
             seed = 977 * k + side.index
             banned = frozenset({"artillery"}) if k % 3 == 2 else frozenset()
@@ -92,9 +55,9 @@ def test_compiled_search_chooses_as_the_reference(
 
 def test_compiled_value_is_the_reference() -> None:
     for name in ("default", "flank-artillery"):
-        sc = _board(name)
-        kinds, sides = _roster(initial_state(sc))
-        for state in _positions(sc, 20, seed=5):
+        sc = board(name)
+        kinds, sides = roster(initial_state(sc))
+        for state in positions(sc, 20, seed=5):
             between = replace(state, in_round=False)
             t = base.tables_of(between, kinds, sides)
             pos = base.position_of(between, len(kinds))
@@ -122,7 +85,7 @@ def test_a_one_ap_tank_does_not_drive_into_a_crater() -> None:
         gunfire_tokens=0,
     )
     state = _planning(sc)
-    kinds, sides = _roster(state)
+    kinds, sides = roster(state)
     for seed in range(4):
         got = kernel_orders(
             state, Side.SOUTH, 64, 0, LIGHT, WEIGHTS, seed, frozenset(), kinds, sides
@@ -154,7 +117,7 @@ def test_a_stationary_last_vehicle_is_shot_where_it_must_stay() -> None:
         gunfire_tokens=1,
     )
     state = _planning(sc)
-    kinds, sides = _roster(state)
+    kinds, sides = roster(state)
     for seed in range(4):
         got = kernel_orders(
             state, Side.SOUTH, 32, 0, LIGHT, WEIGHTS, seed, frozenset(), kinds, sides
@@ -164,7 +127,7 @@ def test_a_stationary_last_vehicle_is_shot_where_it_must_stay() -> None:
 
 @pytest.mark.parametrize("policy", ["regret:4", "regret-heuristic:2"])
 def test_regret_plays_the_same_games_on_one_and_two_workers(policy: str) -> None:
-    sc = _board("default")
+    sc = board("default")
     one = simulate(sc, 6, (policy, "heuristic"), seed=3, workers=1)
     two = simulate(sc, 6, (policy, "heuristic"), seed=3, workers=2)
     assert one.equals(two)
@@ -180,7 +143,7 @@ def test_regret_budgets_are_bounded(spec: str, refused: bool) -> None:
     from tankmap.analysis.simulation.games import PolicyError
     from tankmap.analysis.simulation.tank_wars.driver import DRIVER
 
-    sc = _board("default")
+    sc = board("default")
     if refused:
         with pytest.raises(PolicyError):
             check_budget("tank-wars", spec)

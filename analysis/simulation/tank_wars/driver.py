@@ -39,8 +39,8 @@ from tankmap.rules.tank_wars.engine import (
     play_round,
 )
 
-BASES = ("random", "heuristic", "search", "regret", "regret-heuristic")
-BUDGETED = ("search", "regret", "regret-heuristic")
+BASES = ("random", "heuristic", "search", "plan", "regret", "regret-heuristic")
+BUDGETED = ("search", "plan", "regret", "regret-heuristic")
 """The agents that take a budget (``name:N``)."""
 _ENDS = {
     "destroyed": END_ANNIHILATION,
@@ -78,7 +78,7 @@ class TankWarsDriver:
         ):
             raise PolicyError(
                 f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search[:N], "
-                f"regret[:N], regret-heuristic[:N]; "
+                f"plan[:N], regret[:N], regret-heuristic[:N]; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
 
