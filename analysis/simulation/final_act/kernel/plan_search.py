@@ -171,8 +171,9 @@ def _score(
                     r_shells[g, u] = p_shells[f, u]
                     r_repair[g, u] = p_repair[f, u]
             r_keys[g] = fut_keys[f]
+    ahead = np.int64(LOOKAHEAD)  # not the literal: one compiled _lookahead for every caller
     _lookahead(
-        T, me, rnd0, LOOKAHEAD, r_keys[:n], cell0, facing0, damage0, alive0, wreck0,
+        T, me, rnd0, ahead, r_keys[:n], cell0, facing0, damage0, alive0, wreck0,
         wreck_cells0, tie0, rm_left0, r_dest[:n], r_fac[:n], r_shells[:n], r_repair[:n],
         r_values[:n],
     )  # fmt: skip
@@ -235,7 +236,8 @@ def _plan_search(
     c_fac[0] = o_fac
     c_shells[0] = o_shells
     c_repair[0] = o_repair
-    _score(T, me, rnd0, state0, plans, fut_keys, c_dest, c_fac, c_shells, c_repair, 1,
+    one = np.int64(1)  # (not the literal 1: one compiled _score)
+    _score(T, me, rnd0, state0, plans, fut_keys, c_dest, c_fac, c_shells, c_repair, one,
            rows, means)  # fmt: skip
     best = means[0]
     scored = 1
@@ -288,7 +290,7 @@ def _plan_search(
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
             _score(T, me, rnd0, state0, plans, fut_keys, c_dest, c_fac, c_shells, c_repair,
-                   count, rows, means)  # fmt: skip
+                   np.int64(count), rows, means)  # fmt: skip
             scored += count
             k = 0
             for c in range(1, count):
