@@ -14,7 +14,11 @@ from tankmap.analysis.simulation.final_act.agents import ksearch_ref
 from tankmap.analysis.simulation.final_act.agents.ksearch import KSearchPolicy
 from tankmap.analysis.simulation.final_act.agents.reference import RandomPolicy, RoundView
 from tankmap.analysis.simulation.final_act.driver import DRIVER
-from tankmap.analysis.simulation.final_act.kernel.plan_search import new_memory, plan_search
+from tankmap.analysis.simulation.final_act.kernel.plan_search import (
+    Shape,
+    new_memory,
+    plan_search,
+)
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.games import PolicyError
 from tankmap.analysis.simulation.runner import simulate
@@ -62,13 +66,13 @@ def _landing_position() -> tuple[Prepared, State]:
 def test_ksearch_lands_the_winning_tank(key: int, samples: int) -> None:
     prep, st = _landing_position()
     nobs = np.zeros(2, dtype=np.bool_)
-    out, scored = plan_search(prep, st, 0, key, samples, 1, nobs, new_memory(4))
+    out, scored = plan_search(prep, st, 0, key, samples, nobs, new_memory(4))
     assert (int(out.dest[0]), int(out.facing[0])) == (B.parse_cell("a12"), int(Facing.N))
     # the heuristic's plan, then each tank's other orders (§1.5: a turn only with a
     # diagonal move, toward the side moved): a11 has stay, a12, a10, b10 facing N or E (4
     # besides a12), k1 on row 1 stay, k2, j2 facing N or W, l2 facing N or E (5 besides
-    # the heuristic's); one sweep
-    assert scored == 1 + 4 + 5
+    # the heuristic's); one sweep, each on every sampled future
+    assert scored == (1 + 4 + 5) * samples
 
 
 def _random_positions(name: str, count: int, seed: int) -> list[State]:
@@ -97,11 +101,17 @@ def _random_positions(name: str, count: int, seed: int) -> list[State]:
 
 
 @pytest.mark.parametrize(
-    "name, seed, samples, passes",
-    [("mirror", 5, 3, 1), ("extra-forces", 6, 2, 2), ("flanks-vs-centre", 7, 4, 1)],
+    "name, seed, samples, shape",
+    [
+        ("mirror", 5, 3, Shape()),
+        ("extra-forces", 6, 2, Shape(passes=2)),
+        ("flanks-vs-centre", 7, 4, Shape(ahead=2)),
+        ("extra-forces", 8, 7, Shape(race=2)),
+        ("mirror", 9, 6, Shape(ahead=0, passes=3, race=1)),
+    ],
 )
 def test_compiled_decision_is_the_reference(
-    name: str, seed: int, samples: int, passes: int
+    name: str, seed: int, samples: int, shape: Shape
 ) -> None:
     prep = DRIVER.prepare(_map(name))
     for i, st in enumerate(_random_positions(name, 6, seed)):
@@ -110,10 +120,8 @@ def test_compiled_decision_is_the_reference(
         units = len(st.kind)
         memory, ref_memory = new_memory(units), new_memory(units)
         memory[0][:] = ref_memory[0][:] = i % 4  # rounds without progress so far
-        got = plan_search(prep, st, side, 1000 * seed + i, samples, passes, nobs, memory)
-        want = ksearch_ref.decide(
-            prep, st, side, 1000 * seed + i, samples, passes, nobs, ref_memory
-        )
+        got = plan_search(prep, st, side, 1000 * seed + i, samples, nobs, memory, shape)
+        want = ksearch_ref.decide(prep, st, side, 1000 * seed + i, samples, nobs, ref_memory, shape)
         assert got[1] == want[1], (name, i)
         for a, b in zip(got[0], want[0], strict=True):
             assert a.tolist() == b.tolist(), (name, i)
@@ -129,7 +137,7 @@ def test_the_policy_plays_the_decision() -> None:
     from tankmap.analysis.simulation.final_act.agents.ksearch import decision_key
 
     out, _ = plan_search(
-        prep, st, 1, decision_key(77, st.round, 1), 3, 1, np.zeros(2, dtype=np.bool_),
+        prep, st, 1, decision_key(77, st.round, 1), 3, np.zeros(2, dtype=np.bool_),
         new_memory(len(st.kind)),
     )  # fmt: skip
     assert set(orders) == set(st.live(1))

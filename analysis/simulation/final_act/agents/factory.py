@@ -4,17 +4,18 @@ loop plays it (``FinalActDriver.play``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tankmap.analysis.simulation.final_act.agents.duct import DuctPolicy
-from tankmap.analysis.simulation.final_act.agents.ksearch import (
-    DEFAULT_SAMPLES as KSEARCH_SAMPLES,
-)
-from tankmap.analysis.simulation.final_act.agents.ksearch import KSearchPolicy
 from tankmap.analysis.simulation.final_act.agents.reference import (
     HeuristicPolicy,
     RandomPolicy,
 )
 from tankmap.analysis.simulation.final_act.duct.players import parse_duct
 from tankmap.analysis.simulation.final_act.prepared import Prepared
+
+if TYPE_CHECKING:
+    from tankmap.analysis.simulation.final_act.agents.ksearch import KSearchPolicy
 
 
 def make_policy(
@@ -42,6 +43,11 @@ def make_policy(
             raise ValueError(samples)
         return SearchPolicy(prep, side, no_berms, samples)
     if name == "ksearch" or name.startswith("ksearch:"):
+        from tankmap.analysis.simulation.final_act.agents.ksearch import (
+            DEFAULT_SAMPLES as KSEARCH_SAMPLES,
+        )
+        from tankmap.analysis.simulation.final_act.agents.ksearch import KSearchPolicy
+
         samples = int(name[8:]) if name.startswith("ksearch:") else KSEARCH_SAMPLES
         if samples < 1:
             raise ValueError(samples)

@@ -41,8 +41,8 @@ from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 
 DEFAULT_SAMPLES = 9
-PASSES = 1
-"""Sweeps over the side's tanks (a sweep that changes nothing ends the search)."""
+AHEAD, PASSES, RACE = 1, 1, 0
+"""The search's settings (``plan_search.Shape``)."""
 SALT_ROUND = 0x6B73_6561_7263_6800
 
 
@@ -65,6 +65,7 @@ class KSearchPolicy:
         self.prep = prep
         self.side = side
         self.samples = samples
+        self.shape = (AHEAD, PASSES, RACE)
         self.nobs = np.zeros(2, dtype=np.bool_)
         self.nobs[side] = no_berms
         self.key: int | None = None
@@ -78,6 +79,7 @@ class KSearchPolicy:
         """The side's orders and shells (its R/M repairs follow from ``act``)."""
         from tankmap.analysis.simulation.final_act.kernel.packed import tables
         from tankmap.analysis.simulation.final_act.kernel.plan_search import (
+            Shape,
             new_memory,
             plan_search,
         )
@@ -93,7 +95,7 @@ class KSearchPolicy:
             self._work = _scratch(tables(tables_of(self.prep)), units)
         skey = decision_key(self.key, st.round, self.side)
         out, _ = plan_search(
-            self.prep, st, self.side, skey, self.samples, PASSES, self.nobs, self._memory,
+            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory, Shape(*self.shape),
             self._work,
         )  # fmt: skip
         orders: dict[int, Order] = {}

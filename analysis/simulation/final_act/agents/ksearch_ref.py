@@ -6,8 +6,8 @@ in the same order, the same scores, so the two decide the same
 ``lookahead.lookahead_values``, one call per tank: what is written here is the search
 around them.
 
-``decide(prep, state, side, skey, samples, passes, nobs, memory)`` returns the decision and
-the candidates scored, as ``plan_search``.
+``decide(prep, state, side, skey, samples, nobs, memory, shape)`` returns the decision and
+the rows scored, as ``plan_search``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from tankmap.analysis.simulation.final_act.kernel.lookahead import lookahead_val
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
 from tankmap.analysis.simulation.final_act.kernel.plan_search import (
-    LOOKAHEAD,
     TIE_STRIDE,
     Decision,
+    Shape,
     plan_keys,
     sample_plans,
 )
@@ -37,9 +37,9 @@ def decide(
     side: int,
     skey: int,
     samples: int,
-    passes: int,
     nobs: npt.NDArray[np.bool_],
     memory: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]],
+    shape: Shape = Shape(),
 ) -> tuple[Decision, int]:
     """Side ``side``'s decision from ``state`` (as ``plan_search.plan_search``)."""
     T = tables(tables_of(prep))
@@ -48,31 +48,48 @@ def decide(
     fut_keys = np.array(keys.futures, dtype=np.uint64)
     mine = [u for u in range(len(state.kind)) if int(T.side[u]) == side]
 
-    def score(cands: list[Decision]) -> list[float]:
-        rows = [[], [], [], []]  # type: list[list[npt.NDArray[np.generic]]]
+    def values(cands: list[Decision], f0: int, f1: int) -> list[float]:
+        """Each candidate's sum of values over futures ``f0 .. f1 - 1``."""
+        rows: list[list[npt.NDArray[np.generic]]] = [[], [], [], []]
         for cand in cands:
-            for f in range(samples):
+            for f in range(f0, f1):
                 for col, (own, theirs) in enumerate(zip(cand, plans, strict=True)):
                     row = theirs[f].copy()
                     row[mine] = own[mine]
                     rows[col].append(row)
         dest, facing, shells, repair = (np.array(col) for col in rows)
-        values = lookahead_values(
-            prep, state, side, dest, facing, shells, np.tile(fut_keys, len(cands)),
-            LOOKAHEAD, repair.astype(np.bool_),
+        found = lookahead_values(
+            prep, state, side, dest, facing, shells, np.tile(fut_keys[f0:f1], len(cands)),
+            shape.ahead, repair.astype(np.bool_),
         )  # fmt: skip
-        return [float(np.add.reduce(v)) / samples for v in values.reshape(len(cands), samples)]
+        return [float(np.add.reduce(v)) for v in found.reshape(len(cands), f1 - f0)]
+
+    def race(cands: list[Decision], racing: int) -> tuple[int, float, int]:
+        """The first best candidate left, its mean, the rows scored (``_race``)."""
+        sums = [0.0] * len(cands)
+        live = list(range(len(cands)))
+        f0, f1 = 0, samples if racing <= 0 else min(racing, samples)
+        rows = 0
+        while True:
+            for c, v in zip(live, values([cands[c] for c in live], f0, f1), strict=True):
+                sums[c] += v
+            rows += len(live) * (f1 - f0)
+            if f1 >= samples:
+                break
+            live = sorted(sorted(live, key=lambda c: -sums[c])[: (len(live) + 1) // 2])
+            f0, f1 = f1, min(2 * f1, samples)
+        k = max(live, key=sums.__getitem__)  # the first best
+        return k, sums[k] / samples, rows
 
     plan = Decision(*(p[0].copy() for p in plans))
-    best = score([plan])[0]
-    scored = 1
+    best, scored = race([plan], 0)[1:]
     cells, facings = state.cell, [int(f) for f in state.facing]
     tanks = [u for u in mine if state.alive[u] and int(T.kind[u]) == TANK]
     tanks.sort(
         key=lambda u: (float(T.dist[T.ks[u], cells[u] * 8 + facings[u]]), uniform(keys.ties, u))
     )
     wrecks = position_of(T, state).wreck_cells
-    for _ in range(passes):
+    for _ in range(shape.passes):
         changed = False
         for u in tanks:
             ks, here = int(T.ks[u]), cells[u]
@@ -92,11 +109,10 @@ def decide(
                 cand = Decision(*(a.copy() for a in plan))
                 cand.dest[u], cand.facing[u], cand.repair[u] = d, f, False
                 cands.append(cand)
-            scores = score(cands)
-            scored += len(cands)
-            k = max(range(len(scores)), key=scores.__getitem__)  # the first best
-            if scores[k] > best:
-                best, plan, changed = scores[k], cands[k], True
+            k, mean, rows = race(cands, shape.race)
+            scored += rows
+            if mean > best:
+                best, plan, changed = mean, cands[k], True
         if not changed:
             break
     return plan, scored

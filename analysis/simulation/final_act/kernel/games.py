@@ -140,4 +140,4 @@ def warm(prep: Prepared, lookahead: bool = False, plans: bool = False) -> None:
 
         st = prep.game.initial_state()
         nobs = np.zeros(2, dtype=np.bool_)
-        plan_search(prep, st, 0, 0, 1, 1, nobs, new_memory(len(st.kind)))
+        plan_search(prep, st, 0, 0, 1, nobs, new_memory(len(st.kind)))

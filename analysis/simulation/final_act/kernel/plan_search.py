@@ -35,9 +35,19 @@ from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.noise import MASK, mix64
 from tankmap.rules.final_act.engine import State
 
-LOOKAHEAD = 1
-"""Heuristic rounds played after the forced round before a candidate is valued (as
-``search``)."""
+
+class Shape(NamedTuple):
+    """The search's settings besides its budget: heuristic rounds played after the
+    forced round before a candidate is valued (``ahead``, as ``search``'s
+    ``LOOKAHEAD``), sweeps over the tanks (``passes``; one that changes nothing ends the
+    search), and the futures of the first racing stage (``race``, 0: no racing; see
+    ``_race``)."""
+
+    ahead: int = 1
+    passes: int = 1
+    race: int = 0
+
+
 SALT_PLANS = 0x6B73_6561_7263_6801
 SALT_FUTURES = 0x6B73_6561_7263_6802
 SALT_TIES = 0x6B73_6561_7263_6803
@@ -134,31 +144,35 @@ def _score(
     T: Any,
     me: int,
     rnd0: int,
+    ahead: int,
     state0: Any,
     plans: Any,
     fut_keys: Any,
-    c_dest: Any,
-    c_fac: Any,
-    c_shells: Any,
-    c_repair: Any,
-    count: int,
+    cands: Any,
+    live: Any,
+    n_live: int,
+    f0: int,
+    f1: int,
     rows: Any,
-    means: Any,
+    sums: Any,
 ) -> None:
-    """``means[c]``: candidate ``c``'s mean look-ahead value over the sampled futures, for
-    ``c < count`` (``c_*[c]``: every unit's order, shell and repair; the side ``me``'s
-    entries are the candidate's, the others are replaced by each future's enemy plan).
-    ``rows`` = (dest, facing, shells, repair, keys, values) work arrays of at least
-    ``count * samples`` rows."""
+    """Add to ``sums[c]``, for each candidate ``c`` of ``live[:n_live]``, the sum of its
+    look-ahead values (``ahead`` heuristic rounds) over the sampled futures ``f0 <= f < f1``
+    (numpy's summation order). ``cands`` = (dest, facing, shells, repair) ``[c, unit]``:
+    every unit's order, shell and repair; the side ``me``'s entries are the candidate's,
+    the others are replaced by each future's enemy plan. ``rows`` = (dest, facing,
+    shells, repair, keys, values) work arrays of at least ``n_live * (f1 - f0)`` rows."""
     cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0, rm_left0 = state0
     p_dest, p_fac, p_shells, p_repair = plans
+    c_dest, c_fac, c_shells, c_repair = cands
     r_dest, r_fac, r_shells, r_repair, r_keys, r_values = rows
-    samples = fut_keys.shape[0]
     units = cell0.shape[0]
-    n = count * samples
-    for c in range(count):
-        for f in range(samples):
-            g = c * samples + f
+    width = f1 - f0
+    n = n_live * width
+    for i in range(n_live):
+        c = live[i]
+        for f in range(f0, f1):
+            g = i * width + f - f0
             for u in range(units):
                 if T.side[u] == me:
                     r_dest[g, u] = c_dest[c, u]
@@ -171,14 +185,65 @@ def _score(
                     r_shells[g, u] = p_shells[f, u]
                     r_repair[g, u] = p_repair[f, u]
             r_keys[g] = fut_keys[f]
-    ahead = np.int64(LOOKAHEAD)  # not the literal: one compiled _lookahead for every caller
     _lookahead(
         T, me, rnd0, ahead, r_keys[:n], cell0, facing0, damage0, alive0, wreck0,
         wreck_cells0, tie0, rm_left0, r_dest[:n], r_fac[:n], r_shells[:n], r_repair[:n],
         r_values[:n],
     )  # fmt: skip
+    for i in range(n_live):
+        sums[live[i]] += _psum(r_values[i * width :], width)
+
+
+@_jit
+def _race(
+    T: Any,
+    me: int,
+    rnd0: int,
+    ahead: int,
+    race: int,
+    state0: Any,
+    plans: Any,
+    fut_keys: Any,
+    cands: Any,
+    count: int,
+    rows: Any,
+    sums: Any,
+    live: Any,
+) -> int:
+    """Score candidates ``0 .. count - 1`` (see ``_score``) and return the first of the
+    best mean over all sampled futures among those left. With ``race`` = 0 every
+    candidate is scored on every future; else by successive halving: all on the first
+    ``race`` futures, then the better half (by sum so far; the first on ties) on as many
+    more, the better half of those on twice as many, … until the last future."""
+    samples = fut_keys.shape[0]
     for c in range(count):
-        means[c] = _psum(r_values[c * samples :], samples) / samples
+        sums[c] = 0.0
+        live[c] = c
+    n_live = count
+    f0 = 0
+    f1 = samples if race <= 0 else min(race, samples)
+    while True:
+        _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, live, n_live, f0, f1,
+               rows, sums)  # fmt: skip
+        if f1 >= samples:
+            break
+        # keep the better half (stable: the first of equal sums), in candidate order
+        keep = (n_live + 1) // 2
+        for i in range(1, n_live):
+            c = live[i]
+            k = i
+            while k > 0 and sums[live[k - 1]] < sums[c]:
+                live[k] = live[k - 1]
+                k -= 1
+            live[k] = c
+        n_live = keep
+        live[:n_live].sort()
+        f0, f1 = f1, min(2 * f1, samples)
+    best = live[0]
+    for i in range(1, n_live):
+        if sums[live[i]] > sums[best]:
+            best = live[i]
+    return best
 
 
 @_jit
@@ -187,7 +252,9 @@ def _plan_search(
     S: Any,
     me: int,
     rnd0: int,
+    ahead: int,
     passes: int,
+    race: int,
     nobs: Any,
     state0: Any,
     still0: Any,
@@ -200,9 +267,10 @@ def _plan_search(
     """Side ``me``'s orders, shells and repairs (``out``, every unit's entry; the side's
     are the decision) from ``state0``: the heuristic's plan of sample 0, then up to
     ``passes`` sweeps over the side's tanks (nearest the goal first, ties by noise), each
-    tank's other usable orders tried in its place (in noise order) and the first best kept
-    when its mean value beats the plan's. A tank given another order declares no repair.
-    Returns the candidates scored."""
+    tank's other usable orders tried in its place (in noise order; raced as ``_race``
+    says) and the first best kept when its mean value beats the plan's. A tank given
+    another order declares no repair. Returns the candidate rows scored (candidates times
+    futures)."""
     cell0, facing0, _damage0, alive0, _wreck0, wreck_cells0, _tie0, _rm_left0 = state0
     o_dest, o_fac, o_shells, o_repair = out
     samples = fut_keys.shape[0]
@@ -219,7 +287,9 @@ def _plan_search(
     c_fac = np.empty((width, units), dtype=np.int64)
     c_shells = np.empty((width, units), dtype=np.int64)
     c_repair = np.empty((width, units), dtype=np.bool_)
-    means = np.empty(width, dtype=np.float64)
+    cands = (c_dest, c_fac, c_shells, c_repair)
+    sums = np.empty(width, dtype=np.float64)
+    live = np.empty(width, dtype=np.int64)
     rows = (
         np.empty((width * samples, units), dtype=np.int64),
         np.empty((width * samples, units), dtype=np.int64),
@@ -236,11 +306,10 @@ def _plan_search(
     c_fac[0] = o_fac
     c_shells[0] = o_shells
     c_repair[0] = o_repair
-    one = np.int64(1)  # (not the literal 1: one compiled _score)
-    _score(T, me, rnd0, state0, plans, fut_keys, c_dest, c_fac, c_shells, c_repair, one,
-           rows, means)  # fmt: skip
-    best = means[0]
-    scored = 1
+    one = np.int64(1)  # (not the literal 1: one compiled _race)
+    _race(T, me, rnd0, ahead, 0, state0, plans, fut_keys, cands, one, rows, sums, live)
+    best = sums[0] / samples
+    scored = samples
     # the side's tanks, nearest their goal first (ties by noise: no side or direction wins)
     tanks = np.empty(units, dtype=np.int64)
     keyd = np.empty(units, dtype=np.float64)
@@ -289,15 +358,11 @@ def _plan_search(
                 c_dest[c, u] = T.ord_dest[ks, idx, opt[c]]
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
-            _score(T, me, rnd0, state0, plans, fut_keys, c_dest, c_fac, c_shells, c_repair,
-                   np.int64(count), rows, means)  # fmt: skip
-            scored += count
-            k = 0
-            for c in range(1, count):
-                if means[c] > means[k]:
-                    k = c
-            if means[k] > best:
-                best = means[k]
+            k = _race(T, me, rnd0, ahead, race, state0, plans, fut_keys, cands,
+                      np.int64(count), rows, sums, live)  # fmt: skip
+            scored += _rows(count, race, samples)
+            if sums[k] / samples > best:
+                best = sums[k] / samples
                 o_dest[u] = c_dest[k, u]
                 o_fac[u] = c_fac[k, u]
                 o_repair[u] = False
@@ -305,6 +370,22 @@ def _plan_search(
         if not changed:
             break
     return scored
+
+
+@_jit
+def _rows(count: int, race: int, samples: int) -> int:
+    """The rows ``_race`` scores for ``count`` candidates."""
+    if race <= 0:
+        return count * samples
+    total = 0
+    f0 = 0
+    f1 = min(race, samples)
+    while True:
+        total += count * (f1 - f0)
+        if f1 >= samples:
+            return total
+        count = (count + 1) // 2
+        f0, f1 = f1, min(2 * f1, samples)
 
 
 class Decision(NamedTuple):
@@ -354,17 +435,17 @@ def plan_search(
     side: int,
     skey: int,
     samples: int,
-    passes: int,
     nobs: BoolArray,
     memory: tuple[IntArray, npt.NDArray[np.float64]],
+    shape: Shape = Shape(),
     work: Any = None,
 ) -> tuple[Decision, int]:
     """Side ``side``'s decision from the reference-engine ``state`` (module docstring):
-    ``samples`` sampled futures, up to ``passes`` sweeps over its tanks, ``nobs[s]``: side
+    ``samples`` sampled futures, ``shape`` the search's other settings, ``nobs[s]``: side
     ``s``'s heuristic never enters a berm. ``memory`` (as ``new_memory``, kept by the
     caller from round to round) is updated; ``work``: ``round._scratch(T, units)`` to
-    reuse (allocated when ``None``). Returns the decision and how many candidates were
-    scored. Only for games the kernel models (no advanced options but R/M repair, default
+    reuse (allocated when ``None``). Returns the decision and how many rows (a candidate
+    on a sampled future) were scored. Only for games the kernel models (no advanced options but R/M repair, default
     readings)."""
     T = tables(tables_of(prep))
     units = len(state.kind)
@@ -377,7 +458,8 @@ def plan_search(
     )
     S = work if work is not None else _scratch(T, units)
     scored = _plan_search(
-        T, S, side, state.round, passes, nobs, tuple(position_of(T, state)), *memory,
+        T, S, side, state.round, shape.ahead, shape.passes, shape.race, nobs,
+        tuple(position_of(T, state)), *memory,
         np.uint64(keys.plans), np.array(keys.futures, dtype=np.uint64), np.uint64(keys.ties),
         tuple(out),
     )  # fmt: skip
