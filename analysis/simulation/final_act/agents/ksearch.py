@@ -66,6 +66,10 @@ class KSearchPolicy:
         self.side = side
         self.samples = samples
         self.shape = (AHEAD, PASSES, RACE)
+        import os  # EXPERIMENT ONLY
+
+        if os.environ.get("KS_SHAPE"):
+            self.shape = tuple(map(int, os.environ["KS_SHAPE"].split(",")))
         self.nobs = np.zeros(2, dtype=np.bool_)
         self.nobs[side] = no_berms
         self.key: int | None = None
@@ -94,8 +98,9 @@ class KSearchPolicy:
             self._memory = new_memory(units)
             self._work = _scratch(tables(tables_of(self.prep)), units)
         skey = decision_key(self.key, st.round, self.side)
+        shape = Shape(*self.shape)
         out, _ = plan_search(
-            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory, Shape(*self.shape),
+            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory, shape,
             self._work,
         )  # fmt: skip
         orders: dict[int, Order] = {}

@@ -19,6 +19,7 @@ from tankmap.analysis.simulation.final_act.kernel.lookahead import lookahead_val
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
 from tankmap.analysis.simulation.final_act.kernel.plan_search import (
+    DEFAULT_SHAPE,
     TIE_STRIDE,
     Decision,
     Shape,
@@ -39,7 +40,7 @@ def decide(
     samples: int,
     nobs: npt.NDArray[np.bool_],
     memory: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]],
-    shape: Shape = Shape(),
+    shape: Shape = DEFAULT_SHAPE,
 ) -> tuple[Decision, int]:
     """Side ``side``'s decision from ``state`` (as ``plan_search.plan_search``)."""
     T = tables(tables_of(prep))
@@ -81,7 +82,7 @@ def decide(
         k = max(live, key=sums.__getitem__)  # the first best
         return k, sums[k] / samples, rows
 
-    plan = Decision(*(p[0].copy() for p in plans))
+    plan = _copy(Decision(plans.dest[0], plans.facing[0], plans.shells[0], plans.repair[0]))
     best, scored = race([plan], 0)[1:]
     cells, facings = state.cell, [int(f) for f in state.facing]
     tanks = [u for u in mine if state.alive[u] and int(T.kind[u]) == TANK]
@@ -106,7 +107,7 @@ def decide(
             options.sort()
             cands = []
             for _t, d, f in options:
-                cand = Decision(*(a.copy() for a in plan))
+                cand = _copy(plan)
                 cand.dest[u], cand.facing[u], cand.repair[u] = d, f, False
                 cands.append(cand)
             k, mean, rows = race(cands, shape.race)
@@ -116,3 +117,7 @@ def decide(
         if not changed:
             break
     return plan, scored
+
+
+def _copy(d: Decision) -> Decision:
+    return Decision(d.dest.copy(), d.facing.copy(), d.shells.copy(), d.repair.copy())

@@ -48,6 +48,8 @@ class Shape(NamedTuple):
     race: int = 0
 
 
+DEFAULT_SHAPE = Shape()
+
 SALT_PLANS = 0x6B73_6561_7263_6801
 SALT_FUTURES = 0x6B73_6561_7263_6802
 SALT_TIES = 0x6B73_6561_7263_6803
@@ -150,7 +152,7 @@ def _score(
     fut_keys: Any,
     cands: Any,
     live: Any,
-    n_live: int,
+    n_live: int | np.int64,
     f0: int,
     f1: int,
     rows: Any,
@@ -205,7 +207,7 @@ def _race(
     plans: Any,
     fut_keys: Any,
     cands: Any,
-    count: int,
+    count: int | np.int64,
     rows: Any,
     sums: Any,
     live: Any,
@@ -239,7 +241,7 @@ def _race(
         n_live = keep
         live[:n_live].sort()
         f0, f1 = f1, min(2 * f1, samples)
-    best = live[0]
+    best: int = live[0]
     for i in range(1, n_live):
         if sums[live[i]] > sums[best]:
             best = live[i]
@@ -369,7 +371,8 @@ def _plan_search(
                 changed = True
         if not changed:
             break
-    return scored
+    total: int = scored
+    return total
 
 
 @_jit
@@ -437,7 +440,7 @@ def plan_search(
     samples: int,
     nobs: BoolArray,
     memory: tuple[IntArray, npt.NDArray[np.float64]],
-    shape: Shape = Shape(),
+    shape: Shape = DEFAULT_SHAPE,
     work: Any = None,
 ) -> tuple[Decision, int]:
     """Side ``side``'s decision from the reference-engine ``state`` (module docstring):
@@ -445,8 +448,8 @@ def plan_search(
     ``s``'s heuristic never enters a berm. ``memory`` (as ``new_memory``, kept by the
     caller from round to round) is updated; ``work``: ``round._scratch(T, units)`` to
     reuse (allocated when ``None``). Returns the decision and how many rows (a candidate
-    on a sampled future) were scored. Only for games the kernel models (no advanced options but R/M repair, default
-    readings)."""
+    on a sampled future) were scored. Only for games the kernel models (no advanced
+    options but R/M repair, default readings)."""
     T = tables(tables_of(prep))
     units = len(state.kind)
     keys = plan_keys(skey, samples)
