@@ -49,7 +49,7 @@ class Budget:
 
 BUDGETS: dict[tuple[str, str], Budget] = {
     ("final-act", "search"): Budget(3, 500, "sampled enemy plans per round"),
-    ("final-act", "ksearch"): Budget(9, 500, "sampled enemy plans per round"),
+    ("final-act", "ksearch"): Budget(6, 500, "sampled enemy plans per round"),
     ("final-act", "duct"): Budget(64, 8_192, "iterations per round"),
     ("final-act", "duct-h"): Budget(32, 8_192, "iterations per round"),
     ("tank-chess", "search"): Budget(60, 10_000, "lines per turn"),

@@ -104,10 +104,11 @@ def _random_positions(name: str, count: int, seed: int) -> list[State]:
     "name, seed, samples, shape",
     [
         ("mirror", 5, 3, Shape()),
-        ("extra-forces", 6, 2, Shape(passes=2)),
+        ("extra-forces", 6, 2, Shape(passes=1, shells=False)),
         ("flanks-vs-centre", 7, 4, Shape(ahead=2)),
-        ("extra-forces", 8, 7, Shape(race=2)),
-        ("mirror", 9, 6, Shape(ahead=0, passes=3, race=1)),
+        ("mirror", 9, 6, Shape(ahead=0, passes=3)),
+        ("extra-forces", 10, 3, Shape(passes=1)),
+        ("flanks-vs-centre", 11, 5, Shape(shells=False)),
     ],
 )
 def test_compiled_decision_is_the_reference(

@@ -40,9 +40,7 @@ from tankmap.rules.final_act.engine_actions import Actions
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
 
-DEFAULT_SAMPLES = 9
-AHEAD, PASSES, RACE = 1, 1, 0
-"""The search's settings (``plan_search.Shape``)."""
+DEFAULT_SAMPLES = 6
 SALT_ROUND = 0x6B73_6561_7263_6800
 
 
@@ -65,11 +63,6 @@ class KSearchPolicy:
         self.prep = prep
         self.side = side
         self.samples = samples
-        self.shape = (AHEAD, PASSES, RACE)
-        import os  # EXPERIMENT ONLY
-
-        if os.environ.get("KS_SHAPE"):
-            self.shape = tuple(map(int, os.environ["KS_SHAPE"].split(",")))
         self.nobs = np.zeros(2, dtype=np.bool_)
         self.nobs[side] = no_berms
         self.key: int | None = None
@@ -83,7 +76,7 @@ class KSearchPolicy:
         """The side's orders and shells (its R/M repairs follow from ``act``)."""
         from tankmap.analysis.simulation.final_act.kernel.packed import tables
         from tankmap.analysis.simulation.final_act.kernel.plan_search import (
-            Shape,
+            DEFAULT_SHAPE,
             new_memory,
             plan_search,
         )
@@ -98,10 +91,9 @@ class KSearchPolicy:
             self._memory = new_memory(units)
             self._work = _scratch(tables(tables_of(self.prep)), units)
         skey = decision_key(self.key, st.round, self.side)
-        shape = Shape(*self.shape)
         out, _ = plan_search(
-            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory, shape,
-            self._work,
+            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory,
+            DEFAULT_SHAPE, self._work,
         )  # fmt: skip
         orders: dict[int, Order] = {}
         fired: dict[int, int] = {}

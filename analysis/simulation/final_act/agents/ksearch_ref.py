@@ -15,11 +15,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from tankmap.analysis.simulation.final_act.agents.reference import RoundView
 from tankmap.analysis.simulation.final_act.kernel.lookahead import lookahead_values
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
 from tankmap.analysis.simulation.final_act.kernel.plan_search import (
     DEFAULT_SHAPE,
+    SHELL_TIES,
     TIE_STRIDE,
     Decision,
     Shape,
@@ -49,41 +51,27 @@ def decide(
     fut_keys = np.array(keys.futures, dtype=np.uint64)
     mine = [u for u in range(len(state.kind)) if int(T.side[u]) == side]
 
-    def values(cands: list[Decision], f0: int, f1: int) -> list[float]:
-        """Each candidate's sum of values over futures ``f0 .. f1 - 1``."""
+    def best_of(cands: list[Decision]) -> tuple[int, float]:
+        """The first candidate of the best mean value over the sampled futures, its mean."""
         rows: list[list[npt.NDArray[np.generic]]] = [[], [], [], []]
         for cand in cands:
-            for f in range(f0, f1):
+            for f in range(samples):
                 for col, (own, theirs) in enumerate(zip(cand, plans, strict=True)):
                     row = theirs[f].copy()
                     row[mine] = own[mine]
                     rows[col].append(row)
         dest, facing, shells, repair = (np.array(col) for col in rows)
         found = lookahead_values(
-            prep, state, side, dest, facing, shells, np.tile(fut_keys[f0:f1], len(cands)),
+            prep, state, side, dest, facing, shells, np.tile(fut_keys, len(cands)),
             shape.ahead, repair.astype(np.bool_),
         )  # fmt: skip
-        return [float(np.add.reduce(v)) for v in found.reshape(len(cands), f1 - f0)]
-
-    def race(cands: list[Decision], racing: int) -> tuple[int, float, int]:
-        """The first best candidate left, its mean, the rows scored (``_race``)."""
-        sums = [0.0] * len(cands)
-        live = list(range(len(cands)))
-        f0, f1 = 0, samples if racing <= 0 else min(racing, samples)
-        rows = 0
-        while True:
-            for c, v in zip(live, values([cands[c] for c in live], f0, f1), strict=True):
-                sums[c] += v
-            rows += len(live) * (f1 - f0)
-            if f1 >= samples:
-                break
-            live = sorted(sorted(live, key=lambda c: -sums[c])[: (len(live) + 1) // 2])
-            f0, f1 = f1, min(2 * f1, samples)
-        k = max(live, key=sums.__getitem__)  # the first best
-        return k, sums[k] / samples, rows
+        means = [float(np.add.reduce(v)) / samples for v in found.reshape(len(cands), samples)]
+        k = max(range(len(cands)), key=means.__getitem__)  # the first best
+        return k, means[k]
 
     plan = _copy(Decision(plans.dest[0], plans.facing[0], plans.shells[0], plans.repair[0]))
-    best, scored = race([plan], 0)[1:]
+    best = best_of([plan])[1]
+    scored = samples
     cells, facings = state.cell, [int(f) for f in state.facing]
     tanks = [u for u in mine if state.alive[u] and int(T.kind[u]) == TANK]
     tanks.sort(
@@ -110,10 +98,36 @@ def decide(
                 cand = _copy(plan)
                 cand.dest[u], cand.facing[u], cand.repair[u] = d, f, False
                 cands.append(cand)
-            k, mean, rows = race(cands, shape.race)
-            scored += rows
+            k, mean = best_of(cands)
+            scored += len(cands) * samples
             if mean > best:
                 best, plan, changed = mean, cands[k], True
+        if shape.shells:
+            zones = RoundView(state, prep).zones
+            planned = {
+                int(plans.dest[f, v]) for f in range(samples) for v in range(len(state.kind))
+                if int(T.side[v]) != side
+            }  # fmt: skip
+            for u in tanks:
+                aim = int(plan.shells[u])
+                if aim < 0:
+                    continue
+                targets = sorted(
+                    (uniform(keys.ties, SHELL_TIES + u * (T.n + 1) + c), c)
+                    for c in zones[u]
+                    if c != aim and c in planned
+                )
+                if not targets:
+                    continue
+                cands = []
+                for _t, c in targets:
+                    cand = _copy(plan)
+                    cand.shells[u] = c
+                    cands.append(cand)
+                k, mean = best_of(cands)
+                scored += len(cands) * samples
+                if mean > best:
+                    best, plan, changed = mean, cands[k], True
         if not changed:
             break
     return plan, scored

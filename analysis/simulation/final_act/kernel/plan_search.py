@@ -1,11 +1,11 @@
 """The ``ksearch`` agent's whole decision in one compiled call (``agents/ksearch.py`` says
 what it plays and why): sample the heuristic's plans, improve the side's plan tank by
-tank on the sampled futures, return the orders.
+tank (orders, then shells) on the sampled futures, return the orders and shells.
 
-``plan_search(prep, state, side, skey, samples, passes, nobs, memory)`` plays it from a
+``plan_search(prep, state, side, skey, samples, nobs, memory, shape)`` plays it from a
 reference-engine position; ``sample_plans`` is its first step on its own (for the
 plain-Python reference, ``agents/ksearch_ref.py``). Candidates are scored by the search
-agent's look-ahead (``lookahead._lookahead``: the forced round, ``LOOKAHEAD`` heuristic
+agent's look-ahead (``lookahead._lookahead``: the forced round, ``Shape.ahead`` heuristic
 rounds, ``agents.search.value``), so a score is exactly ``lookahead.lookahead_values``'s.
 
 Noise: the keys ``plan_keys(skey, samples)`` derives (plans, futures, ties); every
@@ -37,15 +37,16 @@ from tankmap.rules.final_act.engine import State
 
 
 class Shape(NamedTuple):
-    """The search's settings besides its budget: heuristic rounds played after the
-    forced round before a candidate is valued (``ahead``, as ``search``'s
-    ``LOOKAHEAD``), sweeps over the tanks (``passes``; one that changes nothing ends the
-    search), and the futures of the first racing stage (``race``, 0: no racing; see
-    ``_race``)."""
+    """The search's settings besides its budget (the defaults are ``ksearch``'s):
+    heuristic rounds played after the forced round before a candidate is valued
+    (``ahead``, as ``search``'s ``LOOKAHEAD``), sweeps over the tanks (``passes``; one
+    that changes nothing ends the search), and whether each sweep ends with the tanks'
+    shells (``shells``: in the tanks' order, every other cell of the tank's fire zone
+    that an enemy unit ends on in a sampled plan, tried in place of its shell)."""
 
     ahead: int = 1
-    passes: int = 1
-    race: int = 0
+    passes: int = 2
+    shells: bool = True
 
 
 DEFAULT_SHAPE = Shape()
@@ -54,8 +55,10 @@ SALT_PLANS = 0x6B73_6561_7263_6801
 SALT_FUTURES = 0x6B73_6561_7263_6802
 SALT_TIES = 0x6B73_6561_7263_6803
 TIE_STRIDE = 64
+SHELL_TIES = 1 << 32
 """Counters of the tie key: ``u`` for tank ``u``'s place in the sweep, ``TIE_STRIDE *
-(1 + u) + j`` for its order ``j``."""
+(1 + u) + j`` for its order ``j``, ``SHELL_TIES + u * (cells + 1) + c`` for its shell on
+cell ``c``."""
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -151,30 +154,27 @@ def _score(
     plans: Any,
     fut_keys: Any,
     cands: Any,
-    live: Any,
-    n_live: int | np.int64,
-    f0: int,
-    f1: int,
+    count: int | np.int64,
     rows: Any,
-    sums: Any,
-) -> None:
-    """Add to ``sums[c]``, for each candidate ``c`` of ``live[:n_live]``, the sum of its
-    look-ahead values (``ahead`` heuristic rounds) over the sampled futures ``f0 <= f < f1``
-    (numpy's summation order). ``cands`` = (dest, facing, shells, repair) ``[c, unit]``:
-    every unit's order, shell and repair; the side ``me``'s entries are the candidate's,
-    the others are replaced by each future's enemy plan. ``rows`` = (dest, facing,
-    shells, repair, keys, values) work arrays of at least ``n_live * (f1 - f0)`` rows."""
+    means: Any,
+) -> int:
+    """``means[c]``: candidate ``c``'s mean look-ahead value (``ahead`` heuristic rounds)
+    over the sampled futures, for ``c < count`` (summed in numpy's order). ``cands`` =
+    (dest, facing, shells, repair) ``[c, unit]``: every unit's order, shell and repair;
+    the side ``me``'s entries are the candidate's, the others are replaced by each
+    future's enemy plan. ``rows`` = (dest, facing, shells, repair, keys, values) work
+    arrays of at least ``count * samples`` rows. Returns the first candidate of the best
+    mean."""
     cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0, rm_left0 = state0
     p_dest, p_fac, p_shells, p_repair = plans
     c_dest, c_fac, c_shells, c_repair = cands
     r_dest, r_fac, r_shells, r_repair, r_keys, r_values = rows
+    samples = fut_keys.shape[0]
     units = cell0.shape[0]
-    width = f1 - f0
-    n = n_live * width
-    for i in range(n_live):
-        c = live[i]
-        for f in range(f0, f1):
-            g = i * width + f - f0
+    n = count * samples
+    for c in range(count):
+        for f in range(samples):
+            g = c * samples + f
             for u in range(units):
                 if T.side[u] == me:
                     r_dest[g, u] = c_dest[c, u]
@@ -192,59 +192,11 @@ def _score(
         wreck_cells0, tie0, rm_left0, r_dest[:n], r_fac[:n], r_shells[:n], r_repair[:n],
         r_values[:n],
     )  # fmt: skip
-    for i in range(n_live):
-        sums[live[i]] += _psum(r_values[i * width :], width)
-
-
-@_jit
-def _race(
-    T: Any,
-    me: int,
-    rnd0: int,
-    ahead: int,
-    race: int,
-    state0: Any,
-    plans: Any,
-    fut_keys: Any,
-    cands: Any,
-    count: int | np.int64,
-    rows: Any,
-    sums: Any,
-    live: Any,
-) -> int:
-    """Score candidates ``0 .. count - 1`` (see ``_score``) and return the first of the
-    best mean over all sampled futures among those left. With ``race`` = 0 every
-    candidate is scored on every future; else by successive halving: all on the first
-    ``race`` futures, then the better half (by sum so far; the first on ties) on as many
-    more, the better half of those on twice as many, … until the last future."""
-    samples = fut_keys.shape[0]
+    best = 0
     for c in range(count):
-        sums[c] = 0.0
-        live[c] = c
-    n_live = count
-    f0 = 0
-    f1 = samples if race <= 0 else min(race, samples)
-    while True:
-        _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, live, n_live, f0, f1,
-               rows, sums)  # fmt: skip
-        if f1 >= samples:
-            break
-        # keep the better half (stable: the first of equal sums), in candidate order
-        keep = (n_live + 1) // 2
-        for i in range(1, n_live):
-            c = live[i]
-            k = i
-            while k > 0 and sums[live[k - 1]] < sums[c]:
-                live[k] = live[k - 1]
-                k -= 1
-            live[k] = c
-        n_live = keep
-        live[:n_live].sort()
-        f0, f1 = f1, min(2 * f1, samples)
-    best: int = live[0]
-    for i in range(1, n_live):
-        if sums[live[i]] > sums[best]:
-            best = live[i]
+        means[c] = _psum(r_values[c * samples :], samples) / samples
+        if means[c] > means[best]:
+            best = c
     return best
 
 
@@ -256,7 +208,7 @@ def _plan_search(
     rnd0: int,
     ahead: int,
     passes: int,
-    race: int,
+    shells: bool,
     nobs: Any,
     state0: Any,
     still0: Any,
@@ -268,11 +220,11 @@ def _plan_search(
 ) -> int:
     """Side ``me``'s orders, shells and repairs (``out``, every unit's entry; the side's
     are the decision) from ``state0``: the heuristic's plan of sample 0, then up to
-    ``passes`` sweeps over the side's tanks (nearest the goal first, ties by noise), each
-    tank's other usable orders tried in its place (in noise order; raced as ``_race``
-    says) and the first best kept when its mean value beats the plan's. A tank given
-    another order declares no repair. Returns the candidate rows scored (candidates times
-    futures)."""
+    ``passes`` sweeps over the side's tanks (nearest the goal first, ties by noise): each
+    tank's other usable orders tried in its place (in noise order), then with
+    ``shells`` each firing tank's other targets (``Shape``), the first best kept when
+    its mean value beats the plan's. A tank given another order declares no repair.
+    Returns the rows scored (candidates times futures)."""
     cell0, facing0, _damage0, alive0, _wreck0, wreck_cells0, _tie0, _rm_left0 = state0
     o_dest, o_fac, o_shells, o_repair = out
     samples = fut_keys.shape[0]
@@ -284,14 +236,13 @@ def _plan_search(
         np.empty((samples, units), dtype=np.bool_),
     )
     _sample_plans(T, S, nobs, plan_key, state0, still0, best0, plans)
-    width = T.k + 1
+    width = max(T.k, T.tgt.shape[2]) + 1
     c_dest = np.empty((width, units), dtype=np.int64)
     c_fac = np.empty((width, units), dtype=np.int64)
     c_shells = np.empty((width, units), dtype=np.int64)
     c_repair = np.empty((width, units), dtype=np.bool_)
     cands = (c_dest, c_fac, c_shells, c_repair)
-    sums = np.empty(width, dtype=np.float64)
-    live = np.empty(width, dtype=np.int64)
+    means = np.empty(width, dtype=np.float64)
     rows = (
         np.empty((width * samples, units), dtype=np.int64),
         np.empty((width * samples, units), dtype=np.int64),
@@ -308,9 +259,9 @@ def _plan_search(
     c_fac[0] = o_fac
     c_shells[0] = o_shells
     c_repair[0] = o_repair
-    one = np.int64(1)  # (not the literal 1: one compiled _race)
-    _race(T, me, rnd0, ahead, 0, state0, plans, fut_keys, cands, one, rows, sums, live)
-    best = sums[0] / samples
+    one = np.int64(1)  # (not the literal 1: one compiled _score)
+    _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, one, rows, means)
+    best = means[0]
     scored = samples
     # the side's tanks, nearest their goal first (ties by noise: no side or direction wins)
     tanks = np.empty(units, dtype=np.int64)
@@ -360,15 +311,48 @@ def _plan_search(
                 c_dest[c, u] = T.ord_dest[ks, idx, opt[c]]
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
-            k = _race(T, me, rnd0, ahead, race, state0, plans, fut_keys, cands,
-                      np.int64(count), rows, sums, live)  # fmt: skip
-            scored += _rows(count, race, samples)
-            if sums[k] / samples > best:
-                best = sums[k] / samples
+            k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, np.int64(count),
+                       rows, means)  # fmt: skip
+            scored += count * samples
+            if means[k] > best:
+                best = means[k]
                 o_dest[u] = c_dest[k, u]
                 o_fac[u] = c_fac[k, u]
                 o_repair[u] = False
                 changed = True
+        if shells:
+            vtgt, vn = S[8], S[23]  # (the targets of the position: _sample_plans's _view)
+            for i in range(m):
+                u = tanks[i]
+                if o_shells[u] < 0:
+                    continue
+                count = 0
+                for t in range(vn[u]):
+                    target = np.int64(vtgt[u, t])
+                    if target == o_shells[u] or not _planned(T, me, plans, target):
+                        continue
+                    noise_t = _noise(tie_key, SHELL_TIES + u * (T.n + 1) + target)
+                    k = count
+                    while k > 0 and opt_t[k - 1] > noise_t:
+                        opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
+                        k -= 1
+                    opt[k], opt_t[k] = target, noise_t
+                    count += 1
+                if count == 0:
+                    continue
+                for c in range(count):
+                    c_dest[c] = o_dest
+                    c_fac[c] = o_fac
+                    c_shells[c] = o_shells
+                    c_repair[c] = o_repair
+                    c_shells[c, u] = opt[c]
+                k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands,
+                           np.int64(count), rows, means)  # fmt: skip
+                scored += count * samples
+                if means[k] > best:
+                    best = means[k]
+                    o_shells[u] = c_shells[k, u]
+                    changed = True
         if not changed:
             break
     total: int = scored
@@ -376,19 +360,14 @@ def _plan_search(
 
 
 @_jit
-def _rows(count: int, race: int, samples: int) -> int:
-    """The rows ``_race`` scores for ``count`` candidates."""
-    if race <= 0:
-        return count * samples
-    total = 0
-    f0 = 0
-    f1 = min(race, samples)
-    while True:
-        total += count * (f1 - f0)
-        if f1 >= samples:
-            return total
-        count = (count + 1) // 2
-        f0, f1 = f1, min(2 * f1, samples)
+def _planned(T: Any, me: int, plans: Any, c: int | np.int64) -> bool:
+    """Whether an enemy unit ends on cell ``c`` in one of the sampled plans."""
+    p_dest = plans[0]
+    for f in range(p_dest.shape[0]):
+        for v in range(p_dest.shape[1]):
+            if T.side[v] != me and p_dest[f, v] == c:
+                return True
+    return False
 
 
 class Decision(NamedTuple):
@@ -461,7 +440,7 @@ def plan_search(
     )
     S = work if work is not None else _scratch(T, units)
     scored = _plan_search(
-        T, S, side, state.round, shape.ahead, shape.passes, shape.race, nobs,
+        T, S, side, state.round, shape.ahead, shape.passes, shape.shells, nobs,
         tuple(position_of(T, state)), *memory,
         np.uint64(keys.plans), np.array(keys.futures, dtype=np.uint64), np.uint64(keys.ties),
         tuple(out),
