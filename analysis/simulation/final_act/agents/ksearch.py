@@ -1,23 +1,43 @@
-"""Final Act ``ksearch[:N]``: ``search``'s planning, the whole decision compiled.
+"""Final Act ``ksearch[:N]``: ``search``'s planning compiled whole, shells included.
 
 Like ``search``, it improves the heuristic's plan tank by tank against ``N`` sampled enemy
-heuristic plans and futures (each candidate played one round against every sampled enemy
-plan, then ``LOOKAHEAD`` heuristic rounds, valued by ``agents.search.value``; a tank's
-other orders are kept when their mean is better on the same samples). It differs in
-where it runs and in three details:
+heuristic plans and futures: each candidate is played one round against every sampled
+enemy plan, then one heuristic round, and valued by ``agents.search.value``; a tank's other
+orders are kept when their mean is better on the same samples (default ``N`` = 6). It
+differs in four ways:
 
-- everything — the heuristic's plans (the kernel's heuristic, counter noise), the sweep,
-  the scoring — is one compiled call (``kernel/plan_search.py``), with no Python between
-  candidates;
+- everything (the heuristic's plans, the sweeps, the scoring) is one compiled call per
+  decision (``kernel/plan_search.py``), with no Python between candidates;
+- it also places shells: after a tank's orders, each firing tank's other targets (cells
+  of its fire zone that an enemy unit ends on in a sampled plan) are tried in place of
+  the heuristic's shell;
+- it sweeps over its tanks twice (the second sweep sees the first's changes; a sweep that
+  changes nothing ends it);
 - the enemy plans are the kernel heuristic's samples, the futures keyed, ties broken by
-  counter noise (so it does not play ``search``'s games);
-- the heuristic's R/M repairs are declared and scored (a tank given another order declares
-  none); ``+no-berms`` holds for the tried orders too.
+  counter noise (so it does not play ``search``'s games); the heuristic's R/M repairs are
+  declared and scored (a tank given another order declares none); ``+no-berms`` holds for
+  the tried orders too.
 
-Why compiled (measured 2026-11-28, cProfile of 6 self-play games of ``search:9`` on
-extra-forces, one loaded core): of 5.07 s, the look-ahead kernel took 1.56 s (31 %);
-the Python loop building its rows 1.94 s, the Python heuristic's plans 0.79 s and the rest
-of the loop about 0.8 s. Compiled, a decision costs the kernel's work alone.
+Why (measured 2026-11-28 on one loaded core; matches of 100 games against ``search:9``,
+sides swapped, 2 workers):
+
+- compiled: cProfile of 6 self-play games of ``search:9`` on extra-forces: of 5.07 s the
+  look-ahead kernel took 1.56 s (31 %), the Python loop building its rows 1.94 s, the
+  Python heuristic's plans 0.79 s, the rest of the loop about 0.8 s. Compiled with the
+  same planning, a self-play game costs 0.20-0.22 s at 9 samples (``search:9``: 0.40-0.47
+  s); 18 samples scored 0.71 (extra-forces) and 0.65 (mirror) at about ``search:9``'s CPU.
+- shells: the largest gain; one sweep with shells at 18 samples scored 0.91 (extra-forces)
+  and 0.89 (mirror).
+- two sweeps: 6 samples scored 0.92 on mirror at 0.22 s a game.
+- the figure (``benchmarks/strength_per_cpu.py``: the largest budget from 4 in
+  half-octave steps within ``search:9``'s CPU per self-play game, then 200 games, sides
+  swapped): ``ksearch:8`` scored 0.89 [0.84, 0.93] on extra-forces (0.41 s a game against
+  0.53 s) and 0.89 [0.84, 0.93] on mirror (0.37 s against 0.44 s).
+- not kept: successive halving over a tank's candidates (all on the first 4 futures, the
+  better half on as many more, …) bought twice the samples at the same CPU but scored no
+  better (mirror 0.62-0.63 at 36-54 samples against 0.65 at 18 without shells; 0.87 and
+  extra-forces 0.84 at 36 against 0.89 / 0.91 at 18 with shells); 2 look-ahead rounds
+  (mirror, 9 samples, 0.35 s a game) 0.48 against 1 round's 0.59 at 13 samples.
 
 The plain-Python reference is ``ksearch_ref.py`` (same decisions,
 ``tests/simulation/test_ksearch.py``). Advanced rules and tokens (docs/rules.md §1.8) and
