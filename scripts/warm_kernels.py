@@ -3,7 +3,7 @@ processes started afterwards load them from numba's cache instead of compiling t
 each (``python scripts/warm_kernels.py``; the test suite runs it before its workers start).
 
 From a clean clone this takes about two minutes on two cores (the kernels compile in
-about 4 minutes of CPU: Final Act 30 s, its look-ahead 19 s, ``ksearch`` 24 s and
+about 4 minutes of CPU: Final Act 30 s, its look-ahead 19 s, ``ksearch`` 25 s and
 ``duct`` 52 s, Tank Chess 63 s, ``alphabeta`` 42 s after it, Tank Wars ``regret`` 27 s,
 measured one at a time; Final Act in one group, the others in the other);
 with the cache warm, a few seconds. Exit code 0 when every group played its game.
