@@ -29,7 +29,7 @@ GAMES = 100
 CPU_GAMES = 20
 """Self-play games timed per agent and budget."""
 ROWS: dict[str, tuple[tuple[str, int, int], str, tuple[str, ...]]] = {
-    "final-act": (("duct", 64, 8192), "search:9", ("extra-forces", "mirror")),
+    "final-act": (("ksearch", 4, 500), "search:9", ("extra-forces", "mirror")),
     "tank-chess": (("alphabeta", 100, 12800), "search:180", ("basic-16", "sample-20")),
     "tank-wars": (("plan", 64, 16384), "search:9", ("default",)),
 }

@@ -28,6 +28,10 @@ _LINES: dict[str, dict[str, str]] = {
         "search": "search[:N] — plans each round against N sampled enemy heuristic plans "
         "(default 3): tries every order of each tank in place of the heuristic's, scored "
         "one round ahead by material and race position; fights as well as races (slow)",
+        "ksearch": "ksearch[:N] — search's planning compiled whole, shells included: the "
+        "heuristic's plan improved tank by tank, orders then shells, in two sweeps against N "
+        "sampled enemy heuristic plans (default 6), scored one round ahead by material and "
+        "race position (heuristic-based; the strongest Final Act agent per CPU second)",
         "duct": "duct[:N] — decoupled UCT: every unit of both sides is a bandit over its "
         "orders and shells, N iterations a round (default 64), each judged by 4 rounds of "
         "light shortest-route playouts and a material-and-race value; never reads the "

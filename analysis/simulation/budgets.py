@@ -19,6 +19,8 @@ default and ten times it, 2 at the limit), and what 100 games at the limit take:
   **1,000** → 7.9 s (0.93 s a turn, games of 8-13 turns): 100 games ≈ 13-22 min.
 - Tank Wars ``search`` (N sampled futures per round; default): 3 → 0.64 s, 30 → 6.3 s,
   **150** → 28.4 s (3.0 s a round): 100 games ≈ 47 min.
+- Final Act ``ksearch`` (N sampled enemy plans per round; mirror): 6 → 0.31 s,
+  60 → 2.8 s, **500** → 25.7 s: 100 games ≈ 43 min.
 - Final Act ``duct`` and ``duct-h`` (N iterations per round; mirror): 16 → 0.013 s,
   64 → 0.05 s, 128 → 0.14 s, about linear: **8,192** → about 9 s: 100 games ≈ 15 min.
 - Tank Wars ``plan`` (N sampled futures per round; default): 128 → 0.093 s, 1,280 → 1.38 s,
@@ -51,6 +53,7 @@ class Budget:
 
 BUDGETS: dict[tuple[str, str], Budget] = {
     ("final-act", "search"): Budget(3, 500, "sampled enemy plans per round"),
+    ("final-act", "ksearch"): Budget(6, 500, "sampled enemy plans per round"),
     ("final-act", "duct"): Budget(64, 8_192, "iterations per round"),
     ("final-act", "duct-h"): Budget(32, 8_192, "iterations per round"),
     ("tank-chess", "search"): Budget(60, 10_000, "lines per turn"),

@@ -189,7 +189,7 @@ def test_cli_ladder_json_and_report(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_agent_lines() -> None:
-    assert default_agents("final-act") == ["random", "heuristic", "search"]
+    assert default_agents("final-act") == ["random", "heuristic", "search", "ksearch"]
     assert default_agents("tank-chess") == ["random", "heuristic", "search", "alphabeta"]
     assert "uct" in default_agents("tank-chess", everything=True)
     assert describe("tank-chess", "uct:200").startswith("uct[:N]")

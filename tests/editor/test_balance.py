@@ -163,8 +163,8 @@ def test_menu_action_opens_one_dialog_that_follows_the_game(
         "heuristic",
         "duct",
         "duct-h",
+        "ksearch",
         "random",
-        "search",
     ]
     w.run_action("analysis.balance")
     assert w.analysis.balance_dialog is dialog

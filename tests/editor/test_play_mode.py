@@ -156,6 +156,7 @@ def test_the_set_up_dialog_offers_you_and_every_agent(make_window: Any, qtbot: A
         "random",
         "heuristic",
         "search",
+        "ksearch",
         "duct",
         "duct-h",
     ]

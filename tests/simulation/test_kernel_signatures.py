@@ -25,8 +25,8 @@ KERNEL_MODULES = tuple(
                         "moves", "positions", "rng", "search_moves", "set_order", "threats",
                         "transposition")),
         ("tank_wars", ("plan", "playout", "rng", "round", "search", "value")),
-        ("final_act", ("base", "lookahead", "orders", "play", "policies", "repair", "round",
-                       "rules")),
+        ("final_act", ("base", "lookahead", "orders", "plan_search", "play", "policies",
+                       "repair", "round", "rules")),
     )
     for name in names
 ) + tuple(
@@ -35,6 +35,7 @@ KERNEL_MODULES = tuple(
 GAMES = (
     ("final-act/extra-forces", "heuristic"),
     ("final-act/extra-forces", "search:1"),
+    ("final-act/extra-forces", "ksearch:1"),
     ("final-act/extra-forces", "duct:2"),
     ("final-act/extra-forces", "duct-h:2"),
     ("tank-chess/basic-16", "heuristic"),

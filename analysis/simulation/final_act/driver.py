@@ -49,7 +49,16 @@ from tankmap.rules.final_act.tables import Order
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
-BASES = ("random", "heuristic", "search", "duct", "duct-h", "random-ref", "heuristic-ref")
+BASES = (
+    "random",
+    "heuristic",
+    "search",
+    "ksearch",
+    "duct",
+    "duct-h",
+    "random-ref",
+    "heuristic-ref",
+)
 BATCHED = ("random", "heuristic")  # the agents the kernel plays, whole games per call
 
 
@@ -122,13 +131,14 @@ class FinalActDriver:
             from tankmap.analysis.simulation.final_act.duct.games import warm as warm_duct
 
             warm_duct(prepared)
-        if not (self.batched(policies, prepared) or searching) or slow:
+        planning = any(parse_policy(p)[0].split(":")[0] == "ksearch" for p in policies)
+        if not (self.batched(policies, prepared) or searching or planning) or slow:
             return
         if not _kernel_available():  # pragma: no cover - numba is a dependency
             return
         from tankmap.analysis.simulation.final_act.kernel import games as kernel_games
 
-        kernel_games.warm(prepared, searching)
+        kernel_games.warm(prepared, searching, planning)
 
     def play_seeded(
         self,
@@ -190,12 +200,14 @@ class FinalActDriver:
             if prepared is not None:
                 refuse_slow(prepared, name)
         elif name not in BASES or (
-            budget and not (name == "search" and budget.isdigit() and int(budget) >= 1)
+            budget and not (name in ("search", "ksearch") and budget.isdigit() and int(budget) >= 1)
         ):
             raise PolicyError(
                 f"unknown Final Act policy {base!r} (known: {', '.join(BASES)}; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"
             )
+        if name == "ksearch" and prepared is not None:
+            refuse_slow(prepared, name)
         for r in restrictions:
             if r not in self.restrictions():
                 raise PolicyError(f"unknown restriction {r!r} for Final Act")

@@ -10,7 +10,8 @@
 - ``rules.py``: a round's rules (conflicts, moves, hits, the end); ``repair.py``: the
   Extra Forces R/M repairs (declarations and bookkeeping).
 - ``play.py``: whole games, and the record buffer; ``round.py``: one round, for
-  ``lookahead.py`` (the search agent's look-ahead).
+  ``lookahead.py`` (the search agent's look-ahead); ``plan_search.py``: the ``ksearch``
+  agent's whole decision.
 - ``orders.py``: rounds on given orders (the rules alone, checked against the reference
   engine) and a reference-engine position as the kernel's arrays.
 """

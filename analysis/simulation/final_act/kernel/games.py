@@ -118,9 +118,10 @@ def play_many(
     )
 
 
-def warm(prep: Prepared, lookahead: bool = False) -> None:
+def warm(prep: Prepared, lookahead: bool = False, plans: bool = False) -> None:
     """Load the compiled kernel (from numba's cache, or compile it) and pack ``prep``'s
-    tables: one game, and with ``lookahead`` one look-ahead row of the search agent."""
+    tables: one game, with ``lookahead`` one look-ahead row of the search agent, with
+    ``plans`` one decision of ``ksearch:1``."""
     play_many(prep, ("heuristic", "heuristic"), [0])
     if lookahead:
         from tankmap.analysis.simulation.final_act.kernel.lookahead import lookahead_values
@@ -131,3 +132,12 @@ def warm(prep: Prepared, lookahead: bool = False) -> None:
         facing = np.array([[int(f) for f in st.facing]], dtype=np.int64)
         shells = np.full((1, units), -1, dtype=np.int64)
         lookahead_values(prep, st, 0, stay, facing, shells, np.zeros(1, dtype=np.uint64), 1)
+    if plans:
+        from tankmap.analysis.simulation.final_act.kernel.plan_search import (
+            new_memory,
+            plan_search,
+        )
+
+        st = prep.game.initial_state()
+        nobs = np.zeros(2, dtype=np.bool_)
+        plan_search(prep, st, 0, 0, 1, nobs, new_memory(len(st.kind)))
