@@ -17,7 +17,7 @@
    listed only when its improvement's interval (``improvement_ci95``) excludes 0 — otherwise
    the answer is "no edit found that evens the board beyond noise", with what was tried.
 
-The agent: the one asked for, else the game's strongest everyday agent when the planned
+The agent: the one asked for, else the everyday agent of the game's verdict family when the planned
 runs fit the time budget at its measured pace (``analysis.simulation.pace``), else the
 heuristic — and then the result says that the verdict agent should confirm the suggestions
 (``confirm_agent`` re-measures the listed edits with another agent, paired, at 95 %).
@@ -165,8 +165,9 @@ def measure(
 def choose_agent(
     scenario: Scenario, games: int, budget: float, workers: int, runs: int
 ) -> tuple[str, str]:
-    """The strongest everyday agent when ``runs`` runs of ``games`` games fit in ``budget``
-    seconds on ``workers`` processes at its measured pace, else the heuristic; and why."""
+    """The everyday agent of the game's verdict family when ``runs`` runs of ``games``
+    games fit in ``budget`` seconds on ``workers`` processes at its measured pace, else the
+    heuristic; and why."""
     from tankmap.analysis.simulation.agent_info import default_agent
     from tankmap.analysis.simulation.pace import known_pace, measure_pace
 

@@ -182,8 +182,9 @@ def strength_text(entry: dict[str, Any]) -> str:
 
 def default_agent(scenario: Scenario) -> tuple[str, str]:
     """The agent ``simulate``, the editor's balance dialog and its live meter play both sides
-    with when none is asked for, and why (one sentence): the game's strongest everyday agent
-    (the default budget of its first agent family, ``analysis.simulation.families``),
+    with when none is asked for, and why (one sentence): the everyday agent of the game's
+    verdict family (the default budget of its first agent family,
+    ``analysis.simulation.families``; not always the strongest agent per CPU second),
     whatever the number of games — a run that will take long says so instead. Final Act
     boards with advanced options on (rules §1.8) or a basic-rule reading changed (§1.8a)
     get the heuristic: only the one-game engine plays those, where search is very slow (R/M
@@ -204,4 +205,4 @@ def default_agent(scenario: Scenario) -> tuple[str, str]:
             return "heuristic", "advanced options are on, which search plays very slowly"
         if Readings.of(opts).changed:
             return "heuristic", "rule readings are changed, which search plays very slowly"
-    return fams[0].default_agent(), "the strongest everyday agent of the game"
+    return fams[0].default_agent(), "the everyday agent of the game's verdict family"

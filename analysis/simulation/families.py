@@ -7,7 +7,9 @@ first budget of a climb, the largest it may try, and whether the agent chooses i
 without the game's heuristic (``independent``): agreement between an independent family
 and a heuristic-based one is evidence that a verdict is the board's, not the heuristic's.
 
-Each game lists its families strongest-first; the first is the verdict's default.
+Each game lists its families, the verdict's default first: the family whose climb fits the
+default time limit best, which is not always the strongest agent per CPU second (Final
+Act ``ksearch`` and Tank Wars ``plan`` are stronger; ``docs/balance.md``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,12 @@ _FAMILIES: dict[str, list[Family]] = {
         # Base 32 (0.07 s CPU per game); from base 8 the rungs 8->16 and 16->32 still scored
         # 0.55-0.58; from 32, 64 scored 0.47-0.59 against 32 on the built-ins
         Family("tank-wars", "regret", base=32, limit=1024, independent=True, default_budget=64),
+        # plan: search's planning compiled, far stronger per CPU second (plan:1024 scored
+        # 0.818 [0.761, 0.867] against search:9 at less CPU), the cross-check of regret's
+        # verdicts (plan:128's self-play takes about 0.09 s of CPU a game, search:3's 0.64 s).
+        # Its climb from 32 converged on default (seed 2) at plan:256, but in 176 s; regret's
+        # in 77 s: regret stays first
+        Family("tank-wars", "plan", base=32, limit=16384, independent=False, default_budget=128),
         Family("tank-wars", "search", base=3, limit=96, independent=False, default_budget=3),
     ],
 }

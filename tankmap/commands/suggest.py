@@ -28,8 +28,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agent",
         default=None,
-        help="agent playing both sides (default: the game's strongest everyday agent when "
-        "the search fits --budget at its pace on this board, else heuristic)",
+        help="agent playing both sides (default: the everyday agent of the game's verdict "
+        "family when the search fits --budget at its pace on this board, else heuristic)",
     )
     p.add_argument(
         "--confirm-with",

@@ -307,7 +307,7 @@ def test_each_game_s_default_family_and_its_cross_check() -> None:
     wars = family("tank-wars")
     other = cross_check_family(wars)
     assert wars.name == "regret" and wars.independent
-    assert other is not None and other.name == "search" and not other.independent
+    assert other is not None and other.name == "plan" and not other.independent
     # Tank Chess climbs from alphabeta's everyday budget, where it looks two turns ahead
     chess = family("tank-chess")
     assert chess.name == "alphabeta" and chess.base == chess.default_budget == 3200
