@@ -280,7 +280,7 @@ def test_an_incomplete_setup_runs_with_a_warning(qtbot: Any) -> None:
 
 
 def test_the_agent_lists_follow_the_default_agent_until_the_user_picks(qtbot: Any) -> None:
-    # simulate's rule (agent_info.default_agent): the strongest everyday agent, whatever
+    # simulate's rule (agent_info.default_agent): the everyday agent of the verdict family, whatever
     # the number of games; the dialog says which and why
     dialog = BalanceDialog(lambda: read_scenario(MIRROR))
     qtbot.addWidget(dialog)

@@ -38,7 +38,7 @@ def _dock(w: MainWindow, **settings: int) -> SuggestionsDock:
     w.run_action("analysis.suggest")
     dock = w.analysis.suggestions
     assert dock is not None and dock.isVisible()
-    assert dock.agent.currentText() == "automatic"  # the strongest that fits, by default
+    assert dock.agent.currentText() == "automatic"  # the family's everyday agent if it fits
     dock.agent.setCurrentText("heuristic")
     dock.games.setValue(settings.get("games", SMALL["games"]))
     dock.budget.setValue(settings.get("budget", SMALL["budget"]))

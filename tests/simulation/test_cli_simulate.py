@@ -59,13 +59,13 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
         assert again[key] == doc[key]
 
 
-def test_the_default_agent_is_the_strongest_whatever_the_number_of_games(
+def test_the_default_agent_is_the_verdict_family_s_whatever_the_number_of_games(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     doc = run_json(capsys, MIRROR, "--games", "4", "--seed", "1", "--workers", "1")
     assert doc["policy"] == {"south": "search", "north": "search"}
     assert doc["default_agent"]["name"] == "search"
-    assert "strongest" in doc["default_agent"]["reason"]
+    assert "verdict family" in doc["default_agent"]["reason"]
     assert doc["agents"]["south"]["name"] == "search"
     scenario = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
     assert default_agent(scenario) == ("search", doc["default_agent"]["reason"])
@@ -75,7 +75,7 @@ def test_the_default_agent_is_the_strongest_whatever_the_number_of_games(
     one_side = run_json(capsys, MIRROR, "--games", "4", "--south", "random", "--workers", "1")
     assert one_side["policy"] == {"south": "random", "north": "search"}
     assert main(["simulate", MIRROR, "--games", "2", "--workers", "1"]) == 0
-    assert "default agent search: the strongest" in capsys.readouterr().out
+    assert "default agent search: the everyday agent of" in capsys.readouterr().out
 
 
 def test_a_long_run_says_how_long_once_its_first_games_are_done(

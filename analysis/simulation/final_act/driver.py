@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.agents.duct import refuse_slow
+from tankmap.analysis.simulation.final_act.agents.compiled_policy import refuse_slow
 from tankmap.analysis.simulation.final_act.agents.factory import make_policy
 from tankmap.analysis.simulation.final_act.agents.reference import RoundView
 from tankmap.analysis.simulation.final_act.duct.players import PLAYOUTS, SidePlayer, parse_duct

@@ -34,119 +34,52 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.final_act.agents.compiled_policy import (
+    CompiledRoundPolicy,
+    RoundPlan,
+)
 from tankmap.analysis.simulation.final_act.agents.duct_ref import search_key
-from tankmap.analysis.simulation.final_act.agents.reference import RoundView
 from tankmap.analysis.simulation.final_act.duct.params import DEPTH
 from tankmap.analysis.simulation.final_act.prepared import Prepared
-from tankmap.analysis.simulation.games import PolicyError
-from tankmap.analysis.simulation.noise import key_of
-from tankmap.rules.final_act.engine import RoundReport, State
-from tankmap.rules.final_act.engine_actions import Actions
-from tankmap.rules.final_act.tables import Order
-from tankmap.rules.geometry import Facing
+from tankmap.rules.final_act.engine import State
 
 
-def refuse_slow(prep: Prepared, name: str) -> None:
-    """``PolicyError`` when ``prep``'s game has advanced options (other than R/M repair) or
-    changed readings on, which only the reference agents play."""
-    game = prep.game
-    if game.adv.slow or game.readings.changed:
-        on = sorted(game.adv.slow) + [f"reading {r}" for r in game.readings.changed]
-        raise PolicyError(
-            f"{name} plays the basic rules and Extra Forces only, not {', '.join(on)}: "
-            "use heuristic or search on this board"
-        )
-
-
-class DuctPolicy:
+class DuctPolicy(CompiledRoundPolicy):
     """A ``duct`` agent for the one-game driver (``FinalActDriver.play``) and play mode:
-    each round, the compiled search from the reference engine's position, keyed by a key
-    drawn from the game's generator at its first decision."""
+    each round, the compiled search from the reference engine's position."""
 
     def __init__(
         self, prep: Prepared, side: int, no_berms: bool, playout: int, budget: int
     ) -> None:
-        refuse_slow(prep, "duct")
-        self.prep = prep
-        self.side = side
+        super().__init__(prep, side, "duct")
         self.no_berms = no_berms
         self.playout = playout
         self.budget = budget
-        self.key: int | None = None
-        self._repairs: list[int] = []
         self._work: Any = None  # the search's work space (``round._scratch``)
 
-    def decide(
-        self, view: RoundView, rng: np.random.Generator
-    ) -> tuple[dict[int, Order], dict[int, int]]:
-        """The side's orders and shells (its R/M repairs follow from ``act``)."""
+    def plan(self, state: State, key: int) -> RoundPlan:
+        """The round ``duct_search`` plans from ``state``."""
         from tankmap.analysis.simulation.final_act.duct.games import state_arrays
         from tankmap.analysis.simulation.final_act.duct.search import duct_search
         from tankmap.analysis.simulation.final_act.duct.tables import duct_tables
         from tankmap.analysis.simulation.final_act.kernel.round import _scratch
 
-        st = view.state
-        if self.key is None:
-            self.key = key_of(rng)
         T, X = duct_tables(self.prep)
-        state = state_arrays(st, T.repair_on)
-        units = len(st.kind)
-        out = (
-            state[0].copy(),
-            state[1].copy(),
+        arrays = state_arrays(state, T.repair_on)
+        units = len(state.kind)
+        out = (  # a plain tuple, as the compiled search was compiled for
+            arrays[0].copy(),
+            arrays[1].copy(),
             np.full(units, -1, dtype=np.int64),
             np.zeros(units, dtype=np.bool_),
         )
         nobs = np.zeros(2, dtype=np.bool_)
         nobs[self.side] = self.no_berms
-        skey = np.uint64(search_key(self.key, st.round, self.side))
+        skey = np.uint64(search_key(key, state.round, self.side))
         if self._work is None:
             self._work = _scratch(T, units)
         duct_search(
-            T, X, self.side, skey, self.budget, DEPTH, self.playout, nobs, st.round, state, out,
-            self._work,
+            T, X, self.side, skey, self.budget, DEPTH, self.playout, nobs, state.round, arrays,
+            out, self._work,
         )  # fmt: skip
-        dest, fac, shells, repair = out
-        orders: dict[int, Order] = {}
-        fired: dict[int, int] = {}
-        self._repairs = []
-        for u in st.live(self.side):
-            orders[u] = (int(dest[u]), Facing(int(fac[u])))
-            if shells[u] >= 0:
-                fired[u] = int(shells[u])
-            if repair[u]:
-                self._repairs.append(u)
-        return orders, fired
-
-    def act(
-        self,
-        view: RoundView,
-        orders: dict[int, Order],
-        shells: dict[int, int],
-        rng: np.random.Generator,
-    ) -> Actions:
-        """The R/M repairs the search chose with this round's orders."""
-        return Actions(rm_repair=list(self._repairs))
-
-    def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
-        """No start-of-round tokens (boards with tokens are refused)."""
-        return Actions()
-
-    def respond(
-        self,
-        phase: str,
-        state: State,
-        shells: dict[int, int],
-        report: RoundReport,
-        rng: np.random.Generator,
-    ) -> Actions:
-        """No mid-round tokens (boards with tokens are refused)."""
-        return Actions()
-
-    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
-        """The engine's default choice of the AT a shell on two takes (as the kernel)."""
-        return []
-
-    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
-        """(Boards with tokens are refused.)"""
-        return tokens[:k]
+        return RoundPlan(*out)

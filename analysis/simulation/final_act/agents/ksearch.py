@@ -51,14 +51,13 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.final_act.agents.duct import refuse_slow
-from tankmap.analysis.simulation.final_act.agents.reference import RoundView
+from tankmap.analysis.simulation.final_act.agents.compiled_policy import (
+    CompiledRoundPolicy,
+    RoundPlan,
+)
 from tankmap.analysis.simulation.final_act.prepared import Prepared
-from tankmap.analysis.simulation.noise import key_of, mix64
-from tankmap.rules.final_act.engine import RoundReport, State
-from tankmap.rules.final_act.engine_actions import Actions
-from tankmap.rules.final_act.tables import Order
-from tankmap.rules.geometry import Facing
+from tankmap.analysis.simulation.noise import mix64
+from tankmap.rules.final_act.engine import State
 
 DEFAULT_SAMPLES = 6
 SALT_ROUND = 0x6B73_6561_7263_6800
@@ -70,30 +69,23 @@ def decision_key(key: int, rnd: int, side: int) -> int:
     return mix64(key ^ mix64(SALT_ROUND + 2 * rnd + side))
 
 
-class KSearchPolicy:
+class KSearchPolicy(CompiledRoundPolicy):
     """A ``ksearch`` agent for the one-game driver (``FinalActDriver.play``): each round,
-    the compiled decision from the reference engine's position, keyed by a key drawn from
-    the game's generator at its first decision; the heuristic's memory (rounds without
-    progress) kept from round to round."""
+    the compiled decision from the reference engine's position; the heuristic's memory
+    (rounds without progress) kept from round to round."""
 
     def __init__(
         self, prep: Prepared, side: int, no_berms: bool, samples: int = DEFAULT_SAMPLES
     ) -> None:
-        refuse_slow(prep, "ksearch")
-        self.prep = prep
-        self.side = side
+        super().__init__(prep, side, "ksearch")
         self.samples = samples
         self.nobs = np.zeros(2, dtype=np.bool_)
         self.nobs[side] = no_berms
-        self.key: int | None = None
         self._memory: Any = None
-        self._repairs: list[int] = []
         self._work: Any = None
 
-    def decide(
-        self, view: RoundView, rng: np.random.Generator
-    ) -> tuple[dict[int, Order], dict[int, int]]:
-        """The side's orders and shells (its R/M repairs follow from ``act``)."""
+    def plan(self, state: State, key: int) -> RoundPlan:
+        """The round ``plan_search`` decides from ``state``."""
         from tankmap.analysis.simulation.final_act.kernel.packed import tables
         from tankmap.analysis.simulation.final_act.kernel.plan_search import (
             DEFAULT_SHAPE,
@@ -103,58 +95,13 @@ class KSearchPolicy:
         from tankmap.analysis.simulation.final_act.kernel.round import _scratch
         from tankmap.analysis.simulation.final_act.kernel.tables import tables_of
 
-        st = view.state
-        if self.key is None:
-            self.key = key_of(rng)
-        units = len(st.kind)
+        units = len(state.kind)
         if self._memory is None:
             self._memory = new_memory(units)
             self._work = _scratch(tables(tables_of(self.prep)), units)
-        skey = decision_key(self.key, st.round, self.side)
+        skey = decision_key(key, state.round, self.side)
         out, _ = plan_search(
-            self.prep, st, self.side, skey, self.samples, self.nobs, self._memory,
+            self.prep, state, self.side, skey, self.samples, self.nobs, self._memory,
             DEFAULT_SHAPE, self._work,
         )  # fmt: skip
-        orders: dict[int, Order] = {}
-        fired: dict[int, int] = {}
-        self._repairs = []
-        for u in st.live(self.side):
-            orders[u] = (int(out.dest[u]), Facing(int(out.facing[u])))
-            if out.shells[u] >= 0:
-                fired[u] = int(out.shells[u])
-            if out.repair[u]:
-                self._repairs.append(u)
-        return orders, fired
-
-    def act(
-        self,
-        view: RoundView,
-        orders: dict[int, Order],
-        shells: dict[int, int],
-        rng: np.random.Generator,
-    ) -> Actions:
-        """The R/M repairs chosen with this round's orders."""
-        return Actions(rm_repair=list(self._repairs))
-
-    def pre_round(self, state: State, rng: np.random.Generator) -> Actions:
-        """No start-of-round tokens (boards with tokens are refused)."""
-        return Actions()
-
-    def respond(
-        self,
-        phase: str,
-        state: State,
-        shells: dict[int, int],
-        report: RoundReport,
-        rng: np.random.Generator,
-    ) -> Actions:
-        """No mid-round tokens (boards with tokens are refused)."""
-        return Actions()
-
-    def spare_ats(self, view: RoundView, orders: dict[int, Order]) -> list[int]:
-        """The engine's default choice of the AT a shell on two takes (as the kernel)."""
-        return []
-
-    def pick_tokens(self, tokens: list[str], k: int, rng: np.random.Generator) -> list[str]:
-        """(Boards with tokens are refused.)"""
-        return tokens[:k]
+        return RoundPlan(out.dest, out.facing, out.shells, out.repair)
