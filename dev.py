@@ -42,7 +42,21 @@ def ensure_env() -> None:
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
     print("installing tankmap and its dependencies into .venv ...", flush=True)
     run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,gui,dask,openspiel]"])
+    # --no-compile: Python compiles a module's bytecode when it is first imported (and keeps
+    # it: see bytecode_env), instead of pip compiling every file of every package up front
+    # (measured: 23 s against 63 s for this install)
+    run(
+        [
+            str(PY),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-compile",
+            "-e",
+            f"{ROOT}[test,gui,dask,openspiel]",
+        ]
+    )
     STAMP.write_text(wanted)
 
 
@@ -75,14 +89,21 @@ def stop_warm_up(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def test(args: list[str]) -> None:
+def bytecode_env() -> dict[str, str]:
+    """This environment, but with Python keeping compiled bytecode (``__pycache__`` in
+    .venv and the tree, ignored by git) even where the machine turns that off
+    (``PYTHONDONTWRITEBYTECODE``): otherwise every process compiles every module it imports
+    afresh — each pytest worker the 250 test modules, each command the packages, which pip
+    no longer compiles up front."""
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def test(args: list[str]) -> None:
+    env = bytecode_env()
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.setdefault("MPLBACKEND", "Agg")
-    # Let Python keep compiled bytecode (__pycache__, ignored by git) even where the
-    # machine turns it off: otherwise every pytest worker rewrites and compiles the 250 test
-    # modules afresh, and every process a test starts compiles tankmap's sources again.
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
     warm = start_warm_up(env)
     try:
         print("== ruff", flush=True)
@@ -103,7 +124,7 @@ def test(args: list[str]) -> None:
 
 def edit(args: list[str]) -> None:
     target = args or [DEFAULT_MAP]
-    os.execv(str(BIN / "tankmap"), [str(BIN / "tankmap"), "edit", *target])
+    os.execve(str(BIN / "tankmap"), [str(BIN / "tankmap"), "edit", *target], bytecode_env())
 
 
 def main() -> None:
