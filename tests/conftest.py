@@ -17,8 +17,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """On a parallel run (``-n``), compile every numba kernel once before the workers start
     (``scripts/warm_kernels.py``): otherwise each worker, and each command a test starts,
     compiles the kernels it meets on its own, side by side, minutes of CPU from a clean
-    clone."""
+    clone. Skipped when ``dev.py test`` has just done it (``TANKMAP_KERNELS_WARM``)."""
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    if os.environ.get("TANKMAP_KERNELS_WARM") == "1":
         return
     import subprocess
     import sys
