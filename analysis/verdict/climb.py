@@ -21,7 +21,7 @@ trace, rung for rung, on any number of workers; only the time limit can cut a tr
 on a slower machine.
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
-``families.cross_check_family``) plays its default agent against itself once, time
+``families.cross_check_family``) plays its cross-check agent against itself once, time
 permitting, and the verdict says whether the two agree.
 """
 
@@ -302,10 +302,11 @@ def _cross_check(
     deadline: float,
     names: dict[str, str],
 ) -> dict[str, Any]:
-    """The other family's default agent against itself, and whether it agrees with ``top``
+    """The other family's cross-check agent (``Family.check_agent``) against itself, and
+    whether it agrees with ``top``
     (the rung the verdict is read from; the reason
     names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``)."""
-    agent = other.default_agent()
+    agent = other.check_agent()
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
     if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
         entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")

@@ -301,6 +301,22 @@ def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
     assert cc["agrees"] is None and "cut it at 50 of 100 games" in cc["reason"]
 
 
+def test_the_cross_check_plays_its_family_s_check_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    # its everyday agent is the bare "x"; as a cross-check it plays x:2
+    other = Family(
+        "final-act", "x", base=2, limit=2, independent=False, default_budget=1, check_budget=2
+    )
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
+    one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
+    v = run_verdict(MIRROR, fam=one, seed=1, games=100, time_limit=155, clock=lambda: fake.now)
+    assert v.to_json()["cross_check"]["agent"] == "x:2"
+    assert other.default_agent() == "x"
+
+
 def test_each_game_s_default_family_and_its_cross_check() -> None:
     from tankmap.analysis.simulation.families import cross_check_family, family
 
@@ -308,6 +324,7 @@ def test_each_game_s_default_family_and_its_cross_check() -> None:
     other = cross_check_family(wars)
     assert wars.name == "regret" and wars.independent
     assert other is not None and other.name == "plan" and not other.independent
+    assert other.check_agent() == "plan:512"  # as strong as the climb's top rungs
     # Tank Chess climbs from alphabeta's everyday budget, where it looks two turns ahead
     chess = family("tank-chess")
     assert chess.name == "alphabeta" and chess.base == chess.default_budget == 3200
