@@ -6,7 +6,9 @@ Figures (milliseconds per call, best of 5): ``check_ms`` (full ``check``),
 (``ruleset.moves`` for every unit), ``tables_fire_zones_all_units_us`` (the engine path:
 ``Tables.fire_zone`` with a prebuilt blocker mask, microseconds), ``can_place_ms`` (one
 tank placement question) and, once per run, ``cold_tables_ms`` (building the fire and
-order tables from scratch for one terrain).
+order tables from scratch for one terrain) and ``prepare_board_ms`` (what a simulation
+builds for a board it has not seen: ``Prepared`` and the kernel's ``ScenarioTables``, the
+rules' tables cold; best of 3).
 """
 
 from __future__ import annotations
@@ -68,6 +70,14 @@ def _measure(sc: Scenario) -> dict[str, Any]:
             tt.order_table(u.kind, u.side)
             tt.fire_table(u.kind)
 
+    def prepare() -> None:
+        from tankmap.analysis.simulation.final_act.kernel.tables import ScenarioTables
+        from tankmap.analysis.simulation.final_act.prepared import Prepared
+        from tankmap.rules.final_act.engine import Game
+
+        fa_tables._tables.cache_clear()
+        ScenarioTables(Prepared(Game(sc)))
+
     both()
     return {
         "units": len(units),
@@ -78,4 +88,5 @@ def _measure(sc: Scenario) -> dict[str, Any]:
         "tables_fire_zones_all_units_us": round(best_of(engine_fire) * 1e6, 2),
         "can_place_ms": round(best_of(can_place) * 1e3, 4),
         "cold_tables_ms": round(best_of(cold, repeat=3, number=1) * 1e3, 1),
+        "prepare_board_ms": round(best_of(prepare, repeat=3, number=1) * 1e3, 1),
     }
