@@ -15,8 +15,8 @@ An agent here answers for one side and one position, seeded:
   ``+no-berms`` is kept; ``+no-KIND`` (which takes units out of the game) is refused.
 - Tank Wars (``TankWarsAgent.orders``): the simulation's policy callables.
 
-``HINT_AGENT`` names, per game, the agent behind **Hint**: the strongest one
-(``search``, the top of the ladders on the built-in boards, docs/balance.md).
+``HINT_AGENTS`` names, per game, the agents behind **Hint**, strongest first: the first
+one the board lets play (``PolicyError`` otherwise) gives the hint.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ from tankmap.rules.tank_chess.state import GameState, Turn
 from tankmap.rules.tank_wars.engine import Orders, TankWarsState
 
 __all__ = [
-    "HINT_AGENT",
+    "HINT_AGENTS",
+    "PolicyError",
     "FinalActAgent",
     "TankChessAgent",
     "TankWarsAgent",
@@ -53,8 +54,16 @@ __all__ = [
     "check_agent",
 ]
 
-HINT_AGENT = {"tank-chess": "search", "final-act": "search", "tank-wars": "search"}
-"""The agent Hint asks, per game: the strongest available (docs/balance.md)."""
+HINT_AGENTS: dict[str, tuple[str, ...]] = {
+    "tank-chess": ("alphabeta", "search"),
+    "final-act": ("ksearch:8", "search"),
+    "tank-wars": ("plan:1024", "search"),
+}
+"""The agents Hint asks, per game, strongest first (docs/balance.md): the strongest per CPU
+second measured (``benchmarks/strength_per_cpu.py``; ``alphabeta`` scored 0.905 or more
+against ``search:180``, ``ksearch:8`` 0.89 and ``plan:1024`` 0.82 against ``search:9``, at
+less CPU a game), then ``search`` for the boards the first refuses (Final Act advanced
+options or changed readings, which ``ksearch`` does not play)."""
 
 
 def agent_names(ruleset: str) -> list[str]:

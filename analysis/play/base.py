@@ -57,6 +57,7 @@ class PlaySession(ABC):
         secret until the round is played)."""
         self._agents: dict[int, Any] = {}
         self._hints: dict[int, Any] = {}
+        self._hint_names: dict[int, str] = {}
 
     # --- players ------------------------------------------------------------------------
     def is_human(self, side: Side) -> bool:
@@ -83,15 +84,30 @@ class PlaySession(ABC):
         return found
 
     def hint_agent(self, side: Side) -> Any:
-        """The agent behind Hint for ``side`` (its own random numbers)."""
-        from tankmap.analysis.play.agents import HINT_AGENT
-
+        """The agent behind Hint for ``side`` (its own random numbers): the first of
+        ``agents.HINT_AGENTS`` that can play this board."""
         found = self._hints.get(side.index)
         if found is None:
-            found = self._hints[side.index] = self._make_agent(
-                HINT_AGENT[self.game], side.index, key=1
-            )
+            name, found = self._first_hint_agent(side.index)
+            self._hints[side.index] = found
+            self._hint_names[side.index] = name
         return found
+
+    def hint_name(self, side: Side) -> str:
+        """The name of the agent behind Hint for ``side`` (``"ksearch:8"``)."""
+        self.hint_agent(side)
+        return self._hint_names[side.index]
+
+    def _first_hint_agent(self, side: int) -> tuple[str, Any]:
+        from tankmap.analysis.play.agents import HINT_AGENTS, PolicyError
+
+        names = HINT_AGENTS[self.game]
+        for name in names[:-1]:
+            try:
+                return name, self._make_agent(name, side, key=1)
+            except PolicyError:  # this board is one the stronger agent does not play
+                continue
+        return names[-1], self._make_agent(names[-1], side, key=1)
 
     @abstractmethod
     def _make_agent(self, spec: str, side: int, key: int) -> Any: ...
@@ -117,7 +133,7 @@ class PlaySession(ABC):
 
     @abstractmethod
     def hint_line(self, side: Side) -> str:
-        """What the strongest agent (``agents.HINT_AGENT``) would decide for ``side`` now."""
+        """What the agent behind Hint (``hint_name``) would decide for ``side`` now."""
 
     @abstractmethod
     def undo(self) -> bool:

@@ -89,7 +89,8 @@ class Terminal:
             for line in lines:
                 self.say(f"  {line}")
         elif word == "hint":
-            self.say(f"hint: {s.hint_line(side)}")
+            line = s.hint_line(side)
+            self.say(f"hint ({s.hint_name(side)}): {line}")
         elif word == "undo":
             self.say("taken back" if s.undo() else "nothing to take back")
             self.shown = min(self.shown, len(s.steps))

@@ -292,19 +292,17 @@ class PlayWindow(QWidget):
         if side is None or self.busy:
             return
         s = self.session
-        job = ThreadJob(lambda: s.hint_line(side))
-        job.finished.connect(lambda line: self._hint_done(str(line)))
+        job = ThreadJob(lambda: (s.hint_line(side), s.hint_name(side)))
+        job.finished.connect(lambda found: self._hint_done(*found))
         job.failed.connect(self._job_failed)
         self.job, self.job_kind = job, "hint"
         job.start()
         self.refresh()
 
-    def _hint_done(self, line: str) -> None:
+    def _hint_done(self, line: str, agent: str) -> None:
         self._end_job()
-        from tankmap.analysis.play.agents import HINT_AGENT
-
         self.hint = self.input.preview(line)
-        self.hint_label.setText(f"Hint ({HINT_AGENT[self.session.game]}): {line}")
+        self.hint_label.setText(f"Hint ({agent}): {line}")
         self.line.setText(line)
         self._flush_queue()
         self.advance()

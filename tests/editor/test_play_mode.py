@@ -105,7 +105,7 @@ def test_take_back_and_hint(make_window: Any, qtbot: Any) -> None:
     s = play.session
     assert wait_for_person(qtbot, play)
     press(play.hint_button)
-    qtbot.waitUntil(lambda: play.hint_label.text().startswith("Hint (search): "), timeout=60000)
+    qtbot.waitUntil(lambda: play.hint_label.text().startswith("Hint (alphabeta): "), timeout=60000)
     hint = play.hint_label.text().split(": ", 1)[1]
     assert play.line.text() == hint and play.hint_overlay.step is not None
     play.line.setFocus()

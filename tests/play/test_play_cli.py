@@ -110,7 +110,7 @@ def test_a_person_plays_an_agent_and_quit_saves_the_record(
     )
     text = capsys.readouterr().out
     assert "Orders: one item per unit" in text and "C (tank on f2 N): orders" in text
-    assert "hint: " in text and "taken back" in text
+    assert "hint (ksearch:8): " in text and "taken back" in text
     data = json.loads(out.read_text())
     assert len(data["rounds"]) == 1 and data["rounds"][0]["orders"][3] == "f3N"
     assert "record written to" in text and "result: not decided after 1 rounds" in text

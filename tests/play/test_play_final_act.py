@@ -167,3 +167,21 @@ def test_legal_lines_list_each_units_orders_and_shells() -> None:
     # docs/rules.md §1.5: stay, forward, back, and the four diagonals with and without a turn
     assert c.startswith("C (tank on f2 N): orders f2N f3N f1N e3N e3W g3N g3E e1N e1W g1N g1E")
     assert len(lines) == 7
+
+
+@pytest.mark.parametrize(
+    ("scenario", "agent"),
+    [
+        (MIRROR, "ksearch:8"),
+        (EXTRA, "ksearch:8"),  # the R/M repair is one ksearch plays
+        (MIRROR.with_options(**TOKENS), "search"),  # advanced tokens: ksearch refuses them
+    ],
+)
+def test_hint_asks_the_strongest_agent_that_plays_the_board(scenario: Scenario, agent: str) -> None:
+    s = session(scenario)
+    if s.phase() == "start":  # tokens in hand: play none, on to the orders
+        s.submit(Side.SOUTH, "-")
+        s.submit(Side.NORTH, "-")
+    assert s.phase() == "orders"
+    s.submit(Side.SOUTH, s.hint_line(Side.SOUTH))  # a line the session accepts
+    assert s.hint_name(Side.SOUTH) == agent and s.waiting() == [Side.NORTH]

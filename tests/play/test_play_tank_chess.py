@@ -128,6 +128,7 @@ def test_hint_is_a_legal_line_and_changes_nothing() -> None:
     s = session((HUMAN, "random"))
     hint = s.hint_line(Side.SOUTH)
     assert hint in s.legal_lines(Side.SOUTH) and s.steps == []
+    assert s.hint_name(Side.SOUTH) == "alphabeta"
     s.submit(Side.SOUTH, hint)
 
 

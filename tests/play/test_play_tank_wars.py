@@ -85,3 +85,10 @@ def test_a_game_between_agents_replays_and_its_lines_play_it_again() -> None:
     for line in record_lines(data):
         again.submit(again.waiting()[0], line)
     assert again.record_json() == data
+
+
+def test_hint_asks_plan_and_its_line_plays() -> None:
+    s = session(seed=3)
+    line = s.hint_line(Side.SOUTH)
+    assert s.hint_name(Side.SOUTH) == "plan:1024"
+    s.submit(Side.SOUTH, line)
