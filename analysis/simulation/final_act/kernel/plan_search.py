@@ -201,6 +201,67 @@ def _score(
 
 
 @_jit
+def _insert_by_noise(
+    opt: Any, opt_t: Any, count: np.int64, value: int | np.int64, noise: float
+) -> np.int64:
+    """Insert ``value`` with tie noise ``noise`` into ``opt[:count]``, kept in ascending
+    noise order (``opt_t``: the noises; an equal noise goes after the ones already there).
+    Returns the new count, ``count + 1``; the arrays must have room for it."""
+    k = count
+    while k > 0 and opt_t[k - 1] > noise:
+        opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
+        k -= 1
+    opt[k], opt_t[k] = value, noise
+    return count + 1
+
+
+@_jit
+def _copy_plan(out: Any, cands: Any, count: np.int64) -> None:
+    """Candidate rows ``0 .. count - 1`` of ``cands`` = the plan ``out`` (dest, facing,
+    shells, repair: every unit's entry)."""
+    o_dest, o_fac, o_shells, o_repair = out
+    c_dest, c_fac, c_shells, c_repair = cands
+    for c in range(count):
+        c_dest[c] = o_dest
+        c_fac[c] = o_fac
+        c_shells[c] = o_shells
+        c_repair[c] = o_repair
+
+
+@_jit
+def _keep_best(
+    T: Any,
+    me: int,
+    rnd0: int,
+    ahead: int,
+    state0: Any,
+    plans: Any,
+    fut_keys: Any,
+    cands: Any,
+    count: np.int64,
+    rows: Any,
+    means: Any,
+    u: int | np.int64,
+    best: float,
+    out: Any,
+) -> float:
+    """Score the ``count`` candidates (``_score``, same arguments); when the first best
+    mean beats ``best``, unit ``u``'s order, shell and repair in that candidate become the
+    plan's (``out``). Returns the plan's mean after: that mean, else ``best``."""
+    o_dest, o_fac, o_shells, o_repair = out
+    c_dest, c_fac, c_shells, c_repair = cands
+    k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows, means)
+    if means[k] > best:
+        o_dest[u] = c_dest[k, u]
+        o_fac[u] = c_fac[k, u]
+        o_shells[u] = c_shells[k, u]
+        o_repair[u] = c_repair[k, u]
+        value: float = means[k]
+        return value
+    return best
+
+
+@_jit
 def _plan_search(
     T: Any,
     S: Any,
@@ -287,7 +348,7 @@ def _plan_search(
             ks = T.ks[u]
             here = cell0[u]
             idx = here * 8 + facing0[u]
-            count = 0
+            count = np.int64(0)  # (an int64 count: one compiled _score and helpers)
             for j in range(T.k):
                 d = T.ord_dest[ks, idx, j]
                 if d < 0 or (d != here and (wreck_cells0[d] or (nobs[me] and T.elevating[d]))):
@@ -295,64 +356,42 @@ def _plan_search(
                 if d == o_dest[u] and T.ord_fac[ks, idx, j] == o_fac[u]:
                     continue
                 t = _noise(tie_key, TIE_STRIDE * (1 + u) + j)
-                k = count
-                while k > 0 and opt_t[k - 1] > t:
-                    opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
-                    k -= 1
-                opt[k], opt_t[k] = j, t
-                count += 1
+                count = _insert_by_noise(opt, opt_t, count, j, t)
             if count == 0:
                 continue
+            _copy_plan(out, cands, count)
             for c in range(count):
-                c_dest[c] = o_dest
-                c_fac[c] = o_fac
-                c_shells[c] = o_shells
-                c_repair[c] = o_repair
                 c_dest[c, u] = T.ord_dest[ks, idx, opt[c]]
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
-            k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, np.int64(count),
-                       rows, means)  # fmt: skip
+            value = _keep_best(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count,
+                               rows, means, u, best, out)  # fmt: skip
             scored += count * samples
-            if means[k] > best:
-                best = means[k]
-                o_dest[u] = c_dest[k, u]
-                o_fac[u] = c_fac[k, u]
-                o_repair[u] = False
-                changed = True
+            changed = changed or value > best
+            best = value
         if shells:
             vtgt, vn = S[8], S[23]  # (the targets of the position: _sample_plans's _view)
             for i in range(m):
                 u = tanks[i]
                 if o_shells[u] < 0:
                     continue
-                count = 0
+                count = np.int64(0)
                 for t in range(vn[u]):
                     target = np.int64(vtgt[u, t])
                     if target == o_shells[u] or not _planned(T, me, plans, target):
                         continue
                     noise_t = _noise(tie_key, SHELL_TIES + u * (T.n + 1) + target)
-                    k = count
-                    while k > 0 and opt_t[k - 1] > noise_t:
-                        opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
-                        k -= 1
-                    opt[k], opt_t[k] = target, noise_t
-                    count += 1
+                    count = _insert_by_noise(opt, opt_t, count, target, noise_t)
                 if count == 0:
                     continue
+                _copy_plan(out, cands, count)
                 for c in range(count):
-                    c_dest[c] = o_dest
-                    c_fac[c] = o_fac
-                    c_shells[c] = o_shells
-                    c_repair[c] = o_repair
                     c_shells[c, u] = opt[c]
-                k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands,
-                           np.int64(count), rows, means)  # fmt: skip
+                value = _keep_best(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count,
+                                   rows, means, u, best, out)  # fmt: skip
                 scored += count * samples
-                if means[k] > best:
-                    best = means[k]
-                    o_shells[u] = c_shells[k, u]
-                    changed = True
+                changed = changed or value > best
+                best = value
         if not changed:
             break
     total: int = scored
