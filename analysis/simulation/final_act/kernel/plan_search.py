@@ -24,12 +24,7 @@ from tankmap.analysis.simulation.final_act.kernel.base import _jit, _noise, _psu
 from tankmap.analysis.simulation.final_act.kernel.lookahead import _lookahead
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
-from tankmap.analysis.simulation.final_act.kernel.policies import (
-    _heuristic_side,
-    _view,
-    heuristic_tables,
-)
-from tankmap.analysis.simulation.final_act.kernel.round import _scratch
+from tankmap.analysis.simulation.final_act.kernel.round import _heuristic_round, _scratch
 from tankmap.analysis.simulation.final_act.kernel.tables import TANK, tables_of
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.noise import MASK, mix64
@@ -96,43 +91,15 @@ def _sample_plans(
     per side), each from the heuristic's memory ``still0``/``best0`` (rounds without
     progress, best distance so far); the memory after sample 0 is left in
     ``still0``/``best0``."""
-    cell, facing, damage, alive, wreck, wreck_cells, _tie, rm_left = state0
-    (
-        still, best_d, dest, dest_fac, shells, _moving, _bounce, blk, vtgt, vpos, danger,
-        likely_all, claimed, likely, vals, ok, mine, keyd, order, repair, busy, _grid,
-        _links, vn,
-    ) = S  # fmt: skip
+    still, best_d, dest, dest_fac, shells, repair = S[0], S[1], S[2], S[3], S[4], S[19]
     p_dest, p_fac, p_shells, p_repair = plans
-    units = cell.shape[0]
     memory_still = still0.copy()
     memory_best = best0.copy()
-    ha = (
-        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
-        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
-        rm_left, repair, busy,
-    )  # fmt: skip
     for f in range(p_dest.shape[0]):
-        repair[:] = False
-        for u in range(units):
-            still[u] = still0[u]
-            best_d[u] = best0[u]
-            d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
-            if d_here < best_d[u]:
-                best_d[u] = d_here
-                still[u] = 0
-            else:
-                still[u] += 1
-        dest[:] = cell
-        dest_fac[:] = facing
-        shells[:] = -1
-        _view(
-            T.berm_words, T.bet_words, T.zone_words, T.n_tgt, T.n_elev, T.blocks, T.elev,
-            T.elevates, T.elevating, T.fires, T.kind, T.ks, T.lik_cell, T.lik_p, T.n,
-            T.side, T.tgt, T.value, cell, facing, damage, alive, wreck, blk, vtgt, vpos, vn,
-            danger, likely_all,
-        )  # fmt: skip
-        for side in range(2):
-            _heuristic_side(heuristic_tables(T), side, nobs[side], plan_key, f * T.width, ha)
+        still[:] = still0
+        best_d[:] = best0
+        repair[:] = False  # (_heuristic_round clears it only with R/M repair on)
+        _heuristic_round(T, S, plan_key, f * T.width, nobs, state0)
         p_dest[f, :] = dest
         p_fac[f, :] = dest_fac
         p_shells[f, :] = shells
