@@ -196,36 +196,13 @@ def _copy_plan(out: Any, cands: Any, count: np.int64) -> None:
 
 
 @_jit
-def _keep_best(
-    T: Any,
-    me: int,
-    rnd0: int,
-    ahead: int,
-    state0: Any,
-    plans: Any,
-    fut_keys: Any,
-    cands: Any,
-    count: np.int64,
-    rows: Any,
-    means: Any,
-    u: int | np.int64,
-    best: float,
-    out: Any,
-) -> float:
-    """Score the ``count`` candidates (``_score``, same arguments); when the first best
-    mean beats ``best``, unit ``u``'s order, shell and repair in that candidate become the
-    plan's (``out``). Returns the plan's mean after: that mean, else ``best``."""
-    o_dest, o_fac, o_shells, o_repair = out
-    c_dest, c_fac, c_shells, c_repair = cands
-    k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows, means)
-    if means[k] > best:
-        o_dest[u] = c_dest[k, u]
-        o_fac[u] = c_fac[k, u]
-        o_shells[u] = c_shells[k, u]
-        o_repair[u] = c_repair[k, u]
-        value: float = means[k]
-        return value
-    return best
+def _take(out: Any, cands: Any, k: int | np.int64, u: int | np.int64) -> None:
+    """Unit ``u``'s order, shell and repair in the plan ``out`` = its entries in candidate
+    row ``k`` of ``cands``."""
+    out[0][u] = cands[0][k, u]
+    out[1][u] = cands[1][k, u]
+    out[2][u] = cands[2][k, u]
+    out[3][u] = cands[3][k, u]
 
 
 @_jit
@@ -331,11 +308,12 @@ def _plan_search(
                 c_dest[c, u] = T.ord_dest[ks, idx, opt[c]]
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
-            value = _keep_best(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count,
-                               rows, means, u, best, out)  # fmt: skip
+            k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows, means)
             scored += count * samples
-            changed = changed or value > best
-            best = value
+            if means[k] > best:
+                best = means[k]
+                _take(out, cands, k, u)
+                changed = True
         if shells:
             vtgt, vn = S[8], S[23]  # (the targets of the position: _sample_plans's _view)
             for i in range(m):
@@ -354,11 +332,13 @@ def _plan_search(
                 _copy_plan(out, cands, count)
                 for c in range(count):
                     c_shells[c, u] = opt[c]
-                value = _keep_best(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count,
-                                   rows, means, u, best, out)  # fmt: skip
+                k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows,
+                           means)  # fmt: skip
                 scored += count * samples
-                changed = changed or value > best
-                best = value
+                if means[k] > best:
+                    best = means[k]
+                    _take(out, cands, k, u)
+                    changed = True
         if not changed:
             break
     total: int = scored
