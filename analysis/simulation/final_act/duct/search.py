@@ -52,11 +52,7 @@ from tankmap.analysis.simulation.final_act.kernel.base import (
     _noise,
     unowned,
 )
-from tankmap.analysis.simulation.final_act.kernel.policies import (
-    _heuristic_side,
-    _view,
-    heuristic_tables,
-)
+from tankmap.analysis.simulation.final_act.kernel.round import _heuristic_round
 from tankmap.analysis.simulation.final_act.kernel.rules import _apply, _check_end, rule_tables
 from tankmap.analysis.simulation.final_act.kernel.tables import AT, RM, TANK
 
@@ -206,43 +202,6 @@ def _arms(
                 m += 1
         n_sh[u] = m
         _sort_arms(s_key[u], s_tie[u], (s_cell[u], s_cell[u], s_cell[u]), m)
-
-
-@_jit
-def _heuristic_round(T: Any, S: Any, key: np.uint64, base: int, nobs: Any, state: Any) -> None:
-    """Both sides' heuristic orders and shells for the round about to be played (the
-    decisions of ``round._round``; noise from counter ``base`` of ``key``)."""
-    cell, facing, damage, alive, wreck, wreck_cells, _tie, rm_left = state
-    (
-        still, best_d, dest, dest_fac, shells, _moving, _bounce, blk, vtgt, vpos, danger,
-        likely_all, claimed, likely, vals, ok, mine, keyd, order, repair, busy, _grid,
-        _links, vn,
-    ) = S  # fmt: skip
-    if T.repair_on:
-        repair[:] = False
-    for u in range(cell.shape[0]):
-        d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
-        if d_here < best_d[u]:
-            best_d[u] = d_here
-            still[u] = 0
-        else:
-            still[u] += 1
-    dest[:] = cell
-    dest_fac[:] = facing
-    shells[:] = -1
-    _view(
-        T.berm_words, T.bet_words, T.zone_words, T.n_tgt, T.n_elev, T.blocks, T.elev,
-        T.elevates, T.elevating, T.fires, T.kind, T.ks, T.lik_cell, T.lik_p, T.n, T.side,
-        T.tgt, T.value, cell, facing, damage, alive, wreck, blk, vtgt, vpos, vn, danger,
-        likely_all,
-    )  # fmt: skip
-    ha = (
-        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
-        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
-        rm_left, repair, busy,
-    )  # fmt: skip
-    for side in range(2):
-        _heuristic_side(heuristic_tables(T), side, nobs[side], key, base, ha)
 
 
 @_jit

@@ -24,12 +24,7 @@ from tankmap.analysis.simulation.final_act.kernel.base import _jit, _noise, _psu
 from tankmap.analysis.simulation.final_act.kernel.lookahead import _lookahead
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
-from tankmap.analysis.simulation.final_act.kernel.policies import (
-    _heuristic_side,
-    _view,
-    heuristic_tables,
-)
-from tankmap.analysis.simulation.final_act.kernel.round import _scratch
+from tankmap.analysis.simulation.final_act.kernel.round import _heuristic_round, _scratch
 from tankmap.analysis.simulation.final_act.kernel.tables import TANK, tables_of
 from tankmap.analysis.simulation.final_act.prepared import Prepared
 from tankmap.analysis.simulation.noise import MASK, mix64
@@ -96,43 +91,15 @@ def _sample_plans(
     per side), each from the heuristic's memory ``still0``/``best0`` (rounds without
     progress, best distance so far); the memory after sample 0 is left in
     ``still0``/``best0``."""
-    cell, facing, damage, alive, wreck, wreck_cells, _tie, rm_left = state0
-    (
-        still, best_d, dest, dest_fac, shells, _moving, _bounce, blk, vtgt, vpos, danger,
-        likely_all, claimed, likely, vals, ok, mine, keyd, order, repair, busy, _grid,
-        _links, vn,
-    ) = S  # fmt: skip
+    still, best_d, dest, dest_fac, shells, repair = S[0], S[1], S[2], S[3], S[4], S[19]
     p_dest, p_fac, p_shells, p_repair = plans
-    units = cell.shape[0]
     memory_still = still0.copy()
     memory_best = best0.copy()
-    ha = (
-        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
-        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
-        rm_left, repair, busy,
-    )  # fmt: skip
     for f in range(p_dest.shape[0]):
-        repair[:] = False
-        for u in range(units):
-            still[u] = still0[u]
-            best_d[u] = best0[u]
-            d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
-            if d_here < best_d[u]:
-                best_d[u] = d_here
-                still[u] = 0
-            else:
-                still[u] += 1
-        dest[:] = cell
-        dest_fac[:] = facing
-        shells[:] = -1
-        _view(
-            T.berm_words, T.bet_words, T.zone_words, T.n_tgt, T.n_elev, T.blocks, T.elev,
-            T.elevates, T.elevating, T.fires, T.kind, T.ks, T.lik_cell, T.lik_p, T.n,
-            T.side, T.tgt, T.value, cell, facing, damage, alive, wreck, blk, vtgt, vpos, vn,
-            danger, likely_all,
-        )  # fmt: skip
-        for side in range(2):
-            _heuristic_side(heuristic_tables(T), side, nobs[side], plan_key, f * T.width, ha)
+        still[:] = still0
+        best_d[:] = best0
+        repair[:] = False  # (_heuristic_round clears it only with R/M repair on)
+        _heuristic_round(T, S, plan_key, f * T.width, nobs, state0)
         p_dest[f, :] = dest
         p_fac[f, :] = dest_fac
         p_shells[f, :] = shells
@@ -198,6 +165,44 @@ def _score(
         if means[c] > means[best]:
             best = c
     return best
+
+
+@_jit
+def _insert_by_noise(
+    opt: Any, opt_t: Any, count: np.int64, value: int | np.int64, noise: float
+) -> np.int64:
+    """Insert ``value`` with tie noise ``noise`` into ``opt[:count]``, kept in ascending
+    noise order (``opt_t``: the noises; an equal noise goes after the ones already there).
+    Returns the new count, ``count + 1``; the arrays must have room for it."""
+    k = count
+    while k > 0 and opt_t[k - 1] > noise:
+        opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
+        k -= 1
+    opt[k], opt_t[k] = value, noise
+    return count + 1
+
+
+@_jit
+def _copy_plan(out: Any, cands: Any, count: np.int64) -> None:
+    """Candidate rows ``0 .. count - 1`` of ``cands`` = the plan ``out`` (dest, facing,
+    shells, repair: every unit's entry)."""
+    o_dest, o_fac, o_shells, o_repair = out
+    c_dest, c_fac, c_shells, c_repair = cands
+    for c in range(count):
+        c_dest[c] = o_dest
+        c_fac[c] = o_fac
+        c_shells[c] = o_shells
+        c_repair[c] = o_repair
+
+
+@_jit
+def _take(out: Any, cands: Any, k: int | np.int64, u: int | np.int64) -> None:
+    """Unit ``u``'s order, shell and repair in the plan ``out`` = its entries in candidate
+    row ``k`` of ``cands``."""
+    out[0][u] = cands[0][k, u]
+    out[1][u] = cands[1][k, u]
+    out[2][u] = cands[2][k, u]
+    out[3][u] = cands[3][k, u]
 
 
 @_jit
@@ -287,7 +292,7 @@ def _plan_search(
             ks = T.ks[u]
             here = cell0[u]
             idx = here * 8 + facing0[u]
-            count = 0
+            count = np.int64(0)  # (an int64 count: one compiled _score and helpers)
             for j in range(T.k):
                 d = T.ord_dest[ks, idx, j]
                 if d < 0 or (d != here and (wreck_cells0[d] or (nobs[me] and T.elevating[d]))):
@@ -295,30 +300,19 @@ def _plan_search(
                 if d == o_dest[u] and T.ord_fac[ks, idx, j] == o_fac[u]:
                     continue
                 t = _noise(tie_key, TIE_STRIDE * (1 + u) + j)
-                k = count
-                while k > 0 and opt_t[k - 1] > t:
-                    opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
-                    k -= 1
-                opt[k], opt_t[k] = j, t
-                count += 1
+                count = _insert_by_noise(opt, opt_t, count, j, t)
             if count == 0:
                 continue
+            _copy_plan(out, cands, count)
             for c in range(count):
-                c_dest[c] = o_dest
-                c_fac[c] = o_fac
-                c_shells[c] = o_shells
-                c_repair[c] = o_repair
                 c_dest[c, u] = T.ord_dest[ks, idx, opt[c]]
                 c_fac[c, u] = T.ord_fac[ks, idx, opt[c]]
                 c_repair[c, u] = False
-            k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, np.int64(count),
-                       rows, means)  # fmt: skip
+            k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows, means)
             scored += count * samples
             if means[k] > best:
                 best = means[k]
-                o_dest[u] = c_dest[k, u]
-                o_fac[u] = c_fac[k, u]
-                o_repair[u] = False
+                _take(out, cands, k, u)
                 changed = True
         if shells:
             vtgt, vn = S[8], S[23]  # (the targets of the position: _sample_plans's _view)
@@ -326,32 +320,24 @@ def _plan_search(
                 u = tanks[i]
                 if o_shells[u] < 0:
                     continue
-                count = 0
+                count = np.int64(0)
                 for t in range(vn[u]):
                     target = np.int64(vtgt[u, t])
                     if target == o_shells[u] or not _planned(T, me, plans, target):
                         continue
                     noise_t = _noise(tie_key, SHELL_TIES + u * (T.n + 1) + target)
-                    k = count
-                    while k > 0 and opt_t[k - 1] > noise_t:
-                        opt[k], opt_t[k] = opt[k - 1], opt_t[k - 1]
-                        k -= 1
-                    opt[k], opt_t[k] = target, noise_t
-                    count += 1
+                    count = _insert_by_noise(opt, opt_t, count, target, noise_t)
                 if count == 0:
                     continue
+                _copy_plan(out, cands, count)
                 for c in range(count):
-                    c_dest[c] = o_dest
-                    c_fac[c] = o_fac
-                    c_shells[c] = o_shells
-                    c_repair[c] = o_repair
                     c_shells[c, u] = opt[c]
-                k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands,
-                           np.int64(count), rows, means)  # fmt: skip
+                k = _score(T, me, rnd0, ahead, state0, plans, fut_keys, cands, count, rows,
+                           means)  # fmt: skip
                 scored += count * samples
                 if means[k] > best:
                     best = means[k]
-                    o_shells[u] = c_shells[k, u]
+                    _take(out, cands, k, u)
                     changed = True
         if not changed:
             break

@@ -1,6 +1,8 @@
 """One round of the Final Act kernel for the search agent's look-ahead (``lookahead.py``):
 both sides' policies decide on the position, then the rules apply it. Whole games
-(``play._play``) run the same steps with the tables unpacked once per call."""
+(``play._play``) run the same steps with the tables unpacked once per call.
+``_heuristic_round`` is the decision part alone with the heuristic on both sides (for
+``duct``'s heuristic playouts and ``ksearch``'s sampled plans)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,47 @@ def _scratch(T: Tables, units: int) -> Any:
         np.full(n + units, -1, dtype=np.int64),  # links: each cell's units (_apply)
         np.zeros(units, dtype=np.int64),  # vn: how many targets each unit can shoot at
     )
+
+
+@_jit
+def _heuristic_round(T: Any, S: Any, key: np.uint64, base: int, nobs: Any, state: Any) -> None:
+    """Both sides' heuristic orders, shells and repairs for the round about to be played
+    from ``state`` (cell, facing, damage, alive, wreck, wreck_cells, tie, rm_left): the
+    decisions of ``_round`` with both sides the heuristic (noise from counter ``base`` of
+    ``key``; ``S`` is ``_scratch``'s arrays, each unit's progress counter ``still``/``best_d``
+    advanced from what they hold). Used by ``duct``'s heuristic playouts and ``ksearch``'s
+    sampled plans (``plan_search._sample_plans``)."""
+    cell, facing, damage, alive, wreck, wreck_cells, _tie, rm_left = state
+    (
+        still, best_d, dest, dest_fac, shells, _moving, _bounce, blk, vtgt, vpos, danger,
+        likely_all, claimed, likely, vals, ok, mine, keyd, order, repair, busy, _grid,
+        _links, vn,
+    ) = S  # fmt: skip
+    if T.repair_on:
+        repair[:] = False
+    for u in range(cell.shape[0]):
+        d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
+        if d_here < best_d[u]:
+            best_d[u] = d_here
+            still[u] = 0
+        else:
+            still[u] += 1
+    dest[:] = cell
+    dest_fac[:] = facing
+    shells[:] = -1
+    _view(
+        T.berm_words, T.bet_words, T.zone_words, T.n_tgt, T.n_elev, T.blocks, T.elev,
+        T.elevates, T.elevating, T.fires, T.kind, T.ks, T.lik_cell, T.lik_p, T.n, T.side,
+        T.tgt, T.value, cell, facing, damage, alive, wreck, blk, vtgt, vpos, vn, danger,
+        likely_all,
+    )  # fmt: skip
+    ha = (
+        cell, facing, damage, alive, still, wreck_cells, blk, vtgt, vpos, vn, danger,
+        likely_all, dest, dest_fac, shells, claimed, likely, vals, ok, mine, keyd, order,
+        rm_left, repair, busy,
+    )  # fmt: skip
+    for side in range(2):
+        _heuristic_side(heuristic_tables(T), side, nobs[side], key, base, ha)
 
 
 @_jit
