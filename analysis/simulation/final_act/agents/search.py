@@ -20,6 +20,7 @@ changed (§1.8a), or where numba cannot be imported — on the one-game engine.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from tankmap.analysis.simulation.final_act.agents.reference import HeuristicPolicy, RoundView
 from tankmap.analysis.simulation.final_act.kernel import base, lookahead
@@ -76,10 +77,11 @@ class SearchPolicy(HeuristicPolicy):
         # the kernel plays the default readings only (docs/rules.md §1.8, §1.8a)
         slow = prep.game.adv.slow or prep.game.readings.changed
         fast = not slow and base.available()
+        rows = _FutureRows.of(st, shells, futures) if fast else None
 
         def score(plans: list[dict[int, Order]]) -> list[float]:
-            if fast:
-                return self._kernel_scores(st, plans, shells, futures)
+            if rows is not None:
+                return self._kernel_scores(st, plans, rows)
             return [
                 sum(self._play_out(st, plan, shells, *future) for future in futures) / len(futures)
                 for plan in plans
@@ -109,36 +111,15 @@ class SearchPolicy(HeuristicPolicy):
         return orders, shells
 
     def _kernel_scores(
-        self,
-        st: State,
-        plans: list[dict[int, Order]],
-        shells: dict[int, int],
-        futures: list[tuple[dict[int, Order], dict[int, int], int]],
+        self, st: State, plans: list[dict[int, Order]], rows: _FutureRows
     ) -> list[float]:
-        """``_play_out``'s mean over ``futures`` for every plan at once, on the compiled
-        kernel (the look-ahead rounds' noise is keyed by the future's seed)."""
-        units = len(st.kind)
-        rows = len(plans) * len(futures)
-        dest = np.tile(np.array(st.cell, dtype=np.int64), (rows, 1))
-        facing = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (rows, 1))
-        fire = np.full((rows, units), -1, dtype=np.int64)
-        keys = np.empty(rows, dtype=np.uint64)
-        row = 0
-        for plan in plans:
-            for enemy_orders, enemy_shells, seed in futures:
-                for orders in (plan, enemy_orders):
-                    for u, (to, f) in orders.items():
-                        dest[row, u] = to
-                        facing[row, u] = int(f)
-                for shots in (shells, enemy_shells):
-                    for u, target in shots.items():
-                        fire[row, u] = target
-                keys[row] = seed
-                row += 1
+        """``_play_out``'s mean over the sampled futures for every plan at once, on the
+        compiled kernel (the look-ahead rounds' noise is keyed by the future's seed)."""
+        dest, facing, fire, keys = rows.rows(st, plans)
         values = lookahead.lookahead_values(
             self.prep, st, self.side, dest, facing, fire, keys, LOOKAHEAD
         )
-        means: list[float] = values.reshape(len(plans), len(futures)).mean(axis=1).tolist()
+        means: list[float] = values.reshape(len(plans), rows.count).mean(axis=1).tolist()
         return means
 
     def _play_out(
@@ -172,3 +153,75 @@ class SearchPolicy(HeuristicPolicy):
             for u, o in plan.items():
                 full[u] = o
         self.prep.game.apply_round(work, full, {**mine[1], **theirs[1]}, None)
+
+
+class _FutureRows:
+    """The sampled futures of one decision as the kernel's rows: each future's enemy
+    orders and both sides' shells (ours the heuristic's, the same in every candidate) as
+    arrays, made once; ``rows`` lays a list of candidate plans over them, one row per
+    (plan, future), plan-major. An entry of the enemy's overrides the plan's, as when the
+    rows were filled one order at a time."""
+
+    def __init__(
+        self,
+        dest: npt.NDArray[np.int64],
+        facing: npt.NDArray[np.int64],
+        given: npt.NDArray[np.bool_],
+        fire: npt.NDArray[np.int64],
+        keys: npt.NDArray[np.uint64],
+    ) -> None:
+        self.dest, self.facing, self.given, self.fire, self.keys = dest, facing, given, fire, keys
+        self.count = len(keys)
+
+    @classmethod
+    def of(
+        cls,
+        st: State,
+        shells: dict[int, int],
+        futures: list[tuple[dict[int, Order], dict[int, int], int]],
+    ) -> _FutureRows:
+        units = len(st.kind)
+        n = len(futures)
+        dest = np.zeros((n, units), dtype=np.int64)
+        facing = np.zeros((n, units), dtype=np.int64)
+        given = np.zeros((n, units), dtype=np.bool_)
+        fire = np.full((n, units), -1, dtype=np.int64)
+        for u, target in shells.items():
+            fire[:, u] = target
+        keys = np.empty(n, dtype=np.uint64)
+        for f, (enemy_orders, enemy_shells, seed) in enumerate(futures):
+            for u, (to, face) in enemy_orders.items():
+                dest[f, u] = to
+                facing[f, u] = int(face)
+                given[f, u] = True
+            for u, target in enemy_shells.items():
+                fire[f, u] = target
+            keys[f] = seed
+        return cls(dest, facing, given, fire, keys)
+
+    def rows(
+        self, st: State, plans: list[dict[int, Order]]
+    ) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint64]
+    ]:
+        """Every unit's destination, facing and shell, and the look-ahead key, for each
+        (plan, future) row (a unit with no order in either stays as it is)."""
+        p = len(plans)
+        units = len(st.kind)
+        plan_dest = np.tile(np.array(st.cell, dtype=np.int64), (p, 1))
+        plan_facing = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (p, 1))
+        for i, plan in enumerate(plans):
+            for u, (to, face) in plan.items():
+                plan_dest[i, u] = to
+                plan_facing[i, u] = int(face)
+        given = self.given[None, :, :]
+        dest = np.where(given, self.dest[None, :, :], plan_dest[:, None, :])
+        facing = np.where(given, self.facing[None, :, :], plan_facing[:, None, :])
+        shape = (p * self.count, units)
+        fire = np.broadcast_to(self.fire[None, :, :], (p, self.count, units)).reshape(shape)
+        return (
+            dest.reshape(shape),
+            facing.reshape(shape),
+            np.ascontiguousarray(fire),
+            np.tile(self.keys, p),
+        )
