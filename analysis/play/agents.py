@@ -59,11 +59,11 @@ HINT_AGENTS: dict[str, tuple[str, ...]] = {
     "final-act": ("ksearch:8", "search"),
     "tank-wars": ("plan:1024", "search"),
 }
-"""The agents Hint asks, per game, strongest first (docs/balance.md): the strongest per CPU
-second measured (``benchmarks/strength_per_cpu.py``; ``alphabeta`` scored 0.905 or more
-against ``search:180``, ``ksearch:8`` 0.89 and ``plan:1024`` 0.82 against ``search:9``, at
-less CPU a game), then ``search`` for the boards the first refuses (Final Act advanced
-options or changed readings, which ``ksearch`` does not play)."""
+"""The agents Hint asks, per game, strongest first (docs/balance.md): families that score
+0.8 or more against ``search``'s reference budget at equal CPU per game
+(``benchmarks/strength_per_cpu.py``), at budgets that answer in about a tenth of a second,
+then ``search`` for the boards the first refuses (Final Act advanced options or changed
+readings, which ``ksearch`` does not play)."""
 
 
 def agent_names(ruleset: str) -> list[str]:

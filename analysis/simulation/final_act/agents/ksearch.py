@@ -32,7 +32,10 @@ sides swapped, 2 workers):
 - the figure (``benchmarks/strength_per_cpu.py``: the largest budget from 4 in
   half-octave steps within ``search:9``'s CPU per self-play game, then 200 games, sides
   swapped): ``ksearch:8`` scored 0.89 [0.84, 0.93] on extra-forces (0.41 s a game against
-  0.53 s) and 0.89 [0.84, 0.93] on mirror (0.37 s against 0.44 s).
+  0.53 s) and 0.89 [0.84, 0.93] on mirror (0.37 s against 0.44 s). After ``search`` itself
+  became faster (its rows laid out with numpy), ``ksearch:6`` scored 0.915 [0.87, 0.95] on
+  extra-forces (0.27 s against 0.34 s) and ``ksearch:4`` 0.865 [0.81, 0.91] on mirror (0.18
+  s against 0.24 s).
 - not kept: successive halving over a tank's candidates (all on the first 4 futures, the
   better half on as many more, …) bought twice the samples at the same CPU but scored no
   better (mirror 0.62-0.63 at 36-54 samples against 0.65 at 18 without shells; 0.87 and
