@@ -58,10 +58,11 @@ class Family:
 _FAMILIES: dict[str, list[Family]] = {
     "final-act": [
         # ksearch (stronger per CPU second: ksearch:8 scores 0.89 against search:9 at less
-        # CPU) is not a family: its climb does not fit the default 3 minutes any better
-        # (mirror, 2 workers: ksearch from 2 stopped at ksearch:8, still beating 4 by 0.61,
-        # in 79 s, the next rung about 160 s more; search stopped at search:6, still
-        # beating 3 by 0.65, in 61 s, the next rung about 152 s more; 2026-11-28)
+        # CPU) is not a family: its budgets keep winning (mirror, 2 workers: from 2 it
+        # stopped at ksearch:8, still beating 4 by 0.61; from 8, ksearch:16 beat 8 by 0.600
+        # [0.502, 0.691] and the climb stopped at 150 s), where search levels off at 12:
+        # with its faster rows, search's climb converged on mirror (both seeds, 144-169 s),
+        # extra-forces and flanks-vs-centre (seed 1, 161 s and 144 s) (2026-11-28)
         Family("final-act", "search", base=3, limit=96, independent=False, default_budget=3),
         Family("final-act", "duct", base=16, limit=2048, independent=True, default_budget=64),
     ],
