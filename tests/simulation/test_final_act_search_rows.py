@@ -24,7 +24,7 @@ def test_rows_lay_every_plan_over_every_future() -> None:
         ({5: (40, Facing.S)}, {5: 3}, 7),
         ({5: (41, Facing.W), 1: (99, Facing.S)}, {}, 9),  # an entry for our unit 1: it wins
     ]
-    dest, facing, fire, keys = _FutureRows.of(st, {0: 50, 1: 51}, futures).rows(st, plans)
+    dest, facing, fire, keys = _FutureRows.of(st, {0: 50, 1: 51}, futures).rows(plans)
     assert dest.shape == facing.shape == fire.shape == (4, units)
     assert keys.tolist() == [7, 9, 7, 9]
     want_dest = np.array([cell] * 4)

@@ -115,7 +115,7 @@ class SearchPolicy(HeuristicPolicy):
     ) -> list[float]:
         """``_play_out``'s mean over the sampled futures for every plan at once, on the
         compiled kernel (the look-ahead rounds' noise is keyed by the future's seed)."""
-        dest, facing, fire, keys = rows.rows(st, plans)
+        dest, facing, fire, keys = rows.rows(plans)
         values = lookahead.lookahead_values(
             self.prep, st, self.side, dest, facing, fire, keys, LOOKAHEAD
         )
@@ -164,12 +164,14 @@ class _FutureRows:
 
     def __init__(
         self,
+        standing: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
         dest: npt.NDArray[np.int64],
         facing: npt.NDArray[np.int64],
         given: npt.NDArray[np.bool_],
         fire: npt.NDArray[np.int64],
         keys: npt.NDArray[np.uint64],
     ) -> None:
+        self.cell, self.facing0 = standing  # every unit's cell and facing now
         self.dest, self.facing, self.given, self.fire, self.keys = dest, facing, given, fire, keys
         self.count = len(keys)
 
@@ -197,19 +199,23 @@ class _FutureRows:
             for u, target in enemy_shells.items():
                 fire[f, u] = target
             keys[f] = seed
-        return cls(dest, facing, given, fire, keys)
+        standing = (
+            np.array(st.cell, dtype=np.int64),
+            np.array([int(f) for f in st.facing], dtype=np.int64),
+        )
+        return cls(standing, dest, facing, given, fire, keys)
 
     def rows(
-        self, st: State, plans: list[dict[int, Order]]
+        self, plans: list[dict[int, Order]]
     ) -> tuple[
         npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint64]
     ]:
         """Every unit's destination, facing and shell, and the look-ahead key, for each
         (plan, future) row (a unit with no order in either stays as it is)."""
         p = len(plans)
-        units = len(st.kind)
-        plan_dest = np.tile(np.array(st.cell, dtype=np.int64), (p, 1))
-        plan_facing = np.tile(np.array([int(f) for f in st.facing], dtype=np.int64), (p, 1))
+        units = len(self.cell)
+        plan_dest = np.tile(self.cell, (p, 1))
+        plan_facing = np.tile(self.facing0, (p, 1))
         for i, plan in enumerate(plans):
             for u, (to, face) in plan.items():
                 plan_dest[i, u] = to
