@@ -9,12 +9,17 @@ tank placement question) and, once per run, ``cold_tables_ms`` (building the fir
 order tables from scratch for one terrain) and ``prepare_board_ms`` (what a simulation
 builds for a board it has not seen: ``Prepared`` and the kernel's ``ScenarioTables``, the
 rules' tables cold; best of 3).
+
+``search_speed`` (per map, for ``search`` and ``search:9``): self-play games and rounds per
+CPU second (``bench_simulation.playouts_per_second``, best of 3; rounds per second is the
+steadier figure, since the best repeat's games may be longer or shorter).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.bench_simulation import playouts_per_second
 from benchmarks.timing import best_of
 from tankmap import maps
 from tankmap.rules.fileformat import read_scenario
@@ -22,10 +27,30 @@ from tankmap.rules.final_act import tables as fa_tables
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
+SEARCH_GAMES = {"search": 20, "search:9": 10}
+"""Self-play games per repeat of ``search_speed``."""
+
 
 def run() -> dict[str, Any]:
     """Figures per built-in Final Act map (see the module docstring)."""
-    return {path.stem: _measure(read_scenario(path)) for path in maps.builtin_maps("final-act")}
+    out = {}
+    for path in maps.builtin_maps("final-act"):
+        figures = _measure(read_scenario(path))
+        figures["search_speed"] = _search_speed(f"final-act/{path.name}")
+        out[path.stem] = figures
+    return out
+
+
+def _search_speed(path: str) -> dict[str, Any]:
+    """Self-play games and rounds per CPU second of ``search`` and ``search:9``."""
+    speed = {}
+    for agent, games in SEARCH_GAMES.items():
+        r = playouts_per_second(path, agent, games)
+        speed[agent] = {
+            "games_per_s": r["playouts_per_second"],
+            "rounds_per_s": round(r["playouts_per_second"] * r["mean_length"], 1),
+        }
+    return speed
 
 
 def _measure(sc: Scenario) -> dict[str, Any]:
