@@ -18,6 +18,7 @@ from tankmap.analysis.simulation.final_act.kernel.packed import Tables
 from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
     _random_side,
+    _start_round,
     _view,
     heuristic_tables,
 )
@@ -154,18 +155,10 @@ def _play(
             # one round (round._round)
             base = rnd * width
             rnd += 1
-            if repair_on:
-                repair[:] = False
-            for u in range(units):
-                d_here = dist[ks[u], cell[u] * 8 + facing[u]]
-                if d_here < best_d[u]:
-                    best_d[u] = d_here
-                    still[u] = 0
-                else:
-                    still[u] += 1
-            dest[:] = cell
-            dest_fac[:] = facing
-            shells[:] = -1
+            _start_round(
+                repair_on, dist, ks, cell, facing, still, best_d, repair, dest,
+                dest_fac, shells,
+            )  # fmt: skip
             _view(
                 berm_words, bet_words, zone_words, n_tgt, n_elev, blocks, elev, elevates,
                 elevating, fires, kind, ks, lik_cell, lik_p, n, side_of, tgt, value, cell,

@@ -116,6 +116,38 @@ def _view(
 
 
 @_inline
+def _start_round(
+    repair_on: bool,
+    dist: Any,
+    ks: Any,
+    cell: Any,
+    facing: Any,
+    still: Any,
+    best_d: Any,
+    repair: Any,
+    dest: Any,
+    dest_fac: Any,
+    shells: Any,
+) -> None:
+    """Before a round's decisions: no R/M repair declared yet (with R/M repair on), each
+    unit's progress counter advanced (``best_d``: its closest distance to its goal so far,
+    ``still``: rounds since it got closer, which the heuristic's noise grows with), and
+    every unit's order "stay, same facing, no shell" (``dest``, ``dest_fac``, ``shells``)."""
+    if repair_on:
+        repair[:] = False
+    for u in range(cell.shape[0]):
+        d_here = dist[ks[u], cell[u] * 8 + facing[u]]
+        if d_here < best_d[u]:
+            best_d[u] = d_here
+            still[u] = 0
+        else:
+            still[u] += 1
+    dest[:] = cell
+    dest_fac[:] = facing
+    shells[:] = -1
+
+
+@_inline
 def _pick_nth(flags: Any, count: int, r: float) -> int:
     """The position of the ``min(int(r * count), count - 1)``-th true flag (0 if none):
     ``argmax(cumsum(flags) > k)`` of the numpy version."""

@@ -15,6 +15,7 @@ from tankmap.analysis.simulation.final_act.kernel.packed import Tables
 from tankmap.analysis.simulation.final_act.kernel.policies import (
     _heuristic_side,
     _random_side,
+    _start_round,
     _view,
     heuristic_tables,
 )
@@ -72,18 +73,10 @@ def _heuristic_round(T: Any, S: Any, key: np.uint64, base: int, nobs: Any, state
         likely_all, claimed, likely, vals, ok, mine, keyd, order, repair, busy, _grid,
         _links, vn,
     ) = S  # fmt: skip
-    if T.repair_on:
-        repair[:] = False
-    for u in range(cell.shape[0]):
-        d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
-        if d_here < best_d[u]:
-            best_d[u] = d_here
-            still[u] = 0
-        else:
-            still[u] += 1
-    dest[:] = cell
-    dest_fac[:] = facing
-    shells[:] = -1
+    _start_round(
+        T.repair_on, T.dist, T.ks, cell, facing, still, best_d, repair, dest,
+        dest_fac, shells,
+    )  # fmt: skip
     _view(
         T.berm_words, T.bet_words, T.zone_words, T.n_tgt, T.n_elev, T.blocks, T.elev,
         T.elevates, T.elevating, T.fires, T.kind, T.ks, T.lik_cell, T.lik_p, T.n, T.side,
@@ -153,18 +146,10 @@ def _round(
         links,
         vn,
     ) = S
-    if T.repair_on:
-        repair[:] = False
-    for u in range(cell.shape[0]):
-        d_here = T.dist[T.ks[u], cell[u] * 8 + facing[u]]
-        if d_here < best_d[u]:
-            best_d[u] = d_here
-            still[u] = 0
-        else:
-            still[u] += 1
-    dest[:] = cell
-    dest_fac[:] = facing
-    shells[:] = -1
+    _start_round(
+        T.repair_on, T.dist, T.ks, cell, facing, still, best_d, repair, dest,
+        dest_fac, shells,
+    )  # fmt: skip
     _view(
         T.berm_words,
         T.bet_words,
