@@ -8,7 +8,8 @@ default agent family on the board in the background (``analysis.verdict.climb.ru
 in a ``ThreadJob``, one thread, the command's default time limit), with a progress line
 naming the rung being played; **Cancel** stops it at the next batch of games. The result is
 remembered for the board, as ``tankmap verdict`` does, and shown with why it is (not)
-converged. The same seed gives the same trace as ``tankmap verdict FILE --seed S``.
+converged. The games played are kept (``analysis.verdict.played``): judging the board
+again with the same seed, after the time limit or Cancel, goes on where the climb stopped. The same seed gives the same trace as ``tankmap verdict FILE --seed S``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,14 @@ class VerdictJob(ThreadJob):
 
     def _climb(self) -> dict[str, Any]:
         from tankmap.analysis.verdict.climb import run_verdict
+        from tankmap.analysis.verdict.played import PlayedGames
 
         result = run_verdict(
-            self.scenario, seed=self.seed, time_limit=self.time_limit, progress=self._tick
+            self.scenario,
+            seed=self.seed,
+            time_limit=self.time_limit,
+            progress=self._tick,
+            store=PlayedGames.of(self.scenario),
         )
         doc = {"ruleset": self.scenario.ruleset, **result.to_json()}
         save_verdict(self.scenario, doc)
@@ -76,7 +82,8 @@ class VerdictPanel(QWidget):
         self.button = QPushButton("&Judge board")
         self.button.setToolTip(
             "Climb the game's strongest agent's budgets on this board until a stronger agent "
-            "no longer changes the balance (tankmap verdict; up to 3 minutes, one thread)"
+            "no longer changes the balance (tankmap verdict; up to 3 minutes, one thread). "
+            "The games played are kept: judging again goes on where the last climb stopped"
         )
         self.button.clicked.connect(lambda: self.toggle())
         row = QHBoxLayout()

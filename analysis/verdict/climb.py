@@ -20,6 +20,15 @@ continues its first (the games a single run would play), so the same seed gives 
 trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
 on a slower machine.
 
+With a ``store`` (``played.PlayedGames``), every run takes the games an earlier climb on
+the board played (the same agents, seed and game numbers: the same games) and plays only the
+others, adding them as it goes; a kept game counts in a rung's time at the pace it was
+played, and the estimate of the next rung's time leaves out its kept games. A rung that
+could never finish within ``time_limit`` is then started anyway (its games are kept, so the
+next climb takes it further), and a self-play cut short leaves the verdict to the rung below
+when that one's is decided. A climb cut by the time limit and run again thus goes on where it
+stopped, with the trace of one long enough climb.
+
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
 ``families.cross_check_family``) plays its cross-check agent against itself once, time
 permitting, and the verdict says whether the two agree.
@@ -33,10 +42,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.verdict.played import PlayedGames
 from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge, strongest_played
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
@@ -88,12 +99,14 @@ class Verdict:
     seconds: float
     min_games: int = MIN_VERDICT_GAMES
     cross_check: dict[str, Any] | None = None
+    reused_games: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def top(self) -> Step | None:
-        """The rung the verdict is read from: the last one with a self-play."""
-        return strongest_played(self.steps)
+        """The rung the verdict is read from: the last one with a decided self-play (at
+        least ``min_games`` games), else the last one with a self-play."""
+        return strongest_played(self.steps, self.min_games)
 
     @property
     def converged(self) -> bool:
@@ -134,6 +147,7 @@ class Verdict:
             "min_games": self.min_games,
             "time_limit": self.time_limit,
             "seconds": round(self.seconds, 2),
+            "reused_games": self.reused_games,
         }
         doc.update(self.extra)
         return doc
@@ -162,10 +176,14 @@ def run_verdict(
     progress: Progress | None = None,
     clock: Callable[[], float] = time.monotonic,
     fam: Family | None = None,
+    store: PlayedGames | None = None,
 ) -> Verdict:
     """Climb ``family_name`` (default: the game's first family; or the ``fam`` given) on
     ``scenario`` — see the module docstring. ``games`` = games per self-play run and per
-    match (at least 2; even, for the match's common seeds). Raises ``TankmapError`` for a
+    match (at least 2; even, for the match's common seeds). With ``store``, the games it
+    keeps are taken instead of played again, and every game played is added to it
+    (``played.PlayedGames``: a climb goes on where an earlier one on the board stopped;
+    ``Verdict.reused_games`` counts them). Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
         raise TankmapError(f"a verdict needs at least 2 games per run, not {games}")
@@ -175,35 +193,64 @@ def run_verdict(
     start = clock()
     deadline = start + time_limit
 
+    reused = [0]  # games taken from ``store`` instead of played again
+
     def play(
         stage: str, pols: tuple[str, str], n: int, run: int, first: int = 0, keep: bool = False
-    ) -> Any:
-        """One run; at the deadline it raises ``_TimeUp``, or with ``keep`` returns the games
-        ``first``, ``first + 1``, … up to the first one it did not finish
-        (``df.attrs["stopped"]`` then true; ``simulate``'s rule). Either
-        happens as soon as the next batch of games would end past the deadline (judged from
-        the time between the last two batches): batches are small (a twentieth of the run)
-        so that the limit is kept to within seconds."""
-        pace = _Pace(clock)
+    ) -> tuple[Any, float]:
+        """One run and the seconds its games took: games ``first`` … ``first + n - 1``,
+        those kept in ``store`` first (their seconds as they were played), the others
+        played now (and kept). At the deadline it raises ``_TimeUp``, or with ``keep``
+        returns the games up to the first one it did not finish (``df.attrs["stopped"]``
+        then true; ``simulate``'s rule). Either happens as soon as the next batch of games
+        would end past the deadline (judged from the time between the last two batches):
+        batches are small (a twentieth of the run) so that the limit is kept to within
+        seconds."""
+        have = store.kept(pols, run, first, n) if store is not None else []
+        took = store.seconds_per_game(pols, run) * len(have) if have and store else 0.0
+        reused[0] += len(have)
+        stopped = False
+        winners = list(have)
+        if len(have) < n:
+            pace = _Pace(clock)
 
-        def tick(done: int, total: int) -> None:
-            if progress is not None:
-                progress(stage, done, total)
-            if not keep and pace.late(deadline):
-                raise _TimeUp(f"time limit reached during {stage}")
+            def tick(done: int, total: int) -> None:
+                if progress is not None:
+                    progress(stage, len(have) + done, n)
 
-        return simulate(
-            scenario,
-            n,
-            pols,
-            seed=run,
-            workers=workers,
-            scheduler=scheduler,
-            progress=tick,
-            first_game=first,
-            stop=(lambda: pace.late(deadline)) if keep else None,
-            batch_size=max(1, n // BATCHES),
-        )
+            t0 = clock()
+            df = simulate(
+                scenario,
+                n - len(have),
+                pols,
+                seed=run,
+                workers=workers,
+                scheduler=scheduler,
+                progress=tick,
+                first_game=first + len(have),
+                stop=lambda: pace.late(deadline),
+                batch_size=max(1, n // BATCHES),
+            )
+            spent = clock() - t0
+            new = [str(w) for w in df["winner"]]
+            if store is not None:
+                store.add(pols, run, first + len(have), new, spent)
+            winners += new
+            took += spent
+            stopped = bool(df.attrs.get("stopped"))
+        table = pd.DataFrame({"winner": winners})
+        table.attrs.update(seed=run, stopped=stopped)
+        if stopped and not keep:
+            raise _TimeUp(f"time limit reached during {stage}")
+        return table, took
+
+    def fits(units: float) -> bool:
+        """Whether a batch of a run of ``units`` self-play games' time fits the time left."""
+        return clock() + unit * units / BATCHES <= deadline
+
+    def stored(pols: tuple[str, str], run: int, first: int, n: int) -> int:
+        """How many of the run's games ``first`` … ``first + n - 1`` are kept."""
+        return len(store.kept(pols, run, first, n)) if store is not None else 0
 
     names = {side.value: name for side, name in side_names(scenario.ruleset).items()}
     steps: list[Step] = []
@@ -215,10 +262,8 @@ def run_verdict(
         finished so far and raises ``_TimeUp``."""
         nonlocal unit
         step = steps[i]
-        t0 = clock()
         run = run_seed(seed, i, 0)
-        df = play(f"{step.agent} self-play", (step.agent, step.agent), games, run, keep=True)
-        spent = clock() - t0
+        df, spent = play(f"{step.agent} self-play", (step.agent, step.agent), games, run, keep=True)
         if i == len(steps) - 1 and len(df):
             unit = spent / len(df)
         est = BalanceEstimate.of_table(df, step.agent) if len(df) else None
@@ -229,6 +274,7 @@ def run_verdict(
             )
 
     notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
+    timed_out = False
     try:
         for rung, budget in enumerate(fam.budgets()):
             agent = fam.agent(budget)
@@ -239,28 +285,41 @@ def run_verdict(
             last = steps[-1]
             # the worst case of this rung: its match (1.5 units a game: the last budget and
             # the doubled one), the last rung's self-play if it was skipped, its own (2 units)
-            needed = unit * games * (1.5 + 2 + (last.self_play is None))
-            if clock() + needed > deadline:
+            # (less the games kept from an earlier climb)
+            match_seed = run_seed(seed, rung, 1)
+            match_left = games
+            for pols in ((agent, last.agent), (last.agent, agent)):
+                match_left -= stored(pols, match_seed, 0, half)
+            own_left = games - stored((agent, agent), run_seed(seed, rung, 0), 0, games)
+            last_left = 0
+            if last.self_play is None:
+                last_left = games - stored((last.agent,) * 2, run_seed(seed, rung - 1, 0), 0, games)
+            needed = unit * (1.5 * match_left + 2 * own_left + last_left)
+            # a rung that fits the limit but not the time left waits for the next climb
+            # (which replays the rungs played in moments); one that can never fit is started
+            # when the games are kept, so that each climb takes it further
+            endless = store is not None and needed > time_limit
+            if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
+                timed_out = True
                 notes.append(
                     f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"
                 )
                 break
-            t0 = clock()
+            spent = 0.0
             points, played = 0.0, 0
-            match_seed = run_seed(seed, rung, 1)
             stage = f"{agent} vs {last.agent}"
             # the common seeds in two looks: after the first half of them, a rung whose
             # score's interval already lies above 0.5 skips the second half
             for first, n in ((0, half // 2), (half // 2, half - half // 2)):
                 if n == 0:
                     continue
-                a_south = play(stage, (agent, last.agent), n, match_seed, first)
-                a_north = play(stage, (last.agent, agent), n, match_seed, first)
+                a_south, took_south = play(stage, (agent, last.agent), n, match_seed, first)
+                a_north, took_north = play(stage, (last.agent, agent), n, match_seed, first)
+                spent += took_south + took_north
                 points += _points(a_south, "south") + _points(a_north, "north")
                 played += len(a_south) + len(a_north)
                 if Step(agent, budget, None, points, played).clearly_beats_previous():
                     break
-            spent = clock() - t0
             unit = spent / max(played, 1) * 4 / 3  # self-play of the doubled budget: 2 of 1.5
             steps.append(Step(agent, budget, None, points, played, spent))
             if not steps[-1].beats_previous():
@@ -273,22 +332,37 @@ def run_verdict(
             notes.append(f"the family's largest budget ({fam.limit}) reached")
         # the verdict is read from the strongest rung: give it a self-play when it has none
         if steps and steps[-1].self_play is None:
-            if clock() + unit * games * 0.5 <= deadline:  # at least about half of its games
-                self_play(len(steps) - 1)
+            i = len(steps) - 1
+            kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, games)
+            half_of_it = max(games * 0.5 - kept, 0.0)
+            if clock() + unit * half_of_it <= deadline or (store is not None and fits(games)):
+                self_play(i)
             else:
+                timed_out = True
                 notes.append(f"no time left for {steps[-1].agent}'s self-play")
     except _TimeUp as cut:
+        timed_out = True
         notes.append(str(cut))
+    if timed_out and store is not None:
+        notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)
     if not judgement.converged and notes:
         judgement = Judgement(False, "; ".join([judgement.reason, *notes]))
     check = None
     other = cross_check_family(fam) if cross_check else None
-    top = strongest_played(steps)
+    top = strongest_played(steps, MIN_VERDICT_GAMES)
     if other is not None and top is not None:
         check = _cross_check(other, top, play, seed, games, clock, deadline, names)
     return Verdict(
-        fam, steps, judgement, seed, games, time_limit, clock() - start, cross_check=check
+        fam,
+        steps,
+        judgement,
+        seed,
+        games,
+        time_limit,
+        clock() - start,
+        cross_check=check,
+        reused_games=reused[0],
     )
 
 
@@ -313,7 +387,7 @@ def _cross_check(
         return entry
     # as long as the time limit allows: a cut run keeps the games it finished
     run = run_seed(seed, 0, 2)
-    df = play(f"{agent} self-play (cross-check)", (agent, agent), games, run, keep=True)
+    df, _ = play(f"{agent} self-play (cross-check)", (agent, agent), games, run, keep=True)
     if len(df) < MIN_VERDICT_GAMES:
         entry.update(
             favoured="undecided",

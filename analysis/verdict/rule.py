@@ -106,10 +106,14 @@ class Judgement:
     reason: str
 
 
-def strongest_played(steps: list[Step]) -> Step | None:
-    """The last rung of ``steps`` that has a self-play (the one a verdict is read from), or
-    ``None``."""
-    return next((s for s in reversed(steps) if s.self_play is not None), None)
+def strongest_played(steps: list[Step], min_games: int = 0) -> Step | None:
+    """The rung a verdict is read from: the last of ``steps`` whose self-play has at least
+    ``min_games`` games, else the last with any self-play (a self-play cut short by a
+    time limit is passed over for a decided one below it), or ``None``."""
+    played = [s for s in steps if s.self_play is not None]
+    decided = [s for s in played if s.self_play is not None and s.self_play.games >= min_games]
+    pick = decided or played
+    return pick[-1] if pick else None
 
 
 def _score_text(step: Step) -> str:

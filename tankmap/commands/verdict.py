@@ -26,7 +26,10 @@ def register(sub: Any) -> None:
             " 'undecided'). When --time-limit runs out first, the verdict is not converged, "
             "says what is missing, and is read from the strongest rung played. The same --seed "
             "gives the same trace on any number of workers. The result is remembered for this "
-            "board: 'simulate', the reports and the editor show it beside their numbers. "
+            "board: 'simulate', the reports and the editor show it beside their numbers. The "
+            "games played are kept too: judging the board again with the same --seed (after "
+            "a time limit or Ctrl-C, with a longer --time-limit or not) goes on where the last"
+            " climb stopped, with the trace one long enough climb would give. "
             "docs/balance.md explains it."
         ),
     )
@@ -59,6 +62,12 @@ def register(sub: Any) -> None:
         help="skip the self-play of a family of the other kind (independent of the "
         "heuristic, or based on it) that checks the verdict",
     )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="play every game again instead of taking those kept from earlier verdicts of "
+        "this board (they are replaced)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
         "--workers",
@@ -83,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.simulation.families import families
     from tankmap.analysis.verdict.cache import save_verdict
     from tankmap.analysis.verdict.climb import run_verdict
+    from tankmap.analysis.verdict.played import PlayedGames
     from tankmap.commands.common import (
         MAX_GAMES,
         MAX_SEED,
@@ -135,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         cross_check=not args.no_cross_check,
         progress=bar,
+        store=PlayedGames.of(scenario, fresh=args.fresh),
     )
     if show:
         sys.stderr.write("\n")
@@ -187,7 +198,9 @@ def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
     cc = doc.get("cross_check")
     if cc:
         lines.append(f"  cross-check: {cc['reason']}")
-    lines.append(f"  {doc['seconds']:.0f} s")
+    reused = doc.get("reused_games", 0)
+    kept = f" ({reused} games taken from earlier verdicts of this board)" if reused else ""
+    lines.append(f"  {doc['seconds']:.0f} s{kept}")
     if doc.get("report"):
         lines.append(f"  report: {doc['report']}")
     return "\n".join(lines)

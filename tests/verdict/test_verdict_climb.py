@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from verdict_fakes import FakeGames, TimedFakeGames
 
 from tankmap.analysis.simulation import families as fam_mod
 from tankmap.analysis.simulation.families import Family
@@ -154,30 +155,6 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "error" in err
 
 
-class FakeGames:
-    """A stand-in for ``simulate`` whose agents ``x:N`` are as strong as ``min(N, 4)``: the
-    stronger one always wins; between equals, even games go to south and odd ones to north
-    (so a self-play is even and a match scores exactly one half). Records every run."""
-
-    def __init__(self) -> None:
-        self.runs: list[tuple[tuple[str, str], int, int]] = []
-
-    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
-        import pandas as pd
-
-        first = int(kw.get("first_game", 0))
-        self.runs.append((tuple(pols), n, first))
-        s, t = (min(int(p.split(":")[1]), 4) for p in pols)
-        games = range(first, first + n)
-        winner = [
-            "south" if s > t else "north" if s < t else ("south" if g % 2 == 0 else "north")
-            for g in games
-        ]
-        if kw.get("progress") is not None:
-            kw["progress"](n, n)
-        return pd.DataFrame({"game": list(games), "winner": winner})
-
-
 STEPS = Family("final-act", "x", base=1, limit=16, independent=True, default_budget=1)
 
 
@@ -236,28 +213,6 @@ def test_text_and_report_show_a_rung_without_self_play(
     page = (tmp_path / "v" / "verdict.html").read_text(encoding="utf-8")
     assert "no self-play: it still beats the rung before" in page
     assert (tmp_path / "v" / "trace.png").stat().st_size > 0
-
-
-class TimedFakeGames(FakeGames):
-    """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
-    run honours ``stop`` after every ten as ``simulate`` does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.now = 0.0
-
-    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
-        first = int(kw.get("first_game", 0))
-        stop = kw.get("stop")
-        done = 0
-        while done < n:
-            done = min(n, done + 10)
-            self.now += 10
-            if stop is not None and stop():
-                break
-        df = super().__call__(scenario, done, pols, first_game=first)
-        df.attrs["stopped"] = done < n
-        return df
 
 
 def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(

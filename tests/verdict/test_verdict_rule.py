@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tankmap.analysis.estimates import BalanceEstimate
-from tankmap.analysis.verdict.rule import Step, judge
+from tankmap.analysis.verdict.rule import Step, judge, strongest_played
 
 MIN = 100
 
@@ -98,3 +98,13 @@ def test_a_rung_without_self_play_is_judged_on_its_match_alone() -> None:
     assert not j.converged and "no self-play of s:3" in j.reason
     assert flat[0].to_json(MIN)["favoured"] == "undecided"
     assert flat[0].to_json(MIN)["games"] == 0 and flat[0].to_json(MIN)["balance"] is None
+
+
+def test_the_verdict_is_read_from_the_strongest_decided_self_play() -> None:
+    full = rung("x:1", 120, 60, 200)
+    cut = rung("x:2", 30, 30, 60, points=60, played=100)  # a self-play the limit cut short
+    none = Step("x:4", 4, None, 80, 100)
+    assert strongest_played([full, cut, none], 100) is full
+    assert strongest_played([full, cut, none]) is cut  # no minimum: the last one played
+    assert strongest_played([Step("x:1", 1, None), cut], 100) is cut  # nothing decided
+    assert strongest_played([none], 100) is None

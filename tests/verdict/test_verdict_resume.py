@@ -1,0 +1,224 @@
+"""A verdict goes on where the last one on the board stopped (``analysis.verdict.played``):
+the games a climb played are kept per board and taken instead of played again, so a climb
+cut by its time limit and run again gives the trace of one long enough climb."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from verdict_fakes import FakeGames, TimedFakeGames
+
+from tankmap.analysis.simulation.families import Family
+from tankmap.analysis.verdict import played as played_mod
+from tankmap.analysis.verdict.climb import run_verdict
+from tankmap.analysis.verdict.played import PlayedGames, games_path
+from tankmap.cli import main as cli
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+MIRROR = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
+STEPS = Family("final-act", "x", base=1, limit=16, independent=True, default_budget=1)
+
+
+@dataclass(frozen=True)
+class Heuristic(Family):
+    """Every budget plays the real ``heuristic`` (fast games)."""
+
+    def agent(self, budget: int) -> str:
+        return "heuristic"
+
+
+def _games(fake: FakeGames) -> int:
+    return sum(n for _, n, _ in fake.runs)
+
+
+def _climb(fake: TimedFakeGames, limit: float, store: PlayedGames | None) -> dict[str, Any]:
+    start = fake.now
+    return run_verdict(
+        MIRROR,
+        fam=STEPS,
+        seed=1,
+        games=200,
+        time_limit=limit,
+        cross_check=False,
+        clock=lambda: fake.now - start,
+        store=store,
+    ).to_json()
+
+
+def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    # each fake game takes one second: the whole climb (x:1 … x:8) plays 1,000 games
+    whole = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", whole)
+    one = _climb(whole, 10_000, None)
+    assert one["converged"] and _games(whole) == 1000
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    store = PlayedGames(tmp_path / "games.json")
+    cut = _climb(fake, 125, store)  # x:1's self-play (200 s) is cut at 120 games
+    assert not cut["converged"] and cut["games"] == 120
+    assert "judge the board again to go on from here" in cut["reason"]
+    assert cut["reused_games"] == 0 and store.count() == 120
+
+    again = _climb(fake, 10_000, PlayedGames(tmp_path / "games.json", store.runs))
+    assert again["reused_games"] == 120
+    assert _games(fake) == 1000  # 120 games in the cut climb, the other 880 now
+    strip = ("seconds", "reused_games")
+    assert {k: v for k, v in again.items() if k not in strip} == {
+        k: v for k, v in one.items() if k not in strip
+    }
+    # a kept game counts at the pace it was played: the trace's times are the long climb's
+    assert [t["seconds"] for t in again["trace"]] == [t["seconds"] for t in one["trace"]]
+
+
+def test_climbs_too_long_for_the_limit_get_there_in_steps(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    whole = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", whole)
+    one = _climb(whole, 10_000, None)
+    # without kept games a rung longer than the limit is never started: no progress
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    alone = [_climb(fake, 250, None) for _ in range(2)]
+    assert [len(d["trace"]) for d in alone] == [1, 1]
+    # with them, each 250-s climb plays about 250 games further, and the verdict is read
+    # from the strongest decided self-play meanwhile
+    store = PlayedGames(tmp_path / "games.json")
+    docs = [_climb(fake, 250, store)]
+    while not docs[-1]["converged"] and len(docs) < 10:
+        docs.append(_climb(fake, 250, store))
+    assert docs[-1]["converged"] and 4 <= len(docs) <= 6
+    assert all(d["games"] >= 100 for d in docs)  # never a verdict from a cut self-play
+    strip = ("seconds", "reused_games", "time_limit")
+    assert {k: v for k, v in docs[-1].items() if k not in strip} == {
+        k: v for k, v in one.items() if k not in strip
+    }
+
+
+def test_games_are_written_as_played_and_read_back(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    store = PlayedGames.of(MIRROR)
+    store.add(("a", "b"), 7, 0, ["south", "north", "draw"], 3.0)
+    store.add(("a", "b"), 7, 5, ["north"], 2.0)  # games 3 and 4 not played
+    path = games_path(MIRROR)
+    assert path.parent == tmp_path / "verdict" / "games" and path.exists()
+    back = PlayedGames.of(MIRROR)
+    assert back.kept(("a", "b"), 7, 0, 10) == ["south", "north", "draw"]  # up to the gap
+    assert back.kept(("a", "b"), 7, 1, 1) == ["north"]
+    assert back.kept(("a", "b"), 7, 5, 3) == ["north"]
+    assert back.kept(("b", "a"), 7, 0, 3) == [] and back.kept(("a", "b"), 8, 0, 3) == []
+    assert back.seconds_per_game(("a", "b"), 7) == pytest.approx(5.0 / 4)
+    assert back.count() == 4
+    assert PlayedGames.of(MIRROR, fresh=True).count() == 0
+
+
+def test_games_kept_by_other_code_are_not_reused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    PlayedGames.of(MIRROR).add(("a", "b"), 7, 0, ["south"], 1.0)
+    assert PlayedGames.of(MIRROR).count() == 1
+    monkeypatch.setattr(played_mod, "code_version", lambda: "other code")
+    assert PlayedGames.of(MIRROR).count() == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[]",
+        '{"code": "%s", "runs": []}',
+        '{"code": "%s", "runs": {"a | b | 7": {"winners": "sx", "seconds": 1, "played": 2}}}',
+        '{"code": "%s", "runs": {"a | b | 7": {"winners": "s", "seconds": -1, "played": 1}}}',
+    ],
+)
+def test_a_malformed_file_counts_as_no_games(
+    text: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    path = games_path(MIRROR)
+    path.parent.mkdir(parents=True)
+    path.write_text(text.replace("%s", played_mod.code_version()), encoding="utf-8")
+    store = PlayedGames.of(MIRROR)
+    assert store.count() == 0 and store.kept(("a", "b"), 7, 0, 1) == []
+    store.add(("a", "b"), 7, 0, ["north"], 1.0)  # and it is replaced by a good one
+    assert json.loads(path.read_text(encoding="utf-8"))["runs"]["a | b | 7"]["winners"] == "n"
+
+
+def test_a_store_that_cannot_be_written_does_not_stop_the_climb(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    monkeypatch.setattr(climb, "simulate", FakeGames())
+    blocker = tmp_path / "a file"
+    blocker.write_text("", encoding="utf-8")
+    store = PlayedGames(blocker / "games.json")  # under a file: cannot be written
+    doc = run_verdict(MIRROR, fam=STEPS, seed=1, games=100, cross_check=False, store=store)
+    assert doc.converged and doc.to_json()["agent"] == "x:8"
+
+
+def test_real_games_kept_are_the_games_a_fresh_climb_plays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    flat = Heuristic("final-act", "heuristic", base=1, limit=2, independent=False, default_budget=1)
+
+    def climb() -> dict[str, Any]:
+        v = run_verdict(
+            MIRROR, fam=flat, seed=4, games=100, cross_check=False, store=PlayedGames.of(MIRROR)
+        )
+        doc = v.to_json()
+        for t in doc["trace"]:
+            t.pop("seconds")
+        return doc
+
+    first, again = climb(), climb()
+    # 300 games (2 self-plays, 1 match); the match's runs with the agents the other way
+    # round are the same games here (one agent on both rungs), so even the first climb
+    # takes those 50 from the games it just played
+    assert first["reused_games"] == 50 and again["reused_games"] == 300
+    strip = ("seconds", "reused_games")
+    assert {k: v for k, v in first.items() if k not in strip} == {
+        k: v for k, v in again.items() if k not in strip
+    }
+
+
+def test_cli_goes_on_from_the_kept_games_and_fresh_plays_them_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.verdict import climb
+
+    fake = FakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS])
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    args = ["verdict", "final-act/mirror", "--games", "100", "--seed", "1", "--json"]
+    docs = []
+    for extra in ([], [], ["--fresh"]):
+        assert cli([*args, *extra]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    played = _games(fake)
+    assert docs[0]["reused_games"] == 0 and docs[2]["reused_games"] == 0
+    assert docs[1]["reused_games"] > 0 and played == 2 * docs[1]["reused_games"]
+    for d in docs:
+        for t in d["trace"]:
+            t.pop("seconds")
+    assert docs[0]["trace"] == docs[1]["trace"] == docs[2]["trace"]
+    assert cli(args[:-1]) == 0
+    assert "games taken from earlier verdicts of this board" in capsys.readouterr().out

@@ -1,0 +1,52 @@
+"""Stand-ins for ``simulate`` in the verdict's tests: agents ``x:N`` whose games are known
+in advance, optionally on a fake clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class FakeGames:
+    """A stand-in for ``simulate`` whose agents ``x:N`` are as strong as ``min(N, 4)``: the
+    stronger one always wins; between equals, even games go to south and odd ones to north
+    (so a self-play is even and a match scores exactly one half). Records every run."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[tuple[str, str], int, int]] = []
+
+    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
+        import pandas as pd
+
+        first = int(kw.get("first_game", 0))
+        self.runs.append((tuple(pols), n, first))
+        s, t = (min(int(p.split(":")[1]), 4) for p in pols)
+        games = range(first, first + n)
+        winner = [
+            "south" if s > t else "north" if s < t else ("south" if g % 2 == 0 else "north")
+            for g in games
+        ]
+        if kw.get("progress") is not None:
+            kw["progress"](n, n)
+        return pd.DataFrame({"game": list(games), "winner": winner})
+
+
+class TimedFakeGames(FakeGames):
+    """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
+    run honours ``stop`` after every ten as ``simulate`` does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+
+    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
+        first = int(kw.get("first_game", 0))
+        stop = kw.get("stop")
+        done = 0
+        while done < n:
+            done = min(n, done + 10)
+            self.now += 10
+            if stop is not None and stop():
+                break
+        df = super().__call__(scenario, done, pols, first_game=first)
+        df.attrs["stopped"] = done < n
+        return df
