@@ -197,6 +197,7 @@ class BalanceDialog(QDialog):
         self._set_samples([])
 
         self.verdict = VerdictPanel(scenario, self.seed.value)
+        self.seed.valueChanged.connect(lambda _v: self.verdict.refresh())  # Go on judging?
         box = QVBoxLayout(self)
         box.addWidget(self.verdict)
         box.addLayout(form)

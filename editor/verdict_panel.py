@@ -9,7 +9,9 @@ in a ``ThreadJob``, one thread, the command's default time limit), with a progre
 naming the rung being played; **Cancel** stops it at the next batch of games. The result is
 remembered for the board, as ``tankmap verdict`` does, and shown with why it is (not)
 converged. The games played are kept (``analysis.verdict.played``): judging the board
-again with the same seed, after the time limit or Cancel, goes on where the climb stopped. The same seed gives the same trace as ``tankmap verdict FILE --seed S``.
+again with the same seed, after the time limit or Cancel, goes on where the climb stopped
+(the button then reads **Go on judging**). The same seed gives the same trace as
+``tankmap verdict FILE --seed S``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from tankmap.rules.scenario import Scenario
 
 TIME_LIMIT = 180.0
 """Seconds a climb may take (``tankmap verdict``'s default)."""
+JUDGE = "&Judge board"
+GO_ON = "Go on &judging"
+"""The button's label when the remembered verdict is not converged (same seed)."""
 
 
 class VerdictJob(ThreadJob):
@@ -79,7 +84,7 @@ class VerdictPanel(QWidget):
         self.line = QLabel()
         self.line.setWordWrap(True)
         self.line.setTextFormat(self.line.textFormat().RichText)
-        self.button = QPushButton("&Judge board")
+        self.button = QPushButton(JUDGE)
         self.button.setToolTip(
             "Climb the game's strongest agent's budgets on this board until a stronger agent "
             "no longer changes the balance (tankmap verdict; up to 3 minutes, one thread). "
@@ -113,11 +118,20 @@ class VerdictPanel(QWidget):
         self._show(text, doc)
 
     def _show(self, text: str, doc: dict[str, Any] | None) -> None:
+        self.button.setText(self._label(doc))
         body = html.escape(text[:1].upper() + text[1:])
         if doc is not None and not doc.get("converged"):
             body = f"<span style='color:#a60'>{body}</span>"
         reason = f"<br><small>{html.escape(str(doc['reason']))}</small>" if doc else ""
         self.line.setText(f"<b>{body}</b>{reason}")
+
+    def _label(self, doc: dict[str, Any] | None) -> str:
+        """``GO_ON`` when the board's remembered verdict is not converged and has the seed a
+        climb would use now (its games are kept: a climb goes on from them), else
+        ``JUDGE``."""
+        if doc is not None and not doc.get("converged") and doc.get("seed") == self._seed():
+            return GO_ON
+        return JUDGE
 
     def busy(self) -> bool:
         return self.job is not None and self.job.running()
@@ -162,7 +176,7 @@ class VerdictPanel(QWidget):
             self.job.wait()
         if self._stopped:
             return False
-        self.button.setText("&Judge board")
+        self.button.setText(JUDGE)
         return True
 
     def _finished(self, doc: object) -> None:

@@ -388,3 +388,32 @@ def test_judge_board_climbs_and_remembers_the_verdict(
     assert doc is not None and doc["converged"] and doc["seed"] == dialog.seed.value()
     assert "(converged)" in dialog.verdict.line.text()
     dialog.stop()
+
+
+def test_an_unconverged_verdict_offers_to_go_on_judging_with_its_seed(qtbot: Any) -> None:
+    from tankmap.analysis.verdict.cache import save_verdict
+
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    assert dialog.verdict.button.text() == "&Judge board"  # no verdict yet
+    save_verdict(
+        scenario,
+        {
+            "family": "search",
+            "favoured": "south",
+            "converged": False,
+            "agent": "search:12",
+            "balance": 0.8,
+            "balance_ci95": [0.7, 0.9],
+            "games": 200,
+            "seed": 3,
+            "reason": "search:12 still beats search:6; time limit: ...; judge the board again "
+            "to go on from here (the games played are kept)",
+        },
+    )
+    dialog.seed.setValue(3)
+    assert dialog.verdict.button.text() == "Go on &judging"
+    assert "judge the board again" in dialog.verdict.line.text()
+    dialog.seed.setValue(4)  # another seed climbs from the start
+    assert dialog.verdict.button.text() == "&Judge board"
