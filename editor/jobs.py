@@ -78,6 +78,11 @@ class ThreadJob(QObject):
         """Ask the job to stop: its function stops at its next ``interrupt()`` call."""
         self._stop.set()
 
+    def cancel_asked(self) -> bool:
+        """Whether ``cancel`` was asked (for a function that stops by itself: it should
+        then raise ``JobCancelled``)."""
+        return self._stop.is_set()
+
     def interrupt(self) -> None:
         """Call from the job's function between steps: raises ``JobCancelled`` once
         ``cancel`` was asked (the job then signals ``cancelled``)."""

@@ -24,7 +24,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tankmap.analysis.verdict.cache import load_verdict, save_verdict, verdict_line
-from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.jobs import JobCancelled, ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
@@ -50,20 +50,23 @@ class VerdictJob(ThreadJob):
         self.time_limit = time_limit
 
     def _tick(self, stage: str, done: int, total: int) -> None:
-        self.interrupt()
         self.progress.emit(stage, done, total)
 
     def _climb(self) -> dict[str, Any]:
-        from tankmap.analysis.verdict.climb import run_verdict
+        from tankmap.analysis.verdict.climb import ClimbCancelled, run_verdict
         from tankmap.analysis.verdict.played import PlayedGames
 
-        result = run_verdict(
-            self.scenario,
-            seed=self.seed,
-            time_limit=self.time_limit,
-            progress=self._tick,
-            store=PlayedGames.of(self.scenario),
-        )
+        try:
+            result = run_verdict(
+                self.scenario,
+                seed=self.seed,
+                time_limit=self.time_limit,
+                progress=self._tick,
+                store=PlayedGames.of(self.scenario),
+                cancelled=self.cancel_asked,
+            )
+        except ClimbCancelled:
+            raise JobCancelled from None  # the games finished are kept
         doc = {"ruleset": self.scenario.ruleset, **result.to_json()}
         save_verdict(self.scenario, doc)
         return doc

@@ -82,6 +82,11 @@ class _Pace:
         return now + gap > deadline
 
 
+class ClimbCancelled(Exception):
+    """The climb's ``cancelled()`` said stop: raised after the run in progress kept the
+    games it finished (in the ``store``)."""
+
+
 class _TimeUp(Exception):
     """The time limit passed during a run; the message says which, and what was kept."""
 
@@ -177,13 +182,16 @@ def run_verdict(
     clock: Callable[[], float] = time.monotonic,
     fam: Family | None = None,
     store: PlayedGames | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Verdict:
     """Climb ``family_name`` (default: the game's first family; or the ``fam`` given) on
     ``scenario`` — see the module docstring. ``games`` = games per self-play run and per
     match (at least 2; even, for the match's common seeds). With ``store``, the games it
     keeps are taken instead of played again, and every game played is added to it
     (``played.PlayedGames``: a climb goes on where an earlier one on the board stopped;
-    ``Verdict.reused_games`` counts them). Raises ``TankmapError`` for a
+    ``Verdict.reused_games`` counts them). ``cancelled()``, asked after every batch of
+    games, stops the climb: the run in progress keeps the games it finished, then
+    ``ClimbCancelled`` is raised. Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
         raise TankmapError(f"a verdict needs at least 2 games per run, not {games}")
@@ -228,7 +236,7 @@ def run_verdict(
                 scheduler=scheduler,
                 progress=tick,
                 first_game=first + len(have),
-                stop=lambda: pace.late(deadline),
+                stop=lambda: (cancelled is not None and cancelled()) or pace.late(deadline),
                 batch_size=max(1, n // BATCHES),
             )
             spent = clock() - t0
@@ -238,6 +246,8 @@ def run_verdict(
             winners += new
             took += spent
             stopped = bool(df.attrs.get("stopped"))
+        if cancelled is not None and cancelled():
+            raise ClimbCancelled
         table = pd.DataFrame({"winner": winners})
         table.attrs.update(seed=run, stopped=stopped)
         if stopped and not keep:

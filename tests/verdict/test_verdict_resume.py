@@ -107,6 +107,27 @@ def test_climbs_too_long_for_the_limit_get_there_in_steps(
     }
 
 
+def test_a_cancelled_climb_keeps_the_games_it_finished(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()  # asks ``stop`` after every 10 games
+    monkeypatch.setattr(climb, "simulate", fake)
+    store = PlayedGames(tmp_path / "games.json")
+    asked = [0]
+
+    def cancelled() -> bool:
+        asked[0] += 1
+        return asked[0] > 4  # on the 5th look: after 50 games of x:1's self-play
+
+    with pytest.raises(climb.ClimbCancelled):
+        run_verdict(MIRROR, fam=STEPS, seed=1, games=200, store=store, cancelled=cancelled)
+    assert store.count() == 50
+    again = _climb(fake, 10_000, store)
+    assert again["reused_games"] == 50 and again["converged"]
+
+
 def test_games_are_written_as_played_and_read_back(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
