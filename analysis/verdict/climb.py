@@ -14,7 +14,8 @@ largest budget or when the next rung would not finish within ``time_limit`` seco
 (estimated from the last rung's pace: a doubled budget is assumed to cost twice as much),
 and a rung still running at the limit is abandoned. A climb that ends without converging
 then plays the self-play of its strongest rung, time permitting, so that the verdict is read
-from the strongest agent it played (``Verdict.top``: the last rung with a self-play). Every
+from the strongest agent it played (``Verdict.top``: the last rung with a self-play of at
+least ``min_games`` games, else the last with one). Every
 run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's second look
 continues its first (the games a single run would play), so the same seed gives the same
 trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
@@ -25,8 +26,7 @@ the board played (the same agents, seed and game numbers: the same games) and pl
 others, adding them as it goes; a kept game counts in a rung's time at the pace it was
 played, and the estimate of the next rung's time leaves out its kept games. A rung that
 could never finish within ``time_limit`` is then started anyway (its games are kept, so the
-next climb takes it further), and a self-play cut short leaves the verdict to the rung below
-when that one's is decided. A climb cut by the time limit and run again thus goes on where it
+next climb takes it further). A climb cut by the time limit and run again thus goes on where it
 stopped, with the trace of one long enough climb.
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,

@@ -50,19 +50,24 @@ def _climb(fake: TimedFakeGames, limit: float, store: PlayedGames | None) -> dic
     ).to_json()
 
 
-def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def _one_long_climb(monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], TimedFakeGames]:
+    """The whole climb without a time limit to speak of (each fake game takes one second:
+    x:1 … x:8, 1,000 games), and fresh fake games for the climbs to compare with it."""
     from tankmap.analysis.verdict import climb
 
-    # each fake game takes one second: the whole climb (x:1 … x:8) plays 1,000 games
     whole = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", whole)
     one = _climb(whole, 10_000, None)
     assert one["converged"] and _games(whole) == 1000
-
     fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
+    return one, fake
+
+
+def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    one, fake = _one_long_climb(monkeypatch)
     store = PlayedGames(tmp_path / "games.json")
     cut = _climb(fake, 125, store)  # x:1's self-play (200 s) is cut at 120 games
     assert not cut["converged"] and cut["games"] == 120
@@ -83,14 +88,8 @@ def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
 def test_climbs_too_long_for_the_limit_get_there_in_steps(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from tankmap.analysis.verdict import climb
-
-    whole = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", whole)
-    one = _climb(whole, 10_000, None)
+    one, fake = _one_long_climb(monkeypatch)
     # without kept games a rung longer than the limit is never started: no progress
-    fake = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", fake)
     alone = [_climb(fake, 250, None) for _ in range(2)]
     assert [len(d["trace"]) for d in alone] == [1, 1]
     # with them, each 250-s climb plays about 250 games further, and the verdict is read
