@@ -28,8 +28,9 @@ def register(sub: Any) -> None:
             "gives the same trace on any number of workers. The result is remembered for this "
             "board: 'simulate', the reports and the editor show it beside their numbers. The "
             "games played are kept too: judging the board again with the same --seed (after "
-            "a time limit or Ctrl-C, with a longer --time-limit or not) goes on where the last"
-            " climb stopped, with the trace one long enough climb would give. "
+            "the time limit, or Ctrl-C, which loses only the run in progress; with a longer "
+            "--time-limit or not) goes on where the last climb stopped, with the trace one "
+            "long enough climb would give. "
             "docs/balance.md explains it."
         ),
     )
