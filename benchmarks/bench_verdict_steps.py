@@ -2,13 +2,15 @@
 on from the games the runs before it kept (``analysis.verdict.played``), and what each run
 says meanwhile.
 
-For a board whose climb does not fit the default 3 minutes — Tank Chess basic-16, and a
-Final Act board one rung short (extra-forces, seed 2) — the same ``tankmap verdict NAME
---seed S --workers 2 --json`` runs again and again in fresh processes with one cache folder,
-until the verdict converges or ``MAX_RUNS`` runs are spent. Per run: wall seconds, games
-taken from the runs before, the rungs of the trace, the agent the verdict is read from, its
-favoured side and whether it converged. Wall-clock seconds (other load on the machine
-counts); up to about half an hour.
+For the boards whose climb did not fit the default 3 minutes in ``python -m benchmarks
+verdict`` — Final Act extra-forces and flanks-vs-centre with seed 2 and Tank Wars
+flank-artillery with seed 1 (one rung short), Tank Chess basic-16 (far more than that) — the
+same ``tankmap verdict NAME --seed S --workers 2 --json`` runs again and again in fresh
+processes with one cache folder, until the verdict converges or the board's run count is
+spent. Per run: wall seconds, games taken from the runs before, the rungs of the trace
+(self-play and match games), the agent the verdict is read from, its favoured side and
+whether it converged. Wall-clock seconds (other load on the machine counts); about half an
+hour.
 
     python -m benchmarks verdict_steps
 """
@@ -23,8 +25,13 @@ import tempfile
 import time
 from typing import Any
 
-BOARDS = (("final-act/extra-forces", 2), ("tank-chess/basic-16", 1))
-MAX_RUNS = 10
+BOARDS = (
+    ("final-act/extra-forces", 2, 4),
+    ("final-act/flanks-vs-centre", 2, 4),
+    ("tank-wars/flank-artillery", 1, 4),
+    ("tank-chess/basic-16", 1, 3),
+)
+"""(board, seed, most runs)."""
 
 
 def verdict(name: str, seed: int, cache: str) -> dict[str, Any]:
@@ -58,10 +65,10 @@ def verdict(name: str, seed: int, cache: str) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
-    for name, seed in BOARDS:
+    for name, seed, most in BOARDS:
         with tempfile.TemporaryDirectory() as cache:
-            runs = []
-            while len(runs) < MAX_RUNS:
+            runs: list[dict[str, Any]] = []
+            while len(runs) < most:
                 runs.append(verdict(name, seed, cache))
                 if runs[-1].get("converged") or "error" in runs[-1]:
                     break
