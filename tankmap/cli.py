@@ -130,6 +130,30 @@ def _sigterm_stops(command: str) -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The ``KeyboardInterrupt`` (or ``Terminated``) in ``exc``'s chain of causes, if any. A
+    signal handler's exception raised while compiled code (numba) was calling back into
+    Python comes out of the compiled call as a ``SystemError`` whose cause is that
+    exception (or a chain of them: one per level of compiled calls)."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return link
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return None
+
+
+def _stopped(command: str, signalled: KeyboardInterrupt) -> int:
+    """One line and the exit code for a command stopped by SIGTERM (143) or Ctrl-C (130)."""
+    if isinstance(signalled, Terminated):
+        print(f"tankmap {command}: terminated", file=sys.stderr)
+        return 143
+    print(f"tankmap {command}: interrupted", file=sys.stderr)
+    return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     from tankmap.commands.common import settle_unwritable_home
@@ -146,11 +170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # one line whatever the message quotes (file names, keys, values from the file)
         print(f"tankmap {args.command}: error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
-    except Terminated:
-        print(f"tankmap {args.command}: terminated", file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print(f"tankmap {args.command}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
+        return _stopped(args.command, exc)
+    except SystemError as exc:
+        signalled = _signal_behind(exc)
+        if signalled is None:
+            raise
+        return _stopped(args.command, signalled)
     except BrokenPipeError:
         return 0

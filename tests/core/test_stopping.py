@@ -15,6 +15,7 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,3 +226,47 @@ def test_a_sigterm_swallowed_by_python_still_stops_the_command() -> None:
     assert done.stdout.split() == ["terminated"], (done.stdout, done.stderr)
     assert "Exception ignored" not in done.stderr, done.stderr
     assert time.monotonic() - began < 15
+
+
+@pytest.mark.parametrize(
+    ("signalled", "code", "word"),
+    [("Terminated", 143, "terminated"), ("KeyboardInterrupt", 130, "interrupted")],
+)
+def test_a_signal_wrapped_by_compiled_code_is_still_one_line(
+    signalled: str, code: int, word: str, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Seen with ``--workers 2`` (about one run in six): SIGTERM landing while numba's
+    compiled code calls back into Python comes out of the compiled call as a chain of
+    ``SystemError``s whose first cause is ``Terminated`` (before: that whole chain as a
+    traceback, exit 1)."""
+    import tankmap.commands.simulate as simulate_command
+    from tankmap import cli
+
+    def compiled_call(_args: Any) -> int:
+        try:
+            raise {"Terminated": cli.Terminated, "KeyboardInterrupt": KeyboardInterrupt}[signalled]
+        except KeyboardInterrupt as inner:
+            try:
+                raise SystemError(
+                    "CPUDispatcher returned a result with an exception set"
+                ) from inner
+            except SystemError as middle:
+                raise SystemError(
+                    "_numba_unpickle returned a result with an exception set"
+                ) from middle
+
+    monkeypatch.setattr(simulate_command, "run", compiled_call)
+    assert cli.main(["simulate", "final-act/mirror"]) == code
+    assert capsys.readouterr().err.splitlines() == [f"tankmap simulate: {word}"]
+
+
+def test_a_system_error_without_a_signal_behind_it_is_not_hidden() -> None:
+    from tankmap.cli import _signal_behind
+
+    try:
+        try:
+            raise ValueError("not a signal")
+        except ValueError as inner:
+            raise SystemError("wrapped") from inner
+    except SystemError as exc:
+        assert _signal_behind(exc) is None
