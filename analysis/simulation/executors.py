@@ -142,9 +142,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     if writer is not None:
         with contextlib.suppress(OSError):
             writer.close()
-    # Let the pool's thread finish now: left running, it closes its wake-up pipe while the
-    # interpreter's exit handler writes to it (Python 3.11's concurrent.futures race), and
-    # "Exception ignored ... handle is closed" follows the command's last line.
+    _join_manager(pool)
+
+
+def _join_manager(pool: ProcessPoolExecutor) -> None:
+    """Let a shut-down pool's thread finish now (within 5 s): left running, it closes its
+    wake-up pipe while the interpreter's exit handler writes to it (Python 3.11's
+    concurrent.futures race), and "Exception ignored ... handle is closed" follows the
+    command's last line."""
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None and manager is not threading.current_thread():
         manager.join(timeout=5.0)
@@ -219,9 +224,12 @@ class ProcessExecutor(Executor):
         return out
 
     def close(self) -> None:
-        """Let the (idle) worker processes end in the background: the pool's thread joins
-        them. A stopped run killed them already (``map``)."""
+        """Let the (idle) worker processes end: the pool's thread joins them (well under a
+        millisecond), and this waits for that thread, so that a command ending right after
+        (SIGTERM between two runs) does not meet it at exit (``_join_manager``). A stopped
+        run killed them already (``map``)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        _join_manager(self._pool)
 
 
 class DaskExecutor(Executor):
