@@ -417,3 +417,31 @@ def test_an_unconverged_verdict_offers_to_go_on_judging_with_its_seed(qtbot: Any
     assert "judge the board again" in dialog.verdict.line.text()
     dialog.seed.setValue(4)  # another seed climbs from the start
     assert dialog.verdict.button.text() == "&Judge board"
+
+
+def test_cancel_judging_keeps_the_games_already_played(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import dataclass
+
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.simulation.families import Family
+    from tankmap.analysis.verdict.played import PlayedGames
+    from tankmap.editor.verdict_panel import VerdictJob
+
+    @dataclass(frozen=True)
+    class Flat(Family):
+        def agent(self, budget: int) -> str:
+            return self.name
+
+    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    scenario = read_scenario(MIRROR)
+    assert PlayedGames.of(scenario).count() == 0
+    job = VerdictJob(scenario, seed=6)
+    job.cancel()  # asked before the first batch ends: the climb stops after it
+    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+        job.start()
+    job.wait()
+    kept = PlayedGames.of(scenario).count()
+    assert 0 < kept < 200  # the first batch of the first self-play, kept
