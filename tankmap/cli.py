@@ -145,12 +145,17 @@ def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _stopped(command: str, signalled: KeyboardInterrupt) -> int:
-    """One line and the exit code for a command stopped by SIGTERM (143) or Ctrl-C (130)."""
+def _stopped(command: str, signalled: KeyboardInterrupt, exc: BaseException) -> int:
+    """One line and the exit code for a command stopped by SIGTERM (143) or Ctrl-C (130);
+    the line ends with the first note the command added to ``exc`` (what it kept)."""
+    from tankmap.rules.errors import printable
+
+    notes = getattr(exc, "__notes__", None) or getattr(signalled, "__notes__", None) or []
+    tail = f"; {printable(str(notes[0]), 300)}" if notes else ""
     if isinstance(signalled, Terminated):
-        print(f"tankmap {command}: terminated", file=sys.stderr)
+        print(f"tankmap {command}: terminated{tail}", file=sys.stderr)
         return 143
-    print(f"tankmap {command}: interrupted", file=sys.stderr)
+    print(f"tankmap {command}: interrupted{tail}", file=sys.stderr)
     return 130
 
 
@@ -171,11 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tankmap {args.command}: error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
-        return _stopped(args.command, exc)
+        return _stopped(args.command, exc, exc)
     except SystemError as exc:
         signalled = _signal_behind(exc)
         if signalled is None:
             raise
-        return _stopped(args.command, signalled)
+        return _stopped(args.command, signalled, exc)
     except BrokenPipeError:
         return 0

@@ -11,6 +11,7 @@ for local processes and for a Dask cluster alike.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -286,6 +287,7 @@ def simulate(
     executor: Executor | None = None,
     stop: Callable[[], bool] | None = None,
     first_game: int = 0,
+    interrupted: Callable[[pd.DataFrame], None] | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` games (seeded) and return a DataFrame with one row per game.
 
@@ -305,6 +307,10 @@ def simulate(
     ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
     games − 1`` of the seed: a run can be extended later with the very games a longer run
     would play).
+    ``interrupted(table)`` is called when an exception ends the run — Ctrl-C
+    (``KeyboardInterrupt``), SIGTERM, a lost worker — with the games finished, as ``stop``
+    would have kept them (``attrs["stopped"]`` true); the exception then goes on. So a
+    caller that keeps games (``tankmap verdict``) loses only the batches in progress.
     Raises ``NoDriverError`` for a ruleset without an engine, ``PolicyError`` for
     unknown policies and ``KernelSwitchError`` for an unknown ``TANKMAP_KERNEL`` value
     (before any game).
@@ -379,14 +385,14 @@ def simulate(
                 ex.map(play_batch, tasks, on_done)
             except _Stopped:
                 stopped = True
-            # tasks in order up to the first one missing (only a stopped run misses any):
-            # a long game finishes late, so the games that happened to finish first could
-            # bias an estimate, while a run's first games are a fair sample
-            i = 0
-            while i in received:
-                for name, values in received[i].items():
-                    columns[name].extend(values)
-                i += 1
+            except BaseException:
+                if interrupted is not None:
+                    _take_finished(received, columns)
+                    table = _table(columns, scenario, seed, games, start, stopped=True)
+                    with contextlib.suppress(Exception):  # the interruption goes on
+                        interrupted(table)
+                raise
+            _take_finished(received, columns)
             if stopped or until_ci is None or target >= max_games:
                 break
             n = len(columns["game"])
@@ -403,6 +409,32 @@ def simulate(
             gc.enable()
         if own:
             ex.close()
+    return _table(columns, scenario, seed, games, start, stopped)
+
+
+def _take_finished(
+    received: dict[int, dict[str, list[Any]]], columns: dict[str, list[Any]]
+) -> None:
+    """Add the received tasks' games to ``columns``, in task order up to the first task
+    missing (only a stopped or interrupted run misses any): a long game finishes late, so
+    the games that happened to finish first could bias an estimate, while a run's first
+    games are a fair sample."""
+    i = 0
+    while i in received:
+        for name, values in received[i].items():
+            columns[name].extend(values)
+        i += 1
+
+
+def _table(
+    columns: dict[str, list[Any]],
+    scenario: Scenario,
+    seed: int,
+    asked: int,
+    start: float,
+    stopped: bool,
+) -> pd.DataFrame:
+    """``simulate``'s table of the games in ``columns``, with its ``attrs``."""
     seconds = time.perf_counter() - start
     df = pd.DataFrame(columns, columns=list(COLUMNS))
     df.attrs["seed"] = seed
@@ -410,5 +442,5 @@ def simulate(
     df.attrs["playouts_per_second"] = len(df) / seconds if seconds > 0 else float("inf")
     df.attrs["ruleset"] = scenario.ruleset
     df.attrs["stopped"] = stopped
-    df.attrs["asked"] = games
+    df.attrs["asked"] = asked
     return df

@@ -227,6 +227,14 @@ def run_verdict(
                     progress(stage, len(have) + done, n)
 
             t0 = clock()
+
+            def keep_finished(table: pd.DataFrame) -> None:
+                # Ctrl-C, SIGTERM or a failure in the middle of the run: keep its games
+                # finished so far, so that the next climb takes them too
+                if store is not None:
+                    new = [str(w) for w in table["winner"]]
+                    store.add(pols, run, first + len(have), new, clock() - t0)
+
             df = simulate(
                 scenario,
                 n - len(have),
@@ -238,6 +246,7 @@ def run_verdict(
                 first_game=first + len(have),
                 stop=lambda: (cancelled is not None and cancelled()) or pace.late(deadline),
                 batch_size=max(1, n // BATCHES),
+                interrupted=keep_finished,
             )
             spent = clock() - t0
             new = [str(w) for w in df["winner"]]

@@ -28,8 +28,8 @@ def register(sub: Any) -> None:
             "gives the same trace on any number of workers. The result is remembered for this "
             "board: 'simulate', the reports and the editor show it beside their numbers. The "
             "games played are kept too: judging the board again with the same --seed (after "
-            "the time limit, or Ctrl-C, which loses only the run in progress; with a longer "
-            "--time-limit or not) goes on where the last climb stopped, with the trace one "
+            "the time limit, Ctrl-C or SIGTERM, which lose only the games being played; with a "
+            "longer --time-limit or not) goes on where the last climb stopped, with the trace one "
             "long enough climb would give. "
             "docs/balance.md explains it."
         ),
@@ -136,18 +136,26 @@ def run(args: argparse.Namespace) -> int:
 
     names = get_ruleset(scenario.ruleset).side_names()
     sides = (names[Side.SOUTH], names[Side.NORTH])
-    result = run_verdict(
-        scenario,
-        args.family,
-        seed=args.seed,
-        games=args.games,
-        time_limit=args.time_limit,
-        workers=workers,
-        scheduler=args.scheduler,
-        cross_check=not args.no_cross_check,
-        progress=bar,
-        store=PlayedGames.of(scenario, fresh=args.fresh),
-    )
+    store = PlayedGames.of(scenario, fresh=args.fresh)
+    try:
+        result = run_verdict(
+            scenario,
+            args.family,
+            seed=args.seed,
+            games=args.games,
+            time_limit=args.time_limit,
+            workers=workers,
+            scheduler=args.scheduler,
+            cross_check=not args.no_cross_check,
+            progress=bar,
+            store=store,
+        )
+    except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C or SIGTERM (tankmap.cli)
+        if show:
+            sys.stderr.write("\n")
+        if store.count():  # (the climb kept the games finished, up to the batches running)
+            exc.add_note(f"{store.count()} games kept: judge the board again to go on")
+        raise
     if show:
         sys.stderr.write("\n")
     doc = {"file": args.file, "ruleset": scenario.ruleset, **result.to_json()}

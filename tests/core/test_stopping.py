@@ -7,6 +7,7 @@ result from a pool of workers, i.e. while they are busy."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -30,12 +31,13 @@ CHILD = textwrap.dedent(
         import tankmap.analysis.simulation.executors as executors
         import tankmap.commands.common as common
 
-        marker = Path(sys.argv[1])  # touched at the first result: the workers are at work
+        marker = Path(sys.argv[1])  # made at the first result: the workers are at work
 
         def reporting(plain):
             def map(self, fn, tasks, on_done):
                 def done(i, result):
-                    marker.touch()
+                    with marker.open("a") as seen:  # one letter per result
+                        seen.write("r")
                     if on_done is not None:
                         on_done(i, result)
                 return plain(self, fn, tasks, done)
@@ -166,6 +168,30 @@ def test_ctrl_c_stops_analyze_with_workers_at_once(tmp_path: Path) -> None:
     assert wait_until(lambda: not live_members(child.pid), 30), live_members(child.pid)
     assert [p.name for p in tmp_path.iterdir() if p.name != "working"] == ["report"]
     assert (old / "report.html").read_text() == "an earlier report"  # the old one intact
+
+
+def test_ctrl_c_stops_verdict_at_once_and_keeps_the_games_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verdict keeps the games it plays (judging the board again goes on from them): Ctrl-C
+    in the middle of a run keeps that run's finished games too, and says so. (Before: the
+    run in progress was lost, here all of it: the climb's first.)"""
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["verdict", "final-act/mirror", "--seed", "1", "--workers", "2"]
+    child, marker = start(args, tmp_path)
+    assert wait_until(lambda: len(marker.read_text()) >= 3 or child.poll() is not None, 120)
+    began = time.monotonic()
+    code, lines = stop(child, lambda pid: os.killpg(pid, signal.SIGINT))
+    assert time.monotonic() - began < 10
+    (games_file,) = (tmp_path / "cache" / "verdict" / "games").iterdir()
+    runs = json.loads(games_file.read_text())["runs"]
+    kept = sum(len(r["winners"]) - r["winners"].count(".") for r in runs.values())
+    assert kept >= 1
+    assert code == 130
+    assert lines == [
+        f"tankmap verdict: interrupted; {kept} games kept: judge the board again to go on"
+    ]
+    assert wait_until(lambda: not live_members(child.pid), 30), live_members(child.pid)
 
 
 def test_the_editor_keeps_the_default_sigterm() -> None:

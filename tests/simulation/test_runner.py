@@ -250,3 +250,49 @@ def test_a_stopped_run_keeps_only_the_games_up_to_the_first_missing_one(race: Sc
     )
     # game 23 did not finish: 24 and 25, finished after the gap, are dropped
     assert list(df["game"]) == [20, 21, 22] and df.attrs["stopped"] is True
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, RuntimeError])
+def test_an_interrupted_run_hands_over_its_finished_games_then_goes_on(
+    race: Scenario, failure: type[BaseException]
+) -> None:
+    """Ctrl-C (or any failure) in the middle of a run: ``interrupted`` gets the games
+    finished, up to the first one missing, as ``stop`` would keep them; then the exception
+    goes on. (Before: the finished games were lost with the run.)"""
+    from tankmap.analysis.simulation.executors import Executor
+
+    class BrokenOff(Executor):
+        """Finishes tasks 0, 1, 3 (one game each), then fails as task 2 runs."""
+
+        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+            for i in (0, 1, 3):
+                on_done(i, fn(*tasks[i]))
+            raise failure
+
+    handed: list[pd.DataFrame] = []
+    with pytest.raises(failure):
+        simulate(
+            race, 6, "random", seed=4, batch_size=1, first_game=20, executor=BrokenOff(),
+            interrupted=handed.append,
+        )  # fmt: skip
+    (table,) = handed
+    assert list(table["game"]) == [20, 21] and table.attrs["stopped"] is True
+    whole = simulate(race, 6, "random", seed=4, first_game=20)
+    pd.testing.assert_frame_equal(table, whole.iloc[:2], check_like=True)
+
+
+def test_a_failing_interrupted_callback_does_not_hide_the_interruption(race: Scenario) -> None:
+    from tankmap.analysis.simulation.executors import Executor
+
+    class Interrupted(Executor):
+        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+            on_done(0, fn(*tasks[0]))
+            raise KeyboardInterrupt
+
+    def broken(_table: pd.DataFrame) -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(
+            race, 4, "random", seed=1, batch_size=1, executor=Interrupted(), interrupted=broken
+        )

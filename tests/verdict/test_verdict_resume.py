@@ -127,6 +127,33 @@ def test_a_cancelled_climb_keeps_the_games_it_finished(
     assert again["reused_games"] == 50 and again["converged"]
 
 
+def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ctrl-C (or SIGTERM) in the middle of a run: the games finished so far are kept, with
+    the runs before it, and the next climb gives the trace of one uninterrupted climb.
+    (Before: the run in progress was lost.)"""
+    from tankmap.analysis.verdict import climb
+
+    one, _ = _one_long_climb(monkeypatch)
+    fake = TimedFakeGames(ctrl_c_at=230)  # 30 games into x:2 vs x:1's first look
+    monkeypatch.setattr(climb, "simulate", fake)
+    store = PlayedGames(tmp_path / "games.json")
+    with pytest.raises(KeyboardInterrupt):
+        _climb(fake, 10_000, store)
+    on_disk = played_mod._read(tmp_path / "games.json")
+    assert PlayedGames(None, on_disk).count() == 230  # written as kept
+    again = _climb(fake, 10_000, store)
+    assert again["reused_games"] == 230
+    strip = ("seconds", "reused_games")
+    for doc in (again, one):
+        for t in doc["trace"]:
+            t.pop("seconds")
+    assert {k: v for k, v in again.items() if k not in strip} == {
+        k: v for k, v in one.items() if k not in strip
+    }
+
+
 def test_games_are_written_as_played_and_read_back(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -32,11 +32,16 @@ class FakeGames:
 
 class TimedFakeGames(FakeGames):
     """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
-    run honours ``stop`` after every ten as ``simulate`` does."""
+    run honours ``stop`` after every ten as ``simulate`` does. With ``ctrl_c_at`` set, a
+    Ctrl-C lands once that many games (counted over all runs) are finished: the run hands
+    its finished games to ``interrupted``, as ``simulate`` does, and raises
+    ``KeyboardInterrupt``."""
 
-    def __init__(self) -> None:
+    def __init__(self, ctrl_c_at: int | None = None) -> None:
         super().__init__()
         self.now = 0.0
+        self.ctrl_c_at = ctrl_c_at
+        self.finished = 0
 
     def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
         first = int(kw.get("first_game", 0))
@@ -45,8 +50,14 @@ class TimedFakeGames(FakeGames):
         while done < n:
             done = min(n, done + 10)
             self.now += 10
+            if self.ctrl_c_at is not None and self.finished + done >= self.ctrl_c_at:
+                self.ctrl_c_at = None
+                if kw.get("interrupted") is not None:
+                    kw["interrupted"](super().__call__(scenario, done, pols, first_game=first))
+                raise KeyboardInterrupt
             if stop is not None and stop():
                 break
+        self.finished += done
         df = super().__call__(scenario, done, pols, first_game=first)
         df.attrs["stopped"] = done < n
         return df
