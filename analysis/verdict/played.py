@@ -17,6 +17,8 @@ versions and the kernel switch): games kept by other code are dropped, never reu
 file per board (``cache.verdict_dir()/games/<board key>.json``; the key is the verdict
 cache's, options included). An unreadable or malformed file counts as no games kept; a
 file that cannot be written never fails the climb (the games are then simply not kept).
+Each write merges into the file as it is then, under a lock (``<key>.json.lock``), so two
+verdicts of the board at once keep each other's games.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import hashlib
 import importlib.metadata
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -127,14 +131,60 @@ class PlayedGames:
         self._save()
 
     def _save(self) -> None:
+        """Write the file: these runs merged into the games it holds now, so that two
+        verdicts of the board at once (the editor's and a terminal's) keep each other's
+        games (the file is locked while it is read and replaced, where the system allows)."""
         if self.path is None:
             return
-        doc = {"code": code_version(), "runs": self.runs}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.path, json.dumps(doc) + "\n")
+            with _locked(self.path):
+                runs = _merged(_read(self.path), self.runs)
+                doc = {"code": code_version(), "runs": runs}
+                atomic_write_text(self.path, json.dumps(doc) + "\n")
         except (OSError, TankmapError):
             pass  # the games are not kept; the climb goes on
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``'s lock file (``.lock`` added) while the block
+    runs; no lock where ``fcntl`` is missing (Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _merged(
+    theirs: dict[str, dict[str, Any]], mine: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """``mine`` with the games of ``theirs`` (the file as another process left it) that it
+    lacks: a game both kept is the same game (``mine`` is taken); the pace (seconds and games
+    played) is ``mine``'s when it played any, else theirs."""
+    out = {name: dict(run) for name, run in theirs.items()}
+    for name, run in mine.items():
+        other = out.get(name)
+        if other is None:
+            out[name] = dict(run)
+            continue
+        a, b = run["winners"], other["winners"]
+        size = max(len(a), len(b))
+        a, b = a.ljust(size, UNPLAYED), b.ljust(size, UNPLAYED)
+        pace = run if run["played"] else other
+        out[name] = {
+            "winners": "".join(x if x != UNPLAYED else y for x, y in zip(a, b, strict=True)),
+            "seconds": float(pace["seconds"]),
+            "played": int(pace["played"]),
+        }
+    return out
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:

@@ -173,6 +173,52 @@ def test_games_are_written_as_played_and_read_back(
     assert PlayedGames.of(MIRROR, fresh=True).count() == 0
 
 
+def test_two_verdicts_of_a_board_at_once_keep_each_others_games(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The editor and a terminal judging one board: each write merges into the file as it
+    is, so neither drops the games the other kept. (Before: the last to write won.)"""
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    editor, terminal = PlayedGames.of(MIRROR), PlayedGames.of(MIRROR)
+    editor.add(("a", "b"), 7, 0, ["south", "north"], 2.0)
+    terminal.add(("c", "d"), 1, 0, ["draw"], 1.0)
+    terminal.add(("a", "b"), 7, 2, ["north"], 4.0)  # the editor's run, further on
+    editor.add(("a", "b"), 7, 3, ["south"], 1.0)
+    back = PlayedGames.of(MIRROR)
+    assert back.kept(("a", "b"), 7, 0, 10) == ["south", "north", "north", "south"]
+    assert back.kept(("c", "d"), 1, 0, 10) == ["draw"]
+    assert back.seconds_per_game(("a", "b"), 7) == pytest.approx(1.0)  # the last writer's pace
+    # --fresh plays every game again (it takes none) and leaves the others in the file
+    fresh = PlayedGames.of(MIRROR, fresh=True)
+    fresh.add(("a", "b"), 7, 0, ["south"], 1.0)
+    assert fresh.kept(("c", "d"), 1, 0, 10) == [] and PlayedGames.of(MIRROR).count() == 5
+
+
+def _add_runs(path: Path, name: str, count: int) -> None:
+    store = PlayedGames(path)
+    for i in range(count):
+        store.add((name, name), i, 0, ["south"], 0.1)
+
+
+def test_concurrent_writers_lose_no_run(tmp_path: Path) -> None:
+    """Two processes adding runs to one file at once (each write locks, reads, merges and
+    replaces it): every run is there at the end."""
+    import multiprocessing
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("fork and flock")
+    path = tmp_path / "games.json"
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_add_runs, args=(path, name, 60)) for name in ("p", "q")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert PlayedGames(None, played_mod._read(path)).count() == 120
+
+
 def test_games_kept_by_other_code_are_not_reused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
