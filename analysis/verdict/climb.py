@@ -27,7 +27,8 @@ others, adding them as it goes; a kept game counts in a rung's time at the pace 
 played, and the estimate of the next rung's time leaves out its kept games. A rung that
 could never finish within ``time_limit`` is then started anyway (its games are kept, so the
 next climb takes it further). A climb cut by the time limit and run again thus goes on where it
-stopped, with the trace of one long enough climb.
+stopped, with the trace of one long enough climb; the reason of a climb cut in the middle
+of a rung then says how long that rung needs at most (its games not kept, at ``unit``'s pace).
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
 ``families.cross_check_family``) plays its cross-check agent against itself once, time
@@ -275,13 +276,16 @@ def run_verdict(
     steps: list[Step] = []
     half = games // 2
     unit = 0.0  # seconds per self-play game of the newest rung (estimated from its runs)
+    # what the climb is playing: rung i's match, or the self-plays that judge rung i
+    phase: tuple[str, int] | None = None
 
     def self_play(i: int) -> None:
         """Play rung ``i``'s self-play into ``steps[i]``; at the deadline it keeps the games
         finished so far and raises ``_TimeUp``."""
-        nonlocal unit
+        nonlocal unit, phase
         step = steps[i]
         run = run_seed(seed, i, 0)
+        phase = ("self-play", len(steps) - 1)
         df, spent = play(f"{step.agent} self-play", (step.agent, step.agent), games, run, keep=True)
         if i == len(steps) - 1 and len(df):
             unit = spent / len(df)
@@ -294,6 +298,24 @@ def run_verdict(
 
     notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
     timed_out = False
+
+    def rung_left(i: int, in_match: bool) -> float:
+        """Seconds rung ``i`` needs at most to be finished (its match's games not kept,
+        both self-plays'), at the pace ``unit`` says: the last rung's self-play game while
+        its match is played, its own once the match is done."""
+        last = steps[i - 1]
+        agent = fam.agent(last.budget * 2)
+        left = 0.0
+        if in_match:
+            match_seed = run_seed(seed, i, 1)
+            match_left = games
+            for pols in ((agent, last.agent), (last.agent, agent)):
+                match_left -= stored(pols, match_seed, 0, half)
+            left += 1.5 * match_left
+        left += 2 * (games - stored((agent, agent), run_seed(seed, i, 0), 0, games))
+        left += games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
+        return unit * left if in_match else unit / 2 * left
+
     try:
         for rung, budget in enumerate(fam.budgets()):
             agent = fam.agent(budget)
@@ -327,6 +349,7 @@ def run_verdict(
             spent = 0.0
             points, played = 0.0, 0
             stage = f"{agent} vs {last.agent}"
+            phase = ("match", rung)
             # the common seeds in two looks: after the first half of them, a rung whose
             # score's interval already lies above 0.5 skips the second half
             for first, n in ((0, half // 2), (half // 2, half - half // 2)):
@@ -362,6 +385,12 @@ def run_verdict(
     except _TimeUp as cut:
         timed_out = True
         notes.append(str(cut))
+        if store is not None and phase is not None and phase[1] > 0:
+            kind, i = phase
+            agent = fam.agent(steps[i - 1].budget * 2)
+            notes.append(
+                f"{agent}'s rung needs up to about {_duration(rung_left(i, kind == 'match'))} more"
+            )
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)
@@ -440,6 +469,15 @@ def _cross_check(
         ),
     )
     return entry
+
+
+def _duration(seconds: float) -> str:
+    """``"40 s"``, ``"12 min"``, ``"2.5 h"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _word(favoured: str, names: dict[str, str]) -> str:

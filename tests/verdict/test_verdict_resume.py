@@ -127,6 +127,35 @@ def test_a_cancelled_climb_keeps_the_games_it_finished(
     assert again["reused_games"] == 50 and again["converged"]
 
 
+def test_a_cut_rung_says_how_long_it_needs_at_most(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The reason of a climb the limit cut in the middle of a rung says how much longer the
+    rung needs, at most, so that a user knows how long to let it run. By hand, 1-s games:
+    x:1's self-play takes 200 s, one self-play game of x:1 a second; x:2's rung (never
+    fitting 250 s) is started; its match's south half (50 games) ends at 250 s, the
+    north half is cut after 10. Left: 140 match games at 1.5 units (each side's agent:
+    x:1 and x:2 at twice its cost), x:2's self-play (200 games at 2 units), x:1's none:
+    210 + 400 = 610 s."""
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    store = PlayedGames(tmp_path / "games.json")
+    cut = _climb(fake, 250, store)
+    assert store.count() == 260
+    assert (
+        "time limit reached during x:2 vs x:1; x:2's rung needs up to about 10 min more;"
+        in (cut["reason"])
+    )
+    # without kept games, x:2's rung is not started (it could never fit): no such estimate
+    fresh = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fresh)
+    alone = _climb(fresh, 250, None)["reason"]
+    assert "the next rung (x:2) would take about 700 s more" in alone
+    assert "needs up to" not in alone
+
+
 def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
