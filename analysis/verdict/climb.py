@@ -3,9 +3,10 @@ stops moving (``rule.judge``), or the time runs out.
 
 Rung 0 plays the family's first budget against itself (``games`` games). Rung k plays budget
 ``2^k B`` against rung k−1 with sides swapped on common seeds (up to ``games`` games: the
-same ``games / 2`` seeds once with each agent as south), in two looks: when the first half
-of the seeds already shows that the new budget beats the old one (the whole 95 % interval of
-its score above 0.5: ``Step.clearly_beats_previous``), the second half is not played. A rung
+same ``games / 2`` seeds once with each agent as south), in up to three looks (``LOOKS``: a
+fifth of the seeds, half, all): when the seeds played already show that the new budget beats
+the old one (the whole 95 % interval of its score above 0.5:
+``Step.clearly_beats_previous``), the rest is not played. A rung
 that beats the one before plays no self-play (the rule cannot be met there, whatever its
 balance); otherwise the rung before plays its self-play if it has none, then the new one,
 and ``rule.judge`` decides. So a climb spends its time on the matches that move it upward,
@@ -16,8 +17,8 @@ and a rung still running at the limit is abandoned. A climb that ends without co
 then plays the self-play of its strongest rung, time permitting, so that the verdict is read
 from the strongest agent it played (``Verdict.top``: the last rung with a self-play of at
 least ``min_games`` games, else the last with one). Every
-run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's second look
-continues its first (the games a single run would play), so the same seed gives the same
+run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's next look
+continues the one before (the games a single run would play), so the same seed gives the same
 trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
 on a slower machine.
 
@@ -40,6 +41,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -66,6 +68,18 @@ the limit, keeping the games it finished)."""
 BATCHES = 20
 """A run's games go to the workers in this many batches (at least one game each): a run is
 stopped between batches."""
+
+
+LOOKS = (0.2, 0.5, 1.0)
+"""A match's looks, as shares of its common seeds: a rung whose score's whole interval lies
+above 0.5 after a look skips the rest (a rung that wins 0.79 of 40 games needs no 200)."""
+
+
+def _looks(half: int) -> list[tuple[int, int]]:
+    """A match's looks over its ``half`` common seeds (each played once each way): ``(first
+    seed, seeds)`` per look (``LOOKS``; with few seeds, fewer looks)."""
+    ends = sorted({int(half * share) for share in LOOKS} - {0})
+    return [(a, b - a) for a, b in pairwise([0, *ends])]
 
 
 class _Pace:
@@ -350,11 +364,9 @@ def run_verdict(
             points, played = 0.0, 0
             stage = f"{agent} vs {last.agent}"
             phase = ("match", rung)
-            # the common seeds in two looks: after the first half of them, a rung whose
-            # score's interval already lies above 0.5 skips the second half
-            for first, n in ((0, half // 2), (half // 2, half - half // 2)):
-                if n == 0:
-                    continue
+            # the common seeds in up to three looks (LOOKS): after each, a rung whose
+            # score's interval already lies above 0.5 skips the rest
+            for first, n in _looks(half):
                 a_south, took_south = play(stage, (agent, last.agent), n, match_seed, first)
                 a_north, took_north = play(stage, (last.agent, agent), n, match_seed, first)
                 spent += took_south + took_north

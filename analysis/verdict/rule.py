@@ -70,7 +70,7 @@ class Step:
 
     def clearly_beats_previous(self) -> bool:
         """Whether this budget's score against the previous one has its whole 95 % interval
-        above 0.5 (the match's first look stops on it; ``False`` on the first rung)."""
+        above 0.5 (a match's look stops on it; ``False`` on the first rung)."""
         ci = self.score_ci95()
         return ci is not None and ci[0] > 0.5
 

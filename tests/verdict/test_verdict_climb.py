@@ -158,7 +158,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(
 STEPS = Family("final-act", "x", base=1, limit=16, independent=True, default_budget=1)
 
 
-def test_a_rung_that_beats_the_one_before_stops_at_half_its_match_and_skips_self_play(
+def test_a_rung_that_beats_the_one_before_stops_at_its_first_look_and_skips_self_play(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from tankmap.analysis.verdict import climb
@@ -168,15 +168,18 @@ def test_a_rung_that_beats_the_one_before_stops_at_half_its_match_and_skips_self
     doc = run_verdict(MIRROR, fam=STEPS, seed=1, games=100, cross_check=False).to_json()
     trace = doc["trace"]
     assert [t["agent"] for t in trace] == ["x:1", "x:2", "x:4", "x:8"]
-    # x:2 beats x:1 on the first 25 seeds both ways: 50 games, no self-play (never needed:
-    # x:4 beats it too); x:4 gets its self-play when x:8 no longer beats it
-    assert [t["match_games"] for t in trace] == [0, 50, 50, 100]
+    # x:2 beats x:1 on the first look's 10 seeds (a fifth of 50) both ways: 20 games, no
+    # self-play (never needed: x:4 beats it too); x:4 gets its self-play when x:8 no longer
+    # beats it (all three looks: 10, 15 and 25 seeds, 100 games)
+    assert [t["match_games"] for t in trace] == [0, 20, 20, 100]
     assert [t["games"] for t in trace] == [100, 0, 100, 100]
     assert trace[1]["balance"] is None and trace[1]["favoured"] == "undecided"
     assert trace[3]["score_vs_previous"] == 0.5
     assert doc["converged"] is True and doc["agent"] == "x:8" and doc["favoured"] == "even"
-    # the match's second look continues its first: games 25..49 of the same seed
-    assert (("x:8", "x:4"), 25, 25) in fake.runs and (("x:4", "x:8"), 25, 25) in fake.runs
+    # each look continues the one before: games 10..24, then 25..49 of the same seed
+    for pols in (("x:8", "x:4"), ("x:4", "x:8")):
+        looks = [(n, first) for p, n, first in fake.runs if p == pols]
+        assert looks == [(10, 0), (15, 10), (25, 25)]
     assert not any(pols == ("x:2", "x:2") for pols, _, _ in fake.runs)
 
 

@@ -52,13 +52,15 @@ def _climb(fake: TimedFakeGames, limit: float, store: PlayedGames | None) -> dic
 
 def _one_long_climb(monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], TimedFakeGames]:
     """The whole climb without a time limit to speak of (each fake game takes one second:
-    x:1 … x:8, 1,000 games), and fresh fake games for the climbs to compare with it."""
+    x:1 … x:8: x:1's self-play, 40 games of each of the first two matches (stopped at their
+    first look), all 200 of x:8 against x:4 and both of their self-plays, 880 games), and
+    fresh fake games for the climbs to compare with it."""
     from tankmap.analysis.verdict import climb
 
     whole = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", whole)
     one = _climb(whole, 10_000, None)
-    assert one["converged"] and _games(whole) == 1000
+    assert one["converged"] and _games(whole) == 880
     fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
     return one, fake
@@ -76,7 +78,7 @@ def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
 
     again = _climb(fake, 10_000, PlayedGames(tmp_path / "games.json", store.runs))
     assert again["reused_games"] == 120
-    assert _games(fake) == 1000  # 120 games in the cut climb, the other 880 now
+    assert _games(fake) == 880  # 120 games in the cut climb, the other 760 now
     strip = ("seconds", "reused_games")
     assert {k: v for k, v in again.items() if k not in strip} == {
         k: v for k, v in one.items() if k not in strip
@@ -131,27 +133,27 @@ def test_a_cut_rung_says_how_long_it_needs_at_most(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The reason of a climb the limit cut in the middle of a rung says how much longer the
-    rung needs, at most, so that a user knows how long to let it run. By hand, 1-s games:
-    x:1's self-play takes 200 s, one self-play game of x:1 a second; x:2's rung (never
-    fitting 250 s) is started; its match's south half (50 games) ends at 250 s, the
-    north half is cut after 10. Left: 140 match games at 1.5 units (each side's agent:
-    x:1 and x:2 at twice its cost), x:2's self-play (200 games at 2 units), x:1's none:
-    210 + 400 = 610 s."""
+    rung needs, at most, so that a user knows how long to let it run. By hand, 1-s games
+    and a 235-s limit: x:1's self-play takes 200 s (one self-play game of x:1 a second);
+    x:2's rung (never fitting 235 s) is started; its match's first look plays 20 games with
+    x:2 south, then the north half is cut after 10 (the next 10 would end at 240 s). Left:
+    170 match games at 1.5 units (each side's agent: x:1, and x:2 at twice its cost), x:2's
+    self-play (200 games at 2 units), x:1's none: 255 + 400 = 655 s."""
     from tankmap.analysis.verdict import climb
 
     fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
     store = PlayedGames(tmp_path / "games.json")
-    cut = _climb(fake, 250, store)
-    assert store.count() == 260
+    cut = _climb(fake, 235, store)
+    assert store.count() == 230
     assert (
-        "time limit reached during x:2 vs x:1; x:2's rung needs up to about 10 min more;"
+        "time limit reached during x:2 vs x:1; x:2's rung needs up to about 11 min more;"
         in (cut["reason"])
     )
     # without kept games, x:2's rung is not started (it could never fit): no such estimate
     fresh = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fresh)
-    alone = _climb(fresh, 250, None)["reason"]
+    alone = _climb(fresh, 235, None)["reason"]
     assert "the next rung (x:2) would take about 700 s more" in alone
     assert "needs up to" not in alone
 
@@ -165,7 +167,7 @@ def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
     from tankmap.analysis.verdict import climb
 
     one, _ = _one_long_climb(monkeypatch)
-    fake = TimedFakeGames(ctrl_c_at=230)  # 30 games into x:2 vs x:1's first look
+    fake = TimedFakeGames(ctrl_c_at=230)  # 10 games into the north half of x:2's first look
     monkeypatch.setattr(climb, "simulate", fake)
     store = PlayedGames(tmp_path / "games.json")
     with pytest.raises(KeyboardInterrupt):
