@@ -314,9 +314,10 @@ def run_verdict(
     timed_out = False
 
     def rung_left(i: int, in_match: bool) -> float:
-        """Seconds rung ``i`` needs at most to be finished (its match's games not kept,
-        both self-plays'), at the pace ``unit`` says: the last rung's self-play game while
-        its match is played, its own once the match is done."""
+        """Seconds rung ``i`` needs at most to be finished (its match's games not kept, its
+        self-play's, and the rung before's unless rung ``i`` beat it), at the pace ``unit``
+        says: the last rung's self-play game while its match is played, its own once the
+        match is done."""
         last = steps[i - 1]
         agent = fam.agent(last.budget * 2)
         left = 0.0
@@ -327,7 +328,8 @@ def run_verdict(
                 match_left -= stored(pols, match_seed, 0, half)
             left += 1.5 * match_left
         left += 2 * (games - stored((agent, agent), run_seed(seed, i, 0), 0, games))
-        left += games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
+        if in_match or not steps[i].beats_previous():
+            left += games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
         return unit * left if in_match else unit / 2 * left
 
     try:

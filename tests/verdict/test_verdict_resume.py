@@ -158,6 +158,25 @@ def test_a_cut_rung_says_how_long_it_needs_at_most(
     assert "needs up to" not in alone
 
 
+def test_a_rung_cut_in_its_self_plays_says_what_they_need(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """By hand, 1-s games and a 600-s limit: x:1's self-play (200 s), x:2's and x:4's
+    matches (40 games each: both win their first look), x:8's (200 games: x:8 is no
+    stronger than x:4) end at 480 s; x:4's self-play then plays 120 games before the limit.
+    The pace: a self-play game of x:8 takes 4/3 s (a match game, 1 s, is 1.5 units of the
+    weaker agent's). Left: x:4's 80 games at 2/3 s and x:8's 200 at 4/3 s: 320 s."""
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    cut = _climb(fake, 600, PlayedGames(tmp_path / "games.json"))
+    assert (
+        "the time limit cut x:4's self-play at 120 of 200 games; x:8's rung needs up to about "
+        "5 min more;" in cut["reason"]
+    )
+
+
 def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
