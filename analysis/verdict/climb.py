@@ -313,24 +313,20 @@ def run_verdict(
     notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
     timed_out = False
 
-    def rung_left(i: int, in_match: bool) -> float:
-        """Seconds rung ``i`` needs at most to be finished (its match's games not kept, its
-        self-play's, and the rung before's unless rung ``i`` beat it), at the pace ``unit``
-        says: the last rung's self-play game while its match is played, its own once the
-        match is done."""
+    def games_left(i: int) -> tuple[int, int, int]:
+        """Rung ``i``'s games not kept yet: its match's, its self-play's, and the rung
+        before's self-play's when that one was skipped or cut."""
         last = steps[i - 1]
         agent = fam.agent(last.budget * 2)
-        left = 0.0
-        if in_match:
-            match_seed = run_seed(seed, i, 1)
-            match_left = games
-            for pols in ((agent, last.agent), (last.agent, agent)):
-                match_left -= stored(pols, match_seed, 0, half)
-            left += 1.5 * match_left
-        left += 2 * (games - stored((agent, agent), run_seed(seed, i, 0), 0, games))
-        if in_match or not steps[i].beats_previous():
-            left += games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
-        return unit * left if in_match else unit / 2 * left
+        match_seed = run_seed(seed, i, 1)
+        match_left = games
+        for pols in ((agent, last.agent), (last.agent, agent)):
+            match_left -= stored(pols, match_seed, 0, half)
+        own_left = games - stored((agent, agent), run_seed(seed, i, 0), 0, games)
+        last_left = 0
+        if last.self_play is None or last.self_play.games < games:
+            last_left = games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
+        return match_left, own_left, last_left
 
     try:
         for rung, budget in enumerate(fam.budgets()):
@@ -344,13 +340,7 @@ def run_verdict(
             # the doubled one), the last rung's self-play if it was skipped, its own (2 units)
             # (less the games kept from an earlier climb)
             match_seed = run_seed(seed, rung, 1)
-            match_left = games
-            for pols in ((agent, last.agent), (last.agent, agent)):
-                match_left -= stored(pols, match_seed, 0, half)
-            own_left = games - stored((agent, agent), run_seed(seed, rung, 0), 0, games)
-            last_left = 0
-            if last.self_play is None:
-                last_left = games - stored((last.agent,) * 2, run_seed(seed, rung - 1, 0), 0, games)
+            match_left, own_left, last_left = games_left(rung)
             needed = unit * (1.5 * match_left + 2 * own_left + last_left)
             # a rung that fits the limit but not the time left waits for the next climb
             # (which replays the rungs played in moments); one that can never fit is started
@@ -400,11 +390,17 @@ def run_verdict(
         timed_out = True
         notes.append(str(cut))
         if store is not None and phase is not None and phase[1] > 0:
+            # how long the rung cut needs at most, at the pace ``unit`` gives: a self-play
+            # game of the rung before while its match is played, of its own after that
             kind, i = phase
+            match_left, own_left, last_left = games_left(i)
+            if kind == "match":
+                left = unit * (1.5 * match_left + 2 * own_left + last_left)
+            else:  # its match is over: the rung before's self-play only if it is needed
+                last_left = 0 if steps[i].beats_previous() else last_left
+                left = unit / 2 * (2 * own_left + last_left)
             agent = fam.agent(steps[i - 1].budget * 2)
-            notes.append(
-                f"{agent}'s rung needs up to about {_duration(rung_left(i, kind == 'match'))} more"
-            )
+            notes.append(f"{agent}'s rung needs up to about {_duration(left)} more")
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)

@@ -177,6 +177,29 @@ def test_a_rung_cut_in_its_self_plays_says_what_they_need(
     )
 
 
+def test_a_top_rung_cut_in_its_last_self_play_leaves_out_the_self_play_it_needs_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """By hand, 1-s games, a 350-s limit, budgets up to 4: x:1's self-play (200 s), x:2's
+    and x:4's matches (40 games each, both won at the first look) end at 280 s; the climb
+    has reached its largest budget and gives x:4, the top rung, its self-play, cut at 70
+    games. Left: x:4's 130 games at 1 s (its measured pace); x:2's self-play is not
+    counted, as x:4 beat x:2 (it never needs playing): 130 s, not 230 s."""
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    short = Family("final-act", "x", base=1, limit=4, independent=True, default_budget=1)
+    doc = run_verdict(
+        MIRROR, fam=short, seed=1, games=200, time_limit=350, cross_check=False,
+        clock=lambda: fake.now, store=PlayedGames(tmp_path / "games.json"),
+    ).to_json()  # fmt: skip
+    assert (
+        "the time limit cut x:4's self-play at 70 of 200 games; x:4's rung needs up to about "
+        "2 min more;" in doc["reason"]
+    )
+
+
 def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
