@@ -36,11 +36,13 @@ def _games(fake: FakeGames) -> int:
     return sum(n for _, n, _ in fake.runs)
 
 
-def _climb(fake: TimedFakeGames, limit: float, store: PlayedGames | None) -> dict[str, Any]:
+def _climb(
+    fake: TimedFakeGames, limit: float, store: PlayedGames | None, fam: Family = STEPS
+) -> dict[str, Any]:
     start = fake.now
     return run_verdict(
         MIRROR,
-        fam=STEPS,
+        fam=fam,
         seed=1,
         games=200,
         time_limit=limit,
@@ -129,6 +131,18 @@ def test_a_cancelled_climb_keeps_the_games_it_finished(
     assert again["reused_games"] == 50 and again["converged"]
 
 
+def _cut_reason(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, limit: float, fam: Family = STEPS
+) -> str:
+    """The reason of a climb on fresh fake games with ``limit`` and games kept in
+    ``tmp_path``."""
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    return str(_climb(fake, limit, PlayedGames(tmp_path / "games.json"), fam)["reason"])
+
+
 def test_a_cut_rung_says_how_long_it_needs_at_most(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -141,14 +155,10 @@ def test_a_cut_rung_says_how_long_it_needs_at_most(
     self-play (200 games at 2 units), x:1's none: 255 + 400 = 655 s."""
     from tankmap.analysis.verdict import climb
 
-    fake = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", fake)
-    store = PlayedGames(tmp_path / "games.json")
-    cut = _climb(fake, 235, store)
-    assert store.count() == 230
-    assert (
-        "time limit reached during x:2 vs x:1; x:2's rung needs up to about 11 min more;"
-        in (cut["reason"])
+    reason = _cut_reason(monkeypatch, tmp_path, 235)
+    assert PlayedGames(None, played_mod._read(tmp_path / "games.json")).count() == 230
+    assert "time limit reached during x:2 vs x:1; x:2's rung needs up to about 11 min more;" in (
+        reason
     )
     # without kept games, x:2's rung is not started (it could never fit): no such estimate
     fresh = TimedFakeGames()
@@ -166,14 +176,9 @@ def test_a_rung_cut_in_its_self_plays_says_what_they_need(
     stronger than x:4) end at 480 s; x:4's self-play then plays 120 games before the limit.
     The pace: a self-play game of x:8 takes 4/3 s (a match game, 1 s, is 1.5 units of the
     weaker agent's). Left: x:4's 80 games at 2/3 s and x:8's 200 at 4/3 s: 320 s."""
-    from tankmap.analysis.verdict import climb
-
-    fake = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", fake)
-    cut = _climb(fake, 600, PlayedGames(tmp_path / "games.json"))
     assert (
         "the time limit cut x:4's self-play at 120 of 200 games; x:8's rung needs up to about "
-        "5 min more;" in cut["reason"]
+        "5 min more;" in _cut_reason(monkeypatch, tmp_path, 600)
     )
 
 
@@ -185,18 +190,10 @@ def test_a_top_rung_cut_in_its_last_self_play_leaves_out_the_self_play_it_needs_
     has reached its largest budget and gives x:4, the top rung, its self-play, cut at 70
     games. Left: x:4's 130 games at 1 s (its measured pace); x:2's self-play is not
     counted, as x:4 beat x:2 (it never needs playing): 130 s, not 230 s."""
-    from tankmap.analysis.verdict import climb
-
-    fake = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", fake)
     short = Family("final-act", "x", base=1, limit=4, independent=True, default_budget=1)
-    doc = run_verdict(
-        MIRROR, fam=short, seed=1, games=200, time_limit=350, cross_check=False,
-        clock=lambda: fake.now, store=PlayedGames(tmp_path / "games.json"),
-    ).to_json()  # fmt: skip
     assert (
         "the time limit cut x:4's self-play at 70 of 200 games; x:4's rung needs up to about "
-        "2 min more;" in doc["reason"]
+        "2 min more;" in _cut_reason(monkeypatch, tmp_path, 350, short)
     )
 
 
