@@ -6,7 +6,8 @@ text: the same board in any file, with the same options, shares it). ``simulate`
 and the editor's balance dialog read it back: an agent's Elo on this board, and a warning
 when the heuristic and the strongest agent see the board differently. The folder is
 ``$TANKMAP_CACHE_DIR``, else ``$XDG_CACHE_HOME/tankmap/ladder``, else
-``~/.cache/tankmap/ladder``. A missing or unreadable entry simply means "no ladder yet".
+``~/.cache/tankmap/ladder``. A missing or unreadable entry simply means "no ladder yet", and
+so does a ladder played by other agent code (an earlier tankmap: ``analysis/code_version.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tankmap.analysis.code_version import made_here, stamp, unstamped
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text, canonical, dumps_scenario
 from tankmap.rules.scenario import Scenario
@@ -46,20 +48,22 @@ def save_ladder(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
     path = cache_dir() / f"{board_key(scenario)}.json"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
+        atomic_write_text(path, json.dumps(stamp(doc), indent=1) + "\n")
     except (OSError, TankmapError):
         return None
     return path
 
 
 def load_ladder(scenario: Scenario) -> dict[str, Any] | None:
-    """The last ladder run on this board, or ``None``."""
+    """The last ladder run on this board by this code, or ``None``."""
     path = cache_dir() / f"{board_key(scenario)}.json"
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return doc if isinstance(doc, dict) and isinstance(doc.get("agents"), list) else None
+    if not made_here(doc) or not isinstance(doc.get("agents"), list):
+        return None
+    return unstamped(doc)
 
 
 def strength(ladder: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:

@@ -23,7 +23,12 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from tankmap.analysis.verdict.cache import load_verdict, save_verdict, verdict_line
+from tankmap.analysis.verdict.cache import (
+    earlier_verdict,
+    load_verdict,
+    save_verdict,
+    verdict_line,
+)
 from tankmap.editor.jobs import JobCancelled, ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -114,7 +119,8 @@ class VerdictPanel(QWidget):
         try:
             scenario = self._scenario()
             doc = load_verdict(scenario)
-            text = verdict_line(doc, self._sides(scenario))
+            earlier = doc is None and earlier_verdict(scenario)
+            text = verdict_line(doc, self._sides(scenario), earlier)
         except TankmapError as exc:
             text = f"verdict: {exc}"
             doc = None

@@ -134,7 +134,12 @@ def verdict_entry(scenario: Scenario) -> dict[str, Any]:
     headline keys, or ``None``), ``verdict_line`` (one line to print before any balance)
     and ``verdict_disagreement`` (a sentence when an independent and a heuristic-based
     family disagree, else ``None``)."""
-    from tankmap.analysis.verdict.cache import disagreement, load_verdict, verdict_line
+    from tankmap.analysis.verdict.cache import (
+        disagreement,
+        earlier_verdict,
+        load_verdict,
+        verdict_line,
+    )
     from tankmap.rules.geometry import Side
     from tankmap.rules.registry import get_ruleset
 
@@ -153,7 +158,9 @@ def verdict_entry(scenario: Scenario) -> dict[str, Any]:
     )
     return {
         "verdict": None if doc is None else {k: doc.get(k) for k in keys},
-        "verdict_line": verdict_line(doc, (names[Side.SOUTH], names[Side.NORTH])),
+        "verdict_line": verdict_line(
+            doc, (names[Side.SOUTH], names[Side.NORTH]), doc is None and earlier_verdict(scenario)
+        ),
         "verdict_disagreement": disagreement(scenario),
     }
 

@@ -4,7 +4,10 @@
 (``ladder_cache.board_key``: the canonical scenario text without title and notes, options
 included), one entry per agent family. ``simulate``, the reports and the editor read it
 back with ``load_verdict``: the default family's verdict when there is one, and a note when
-an independent and a heuristic-based family's verdicts disagree. The folder is
+an independent and a heuristic-based family's verdicts disagree. A verdict is kept with the
+code that made it (``analysis/code_version.py``) and read back only by the same code: one
+made by other agents (an earlier tankmap) is not the board's verdict now, and the line
+shown says so (``earlier_verdict``). The folder is
 ``$TANKMAP_CACHE_DIR/verdict``, else ``$XDG_CACHE_HOME/tankmap/verdict``, else
 ``~/.cache/tankmap/verdict``. A missing or unreadable entry means "no verdict yet"; a cache
 that cannot be written never fails the command that computed the verdict.
@@ -17,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tankmap.analysis.code_version import made_here, stamp, unstamped
 from tankmap.analysis.ladder_cache import board_key
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text
@@ -36,6 +40,7 @@ def _path(scenario: Scenario) -> Path:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """Every family's entry in ``path``, whatever code made it (empty when unreadable)."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -45,11 +50,12 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def save_verdict(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
-    """Remember a verdict document (its ``family`` key names the entry); ``None`` and
-    nothing raised when the cache cannot be written."""
+    """Remember a verdict document (its ``family`` key names the entry) as this code's,
+    dropping the entries other code made; ``None`` and nothing raised when the cache
+    cannot be written."""
     path = _path(scenario)
-    fams = _read(path)
-    fams[str(doc.get("family"))] = doc
+    fams = {k: v for k, v in _read(path).items() if made_here(v)}
+    fams[str(doc.get("family"))] = stamp(doc)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps({"families": fams}, indent=1) + "\n")
@@ -59,8 +65,16 @@ def save_verdict(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
 
 
 def load_verdicts(scenario: Scenario) -> dict[str, dict[str, Any]]:
-    """Every remembered verdict of this board by family name (empty when none)."""
-    return _read(_path(scenario))
+    """Every verdict of this board remembered by this code, by family name (empty when
+    none)."""
+    return {k: unstamped(v) for k, v in _read(_path(scenario)).items() if made_here(v)}
+
+
+def earlier_verdict(scenario: Scenario) -> bool:
+    """Whether a verdict of this board made by other code (an earlier tankmap) is kept,
+    and none of this code's."""
+    fams = _read(_path(scenario))
+    return bool(fams) and not any(made_here(v) for v in fams.values())
 
 
 def load_verdict(scenario: Scenario, family: str | None = None) -> dict[str, Any] | None:
@@ -100,10 +114,18 @@ def disagreement(scenario: Scenario) -> str | None:
     return None
 
 
-def verdict_line(doc: dict[str, Any] | None, sides: tuple[str, str] = ("south", "north")) -> str:
+def verdict_line(
+    doc: dict[str, Any] | None, sides: tuple[str, str] = ("south", "north"), earlier: bool = False
+) -> str:
     """One line for a remembered verdict, or how to get one:
     ``"verdict: favours south (converged), balance 0.62 [0.55, 0.70], search:12, 200 games"``.
-    ``sides`` are the display names of south and north."""
+    ``sides`` are the display names of south and north; ``earlier``: no ``doc``, but one
+    made by other code is kept (``earlier_verdict``)."""
+    if doc is None and earlier:
+        return (
+            "verdict: none yet from this tankmap's agents (the one kept was made by other "
+            "agent code, before an update: run 'tankmap verdict' on the board again)"
+        )
     if doc is None:
         return "verdict: none yet for this board (run 'tankmap verdict' on it)"
     names = {"south": sides[0], "north": sides[1]}

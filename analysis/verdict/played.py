@@ -12,8 +12,9 @@ the rungs already played in moments and spends its time on the next one — with
 a single long enough climb would have given.
 
 The games depend on the code that plays them, so the file also records ``code_version()``
-(the tankmap version and a hash of the rules' and the agents' source, the numpy and numba
-versions and the kernel switch): games kept by other code are dropped, never reused. One
+(``analysis/code_version.py``: the tankmap version and a hash of the rules' and the agents'
+source, the numpy and numba versions and the kernel switch): games kept by other code are
+dropped, never reused. One
 file per board (``cache.verdict_dir()/games/<board key>.json``; the key is the verdict
 cache's, options included). An unreadable or malformed file counts as no games kept; a
 file that cannot be written never fails the climb (the games are then simply not kept).
@@ -23,16 +24,13 @@ verdicts of the board at once keep each other's games.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from tankmap.analysis.code_version import code_version
 from tankmap.analysis.ladder_cache import board_key
 from tankmap.analysis.verdict.cache import verdict_dir
 from tankmap.rules.errors import TankmapError
@@ -43,28 +41,6 @@ CODE = {"south": "s", "north": "n", "draw": "d"}
 """A winner as one letter in the file; ``.`` marks a game not played."""
 WINNER = {v: k for k, v in CODE.items()}
 UNPLAYED = "."
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """A short hash of what decides a game's course: the tankmap version, the source of
-    ``tankmap/rules`` and ``tankmap/analysis/simulation`` (agents, kernels, drivers), the
-    numpy and numba versions and the ``TANKMAP_KERNEL`` switch."""
-    from tankmap import __version__
-
-    root = Path(__file__).resolve().parents[2]  # the tankmap package
-    digest = hashlib.sha256(__version__.encode())
-    for folder in ("rules", "analysis/simulation"):
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    for dist in ("numpy", "numba"):
-        try:
-            digest.update(f"{dist} {importlib.metadata.version(dist)}".encode())
-        except importlib.metadata.PackageNotFoundError:
-            digest.update(f"{dist} none".encode())
-    digest.update(os.environ.get("TANKMAP_KERNEL", "").encode())
-    return digest.hexdigest()[:24]
 
 
 def games_path(scenario: Scenario) -> Path:

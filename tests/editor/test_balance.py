@@ -359,6 +359,26 @@ def test_the_dialog_shows_the_board_s_remembered_verdict_first(qtbot: Any) -> No
     assert "no longer beats" in text
 
 
+def test_the_dialog_does_not_show_a_verdict_made_by_other_agent_code(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tankmap.analysis import code_version
+    from tankmap.analysis.verdict.cache import save_verdict
+
+    scenario = read_scenario(MIRROR)
+    with monkeypatch.context() as m:  # saved before an update that changed the agents
+        m.setattr(code_version, "code_version", lambda: "an earlier tankmap")
+        save_verdict(
+            scenario,
+            {"family": "search", "agent": "search:6", "favoured": "south", "converged": True},
+        )
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    text = dialog.verdict.line.text()
+    assert "made by other agent code" in text and "favours" not in text
+    assert dialog.verdict.button.text() == "&Judge board"
+
+
 def test_judge_board_climbs_and_remembers_the_verdict(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

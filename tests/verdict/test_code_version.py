@@ -1,0 +1,145 @@
+"""Remembered results (verdicts, ladders) are the board's only for the code that made them:
+after an upgrade that changes the agents, an old figure is not shown as the board's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tankmap.analysis import code_version as cv
+from tankmap.analysis.ladder_cache import load_ladder, save_ladder
+from tankmap.analysis.simulation.agent_info import verdict_entry
+from tankmap.analysis.verdict.cache import (
+    disagreement,
+    earlier_verdict,
+    load_verdict,
+    load_verdicts,
+    save_verdict,
+    verdict_dir,
+)
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+MIRROR = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
+
+
+def _doc(family: str, favoured: str, independent: bool) -> dict[str, Any]:
+    return {
+        "family": family,
+        "agent": f"{family}:12",
+        "independent": independent,
+        "favoured": favoured,
+        "balance": 0.6,
+        "balance_ci95": [0.5, 0.7],
+        "games": 200,
+        "converged": True,
+        "reason": "r",
+        "seed": 1,
+    }
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _other_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cv, "code_version", lambda: "an earlier tankmap")
+
+
+def test_a_verdict_reads_back_as_saved_by_the_same_code(cache: Path) -> None:
+    doc = _doc("search", "south", False)
+    assert save_verdict(MIRROR, doc) is not None
+    assert load_verdict(MIRROR) == doc  # (the stamp is the cache's, not the document's)
+    assert not earlier_verdict(MIRROR)
+    entry = verdict_entry(MIRROR)
+    assert entry["verdict"]["favoured"] == "south"
+    assert entry["verdict_line"].startswith("verdict: favours")
+
+
+def test_a_verdict_made_by_other_code_is_not_the_board_s(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as m:
+        _other_code(m)
+        save_verdict(MIRROR, _doc("search", "south", False))
+        save_verdict(MIRROR, _doc("duct", "north", True))
+        assert load_verdict(MIRROR) is not None  # the code that made them reads them
+    assert load_verdict(MIRROR) is None
+    assert load_verdicts(MIRROR) == {}
+    assert disagreement(MIRROR) is None  # (they disagreed: only this code's count)
+    assert earlier_verdict(MIRROR)
+    entry = verdict_entry(MIRROR)
+    assert entry["verdict"] is None
+    assert "made by other agent code" in entry["verdict_line"]
+    assert "tankmap verdict" in entry["verdict_line"]
+
+
+def test_saving_a_verdict_drops_those_of_other_code(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as m:
+        _other_code(m)
+        save_verdict(MIRROR, _doc("duct", "north", True))
+    save_verdict(MIRROR, _doc("search", "south", False))
+    assert set(load_verdicts(MIRROR)) == {"search"}
+    assert not earlier_verdict(MIRROR)
+    (path,) = verdict_dir().glob("*.json")
+    assert set(json.loads(path.read_text(encoding="utf-8"))["families"]) == {"search"}
+
+
+def test_a_hand_written_verdict_without_a_stamp_counts_as_other_code(cache: Path) -> None:
+    save_verdict(MIRROR, _doc("search", "south", False))
+    (path,) = verdict_dir().glob("*.json")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    del doc["families"]["search"][cv.CODE_KEY]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert load_verdict(MIRROR) is None and earlier_verdict(MIRROR)
+
+
+def test_a_ladder_made_by_other_code_is_not_read_back(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = {"agents": [{"name": "heuristic", "elo": 0.0, "elo_ci95": [-50.0, 50.0]}]}
+    with monkeypatch.context() as m:
+        _other_code(m)
+        save_ladder(MIRROR, doc)
+        assert load_ladder(MIRROR) == doc
+    assert load_ladder(MIRROR) is None
+    save_ladder(MIRROR, doc)
+    assert load_ladder(MIRROR) == doc
+
+
+def test_the_code_version_changes_with_the_agents_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hash covers the simulation package: a copy of the package hashes as the package,
+    and differently with one agent file changed."""
+    import shutil
+
+    import tankmap
+
+    real = cv.code_version()
+    root = Path(tankmap.__file__).resolve().parent
+    copy = tmp_path / "tankmap"
+    (copy / "analysis").mkdir(parents=True)
+    shutil.copytree(root / "rules", copy / "rules")
+    shutil.copytree(root / "analysis" / "simulation", copy / "analysis" / "simulation")
+    fake = copy / "analysis" / "code_version.py"
+    fake.write_text("", encoding="utf-8")
+    monkeypatch.setattr(cv, "__file__", str(fake))
+    cv.code_version.cache_clear()
+    try:
+        same = cv.code_version()
+        agent = copy / "analysis" / "simulation" / "families.py"
+        agent.write_text(agent.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+        cv.code_version.cache_clear()
+        changed = cv.code_version()
+    finally:
+        cv.code_version.cache_clear()
+    assert same == real  # (the source's paths inside the package and its text, not where)
+    assert same != changed
