@@ -127,6 +127,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     finish its task, which may take minutes). Returns within seconds (at most about 10 s,
     waiting for the killed workers and the pool's thread)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # (taken before ``shutdown``, which drops the pool's references to them)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     for process in processes:
         with contextlib.suppress(Exception):
             process.kill()
@@ -138,19 +141,17 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     sentinels = [p.sentinel for p in processes if p.exitcode is None]
     if sentinels:
         multiprocessing.connection.wait(sentinels, timeout=5.0)
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         with contextlib.suppress(OSError):
             writer.close()
-    _join_manager(pool)
+    _join_manager(manager)
 
 
-def _join_manager(pool: ProcessPoolExecutor) -> None:
-    """Let a shut-down pool's thread finish now (within 5 s): left running, it closes its
-    wake-up pipe while the interpreter's exit handler writes to it (Python 3.11's
-    concurrent.futures race), and "Exception ignored ... handle is closed" follows the
-    command's last line."""
-    manager = getattr(pool, "_executor_manager_thread", None)
+def _join_manager(manager: threading.Thread | None) -> None:
+    """Let a shut-down pool's thread (``manager``) finish now (within 5 s): left running,
+    it closes its wake-up pipe while the interpreter's exit handler writes to it (Python
+    3.11's concurrent.futures race), and "Exception ignored ... handle is closed" follows
+    the command's last line."""
     if manager is not None and manager is not threading.current_thread():
         manager.join(timeout=5.0)
 
@@ -228,8 +229,9 @@ class ProcessExecutor(Executor):
         millisecond), and this waits for that thread, so that a command ending right after
         (SIGTERM between two runs) does not meet it at exit (``_join_manager``). A stopped
         run killed them already (``map``)."""
+        manager = getattr(self._pool, "_executor_manager_thread", None)  # (shutdown drops it)
         self._pool.shutdown(wait=False, cancel_futures=True)
-        _join_manager(self._pool)
+        _join_manager(manager)
 
 
 class DaskExecutor(Executor):

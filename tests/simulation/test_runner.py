@@ -204,6 +204,35 @@ def test_a_failed_run_stops_the_worker_processes_without_waiting(tmp_path: Path)
     assert not _running(worker)
 
 
+def _snooze(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.parametrize("how", ["stopped", "closed"])
+def test_the_pool_s_thread_has_ended_when_a_pool_is_stopped_or_closed(how: str) -> None:
+    """Left running, that thread closes its wake-up pipe while the interpreter's exit
+    handler writes to it, and "Exception ignored ... handle is closed" (a traceback) follows
+    a command's last line (seen after SIGTERM in the test suite). ``shutdown`` drops the
+    pool's reference to the thread, so it must be taken before."""
+    from tankmap.analysis.simulation.executors import ProcessExecutor, local_pool, stop_pool
+
+    if how == "stopped":
+        pool = local_pool(2)
+        pool.submit(_snooze, 5.0)
+        pool.submit(_snooze, 0.0).result()  # (the workers are up, one in its long task)
+        thread = pool._executor_manager_thread  # type: ignore[attr-defined]
+        stop_pool(pool)
+    else:
+        ex = ProcessExecutor(2)
+        assert ex.map(_snooze, [(0.0,)] * 4, None) == [0.0] * 4
+        thread = ex._pool._executor_manager_thread  # type: ignore[attr-defined]
+        ex.close()
+    assert thread is not None and not thread.is_alive()
+
+
 def _running(stat: Path) -> bool:
     try:
         return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
