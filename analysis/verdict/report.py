@@ -106,9 +106,10 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}
 from {doc["games"]} self-play games of {e(str(doc["agent"]))}, seed {doc["seed"]}.</p>
 <p>{e(doc["reason"])}.</p>{cross}
 <p>Each rung doubles the budget of the {e(doc["family"])} agent and plays it against the rung
-before with sides swapped on common seeds (half the seeds first: a rung that already beats the
-one before skips the rest), then against itself when it no longer clearly beats the rung before
-(a rung that still does needs no self-play). The verdict is converged when a
+before with sides swapped on common seeds (looking after a fifth, half and all of them: a rung
+that already clearly beats the one before skips the rest), then against itself when it no
+longer clearly beats the rung before (a rung that still does needs no self-play). The verdict
+is converged when a
 bigger budget no longer beats the one before it (its score's 95 % interval reaches 0.5 and the
 score is under {NO_GAIN}) and the last two rungs' self-play verdicts agree.</p>
 <img src="trace.png" alt="The climb: balance and score per rung">

@@ -52,6 +52,27 @@ def add_option_flag(parser: Any) -> None:
     )
 
 
+def add_seed_and_workers(parser: Any, scheduler: bool = True) -> None:
+    """The flags of commands that play seeded games: ``--seed``, ``--workers`` and (when
+    the command can spread its games over a Dask cluster) ``--scheduler``."""
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"worker processes (default: one per CPU, here {available_cpus()}); the numbers "
+        "do not depend on it",
+    )
+    if scheduler:
+        parser.add_argument(
+            "--scheduler",
+            metavar="ADDR",
+            help="run on a Dask distributed scheduler (tcp://host:port), or 'local' to start a "
+            "LocalCluster with --workers processes",
+        )
+
+
 def print_json(data: Any) -> None:
     """Print one JSON document on stdout (the ``--json`` contract)."""
     json.dump(data, sys.stdout, indent=2, ensure_ascii=False)

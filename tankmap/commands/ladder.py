@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tankmap.commands.common import add_option_flag
+from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
 
 def register(sub: Any) -> None:
@@ -46,15 +46,7 @@ def register(sub: Any) -> None:
         metavar="N",
         help="games per pairing and per self-play run (default 100)",
     )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="K",
-        help="worker processes (default: one per available CPU; results do not depend on it)",
-    )
-    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, or 'local'")
+    add_seed_and_workers(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("--out", metavar="DIR", help="also write ladder.html and ladder.json there")
     add_option_flag(p)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from tankmap.commands.common import add_option_flag, available_cpus
+from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
 
 def register(sub: Any) -> None:
@@ -49,21 +49,7 @@ def register(sub: Any) -> None:
         metavar="P",
         help="policy of north (Tank Chess: Black; overrides --policy)",
     )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="K",
-        help=f"worker processes (default: one per CPU, here {available_cpus()}); the numbers "
-        "do not depend on it",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDR",
-        help="run on a Dask distributed scheduler (tcp://host:port), or 'local' to start a "
-        "LocalCluster with --workers processes",
-    )
+    add_seed_and_workers(p)
     p.add_argument(
         "--until-ci",
         type=float,

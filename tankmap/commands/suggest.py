@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tankmap.commands.common import add_option_flag
+from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
 
 def register(sub: Any) -> None:
@@ -59,14 +59,7 @@ def register(sub: Any) -> None:
         help="also move units' set-up positions (one unit one cell per edit)",
     )
     p.add_argument("--top", type=int, default=3, metavar="K", help="suggestions (default 3)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="K",
-        help="worker processes (default: one per available CPU)",
-    )
+    add_seed_and_workers(p, scheduler=False)
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--out", metavar="DIR", help="also write each suggested board as DIR/suggestion-K.json"

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from tankmap.commands.common import add_option_flag
+from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
 
 def register(sub: Any) -> None:
@@ -16,8 +16,9 @@ def register(sub: Any) -> None:
         help="the board's balance verdict, checked against ever stronger agents",
         description=(
             "Climb one agent family's budgets (B, 2B, 4B, ...) on the board: each rung plays "
-            "the new budget against the one before with sides swapped on common seeds (half the"
-            " seeds first, the rest only when the new budget does not yet clearly win), and "
+            "the new budget against the one before with sides swapped on common seeds (looking"
+            " after a fifth, half and all of them: it stops at the first look where the new "
+            "budget clearly wins), and "
             "against itself unless it still beats the one before. The verdict is converged when"
             " a bigger budget no longer beats the one before (its score's 95 % interval reaches"
             " 0.5 and the score is under 0.55) and the last two rungs' self-play verdicts agree"
@@ -69,15 +70,7 @@ def register(sub: Any) -> None:
         help="play every game again instead of taking those kept from earlier verdicts of "
         "this board (they are replaced)",
     )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="K",
-        help="worker processes (default: one per available CPU; results do not depend on it)",
-    )
-    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, or 'local'")
+    add_seed_and_workers(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--out", metavar="DIR", help="also write verdict.html, trace.png and verdict.json there"
