@@ -120,7 +120,7 @@ class VerdictPanel(QWidget):
             scenario = self._scenario()
             doc = load_verdict(scenario)
             earlier = doc is None and earlier_verdict(scenario)
-            text = verdict_line(doc, self._sides(scenario), earlier)
+            text = verdict_line(doc, self._sides(scenario), earlier, "press Judge board")
         except TankmapError as exc:
             text = f"verdict: {exc}"
             doc = None

@@ -115,19 +115,23 @@ def disagreement(scenario: Scenario) -> str | None:
 
 
 def verdict_line(
-    doc: dict[str, Any] | None, sides: tuple[str, str] = ("south", "north"), earlier: bool = False
+    doc: dict[str, Any] | None,
+    sides: tuple[str, str] = ("south", "north"),
+    earlier: bool = False,
+    judge: str = "run 'tankmap verdict' on it",
 ) -> str:
     """One line for a remembered verdict, or how to get one:
     ``"verdict: favours south (converged), balance 0.62 [0.55, 0.70], search:12, 200 games"``.
     ``sides`` are the display names of south and north; ``earlier``: no ``doc``, but one
-    made by other code is kept (``earlier_verdict``)."""
+    made by other code is kept (``earlier_verdict``); ``judge`` says how to judge the board
+    (the editor has a button for it)."""
     if doc is None and earlier:
         return (
             "verdict: none yet from this tankmap's agents (the one kept was made by other "
-            "agent code, before an update: run 'tankmap verdict' on the board again)"
+            f"agent code, before an update: {judge} again)"
         )
     if doc is None:
-        return "verdict: none yet for this board (run 'tankmap verdict' on it)"
+        return f"verdict: none yet for this board ({judge})"
     names = {"south": sides[0], "north": sides[1]}
     fav = doc.get("favoured")
     what = {"even": "even", "undecided": "undecided"}.get(

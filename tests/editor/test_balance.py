@@ -338,7 +338,7 @@ def test_the_dialog_shows_the_board_s_remembered_verdict_first(qtbot: Any) -> No
     scenario = read_scenario(MIRROR)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
-    assert "none yet for this board" in dialog.verdict.line.text()
+    assert "none yet for this board (press Judge board)" in dialog.verdict.line.text()
     save_verdict(
         scenario,
         {
@@ -376,6 +376,7 @@ def test_the_dialog_does_not_show_a_verdict_made_by_other_agent_code(
     qtbot.addWidget(dialog)
     text = dialog.verdict.line.text()
     assert "made by other agent code" in text and "favours" not in text
+    assert "press Judge board again" in text
     assert dialog.verdict.button.text() == "&Judge board"
 
 
