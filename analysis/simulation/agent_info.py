@@ -129,11 +129,11 @@ def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any
     return out
 
 
-def verdict_entry(scenario: Scenario) -> dict[str, Any]:
+def verdict_entry(scenario: Scenario, judge: str = "run 'tankmap verdict' on it") -> dict[str, Any]:
     """The board's remembered verdict (``tankmap verdict``): ``verdict`` (its document's
-    headline keys, or ``None``), ``verdict_line`` (one line to print before any balance)
-    and ``verdict_disagreement`` (a sentence when an independent and a heuristic-based
-    family disagree, else ``None``)."""
+    headline keys, or ``None``), ``verdict_line`` (one line to print before any balance;
+    ``judge`` says how to get a verdict when there is none) and ``verdict_disagreement`` (a
+    sentence when an independent and a heuristic-based family disagree, else ``None``)."""
     from tankmap.analysis.verdict.cache import (
         disagreement,
         earlier_verdict,
@@ -159,7 +159,10 @@ def verdict_entry(scenario: Scenario) -> dict[str, Any]:
     return {
         "verdict": None if doc is None else {k: doc.get(k) for k in keys},
         "verdict_line": verdict_line(
-            doc, (names[Side.SOUTH], names[Side.NORTH]), doc is None and earlier_verdict(scenario)
+            doc,
+            (names[Side.SOUTH], names[Side.NORTH]),
+            doc is None and earlier_verdict(scenario),
+            judge,
         ),
         "verdict_disagreement": disagreement(scenario),
     }

@@ -22,6 +22,8 @@ Promises:
 
 from __future__ import annotations
 
+import contextlib
+
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -41,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tankmap.analysis.simulation.agent_info import describe
+from tankmap.analysis.simulation.agent_info import describe, verdict_entry
 from tankmap.analysis.suggest import Edit, SuggestResult
 from tankmap.editor.commands import ScenarioCommand
 from tankmap.editor.context import EditorContext
@@ -70,10 +72,18 @@ AUTO = "automatic"
 """The agent entry that lets the search pick the strongest agent that fits the budget."""
 
 
-def _summary(result: SuggestResult) -> str:
-    """The board's measured figure and the run's notes, less the reason no edit was found
-    (the note above the list says that already)."""
-    return before_text(result, with_reason=False) + "".join(f" {sentence(n)}" for n in result.notes)
+JUDGE = "Judge board in Analysis ▸ Simulate balance gives one"
+"""How the editor gets a board's verdict (its line when there is none)."""
+
+
+def _summary(result: SuggestResult, verdict: str = "") -> str:
+    """The board's measured figure, its remembered verdict (``verdict``: the line, as the
+    balance dialog shows it) and the run's notes, less the reason no edit was found (the
+    note above the list says that already)."""
+    text = before_text(result, with_reason=False)
+    if verdict:
+        text += f" {sentence(verdict)}"
+    return text + "".join(f" {sentence(n)}" for n in result.notes)
 
 
 class _TallEnough(QWidget):
@@ -112,6 +122,7 @@ class SuggestionsDock(QWidget):
         self.result: SuggestResult | None = None
         self.run_doc: Document | None = None
         self.run_board: Scenario | None = None
+        self._verdict = ""  # the verdict line of the board the last run searched
         self.ghost: GhostOverlay | None = None
         self.previewing = True  # False while the dock is hidden
         self._doc: Document | None = None
@@ -355,7 +366,11 @@ class SuggestionsDock(QWidget):
         self._end()
         assert isinstance(result, SuggestResult)
         self.result = result
-        self.summary.setText(_summary(result))
+        self._verdict = ""
+        if self.run_board is not None:  # its verdict beside its figure (as simulate prints it)
+            with contextlib.suppress(TankmapError):
+                self._verdict = verdict_entry(self.run_board, JUDGE)["verdict_line"]
+        self.summary.setText(_summary(result, self._verdict))
         names = self.ctx.doc.ruleset.side_names()
         for k, (edit, measured) in enumerate(result.suggestions, 1):
             item = QListWidgetItem(suggestion_text(k, edit, measured, result.before))
@@ -517,7 +532,7 @@ class SuggestionsDock(QWidget):
         self.note.setStyleSheet(f"color: {colour}")
         if self.result is not None:
             # "Now" belongs to the board the run searched: once it changed, say so
-            head = _summary(self.result)
+            head = _summary(self.result, self._verdict)
             if stale:
                 head = "Before: " + head.removeprefix("Now: ")
             self.summary.setText(head)

@@ -71,6 +71,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from tankmap.analysis.simulation.agent_info import verdict_entry
     from tankmap.analysis.suggest import suggest
     from tankmap.commands.common import (
         MAX_GAMES,
@@ -114,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     finish()
     doc = result.to_json()
     doc["file"] = args.file
+    doc.update(verdict_entry(scenario))  # the board's remembered verdict, as simulate shows it
     if args.out:
         for k, (edit, _m) in enumerate(result.suggestions, 1):
             path = Path(args.out) / f"suggestion-{k}.json"
@@ -133,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
         f"with {result.agent} ({b['games']} games, {result.agent_reason}); "
         f"{race(b['turns_to_goal'])}"
     )
+    print(f"  {doc['verdict_line']}")
+    if doc["verdict_disagreement"]:
+        print(f"  warning: {doc['verdict_disagreement']}")
     print(
         f"  {result.candidates} legal edits, {result.played} played, {result.remeasured} "
         f"re-measured on fresh seeds, {result.seconds:.0f} s"

@@ -148,7 +148,12 @@ def test_a_confirmation_by_another_agent_is_paired_and_reported() -> None:
         assert c["confirmed"] is (c["improvement_ci95"][0] > 0)
 
 
-def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_suggest_json_and_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tankmap.analysis.verdict.cache import save_verdict
+
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path / "cache"))
     argv = [
         "suggest",
         "final-act/flanks-vs-centre",
@@ -169,6 +174,7 @@ def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert len(doc["suggestions"]) == 1 and doc["suggestions"][0]["improvement_ci95"][0] > 0
+    assert doc["verdict"] is None and "none yet for this board" in doc["verdict_line"]
     f = Path(doc["suggestions"][0]["file"])
     rs = get_ruleset("final-act")
     assert is_legal(rs.check(read_scenario(f)))
@@ -185,5 +191,11 @@ def test_cli_suggest_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixtur
         "--top",
         "1",
     ]
+    mirror = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
+    remembered = {"family": "search", "agent": "search:12", "favoured": "even"}
+    save_verdict(mirror, {**remembered, "converged": True, "balance": 0.97, "games": 200})
     assert main(argv) == 0
-    assert "no edit found that evens the board beyond noise" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no edit found that evens the board beyond noise" in out
+    # the board's verdict beside the balance, as simulate and the editor show it
+    assert "\n  verdict: even (converged), balance 0.97" in out and "search:12" in out

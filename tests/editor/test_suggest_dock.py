@@ -85,6 +85,7 @@ def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
     assert f"gain {m.gain.estimate:+.3f} [{m.gain.lower:+.3f}, " in first and "200 games" in first
     assert "Now: balance" in dock.summary.text()
     assert "heuristic alone" in dock.summary.text()
+    assert "Verdict: none yet for this board (Judge board in Analysis" in dock.summary.text()
     assert dock.confirm_button.isVisible() and dock.confirm_button.text() == "Confirm with search"
     assert dock.bar.value() == result.played and dock.bar.value() > 0
 
@@ -199,7 +200,11 @@ def test_move_units_too_searches_set_up_positions(
 def test_the_bar_says_nothing_before_a_run_and_an_empty_run_says_why(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
+    from tankmap.analysis.verdict.cache import save_verdict
+
     w = make_window(FLANKS)
+    remembered = {"family": "search", "agent": "search:12", "favoured": "even", "games": 200}
+    save_verdict(w.doc.scenario, {**remembered, "converged": True, "balance": 0.96})
     dock = _dock(w, seed=1)  # seed 1: nothing beyond noise on 200 games
     assert not dock.bar.isTextVisible()  # no "0 of 1 candidates played" before any run
     assert dock.run()
@@ -208,6 +213,8 @@ def test_the_bar_says_nothing_before_a_run_and_an_empty_run_says_why(
     assert dock.list.count() == 0 and not dock.confirm_button.isVisible()
     assert dock.note.text().startswith("No edit found that evens the board beyond noise")
     assert "No edit found" not in dock.summary.text()  # said once, in the note
+    # the board's verdict beside its figure, as the balance dialog and simulate show it
+    assert "Verdict: even (converged), balance 0.96" in dock.summary.text()
 
 
 def test_confirm_re_measures_heuristic_suggestions_with_the_strongest_agent(
