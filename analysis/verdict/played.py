@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tankmap.analysis.code_version import code_version
+from tankmap.analysis.code_version import made_here, stamp
 from tankmap.analysis.ladder_cache import board_key
 from tankmap.analysis.verdict.cache import verdict_dir
 from tankmap.rules.errors import TankmapError
@@ -116,7 +116,7 @@ class PlayedGames:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with _locked(self.path):
                 runs = _merged(_read(self.path), self.runs)
-                doc = {"code": code_version(), "runs": runs}
+                doc = stamp({"runs": runs})
                 atomic_write_text(self.path, json.dumps(doc) + "\n")
         except (OSError, TankmapError):
             pass  # the games are not kept; the climb goes on
@@ -164,13 +164,13 @@ def _merged(
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    """The runs kept in ``path`` by this code (``code_version``); empty when the file is
+    """The runs kept in ``path`` by this code (``made_here``); empty when the file is
     missing, unreadable, malformed or written by other code. A malformed run is dropped."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(doc, dict) or doc.get("code") != code_version():
+    if not made_here(doc):
         return {}
     runs = doc.get("runs")
     if not isinstance(runs, dict):

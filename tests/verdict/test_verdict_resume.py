@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from verdict_fakes import FakeGames, TimedFakeGames
 
+from tankmap.analysis import code_version as code_version_mod
 from tankmap.analysis.simulation.families import Family
 from tankmap.analysis.verdict import played as played_mod
 from tankmap.analysis.verdict.climb import run_verdict
@@ -295,7 +296,7 @@ def test_games_kept_by_other_code_are_not_reused(
     monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
     PlayedGames.of(MIRROR).add(("a", "b"), 7, 0, ["south"], 1.0)
     assert PlayedGames.of(MIRROR).count() == 1
-    monkeypatch.setattr(played_mod, "code_version", lambda: "other code")
+    monkeypatch.setattr(code_version_mod, "code_version", lambda: "other code")
     assert PlayedGames.of(MIRROR).count() == 0
 
 
@@ -315,7 +316,7 @@ def test_a_malformed_file_counts_as_no_games(
     monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
     path = games_path(MIRROR)
     path.parent.mkdir(parents=True)
-    path.write_text(text.replace("%s", played_mod.code_version()), encoding="utf-8")
+    path.write_text(text.replace("%s", code_version_mod.code_version()), encoding="utf-8")
     store = PlayedGames.of(MIRROR)
     assert store.count() == 0 and store.kept(("a", "b"), 7, 0, 1) == []
     store.add(("a", "b"), 7, 0, ["north"], 1.0)  # and it is replaced by a good one
