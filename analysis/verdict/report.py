@@ -14,6 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
 from tankmap.analysis.verdict.rule import NO_GAIN  # noqa: E402
@@ -52,6 +53,11 @@ def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
         bottom.plot([i], [t["score_vs_previous"]], "o", color="#57301d")
     bottom.axhline(0.5, color="#999", linewidth=0.8)
     bottom.axhline(NO_GAIN, color="#999", linewidth=0.8, linestyle="--")
+    edge = blended_transform_factory(bottom.transAxes, bottom.transData)  # x: axes, y: data
+    note = {"transform": edge, "fontsize": 8, "color": "#666"}
+    above = f"{NO_GAIN}: at or above, it still beats the rung before"
+    bottom.text(0.01, NO_GAIN + 0.01, above, va="bottom", **note)
+    bottom.text(0.01, 0.49, "0.5: as strong as the rung before", va="top", **note)
     bottom.set_ylim(0, 1)
     bottom.set_ylabel("score against the\nrung before (95 %)")
     bottom.set_xticks(x, labels, rotation=20)
