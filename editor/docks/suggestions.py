@@ -72,7 +72,7 @@ AUTO = "automatic"
 """The agent entry that lets the search pick the strongest agent that fits the budget."""
 
 
-JUDGE = "Judge board in Analysis ▸ Simulate balance gives one"
+JUDGE = "press Judge board in Analysis ▸ Simulate balance"
 """How the editor gets a board's verdict (its line when there is none)."""
 
 

@@ -85,7 +85,7 @@ def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
     assert f"gain {m.gain.estimate:+.3f} [{m.gain.lower:+.3f}, " in first and "200 games" in first
     assert "Now: balance" in dock.summary.text()
     assert "heuristic alone" in dock.summary.text()
-    assert "Verdict: none yet for this board (Judge board in Analysis" in dock.summary.text()
+    assert "Verdict: none yet for this board (press Judge board in Analysis" in dock.summary.text()
     assert dock.confirm_button.isVisible() and dock.confirm_button.text() == "Confirm with search"
     assert dock.bar.value() == result.played and dock.bar.value() > 0
 
