@@ -23,12 +23,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from tankmap.analysis.verdict.cache import (
-    earlier_verdict,
-    load_verdict,
-    save_verdict,
-    verdict_line,
-)
+from tankmap.analysis.verdict.cache import save_verdict, shown_verdict, verdict_line
 from tankmap.editor.jobs import JobCancelled, ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -118,9 +113,7 @@ class VerdictPanel(QWidget):
             return
         try:
             scenario = self._scenario()
-            doc = load_verdict(scenario)
-            earlier = doc is None and earlier_verdict(scenario)
-            text = verdict_line(doc, self._sides(scenario), earlier, "press Judge board")
+            doc, text = shown_verdict(scenario, self._sides(scenario), "press Judge board")
         except TankmapError as exc:
             text = f"verdict: {exc}"
             doc = None

@@ -134,17 +134,12 @@ def verdict_entry(scenario: Scenario, judge: str = "run 'tankmap verdict' on it"
     headline keys, or ``None``), ``verdict_line`` (one line to print before any balance;
     ``judge`` says how to get a verdict when there is none) and ``verdict_disagreement`` (a
     sentence when an independent and a heuristic-based family disagree, else ``None``)."""
-    from tankmap.analysis.verdict.cache import (
-        disagreement,
-        earlier_verdict,
-        load_verdict,
-        verdict_line,
-    )
+    from tankmap.analysis.verdict.cache import disagreement, shown_verdict
     from tankmap.rules.geometry import Side
     from tankmap.rules.registry import get_ruleset
 
-    doc = load_verdict(scenario)
     names = get_ruleset(scenario.ruleset).side_names()
+    doc, line = shown_verdict(scenario, (names[Side.SOUTH], names[Side.NORTH]), judge)
     keys = (
         "agent",
         "family",
@@ -158,12 +153,7 @@ def verdict_entry(scenario: Scenario, judge: str = "run 'tankmap verdict' on it"
     )
     return {
         "verdict": None if doc is None else {k: doc.get(k) for k in keys},
-        "verdict_line": verdict_line(
-            doc,
-            (names[Side.SOUTH], names[Side.NORTH]),
-            doc is None and earlier_verdict(scenario),
-            judge,
-        ),
+        "verdict_line": line,
         "verdict_disagreement": disagreement(scenario),
     }
 

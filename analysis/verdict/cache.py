@@ -64,30 +64,56 @@ def save_verdict(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
     return path
 
 
+def _kept(scenario: Scenario) -> tuple[dict[str, dict[str, Any]], bool]:
+    """This code's verdicts of the board by family name, and whether verdicts other code
+    made are kept without any of this code's (one read of the file)."""
+    fams = _read(_path(scenario))
+    mine = {k: unstamped(v) for k, v in fams.items() if made_here(v)}
+    return mine, bool(fams) and not mine
+
+
 def load_verdicts(scenario: Scenario) -> dict[str, dict[str, Any]]:
     """Every verdict of this board remembered by this code, by family name (empty when
     none)."""
-    return {k: unstamped(v) for k, v in _read(_path(scenario)).items() if made_here(v)}
+    return _kept(scenario)[0]
 
 
 def earlier_verdict(scenario: Scenario) -> bool:
     """Whether a verdict of this board made by other code (an earlier tankmap) is kept,
     and none of this code's."""
-    fams = _read(_path(scenario))
-    return bool(fams) and not any(made_here(v) for v in fams.values())
+    return _kept(scenario)[1]
 
 
 def load_verdict(scenario: Scenario, family: str | None = None) -> dict[str, Any] | None:
     """The verdict to show for this board: family ``family``'s, else the game's default
     family's, else a converged one, else any; ``None`` when the board has none."""
-    fams = load_verdicts(scenario)
+    return _chosen(scenario.ruleset, load_verdicts(scenario), family)
+
+
+def shown_verdict(
+    scenario: Scenario,
+    sides: tuple[str, str] = ("south", "north"),
+    judge: str = "run 'tankmap verdict' on it",
+) -> tuple[dict[str, Any] | None, str]:
+    """The verdict to show for this board (``load_verdict``) and its line (``verdict_line``:
+    ``sides`` the display names, ``judge`` how to get one), saying so when only a verdict
+    made by other code is kept."""
+    fams, earlier = _kept(scenario)
+    doc = _chosen(scenario.ruleset, fams, None)
+    return doc, verdict_line(doc, sides, earlier, judge)
+
+
+def _chosen(
+    ruleset: str, fams: dict[str, dict[str, Any]], family: str | None
+) -> dict[str, Any] | None:
+    """``load_verdict``'s choice among ``fams``."""
     if not fams:
         return None
     if family is not None:
         return fams.get(family)
     from tankmap.analysis.simulation.families import families
 
-    order = [f.name for f in families(scenario.ruleset)]
+    order = [f.name for f in families(ruleset)]
     ranked = sorted(
         fams.values(),
         key=lambda d: (
