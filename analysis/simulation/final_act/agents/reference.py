@@ -58,11 +58,20 @@ def stale_amplitude(stale: int) -> float:
     return 0.3 if stale < 2 else 0.3 + min(stale, 8)
 
 
+_Choice = tuple[int, int, Order, float, bool]
+"""One order a heuristic unit may choose: rounds to goal, destination, the order, its score
+without noise (rounds to goal + caution x enemy shooters on the destination), and whether
+the destination is closed whatever the other units do (a wreck, no entry, a berm refused)."""
+
+
 class RoundView:
     """What both sides see at the start of a round: each live unit's fire zone (cells and
     bitmask) and, per side, the zone masks of its shooters (``danger`` counts them)."""
 
-    __slots__ = ("state", "blockers", "zones", "masks", "side_masks", "live", "_danger")
+    __slots__ = (
+        *("state", "blockers", "zones", "masks", "side_masks", "live"),
+        *("_danger", "likely", "choices"),
+    )
 
     def __init__(self, state: State, prep: Prepared) -> None:
         self.state = state
@@ -80,6 +89,12 @@ class RoundView:
             if mask:
                 self.side_masks[side[u]].append(mask)
         self._danger: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self.likely: dict[int, dict[int, float]] = {}
+        """Per enemy side, ``HeuristicPolicy._likely`` of this view (the same for every
+        heuristic plan drawn from it: ``search`` draws many)."""
+        self.choices: dict[tuple[int, int, bool], tuple[_Choice, ...]] = {}
+        """Per (unit, side, no_berms), the unit's ``HeuristicPolicy`` choices scored without
+        noise (``_choices``)."""
 
     def danger(self, side: int, cell: int) -> int:
         """How many units of ``side`` have ``cell`` in their fire zone now."""
@@ -178,7 +193,14 @@ class HeuristicPolicy:
         self._plan: dict[int, Order] = {}  # orders a start-of-round token was laid for
 
     def _likely(self, view: RoundView) -> dict[int, float]:
-        """Expected value of enemy units ending the round on each cell."""
+        """Expected value of enemy units ending the round on each cell (a new dict: the
+        caller may change it)."""
+        found = view.likely.get(self.enemy)
+        if found is None:
+            found = view.likely[self.enemy] = self._likely_now(view)
+        return dict(found)
+
+    def _likely_now(self, view: RoundView) -> dict[int, float]:
         st = view.state
         likely = self.prep.likely
         enemy = self.enemy
@@ -198,10 +220,7 @@ class HeuristicPolicy:
     ) -> tuple[dict[int, Order], dict[int, int]]:
         st = view.state
         side = self.side
-        enemy = self.enemy
-        danger = view.danger
         dist = self.prep.dist
-        ranked = self.prep.ranked
         mine = [u for u in view.live if st.side[u] == side]
         noise = rng.random(32 * len(mine) + 8).tolist()
         likely = self._likely(view)
@@ -234,16 +253,13 @@ class HeuristicPolicy:
                 amplitude = stale_amplitude(stale)
                 best = None
                 best_score = float(INF)
-                wm = st.wreck_mask | st.no_entry
                 base = 8 + 32 * k
-                for j, (d, to, o) in enumerate(ranked(kind, side, here, st.facing[u])):
+                for j, (d, to, o, calm, closed) in enumerate(self._choices(view, u, caution)):
                     if d > best_score:
                         break  # sorted by d and score >= d: nothing later scores better
-                    if to != here and (
-                        to in claimed or wm >> to & 1 or (self.no_berms and self.berms >> to & 1)
-                    ):
+                    if to != here and (closed or to in claimed):
                         continue
-                    score = d + caution * danger(enemy, to) + amplitude * noise[base + (j & 31)]
+                    score = calm + amplitude * noise[base + (j & 31)]
                     if score < best_score:
                         best, best_score = o, score
                 order = best if best is not None else (here, st.facing[u])
@@ -278,6 +294,24 @@ class HeuristicPolicy:
                 likely[best_cell] = best_val * 0.45
             shells[u] = best_cell
         return orders, shells
+
+    def _choices(self, view: RoundView, u: int, caution: float) -> tuple[_Choice, ...]:
+        """Unit ``u``'s orders as ``decide`` weighs them (``_Choice``), best route first,
+        kept in ``view``: only the noise and the cells other units claim differ between
+        plans drawn from one view."""
+        key = (u, self.side, self.no_berms)
+        found = view.choices.get(key)
+        if found is None:
+            st = view.state
+            closed = st.wreck_mask | st.no_entry
+            if self.no_berms:
+                closed |= self.berms
+            danger, enemy = view.danger, self.enemy
+            found = view.choices[key] = tuple(
+                (d, to, o, d + caution * danger(enemy, to), bool(closed >> to & 1))
+                for d, to, o in self.prep.ranked(st.kind[u], self.side, st.cell[u], st.facing[u])
+            )
+        return found
 
     def _leave(self, view: RoundView, u: int, claimed: set[int]) -> Order:
         """The order of an R/M that must leave its cell (``State.must_leave``): the
