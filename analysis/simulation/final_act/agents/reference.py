@@ -25,6 +25,7 @@ result maps unit index → order and shooter index → target cell.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Protocol
 
 import numpy as np
@@ -43,6 +44,7 @@ from tankmap.analysis.simulation.final_act.prepared import INF, VALUE, Prepared
 from tankmap.rules.final_act.engine import RoundReport, State
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.tables import Order
+from tankmap.rules.geometry import Facing
 
 # The heuristic's picks under ``token_share`` pick, most wanted first: tokens that win races
 # (full throttle) and take tanks out, before the defensive ones.
@@ -63,6 +65,14 @@ _Choice = tuple[int, int, Order, float, bool]
 without noise (rounds to goal + caution x enemy shooters on the destination), and whether
 the destination is closed whatever the other units do (a wreck, no entry, a berm refused)."""
 
+_AtChoices = tuple[
+    tuple[tuple[Facing, tuple[int, ...]], ...], float, tuple[tuple[int, Order, float], ...]
+]
+"""An AT's choices: its zone after each turn in place, the score of staying, and its moves
+(index among its orders, order, score without noise)."""
+_ZEROS = repeat(0.0)
+"""``map(likely.get, cells, _ZEROS)``: each cell's likely value, 0.0 where none."""
+
 
 class RoundView:
     """What both sides see at the start of a round: each live unit's fire zone (cells and
@@ -70,7 +80,7 @@ class RoundView:
 
     __slots__ = (
         *("state", "blockers", "zones", "masks", "side_masks", "live"),
-        *("_danger", "likely", "choices"),
+        *("_danger", "likely", "choices", "at_choices"),
     )
 
     def __init__(self, state: State, prep: Prepared) -> None:
@@ -95,6 +105,8 @@ class RoundView:
         self.choices: dict[tuple[int, int, bool], tuple[_Choice, ...]] = {}
         """Per (unit, side, no_berms), the unit's ``HeuristicPolicy`` choices scored without
         noise (``_choices``)."""
+        self.at_choices: dict[tuple[int, int, bool], _AtChoices] = {}
+        """The same for an AT (``HeuristicPolicy._at_choices``)."""
 
     def danger(self, side: int, cell: int) -> int:
         """How many units of ``side`` have ``cell`` in their fire zone now."""
@@ -389,25 +401,45 @@ class HeuristicPolicy:
     ) -> Order:
         st = view.state
         here, facing = st.cell[u], st.facing[u]
-        if sum(likely.get(c, 0.0) for c in view.zones[u]) > 0.25:
+        get = likely.get
+        if sum(map(get, view.zones[u], _ZEROS)) > 0.25:
             return (here, facing)
+        turns, stay, moves = self._at_choices(view, u)
         best_f, best_v = facing, 0.25
-        for turn in (2, 4, 6):
-            f = facing.turned(turn)
-            zone = self.prep.zone("at", here, f, view.blockers)[0]
-            v = sum(likely.get(c, 0.0) for c in zone)
+        for f, zone in turns:
+            v = sum(map(get, zone, _ZEROS))
             if v > best_v:
                 best_f, best_v = f, v
         if best_f is not facing:
             return (here, best_f)
-        dtab = self.prep.dist["at"][self.side]
-        enemy = self.enemy
         best: Order = (here, facing)
-        best_score = dtab[here * 8 + facing] + 0.5 * view.danger(enemy, here)
-        for j, (to, f) in enumerate(st.orders(u)):
-            if to == here or (self.no_berms and self.berms >> to & 1):
-                continue
-            score = dtab[to * 8 + f] + 0.5 * view.danger(enemy, to) + 0.2 * noise[base + (j & 31)]
+        best_score = stay
+        for j, order, calm in moves:
+            score = calm + 0.2 * noise[base + (j & 31)]
             if score < best_score:
-                best, best_score = (to, f), score
+                best, best_score = order, score
         return best
+
+    def _at_choices(self, view: RoundView, u: int) -> _AtChoices:
+        """AT ``u``'s choices as ``_at_order`` weighs them, kept in ``view``: its zone after
+        each turn in place, the score of staying, and each move's index among its orders,
+        the order and its score without noise (route + 0.5 x enemy shooters there)."""
+        key = (u, self.side, self.no_berms)
+        found = view.at_choices.get(key)
+        if found is None:
+            st = view.state
+            here, facing = st.cell[u], st.facing[u]
+            dtab = self.prep.dist["at"][self.side]
+            danger, enemy = view.danger, self.enemy
+            turns = []
+            for turn in (2, 4, 6):
+                f = facing.turned(turn)
+                turns.append((f, self.prep.zone("at", here, f, view.blockers)[0]))
+            moves = [
+                (j, (to, f), dtab[to * 8 + f] + 0.5 * danger(enemy, to))
+                for j, (to, f) in enumerate(st.orders(u))
+                if to != here and not (self.no_berms and self.berms >> to & 1)
+            ]
+            stay = dtab[here * 8 + facing] + 0.5 * danger(enemy, here)
+            found = view.at_choices[key] = (tuple(turns), stay, tuple(moves))
+        return found
