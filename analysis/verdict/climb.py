@@ -1,7 +1,10 @@
 """``run_verdict``: climb an agent family's budgets on a board until its balance verdict
 stops moving (``rule.judge``), or the time runs out.
 
-Rung 0 plays the family's first budget against itself (``games`` games). Rung k plays budget
+Rung 0 plays the family's first budget against itself: a first look (a fifth of ``games``
+games, which gives the climb's pace), then the rest only when rung 1 does not beat it, or at
+once when rung 1 might not fit in the time left (as judged before every rung, below: a climb
+cut short reads its verdict from it). Rung k plays budget
 ``2^k B`` against rung k−1 with sides swapped on common seeds (up to ``games`` games: the
 same ``games / 2`` seeds once with each agent as south), in up to three looks (``LOOKS``: a
 fifth of the seeds, half, all): when the seeds played already show that the new budget beats
@@ -20,7 +23,7 @@ least ``min_games`` games, else the last with one). Every
 run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's next look
 continues the one before (the games a single run would play), so the same seed gives the same
 trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
-on a slower machine.
+on a slower machine (or have rung 0 play its whole self-play at once).
 
 With a ``store`` (``played.PlayedGames``), every run takes the games an earlier climb on
 the board played (the same agents, seed and game numbers: the same games) and plays only the
@@ -293,19 +296,33 @@ def run_verdict(
     # what the climb is playing: rung i's match, or the self-plays that judge rung i
     phase: tuple[str, int] | None = None
 
-    def self_play(i: int) -> None:
-        """Play rung ``i``'s self-play into ``steps[i]``; at the deadline it keeps the games
-        finished so far and raises ``_TimeUp``."""
+    tables: dict[int, pd.DataFrame] = {}  # each rung's self-play games so far
+
+    def self_played(i: int) -> int:
+        """How many of rung ``i``'s self-play games are played (or kept)."""
+        return len(tables[i]) if i in tables else 0
+
+    def self_play(i: int, upto: int = games) -> None:
+        """Play rung ``i``'s self-play up to its game ``upto`` into ``steps[i]`` (going on
+        from the games it has); at the deadline it keeps the games finished so far and
+        raises ``_TimeUp``."""
         nonlocal unit, phase
         step = steps[i]
+        have = self_played(i)
+        if have >= upto:
+            return
         run = run_seed(seed, i, 0)
         phase = ("self-play", len(steps) - 1)
-        df, spent = play(f"{step.agent} self-play", (step.agent, step.agent), games, run, keep=True)
+        pols = (step.agent, step.agent)
+        df, spent = play(f"{step.agent} self-play", pols, upto - have, run, have, keep=True)
         if i == len(steps) - 1 and len(df):
             unit = spent / len(df)
+        if i in tables:
+            df = pd.concat([tables[i], df], ignore_index=True)
+        tables[i] = df
         est = BalanceEstimate.of_table(df, step.agent) if len(df) else None
         steps[i] = replace(step, self_play=est, seconds=step.seconds + spent)
-        if df.attrs.get("stopped"):
+        if len(df) < upto:
             raise _TimeUp(
                 f"the time limit cut {step.agent}'s self-play at {len(df)} of {games} games"
             )
@@ -324,15 +341,26 @@ def run_verdict(
             match_left -= stored(pols, match_seed, 0, half)
         own_left = games - stored((agent, agent), run_seed(seed, i, 0), 0, games)
         last_left = 0
-        if last.self_play is None or last.self_play.games < games:
-            last_left = games - stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
+        if self_played(i - 1) < games:
+            kept = stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
+            last_left = games - max(kept, self_played(i - 1))
         return match_left, own_left, last_left
 
     try:
         for rung, budget in enumerate(fam.budgets()):
             agent = fam.agent(budget)
             if not steps:
+                # a first look at the self-play (as a match's first look) gives the pace; the
+                # rest waits while the next rung fits the time left even if it needs it (a
+                # rung that beats this one does not), else it is played now: the verdict of
+                # a climb cut short then comes from it
                 steps.append(Step(agent, budget, None))
+                self_play(0, max(1, int(games * LOOKS[0])))
+                if fam.limit >= 2 * budget:
+                    match_left, own_left, last_left = games_left(1)
+                    # (the check that starts the next rung below, as it will be made)
+                    if clock() + unit * (1.5 * match_left + 2 * own_left + last_left) <= deadline:
+                        continue
                 self_play(0)
                 continue
             last = steps[-1]
@@ -369,18 +397,17 @@ def run_verdict(
             unit = spent / max(played, 1) * 4 / 3  # self-play of the doubled budget: 2 of 1.5
             steps.append(Step(agent, budget, None, points, played, spent))
             if not steps[-1].beats_previous():
-                if last.self_play is None:
-                    self_play(len(steps) - 2)
+                self_play(len(steps) - 2)  # (its rest, when it had only a first look or none)
                 self_play(len(steps) - 1)
                 if judge(steps, MIN_VERDICT_GAMES).converged:
                     break
         else:
             notes.append(f"the family's largest budget ({fam.limit}) reached")
         # the verdict is read from the strongest rung: give it a self-play when it has none
-        if steps and steps[-1].self_play is None:
+        if steps and self_played(len(steps) - 1) < games:
             i = len(steps) - 1
             kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, games)
-            half_of_it = max(games * 0.5 - kept, 0.0)
+            half_of_it = max(games * 0.5 - max(kept, self_played(i)), 0.0)
             if clock() + unit * half_of_it <= deadline or (store is not None and fits(games)):
                 self_play(i)
             else:

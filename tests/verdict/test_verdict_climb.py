@@ -44,6 +44,9 @@ def test_equal_rungs_converge_at_the_second_rung() -> None:
     assert doc["trace"][1]["match_games"] == 120
     assert doc["favoured"] == doc["trace"][1]["favoured"]
     assert doc["games"] == 120
+    # the first rung's self-play went on from its first look (24 games) when the second
+    # rung did not beat it: all 120 games
+    assert [t["games"] for t in doc["trace"]] == [120, 120]
 
 
 def test_same_seed_same_verdict_on_one_and_two_workers() -> None:
@@ -168,11 +171,13 @@ def test_a_rung_that_beats_the_one_before_stops_at_its_first_look_and_skips_self
     doc = run_verdict(MIRROR, fam=STEPS, seed=1, games=100, cross_check=False).to_json()
     trace = doc["trace"]
     assert [t["agent"] for t in trace] == ["x:1", "x:2", "x:4", "x:8"]
-    # x:2 beats x:1 on the first look's 10 seeds (a fifth of 50) both ways: 20 games, no
-    # self-play (never needed: x:4 beats it too); x:4 gets its self-play when x:8 no longer
-    # beats it (all three looks: 10, 15 and 25 seeds, 100 games)
+    # x:1 plays the first look of its self-play (20 games, a fifth), and no more: x:2 beats
+    # it on the first look's 10 seeds (a fifth of 50) both ways: 20 games, no self-play
+    # (never needed: x:4 beats it too); x:4 gets its self-play when x:8 no longer beats it
+    # (all three looks: 10, 15 and 25 seeds, 100 games)
     assert [t["match_games"] for t in trace] == [0, 20, 20, 100]
-    assert [t["games"] for t in trace] == [100, 0, 100, 100]
+    assert [t["games"] for t in trace] == [20, 0, 100, 100]
+    assert trace[0]["favoured"] == "undecided"  # (20 games decide nothing)
     assert trace[1]["balance"] is None and trace[1]["favoured"] == "undecided"
     assert trace[3]["score_vs_previous"] == 0.5
     assert doc["converged"] is True and doc["agent"] == "x:8" and doc["favoured"] == "even"
@@ -181,6 +186,7 @@ def test_a_rung_that_beats_the_one_before_stops_at_its_first_look_and_skips_self
         looks = [(n, first) for p, n, first in fake.runs if p == pols]
         assert looks == [(10, 0), (15, 10), (25, 25)]
     assert not any(pols == ("x:2", "x:2") for pols, _, _ in fake.runs)
+    assert [(n, first) for p, n, first in fake.runs if p == ("x:1", "x:1")] == [(20, 0)]
 
 
 def test_an_unconverged_climb_reads_its_verdict_from_the_strongest_rung(
@@ -196,7 +202,7 @@ def test_an_unconverged_climb_reads_its_verdict_from_the_strongest_rung(
     assert "x:4 still beats x:2" in v.judgement.reason
     # the top rung beat the one before, yet plays its self-play at the end: the verdict
     # comes from x:4, the strongest agent the climb played, not from x:1
-    assert [t["games"] for t in doc["trace"]] == [100, 0, 100]
+    assert [t["games"] for t in doc["trace"]] == [20, 0, 100]
     assert doc["agent"] == "x:4" and doc["games"] == 100
 
 

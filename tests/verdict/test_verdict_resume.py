@@ -55,15 +55,16 @@ def _climb(
 
 def _one_long_climb(monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], TimedFakeGames]:
     """The whole climb without a time limit to speak of (each fake game takes one second:
-    x:1 … x:8: x:1's self-play, 40 games of each of the first two matches (stopped at their
-    first look), all 200 of x:8 against x:4 and both of their self-plays, 880 games), and
-    fresh fake games for the climbs to compare with it."""
+    x:1 … x:8: the first look at x:1's self-play (40 games: x:2 beats it, so the rest is
+    never needed), 40 games of each of the first two matches (stopped at their first look),
+    all 200 of x:8 against x:4 and both of their self-plays, 720 games), and fresh fake games
+    for the climbs to compare with it."""
     from tankmap.analysis.verdict import climb
 
     whole = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", whole)
     one = _climb(whole, 10_000, None)
-    assert one["converged"] and _games(whole) == 880
+    assert one["converged"] and _games(whole) == 720
     fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
     return one, fake
@@ -74,14 +75,16 @@ def test_a_cut_climb_run_again_gives_the_trace_of_one_long_climb(
 ) -> None:
     one, fake = _one_long_climb(monkeypatch)
     store = PlayedGames(tmp_path / "games.json")
-    cut = _climb(fake, 125, store)  # x:1's self-play (200 s) is cut at 120 games
+    # x:2's rung would not fit in 125 s: x:1's whole self-play is played at once (the
+    # verdict of the cut climb comes from it), and cut at 120 games
+    cut = _climb(fake, 125, store)
     assert not cut["converged"] and cut["games"] == 120
     assert "judge the board again to go on from here" in cut["reason"]
     assert cut["reused_games"] == 0 and store.count() == 120
 
     again = _climb(fake, 10_000, PlayedGames(tmp_path / "games.json", store.runs))
-    assert again["reused_games"] == 120
-    assert _games(fake) == 880  # 120 games in the cut climb, the other 760 now
+    assert again["reused_games"] == 40  # x:1's first look: its rest is not needed now
+    assert _games(fake) == 800  # 120 games in the cut climb, the other 680 now
     strip = ("seconds", "reused_games")
     assert {k: v for k, v in again.items() if k not in strip} == {
         k: v for k, v in one.items() if k not in strip
@@ -105,6 +108,11 @@ def test_climbs_too_long_for_the_limit_get_there_in_steps(
         docs.append(_climb(fake, 250, store))
     assert docs[-1]["converged"] and 4 <= len(docs) <= 6
     assert all(d["games"] >= 100 for d in docs)  # never a verdict from a cut self-play
+    # the one difference: x:2's rung never fits 250 s, so x:1's whole self-play is played
+    # at once (the verdict of a climb cut short then comes from it), where the long climb
+    # needed only its first look
+    first = [d["trace"].pop(0) for d in (docs[-1], one)]
+    assert [f["games"] for f in first] == [200, 40]
     strip = ("seconds", "reused_games", "time_limit")
     assert {k: v for k, v in docs[-1].items() if k not in strip} == {
         k: v for k, v in one.items() if k not in strip
@@ -123,7 +131,8 @@ def test_a_cancelled_climb_keeps_the_games_it_finished(
 
     def cancelled() -> bool:
         asked[0] += 1
-        return asked[0] > 4  # on the 5th look: after 50 games of x:1's self-play
+        # the 6th time: 10 games into x:2 against x:1, after x:1's first look (40 games)
+        return asked[0] > 5
 
     with pytest.raises(climb.ClimbCancelled):
         run_verdict(MIRROR, fam=STEPS, seed=1, games=200, store=store, cancelled=cancelled)
@@ -207,15 +216,16 @@ def test_ctrl_c_keeps_the_games_the_run_in_progress_finished(
     from tankmap.analysis.verdict import climb
 
     one, _ = _one_long_climb(monkeypatch)
-    fake = TimedFakeGames(ctrl_c_at=230)  # 10 games into the north half of x:2's first look
+    # 10 games into the north half of x:2's first look (after x:1's first 40 and 20 south)
+    fake = TimedFakeGames(ctrl_c_at=70)
     monkeypatch.setattr(climb, "simulate", fake)
     store = PlayedGames(tmp_path / "games.json")
     with pytest.raises(KeyboardInterrupt):
         _climb(fake, 10_000, store)
     on_disk = played_mod._read(tmp_path / "games.json")
-    assert PlayedGames(None, on_disk).count() == 230  # written as kept
+    assert PlayedGames(None, on_disk).count() == 70  # written as kept
     again = _climb(fake, 10_000, store)
-    assert again["reused_games"] == 230
+    assert again["reused_games"] == 70
     strip = ("seconds", "reused_games")
     for doc in (again, one):
         for t in doc["trace"]:
