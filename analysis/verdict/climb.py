@@ -100,6 +100,31 @@ class _Pace:
         return now + gap > deadline
 
 
+class _Reach:
+    """Whether a run can still reach ``need`` games by a deadline: ``seen(done)`` — told as
+    its batches finish — records its pace after the first batch (which carries the start
+    of the run); ``short(deadline)`` is true when the games done plus those that pace fits
+    in the time left fall short of ``need`` (never before two batches have finished)."""
+
+    def __init__(self, clock: Callable[[], float], need: int) -> None:
+        self.clock = clock
+        self.need = need
+        self.first: tuple[int, float] | None = None  # games done, time at the first batch
+        self.done = 0
+
+    def seen(self, done: int) -> None:
+        self.done = done
+        if self.first is None:
+            self.first = (done, self.clock())
+
+    def short(self, deadline: float) -> bool:
+        if self.first is None or self.done <= self.first[0]:
+            return False
+        now = self.clock()
+        rate = (self.done - self.first[0]) / max(now - self.first[1], 1e-9)
+        return self.done + rate * max(deadline - now, 0.0) < self.need
+
+
 class ClimbCancelled(Exception):
     """The climb's ``cancelled()`` said stop: raised after the run in progress kept the
     games it finished (in the ``store``)."""
@@ -222,7 +247,13 @@ def run_verdict(
     reused = [0]  # games taken from ``store`` instead of played again
 
     def play(
-        stage: str, pols: tuple[str, str], n: int, run: int, first: int = 0, keep: bool = False
+        stage: str,
+        pols: tuple[str, str],
+        n: int,
+        run: int,
+        first: int = 0,
+        keep: bool = False,
+        need: int = 0,
     ) -> tuple[Any, float]:
         """One run and the seconds its games took: games ``first`` … ``first + n - 1``,
         those kept in ``store`` first (their seconds as they were played), the others
@@ -231,7 +262,8 @@ def run_verdict(
         then true; ``simulate``'s rule). Either happens as soon as the next batch of games
         would end past the deadline (judged from the time between the last two batches):
         batches are small (a twentieth of the run) so that the limit is kept to within
-        seconds."""
+        seconds. With ``need`` (and ``keep``) the run also stops as soon as its pace shows
+        that it cannot reach ``need`` games before the deadline (``_Reach``)."""
         have = store.kept(pols, run, first, n) if store is not None else []
         took = store.seconds_per_game(pols, run) * len(have) if have and store else 0.0
         reused[0] += len(have)
@@ -239,10 +271,15 @@ def run_verdict(
         winners = list(have)
         if len(have) < n:
             pace = _Pace(clock)
+            reach = _Reach(clock, need - len(have))
 
             def tick(done: int, total: int) -> None:
+                reach.seen(done)
                 if progress is not None:
                     progress(stage, len(have) + done, n)
+
+            def short() -> bool:
+                return need > len(have) and reach.short(deadline)
 
             t0 = clock()
 
@@ -262,7 +299,9 @@ def run_verdict(
                 scheduler=scheduler,
                 progress=tick,
                 first_game=first + len(have),
-                stop=lambda: (cancelled is not None and cancelled()) or pace.late(deadline),
+                stop=lambda: (
+                    (cancelled is not None and cancelled()) or pace.late(deadline) or short()
+                ),
                 batch_size=max(1, n // BATCHES),
                 interrupted=keep_finished,
             )
@@ -403,7 +442,8 @@ def run_verdict(
                     break
         else:
             notes.append(f"the family's largest budget ({fam.limit}) reached")
-        # the verdict is read from the strongest rung: give it a self-play when it has none
+        # the verdict is read from the strongest rung: give it a whole self-play when it has
+        # none (or only its first look)
         if steps and self_played(len(steps) - 1) < games:
             i = len(steps) - 1
             kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, games)
@@ -470,15 +510,23 @@ def _cross_check(
     if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
         entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
         return entry
-    # as long as the time limit allows: a cut run keeps the games it finished
+    # as long as the time limit allows: a cut run keeps the games it finished; one that
+    # cannot reach a decided size in the time left stops as soon as its pace shows it
     run = run_seed(seed, 0, 2)
-    df, _ = play(f"{agent} self-play (cross-check)", (agent, agent), games, run, keep=True)
+    stage = f"{agent} self-play (cross-check)"
+    need = min(MIN_VERDICT_GAMES, games)
+    df, _ = play(stage, (agent, agent), games, run, keep=True, need=need)
     if len(df) < MIN_VERDICT_GAMES:
         entry.update(
             favoured="undecided",
             games=len(df),
             agrees=None,
-            reason=f"the time limit cut it at {len(df)} of {games} games: undecided",
+            reason=(
+                f"the time limit cut it at {len(df)} of {games} games (at its pace it "
+                f"could not reach {MIN_VERDICT_GAMES}): undecided"
+                if len(df) < games
+                else f"{games} games: undecided"
+            ),
         )
         return entry
     est = BalanceEstimate.of_table(df, agent)

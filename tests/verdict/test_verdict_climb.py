@@ -246,7 +246,7 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
     assert doc["agent"] == "x:1" and doc["games"] == 120 and doc["favoured"] == "even"
 
 
-def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
+def test_a_cross_check_that_cannot_reach_100_games_stops_keeps_its_games_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from tankmap.analysis.verdict import climb
@@ -256,13 +256,33 @@ def test_a_cross_check_cut_by_the_time_limit_keeps_its_games_and_says_so(
     other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
     one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
-    # x:4's self-play takes 100 s of the 150: the cross-check (x:2 self-play, the bare name
-    # "x" stands for it here) is cut at 50 games
+    # x:4's self-play takes 100 s of the 155: the cross-check (x:2 self-play, the bare name
+    # "x" stands for it here) plays a game a second, so it could reach 55 games, not the 100
+    # a side needs: it stops as soon as its pace shows it (after its second batch of ten),
+    # not at the limit (50 games, before), and the verdict comes 35 s sooner
     monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
     v = run_verdict(MIRROR, fam=one, seed=1, games=100, time_limit=155, clock=lambda: fake.now)
     cc = v.to_json()["cross_check"]
-    assert cc["agent"] == "x:2" and cc["games"] == 50 and cc["favoured"] == "undecided"
-    assert cc["agrees"] is None and "cut it at 50 of 100 games" in cc["reason"]
+    assert cc["agent"] == "x:2" and cc["games"] == 20 and cc["favoured"] == "undecided"
+    assert cc["agrees"] is None and "cut it at 20 of 100 games" in cc["reason"]
+    assert "could not reach 100" in cc["reason"] and v.seconds == 120
+
+
+def test_a_cross_check_that_can_reach_100_games_plays_on_to_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
+    one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
+    monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
+    # 125 s left after x:4's self-play: 100 games fit, not all 200
+    v = run_verdict(MIRROR, fam=one, seed=1, games=200, time_limit=325, clock=lambda: fake.now)
+    cc = v.to_json()["cross_check"]
+    assert cc["games"] == 120 and cc["favoured"] == "even" and cc["agrees"] is True
 
 
 def test_the_cross_check_plays_its_family_s_check_budget(monkeypatch: pytest.MonkeyPatch) -> None:

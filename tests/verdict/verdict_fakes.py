@@ -32,7 +32,7 @@ class FakeGames:
 
 class TimedFakeGames(FakeGames):
     """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
-    run honours ``stop`` after every ten as ``simulate`` does. With ``ctrl_c_at`` set, a
+    run reports its ``progress`` and honours ``stop`` after every ten as ``simulate`` does. With ``ctrl_c_at`` set, a
     Ctrl-C lands once that many games (counted over all runs) are finished: the run hands
     its finished games to ``interrupted``, as ``simulate`` does, and raises
     ``KeyboardInterrupt``."""
@@ -55,6 +55,8 @@ class TimedFakeGames(FakeGames):
                 if kw.get("interrupted") is not None:
                     kw["interrupted"](super().__call__(scenario, done, pols, first_game=first))
                 raise KeyboardInterrupt
+            if kw.get("progress") is not None:
+                kw["progress"](done, n)
             if stop is not None and stop():
                 break
         self.finished += done
