@@ -32,10 +32,10 @@ class FakeGames:
 
 class TimedFakeGames(FakeGames):
     """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
-    run reports its ``progress`` and honours ``stop`` after every ten as ``simulate`` does. With ``ctrl_c_at`` set, a
-    Ctrl-C lands once that many games (counted over all runs) are finished: the run hands
-    its finished games to ``interrupted``, as ``simulate`` does, and raises
-    ``KeyboardInterrupt``."""
+    run reports its ``progress`` and honours ``stop`` after every ten as ``simulate`` does.
+    With ``ctrl_c_at`` set, a Ctrl-C lands once that many games (counted over all runs) are
+    finished: the run hands its finished games to ``interrupted``, as ``simulate`` does, and
+    raises ``KeyboardInterrupt``."""
 
     def __init__(self, ctrl_c_at: int | None = None) -> None:
         super().__init__()
