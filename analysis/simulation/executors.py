@@ -32,6 +32,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import process as futures_process
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any
@@ -109,11 +110,41 @@ def _worker_start(parent: int) -> None:
             os._exit(1)
 
 
+class _ManagerThread(futures_process._ExecutorManagerThread):
+    """The pool's thread, which on a broken pool (a worker killed: ``stop_pool`` kills them)
+    fails every task still pending; Python 3.11 then raises ``InvalidStateError`` in this
+    thread, and prints it as "Exception in thread …" after the command's last line, for a
+    task whose future was cancelled already (``ProcessExecutor`` cancels the tasks it runs
+    itself). Those are dropped first, as Python 3.12 ignores them."""
+
+    def terminate_broken(self, cause: Any) -> None:
+        items = self.pending_work_items
+        for work_id in [w for w, item in list(items.items()) if item.future.done()]:
+            items.pop(work_id, None)
+        super().terminate_broken(cause)
+
+
+class _Pool(ProcessPoolExecutor):
+    """A ``ProcessPoolExecutor`` whose thread is a ``_ManagerThread`` (Python 3.11's
+    ``_start_executor_manager_thread`` with that one change)."""
+
+    def _start_executor_manager_thread(self) -> None:
+        pool: Any = self  # (the private state of concurrent.futures, untyped)
+        if pool._executor_manager_thread is None:
+            if not pool._safe_to_dynamically_spawn_children:  # (fork: start them now)
+                pool._launch_processes()
+            pool._executor_manager_thread = _ManagerThread(self)
+            pool._executor_manager_thread.start()
+            futures_process._threads_wakeups[pool._executor_manager_thread] = (
+                pool._executor_manager_thread_wakeup
+            )
+
+
 def local_pool(processes: int, start_method: str | None = None) -> ProcessPoolExecutor:
     """A pool of ``processes`` local worker processes that end with the process starting
     them (see ``_worker_start``); stop it early with ``stop_pool``."""
     context = multiprocessing.get_context(start_method or default_start_method())
-    return ProcessPoolExecutor(
+    return _Pool(
         max_workers=processes,
         mp_context=context,
         initializer=_worker_start,
