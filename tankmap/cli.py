@@ -21,6 +21,10 @@ from types import FrameType
 
 from tankmap import __version__
 
+STARTED = time.monotonic()
+"""When this command started (before its heavy imports): a command's ``--time-limit``
+counts from here (``args.started``), so that the whole command keeps it."""
+
 COMMANDS = (
     "rulesets",
     "maps",
@@ -166,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    # (run as the command, the process's start; called with arguments, as a library, now)
+    args.started = STARTED if argv is None else time.monotonic()
     settle_unwritable_home()
     try:
         with _sigterm_stops(args.command):

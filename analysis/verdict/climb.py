@@ -226,6 +226,7 @@ def run_verdict(
     fam: Family | None = None,
     store: PlayedGames | None = None,
     cancelled: Callable[[], bool] | None = None,
+    started: float | None = None,
 ) -> Verdict:
     """Climb ``family_name`` (default: the game's first family; or the ``fam`` given) on
     ``scenario`` — see the module docstring. ``games`` = games per self-play run and per
@@ -234,14 +235,16 @@ def run_verdict(
     (``played.PlayedGames``: a climb goes on where an earlier one on the board stopped;
     ``Verdict.reused_games`` counts them). ``cancelled()``, asked after every batch of
     games, stops the climb: the run in progress keeps the games it finished, then
-    ``ClimbCancelled`` is raised. Raises ``TankmapError`` for a
+    ``ClimbCancelled`` is raised. ``time_limit`` counts from ``started`` (a ``clock()``
+    reading; default: now): the command line passes its own start, so that the whole
+    command keeps the limit. Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
         raise TankmapError(f"a verdict needs at least 2 games per run, not {games}")
     if not time_limit > 0:
         raise TankmapError(f"--time-limit takes a positive number of seconds, not {time_limit}")
     fam = fam if fam is not None else family(scenario.ruleset, family_name)
-    start = clock()
+    start = clock() if started is None else min(started, clock())
     deadline = start + time_limit
 
     reused = [0]  # games taken from ``store`` instead of played again

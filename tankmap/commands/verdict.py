@@ -58,7 +58,8 @@ def register(sub: Any) -> None:
         type=float,
         default=180.0,
         metavar="SECONDS",
-        help="stop climbing after this long (default 180): the verdict is then not converged",
+        help="the command's time, counted from its start (default 180): a climb it cuts is "
+        "not converged; a cross-check after the climb uses what is left of it",
     )
     p.add_argument(
         "--no-cross-check",
@@ -144,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             cross_check=not args.no_cross_check,
             progress=bar,
             store=store,
+            started=getattr(args, "started", None),
         )
     except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C or SIGTERM (tankmap.cli)
         if show:

@@ -161,6 +161,48 @@ def test_cli_bad_input_is_one_line_and_exit_2(
 STEPS = Family("final-act", "x", base=1, limit=16, independent=True, default_budget=1)
 
 
+def test_the_time_limit_counts_from_the_start_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line passes its own start: a command that spent 30 s before the climb
+    (imports, compiling) keeps a 100-s limit as a whole, so x:4's self-play (a game a
+    second) is cut at 70 games, where counted from the climb's start it had all 100."""
+    from tankmap.analysis.verdict import climb
+
+    one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
+    kw: dict[str, Any] = dict(fam=one, seed=1, games=100, time_limit=100, cross_check=False)
+    for started, games in ((0.0, 70), (None, 100)):
+        fake = TimedFakeGames()
+        fake.now = 30.0
+        monkeypatch.setattr(climb, "simulate", fake)
+        v = run_verdict(MIRROR, **kw, clock=lambda fake=fake: fake.now, started=started)
+        assert v.to_json()["games"] == games
+    assert v.seconds == 100 and fake.now == 130  # (the last climb: from its own start)
+
+
+def test_the_command_line_s_time_limit_counts_from_its_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    import time
+
+    from tankmap import cli as cli_mod
+    from tankmap.analysis.verdict import climb
+
+    seen: dict[str, Any] = {}
+
+    def fake_verdict(*args: Any, **kw: Any) -> Any:
+        seen.update(kw)
+        return run_verdict(*args, **{**kw, "fam": FLAT, "cross_check": False})
+
+    monkeypatch.setattr(climb, "run_verdict", fake_verdict)
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path))
+    before = time.monotonic()
+    code, _, err = run_cli(["verdict", "final-act/mirror", "--games", "100", "--json"], capsys)
+    assert code == 0, err
+    assert before <= seen["started"] <= time.monotonic()  # (called with arguments: now)
+    monkeypatch.setattr("sys.argv", ["tankmap", "verdict", "final-act/mirror", "--games", "100"])
+    assert cli_mod.main() == 0
+    assert seen["started"] == cli_mod.STARTED  # (run as the command: its process's start)
+
+
 def test_a_rung_that_beats_the_one_before_stops_at_its_first_look_and_skips_self_play(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
