@@ -87,17 +87,23 @@ def _looks(half: int) -> list[tuple[int, int]]:
 
 class _Pace:
     """When a run's batches finish: ``late(deadline)`` — asked as each one does — says
-    whether the next would finish past ``deadline`` (as long after this one as this one
-    after the one before, or after the run's start)."""
+    whether a batch started now would finish past ``deadline``. The first takes as long
+    as the run so far; after it, ``workers`` batches run side by side and finish in turn,
+    so one takes ``workers`` times the time between two that finish (the caller plays
+    batches itself, and one it starts cannot be stopped: judged from that time alone, a
+    batch of Final Act ``search:24``, some 5 s, ended up to half of that past the limit)."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
         self.clock = clock
+        self.workers = max(1, workers)
         self.last = clock()
+        self.seen = 0
 
     def late(self, deadline: float) -> bool:
         now = self.clock()
         gap, self.last = now - self.last, now
-        return now + gap > deadline
+        self.seen += 1
+        return now + gap * (1 if self.seen == 1 else self.workers) > deadline
 
 
 class _Reach:
@@ -227,6 +233,7 @@ def run_verdict(
     store: PlayedGames | None = None,
     cancelled: Callable[[], bool] | None = None,
     started: float | None = None,
+    finish: float = 0.0,
 ) -> Verdict:
     """Climb ``family_name`` (default: the game's first family; or the ``fam`` given) on
     ``scenario`` — see the module docstring. ``games`` = games per self-play run and per
@@ -236,7 +243,8 @@ def run_verdict(
     ``Verdict.reused_games`` counts them). ``cancelled()``, asked after every batch of
     games, stops the climb: the run in progress keeps the games it finished, then
     ``ClimbCancelled`` is raised. ``time_limit`` counts from ``started`` (a ``clock()``
-    reading; default: now): the command line passes its own start, so that the whole
+    reading; default: now), less ``finish`` seconds that the caller needs after the climb:
+    the command line passes its own start and the time its exit takes, so that the whole
     command keeps the limit. Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
@@ -245,7 +253,7 @@ def run_verdict(
         raise TankmapError(f"--time-limit takes a positive number of seconds, not {time_limit}")
     fam = fam if fam is not None else family(scenario.ruleset, family_name)
     start = clock() if started is None else min(started, clock())
-    deadline = start + time_limit
+    deadline = start + time_limit - min(max(finish, 0.0), time_limit / 2)
 
     reused = [0]  # games taken from ``store`` instead of played again
 
@@ -273,7 +281,7 @@ def run_verdict(
         stopped = False
         winners = list(have)
         if len(have) < n:
-            pace = _Pace(clock)
+            pace = _Pace(clock, workers)
             reach = _Reach(clock, need - len(have))
 
             def tick(done: int, total: int) -> None:
@@ -324,8 +332,9 @@ def run_verdict(
         return table, took
 
     def fits(units: float) -> bool:
-        """Whether a batch of a run of ``units`` self-play games' time fits the time left."""
-        return clock() + unit * units / BATCHES <= deadline
+        """Whether a batch of a run of ``units`` self-play games' time fits the time left
+        (``unit`` is the time of a game with all workers playing; one plays a batch)."""
+        return clock() + unit * units / BATCHES * max(1, workers) <= deadline
 
     def stored(pols: tuple[str, str], run: int, first: int, n: int) -> int:
         """How many of the run's games ``first`` … ``first + n - 1`` are kept."""

@@ -9,6 +9,11 @@ from typing import Any
 
 from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
+EXIT_SECONDS = 1.0
+"""What the command needs after its climb's deadline, within ``--time-limit``: the batch of
+games running then may end a few tenths of a second later, then come saving the verdict and
+the interpreter's exit (about 0.25 s with pandas, numba and matplotlib loaded)."""
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -146,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             progress=bar,
             store=store,
             started=getattr(args, "started", None),
+            finish=EXIT_SECONDS,
         )
     except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C or SIGTERM (tankmap.cli)
         if show:
