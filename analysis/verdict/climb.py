@@ -91,7 +91,7 @@ class _Pace:
     as the run so far; after it, ``workers`` batches run side by side and finish in turn,
     so one takes ``workers`` times the time between two that finish (the caller plays
     batches itself, and one it starts cannot be stopped: judged from that time alone, a
-    batch of Final Act ``search:24``, some 5 s, ended up to half of that past the limit)."""
+    batch started could end up to half a batch past the limit)."""
 
     def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
         self.clock = clock
