@@ -288,9 +288,9 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
     assert doc["agent"] == "x:1" and doc["games"] == 120 and doc["favoured"] == "even"
 
 
-def test_a_cross_check_that_cannot_reach_100_games_stops_keeps_its_games_and_says_so(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _cross_checked(monkeypatch: pytest.MonkeyPatch, games: int, time_limit: float) -> Any:
+    """A climb of x:4 alone (its self-play a game a second on the fake clock), then the
+    cross-check x:2's self-play (the bare name "x" stands for it here)."""
     from tankmap.analysis.verdict import climb
 
     fake = TimedFakeGames()
@@ -298,12 +298,19 @@ def test_a_cross_check_that_cannot_reach_100_games_stops_keeps_its_games_and_say
     other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
     one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
-    # x:4's self-play takes 100 s of the 155: the cross-check (x:2 self-play, the bare name
-    # "x" stands for it here) plays a game a second, so it could reach 55 games, not the 100
-    # a side needs: it stops as soon as its pace shows it (after its second batch of ten),
-    # not at the limit (50 games, before), and the verdict comes 35 s sooner
     monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
-    v = run_verdict(MIRROR, fam=one, seed=1, games=100, time_limit=155, clock=lambda: fake.now)
+    kw: dict[str, Any] = dict(fam=one, seed=1, games=games, time_limit=time_limit)
+    return run_verdict(MIRROR, **kw, clock=lambda: fake.now)
+
+
+def test_a_cross_check_that_cannot_reach_100_games_stops_keeps_its_games_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # x:4's self-play takes 100 s of the 155: the cross-check plays a game a second, so it
+    # could reach 55 games, not the 100 a side needs: it stops as soon as its pace shows it
+    # (after its second batch of ten), not at the limit (50 games, before), and the verdict
+    # comes 35 s sooner
+    v = _cross_checked(monkeypatch, 100, 155)
     cc = v.to_json()["cross_check"]
     assert cc["agent"] == "x:2" and cc["games"] == 20 and cc["favoured"] == "undecided"
     assert cc["agrees"] is None and "cut it at 20 of 100 games" in cc["reason"]
@@ -313,17 +320,8 @@ def test_a_cross_check_that_cannot_reach_100_games_stops_keeps_its_games_and_say
 def test_a_cross_check_that_can_reach_100_games_plays_on_to_the_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tankmap.analysis.verdict import climb
-
-    fake = TimedFakeGames()
-    monkeypatch.setattr(climb, "simulate", fake)
-    other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
-    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
-    one = Family("final-act", "x", base=4, limit=4, independent=True, default_budget=4)
-    monkeypatch.setattr(Family, "default_agent", lambda self: "x:2")
     # 125 s left after x:4's self-play: 100 games fit, not all 200
-    v = run_verdict(MIRROR, fam=one, seed=1, games=200, time_limit=325, clock=lambda: fake.now)
-    cc = v.to_json()["cross_check"]
+    cc = _cross_checked(monkeypatch, 200, 325).to_json()["cross_check"]
     assert cc["games"] == 120 and cc["favoured"] == "even" and cc["agrees"] is True
 
 
