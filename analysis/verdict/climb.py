@@ -397,6 +397,13 @@ def run_verdict(
             last_left = games - max(kept, self_played(i - 1))
         return match_left, own_left, last_left
 
+    def rung_needs(i: int) -> float:
+        """Rung ``i``'s worst case in seconds at the pace ``unit`` (a self-play game of rung
+        ``i - 1``): its match (1.5 units a game: the last budget and the doubled one), its
+        own self-play (2 units) and the rest of the last rung's (less the games kept)."""
+        match_left, own_left, last_left = games_left(i)
+        return unit * (1.5 * match_left + 2 * own_left + last_left)
+
     try:
         for rung, budget in enumerate(fam.budgets()):
             agent = fam.agent(budget)
@@ -407,20 +414,15 @@ def run_verdict(
                 # a climb cut short then comes from it
                 steps.append(Step(agent, budget, None))
                 self_play(0, max(1, int(games * LOOKS[0])))
-                if fam.limit >= 2 * budget:
-                    match_left, own_left, last_left = games_left(1)
-                    # (the check that starts the next rung below, as it will be made)
-                    if clock() + unit * (1.5 * match_left + 2 * own_left + last_left) <= deadline:
-                        continue
+                # (the check that starts the next rung below, as it will be made)
+                if fam.limit >= 2 * budget and clock() + rung_needs(1) <= deadline:
+                    continue
                 self_play(0)
                 continue
             last = steps[-1]
-            # the worst case of this rung: its match (1.5 units a game: the last budget and
-            # the doubled one), the last rung's self-play if it was skipped, its own (2 units)
-            # (less the games kept from an earlier climb)
             match_seed = run_seed(seed, rung, 1)
-            match_left, own_left, last_left = games_left(rung)
-            needed = unit * (1.5 * match_left + 2 * own_left + last_left)
+            match_left = games_left(rung)[0]
+            needed = rung_needs(rung)
             # a rung that fits the limit but not the time left waits for the next climb
             # (which replays the rungs played in moments); one that can never fit is started
             # when the games are kept, so that each climb takes it further
@@ -474,7 +476,7 @@ def run_verdict(
             kind, i = phase
             match_left, own_left, last_left = games_left(i)
             if kind == "match":
-                left = unit * (1.5 * match_left + 2 * own_left + last_left)
+                left = rung_needs(i)
             else:  # its match is over: the rung before's self-play only if it is needed
                 last_left = 0 if steps[i].beats_previous() else last_left
                 left = unit / 2 * (2 * own_left + last_left)
