@@ -396,3 +396,40 @@ def test_cli_goes_on_from_the_kept_games_and_fresh_plays_them_again(
     assert docs[0]["trace"] == docs[1]["trace"] == docs[2]["trace"]
     assert cli(args[:-1]) == 0
     assert "games taken from earlier verdicts of this board" in capsys.readouterr().out
+
+
+def test_a_rung_that_never_fits_starts_only_if_a_batch_on_one_of_the_workers_fits(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With kept games, a rung longer than the limit is started when one batch of it fits
+    the time left; a batch runs on one worker, so with two it takes twice the pace that
+    all workers together give (``fits``). At a 265-s limit: x:1's whole self-play (200 s:
+    x:2's rung cannot fit) and x:2's first look (40 games, clearly better: 240 s) leave
+    25 s, at 4/3 s per self-play unit (x:2's pace). x:4's match is 300 units, a batch 1/20
+    of it: 20 s on one worker, started; 40 s with two, not started — nor x:2's self-play
+    (a batch of 200 units: 26.7 s)."""
+    from tankmap.analysis.verdict import climb
+
+    def climb_with(workers: int) -> tuple[dict[str, Any], int]:
+        fake = TimedFakeGames()
+        monkeypatch.setattr(climb, "simulate", fake)
+        store = PlayedGames(tmp_path / f"games-{workers}.json")
+        doc = run_verdict(
+            MIRROR,
+            fam=STEPS,
+            seed=1,
+            games=200,
+            time_limit=265,
+            workers=workers,
+            cross_check=False,
+            clock=lambda: fake.now,
+            store=store,
+        ).to_json()
+        return doc, store.count()
+
+    one, kept_one = climb_with(1)
+    assert "time limit reached during x:4 vs x:2" in one["reason"] and kept_one > 240
+    two, kept_two = climb_with(2)
+    assert kept_two == 240
+    assert "the next rung (x:4) would take about" in two["reason"]
+    assert "no time left for x:2's self-play" in two["reason"]
