@@ -25,6 +25,7 @@ result maps unit index → order and shooter index → target cell.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import repeat
 from typing import Protocol
 
@@ -188,11 +189,19 @@ class RandomPolicy:
 
 
 class HeuristicPolicy:
-    """Advance on shortest routes, use cover, face threats, shell likely destinations."""
+    """Advance on shortest routes, use cover, face threats, shell likely destinations.
 
-    def __init__(self, prep: Prepared, side: int, no_berms: bool = False) -> None:
+    ``many_per_view``: this policy draws many plans from each round's view (``search``
+    draws its enemy's futures): what they share is worked out once and kept in the view
+    (``RoundView.likely``, ``.choices``, ``.at_choices``). Otherwise only the orders a
+    plan reads are scored, as one plan per view needs. The plans are the same."""
+
+    def __init__(
+        self, prep: Prepared, side: int, no_berms: bool = False, *, many_per_view: bool = False
+    ) -> None:
         self.prep = prep
         self.side = side
+        self.many_per_view = many_per_view
         self.enemy = 1 - side
         self.no_berms = no_berms
         self.berms = prep.game.tables.elevating_mask
@@ -207,6 +216,8 @@ class HeuristicPolicy:
     def _likely(self, view: RoundView) -> dict[int, float]:
         """Expected value of enemy units ending the round on each cell (a new dict: the
         caller may change it)."""
+        if not self.many_per_view:
+            return self._likely_now(view)
         found = view.likely.get(self.enemy)
         if found is None:
             found = view.likely[self.enemy] = self._likely_now(view)
@@ -307,22 +318,26 @@ class HeuristicPolicy:
             shells[u] = best_cell
         return orders, shells
 
-    def _choices(self, view: RoundView, u: int, caution: float) -> tuple[_Choice, ...]:
-        """Unit ``u``'s orders as ``decide`` weighs them (``_Choice``), best route first,
-        kept in ``view``: only the noise and the cells other units claim differ between
-        plans drawn from one view."""
+    def _choices(self, view: RoundView, u: int, caution: float) -> Iterable[_Choice]:
+        """Unit ``u``'s orders as ``decide`` weighs them (``_Choice``), best route first:
+        scored as read, or (``many_per_view``) all at once and kept in ``view``, where only
+        the noise and the cells other units claim differ between the plans drawn."""
         key = (u, self.side, self.no_berms)
         found = view.choices.get(key)
-        if found is None:
-            st = view.state
-            closed = st.wreck_mask | st.no_entry
-            if self.no_berms:
-                closed |= self.berms
-            danger, enemy = view.danger, self.enemy
-            found = view.choices[key] = tuple(
-                (d, to, o, d + caution * danger(enemy, to), bool(closed >> to & 1))
-                for d, to, o in self.prep.ranked(st.kind[u], self.side, st.cell[u], st.facing[u])
-            )
+        if found is not None:
+            return found
+        st = view.state
+        closed = st.wreck_mask | st.no_entry
+        if self.no_berms:
+            closed |= self.berms
+        danger, enemy = view.danger, self.enemy
+        scored = (
+            (d, to, o, d + caution * danger(enemy, to), bool(closed >> to & 1))
+            for d, to, o in self.prep.ranked(st.kind[u], self.side, st.cell[u], st.facing[u])
+        )
+        if not self.many_per_view:
+            return scored
+        found = view.choices[key] = tuple(scored)
         return found
 
     def _leave(self, view: RoundView, u: int, claimed: set[int]) -> Order:
@@ -421,9 +436,10 @@ class HeuristicPolicy:
         return best
 
     def _at_choices(self, view: RoundView, u: int) -> _AtChoices:
-        """AT ``u``'s choices as ``_at_order`` weighs them, kept in ``view``: its zone after
-        each turn in place, the score of staying, and each move's index among its orders,
-        the order and its score without noise (route + 0.5 x enemy shooters there)."""
+        """AT ``u``'s choices as ``_at_order`` weighs them (kept in ``view`` when
+        ``many_per_view``): its zone after each turn in place, the score of staying, and
+        each move's index among its orders, the order and its score without noise (route +
+        0.5 x enemy shooters there)."""
         key = (u, self.side, self.no_berms)
         found = view.at_choices.get(key)
         if found is None:
@@ -441,5 +457,7 @@ class HeuristicPolicy:
                 if to != here and not (self.no_berms and self.berms >> to & 1)
             ]
             stay = dtab[here * 8 + facing] + 0.5 * danger(enemy, here)
-            found = view.at_choices[key] = (tuple(turns), stay, tuple(moves))
+            found = (tuple(turns), stay, tuple(moves))
+            if self.many_per_view:
+                view.at_choices[key] = found
         return found

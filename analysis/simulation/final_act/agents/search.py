@@ -61,7 +61,8 @@ class SearchPolicy(HeuristicPolicy):
     def __init__(
         self, prep: Prepared, side: int, no_berms: bool = False, samples: int = DEFAULT_SAMPLES
     ) -> None:
-        super().__init__(prep, side, no_berms)
+        # its own plan shares the view with the other side's draws of this side's plans
+        super().__init__(prep, side, no_berms, many_per_view=True)
         self.samples = samples
 
     def decide(
@@ -72,7 +73,7 @@ class SearchPolicy(HeuristicPolicy):
         prep, side = self.prep, self.side
         futures = []
         for _ in range(self.samples):
-            enemy = HeuristicPolicy(prep, 1 - side)
+            enemy = HeuristicPolicy(prep, 1 - side, many_per_view=True)
             futures.append((*enemy.decide(view, rng), int(rng.integers(2**63))))
         # the kernel plays the default readings only (docs/rules.md §1.8, §1.8a)
         slow = prep.game.adv.slow or prep.game.readings.changed
