@@ -72,6 +72,12 @@ BATCHES = 20
 """A run's games go to the workers in this many batches (at least one game each): a run is
 stopped between batches."""
 
+BATCH_SECONDS = 3.0
+"""Once the climb knows its pace, a batch holds no more games than take this long on one
+worker (at least one game): a batch started cannot be stopped, so this bounds how far past
+the limit a run may end. It matters where games take seconds (Tank Chess ``alphabeta``: a
+twentieth of 160 games took some 16 s); a Final Act or Tank Wars batch takes less."""
+
 
 LOOKS = (0.2, 0.5, 1.0)
 """A match's looks, as shares of its common seeds: a rung whose score's whole interval lies
@@ -313,7 +319,7 @@ def run_verdict(
                 stop=lambda: (
                     (cancelled is not None and cancelled()) or pace.late(deadline) or short()
                 ),
-                batch_size=max(1, n // BATCHES),
+                batch_size=batch_games(n),
                 interrupted=keep_finished,
             )
             spent = clock() - t0
@@ -331,10 +337,19 @@ def run_verdict(
             raise _TimeUp(f"time limit reached during {stage}")
         return table, took
 
-    def fits(units: float) -> bool:
-        """Whether a batch of a run of ``units`` self-play games' time fits the time left
-        (``unit`` is the time of a game with all workers playing; one plays a batch)."""
-        return clock() + unit * units / BATCHES * max(1, workers) <= deadline
+    def batch_games(n: int) -> int:
+        """Games per batch of a run of ``n``: a twentieth (``BATCHES``), and once the pace
+        is known no more than take ``BATCH_SECONDS`` on one worker."""
+        size = max(1, n // BATCHES)
+        if unit > 0:
+            size = min(size, max(1, int(BATCH_SECONDS / (unit * max(1, workers)))))
+        return size
+
+    def fits(n: int, cost: float = 1.0) -> bool:
+        """Whether a batch of a run of ``n`` games, each of ``cost`` self-play games' time,
+        fits the time left (``unit`` is the time of a game with all workers playing; one
+        plays a batch)."""
+        return clock() + unit * cost * batch_games(n) * max(1, workers) <= deadline
 
     def stored(pols: tuple[str, str], run: int, first: int, n: int) -> int:
         """How many of the run's games ``first`` … ``first + n - 1`` are kept."""
@@ -411,12 +426,15 @@ def run_verdict(
                 # a first look at the self-play (as a match's first look) gives the pace; the
                 # rest waits while the next rung fits the time left even if it needs it (a
                 # rung that beats this one does not), else it is played now: the verdict of
-                # a climb cut short then comes from it
+                # a climb cut short then comes from it. A run's first batch cannot be
+                # stopped: with not even one batch of the rest in time, the climb ends here
                 steps.append(Step(agent, budget, None))
                 self_play(0, max(1, int(games * LOOKS[0])))
                 # (the check that starts the next rung below, as it will be made)
                 if fam.limit >= 2 * budget and clock() + rung_needs(1) <= deadline:
                     continue
+                if not fits(games - self_played(0)):
+                    break  # (the end of the climb says there was no time left for the rest)
                 self_play(0)
                 continue
             last = steps[-1]
@@ -427,7 +445,7 @@ def run_verdict(
             # (which replays the rungs played in moments); one that can never fit is started
             # when the games are kept, so that each climb takes it further
             endless = store is not None and needed > time_limit
-            if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
+            if clock() + needed > deadline and not (endless and fits(match_left, 1.5)):
                 timed_out = True
                 notes.append(
                     f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"
