@@ -72,14 +72,6 @@ BATCHES = 20
 """A run's games go to the workers in this many batches (at least one game each): a run is
 stopped between batches."""
 
-BATCH_SECONDS = 3.0
-"""Once the climb knows its pace, a batch holds no more games than take this long on one
-worker (at least one game): a batch started cannot be stopped, so this bounds how far past
-the limit a run may end. It matters where games take seconds: a twentieth of a 160-game
-``alphabeta:3200`` run (Tank Chess) took some 16 s, of a Final Act ``search:24`` run about
-5 s; ``search:3``'s and Tank Wars ``regret``'s take well under 3 s. The cross-check's batches
-are sized by the climb's pace too."""
-
 
 LOOKS = (0.2, 0.5, 1.0)
 """A match's looks, as shares of its common seeds: a rung whose score's whole interval lies
@@ -321,7 +313,7 @@ def run_verdict(
                 stop=lambda: (
                     (cancelled is not None and cancelled()) or pace.late(deadline) or short()
                 ),
-                batch_size=batch_games(n),
+                batch_size=max(1, n // BATCHES),
                 interrupted=keep_finished,
             )
             spent = clock() - t0
@@ -339,19 +331,10 @@ def run_verdict(
             raise _TimeUp(f"time limit reached during {stage}")
         return table, took
 
-    def batch_games(n: int) -> int:
-        """Games per batch of a run of ``n``: a twentieth (``BATCHES``), and once the pace
-        is known no more than take ``BATCH_SECONDS`` on one worker."""
-        size = max(1, n // BATCHES)
-        if unit > 0:
-            size = min(size, max(1, int(BATCH_SECONDS / (unit * max(1, workers)))))
-        return size
-
-    def fits(n: int, cost: float = 1.0) -> bool:
-        """Whether a batch of a run of ``n`` games, each of ``cost`` self-play games' time,
-        fits the time left (``unit`` is the time of a game with all workers playing; one
-        plays a batch)."""
-        return clock() + unit * cost * batch_games(n) * max(1, workers) <= deadline
+    def fits(units: float) -> bool:
+        """Whether a batch of a run of ``units`` self-play games' time fits the time left
+        (``unit`` is the time of a game with all workers playing; one plays a batch)."""
+        return clock() + unit * units / BATCHES * max(1, workers) <= deadline
 
     def stored(pols: tuple[str, str], run: int, first: int, n: int) -> int:
         """How many of the run's games ``first`` … ``first + n - 1`` are kept."""
@@ -447,7 +430,7 @@ def run_verdict(
             # (which replays the rungs played in moments); one that can never fit is started
             # when the games are kept, so that each climb takes it further
             endless = store is not None and needed > time_limit
-            if clock() + needed > deadline and not (endless and fits(match_left, 1.5)):
+            if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
                 timed_out = True
                 notes.append(
                     f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"

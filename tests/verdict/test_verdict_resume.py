@@ -405,13 +405,10 @@ def test_a_rung_that_never_fits_starts_only_if_a_batch_on_one_of_the_workers_fit
     the time left; a batch runs on one worker, so with two it takes twice the pace that
     all workers together give (``fits``). At a 265-s limit: x:1's whole self-play (200 s:
     x:2's rung cannot fit) and x:2's first look (40 games, clearly better: 240 s) leave
-    25 s, at 4/3 s per self-play unit (x:2's pace). x:4's match is 200 games of 1.5 units,
-    a batch 1/20 of it (batches uncapped here: ``BATCH_SECONDS``): 20 s on one worker,
-    started; 40 s with two, not started — nor x:2's self-play (a batch of 200 units:
-    26.7 s)."""
+    25 s, at 4/3 s per self-play unit (x:2's pace). x:4's match is 300 units, a batch 1/20
+    of it: 20 s on one worker, started; 40 s with two, not started — nor x:2's self-play
+    (a batch of 200 units: 26.7 s)."""
     from tankmap.analysis.verdict import climb
-
-    monkeypatch.setattr(climb, "BATCH_SECONDS", 1e9)
 
     def climb_with(workers: int) -> tuple[dict[str, Any], int]:
         fake = TimedFakeGames()
@@ -441,39 +438,15 @@ def test_a_rung_that_never_fits_starts_only_if_a_batch_on_one_of_the_workers_fit
 def test_the_first_rung_s_rest_is_not_started_when_not_one_batch_of_it_fits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A run cannot stop its first batch: at a 42-s limit, x:1's first look (40 games,
-    one second each) leaves 2 s, and a batch of its rest needs 3 s (``BATCH_SECONDS`` at
-    one second a game), so the climb ends at 40 s with the first look's games (it used to
-    start the rest and end at 50 s)."""
+    """A run cannot stop its first batch: at a 45-s limit, x:1's first look (40 games,
+    one second each) leaves 5 s, and a batch of its rest (8 of 160 games) needs 8 s, so
+    the climb ends at 40 s with the first look's games (it used to start the rest and end
+    at 50 s)."""
     from tankmap.analysis.verdict import climb
 
     fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
-    doc = _climb(fake, 42, None)
-    assert fake.now <= 42
+    doc = _climb(fake, 45, None)
+    assert fake.now <= 45
     assert doc["games"] == 40 and not doc["converged"]
     assert "no time left for x:1's self-play" in doc["reason"]
-
-
-def test_once_the_pace_is_known_a_batch_takes_no_more_than_batch_seconds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A batch started cannot be stopped, so it is kept short: the first run (the first
-    look at x:1's self-play, pace unknown) plays a twentieth of its 40 games a batch;
-    after the matches, at 4/3 s a self-play game on one worker, a self-play batch holds 2
-    games (``BATCH_SECONDS``: 3 s), where a twentieth of its 160-200 games would be 8-10."""
-    from tankmap.analysis.verdict import climb
-
-    fake = TimedFakeGames()
-    runs: list[tuple[int, int]] = []  # (games, games per batch)
-
-    def recording(scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
-        runs.append((n, int(kw["batch_size"])))
-        return fake(scenario, n, pols, **kw)
-
-    monkeypatch.setattr(climb, "simulate", recording)
-    assert _climb(fake, 10_000, None)["converged"]
-    assert climb.BATCH_SECONDS == 3.0
-    assert runs[0] == (40, 2)
-    long_runs = [size for n, size in runs[1:] if n >= 160]
-    assert len(long_runs) >= 2 and set(long_runs) == {2}
