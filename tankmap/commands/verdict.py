@@ -64,7 +64,9 @@ def register(sub: Any) -> None:
         default=180.0,
         metavar="SECONDS",
         help="the command's time, counted from its start (default 180): a climb it cuts is "
-        "not converged; a cross-check after the climb uses what is left of it",
+        "not converged; a cross-check after the climb uses what is left of it. Kept to "
+        "within a batch of games, which cannot be stopped once started: a few seconds on "
+        "Tank Chess, whose games take seconds each",
     )
     p.add_argument(
         "--no-cross-check",
