@@ -32,7 +32,10 @@ BUDGET = 3200
 
 def _harness() -> Any:
     """The timing loops, compiled here (not cached): each plays every child of a position
-    and times one part (``mode``) on it."""
+    and times one part (``mode``) on it. Every argument reaches the kernel's functions typed
+    as the kernel passes it (``int64`` values, ``STEP_CAP`` a constant): any other type
+    would compile them once more, into their cache
+    (``tests/simulation/test_kernel_signatures.py``)."""
     import numba
 
     from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
@@ -47,7 +50,7 @@ def _harness() -> Any:
     from tankmap.analysis.simulation.tank_chess.kernel.search_moves import make
 
     @numba.njit
-    def marked(b: Any, pos: Any, me: int, ws: Any, scan: bool) -> int:
+    def marked(b: Any, pos: Any, me: int, ws: Any, scan: int) -> int:
         # ``wins_now``'s first two steps, as it takes them
         target = command_of(b, pos, 1 - me)
         if target < 0:
@@ -79,31 +82,33 @@ def _harness() -> Any:
         return close_pieces
 
     @numba.njit
-    def children(b: Any, pos: Any, w: Any, mode: int, none: int, far: int) -> tuple[int, int]:
+    def children(b: Any, pos: Any, w: Any, mode: int, k: Any) -> tuple[int, int]:
+        none, one, far = k[0], k[1], k[2]
         n = legal_turns(b, pos, none, w.work, w.states, w.stack)
         total = 0
         timed = 0
         for i in range(n):
-            make(b, pos, w.zobrist, 0, w.stack[i], w.save[0])
+            make(b, pos, w.zobrist, none, w.stack[i], w.save[0])
             if pos.meta[2] < 0:
                 timed += 1
                 if mode == 1:
                     total += evaluate(
-                        b, pos, 1, w.values, w.lower, w.banned, w.ev, w.work, w.states
+                        b, pos, one, w.values, w.lower, w.banned, w.ev, w.work, w.states
                     )
                 elif mode == 2:
                     for s in range(2):
                         total += wins_now(b, pos, s, far, none, w.ev, w.work, w.states)
                 elif mode == 3:
                     for s in range(2):
-                        total += marked(b, pos, s, w.ev, False)
+                        total += marked(b, pos, s, w.ev, none)
                 elif mode == 4:
                     for s in range(2):
-                        total += marked(b, pos, s, w.ev, True)
+                        total += marked(b, pos, s, w.ev, one)
                 elif mode == 5:
                     for s in range(2):
                         c = command_of(b, pos, s)
                         if c >= 0:
+                            # (the constant, as ``evaluate`` passes it)
                             total += escape_steps(b, pos, c, STEP_CAP, w.lower[s], w.ev)
                 elif mode == 6:
                     total += legal_turns(b, pos, none, w.work, w.states, w.stack[n:])
@@ -134,6 +139,7 @@ def run() -> dict[str, Any]:
     w = search_work(b, piece_values(b.gun, b.armour, b.kind), escape)
     positions = [kb.position_of(s) for s in states]
     children = _harness()
+    k = np.array([0, 1, 99], dtype=np.int64)
     names = {
         0: "make_pop_us",
         1: "evaluate_us",
@@ -145,13 +151,13 @@ def run() -> dict[str, Any]:
     }
     out: dict[str, Any] = {"board": "tank-chess/basic-16", "positions": len(positions)}
     for mode, name in names.items():
-        children(b, positions[0], w, mode, 0, 99)  # (compiled)
+        children(b, positions[0], w, mode, k)  # (compiled)
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter()
             timed = found = 0
             for pos in positions:
-                t, f = children(b, pos, w, mode, 0, 99)
+                t, f = children(b, pos, w, mode, k)
                 timed += t
                 found += f
             best = min(best, time.perf_counter() - start)
@@ -161,6 +167,8 @@ def run() -> dict[str, Any]:
             out["pieces_within_reach"] = round(found / (2 * timed), 2)
     out["children"] = timed
     rng = np.random.default_rng(1)
+    n = root_turns(b, positions[0], w, 0)
+    search_root(b, positions[0], w, BUDGET, 0, rng.permutation(n).astype(np.int64))  # (compiled)
     start = time.perf_counter()
     nodes = decisions = 0
     for pos in positions[::4]:
