@@ -63,11 +63,12 @@ def stale_amplitude(stale: int) -> float:
 
 _Choice = tuple[int, int, Order, float, bool]
 """One order a heuristic unit may choose: rounds to goal, destination, the order, its score
-without noise (rounds to goal + caution x enemy shooters on the destination), and whether
-the destination is closed whatever the other units do (a wreck, no entry, a berm refused)."""
+without noise (rounds to goal + caution x enemy shooters on the destination; not worked out
+for a closed destination), and whether the destination is closed whatever the other units
+do (a wreck, no entry, a berm refused; never the unit's own cell)."""
 
 _AtChoices = tuple[
-    tuple[tuple[Facing, tuple[int, ...]], ...], float, tuple[tuple[int, Order, float], ...]
+    tuple[tuple[Facing, tuple[int, ...]], ...], float, Iterable[tuple[int, Order, float]]
 ]
 """An AT's choices: its zone after each turn in place, the score of staying, and its moves
 (index among its orders, order, score without noise)."""
@@ -280,7 +281,7 @@ class HeuristicPolicy:
                 for j, (d, to, o, calm, closed) in enumerate(self._choices(view, u, caution)):
                     if d > best_score:
                         break  # sorted by d and score >= d: nothing later scores better
-                    if to != here and (closed or to in claimed):
+                    if closed or (to != here and to in claimed):
                         continue
                     score = calm + amplitude * noise[base + (j & 31)]
                     if score < best_score:
@@ -330,10 +331,12 @@ class HeuristicPolicy:
         closed = st.wreck_mask | st.no_entry
         if self.no_berms:
             closed |= self.berms
-        danger, enemy = view.danger, self.enemy
+        danger, enemy, here = view.danger, self.enemy, st.cell[u]
+        # (a closed destination other than the unit's own cell is never taken: not scored)
         scored = (
-            (d, to, o, d + caution * danger(enemy, to), bool(closed >> to & 1))
-            for d, to, o in self.prep.ranked(st.kind[u], self.side, st.cell[u], st.facing[u])
+            (d, to, o, float(d) if shut else d + caution * danger(enemy, to), shut)
+            for d, to, o in self.prep.ranked(st.kind[u], self.side, here, st.facing[u])
+            for shut in (to != here and bool(closed >> to & 1),)
         )
         if not self.many_per_view:
             return scored
@@ -451,13 +454,13 @@ class HeuristicPolicy:
             for turn in (2, 4, 6):
                 f = facing.turned(turn)
                 turns.append((f, self.prep.zone("at", here, f, view.blockers)[0]))
-            moves = [
+            moves = (  # (scored only if read: an AT that turns to fire never moves)
                 (j, (to, f), dtab[to * 8 + f] + 0.5 * danger(enemy, to))
                 for j, (to, f) in enumerate(st.orders(u))
                 if to != here and not (self.no_berms and self.berms >> to & 1)
-            ]
+            )
             stay = dtab[here * 8 + facing] + 0.5 * danger(enemy, here)
-            found = (tuple(turns), stay, tuple(moves))
-            if self.many_per_view:
-                view.at_choices[key] = found
+            if not self.many_per_view:
+                return (tuple(turns), stay, moves)
+            found = view.at_choices[key] = (tuple(turns), stay, tuple(moves))
         return found
