@@ -10,10 +10,9 @@ and taking it back, itself ``make_pop_us``):
 - ``evaluate_us``: the leaf evaluation (``kernel.evaluation.evaluate``: it stops at a win
   in hand for the side to move, so its parts below add up to more);
 - ``wins_now_both_us``: the "win in hand" check for both sides (``wins_now``), and of it
-  ``mark_lines_both_us`` (marking the cells a shot at the command tank could come from)
-  and ``mark_and_scan_both_us`` (that, and finding the pieces within a move of them:
-  ``pieces_within_reach`` counts them per check); the rest of ``wins_now`` lists those
-  pieces' end states and tries their shots;
+  ``mark_lines_both_us``: marking the cells a shot at the command tank could come from
+  (the rest finds the pieces within a move of them, lists their end states and tries
+  their shots);
 - ``escape_steps_both_us``: both command tanks' escape searches;
 - ``legal_turns_us``: listing a position's legal turns (what an inner node does).
 
@@ -50,36 +49,14 @@ def _harness() -> Any:
     from tankmap.analysis.simulation.tank_chess.kernel.search_moves import make
 
     @numba.njit
-    def marked(b: Any, pos: Any, me: int, ws: Any, scan: int) -> int:
-        # ``wins_now``'s first two steps, as it takes them
+    def marked(b: Any, pos: Any, me: int, ws: Any) -> int:
+        # ``wins_now``'s first step, as it takes it
         target = command_of(b, pos, 1 - me)
         if target < 0:
             return 0
-        near = ws[6]
         ws[7][0] += 1
-        stamp = ws[7][0]
-        _mark_lines(b, pos, me, target, near, stamp)
-        if not scan:
-            return 0
-        cols = b.flags[0]
-        rows = b.flags[1] // cols
-        close_pieces = 0
-        for p in b.pieces[me]:
-            if p < 0 or not pos.alive[p] or pos.cell[p] < 0:
-                continue
-            c0 = pos.cell[p]
-            v = b.speed[p]
-            x0, y0 = c0 % cols, c0 // cols
-            close = False
-            for y in range(max(0, y0 - v), min(rows, y0 + v + 1)):
-                for x in range(max(0, x0 - v), min(cols, x0 + v + 1)):
-                    if near[y * cols + x] == stamp:
-                        close = True
-                        break
-                if close:
-                    break
-            close_pieces += close
-        return close_pieces
+        _mark_lines(b, pos, me, target, ws[6], ws[7][0])
+        return 1
 
     @numba.njit
     def children(b: Any, pos: Any, w: Any, mode: int, k: Any) -> tuple[int, int]:
@@ -100,10 +77,7 @@ def _harness() -> Any:
                         total += wins_now(b, pos, s, far, none, w.ev, w.work, w.states)
                 elif mode == 3:
                     for s in range(2):
-                        total += marked(b, pos, s, w.ev, none)
-                elif mode == 4:
-                    for s in range(2):
-                        total += marked(b, pos, s, w.ev, one)
+                        total += marked(b, pos, s, w.ev)
                 elif mode == 5:
                     for s in range(2):
                         c = command_of(b, pos, s)
@@ -145,7 +119,6 @@ def run() -> dict[str, Any]:
         1: "evaluate_us",
         2: "wins_now_both_us",
         3: "mark_lines_both_us",
-        4: "mark_and_scan_both_us",
         5: "escape_steps_both_us",
         6: "legal_turns_us",
     }
@@ -155,16 +128,12 @@ def run() -> dict[str, Any]:
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter()
-            timed = found = 0
+            timed = 0
             for pos in positions:
-                t, f = children(b, pos, w, mode, k)
-                timed += t
-                found += f
+                timed += children(b, pos, w, mode, k)[0]
             best = min(best, time.perf_counter() - start)
         us = best / timed * 1e6
         out[name] = round(us if mode == 0 else us - out["make_pop_us"], 2)
-        if mode == 4:
-            out["pieces_within_reach"] = round(found / (2 * timed), 2)
     out["children"] = timed
     rng = np.random.default_rng(1)
     n = root_turns(b, positions[0], w, 0)
