@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tankmap.analysis.simulation.tank_chess.kernel import base as kb
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit, unliteral
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit, leaf, unliteral
 from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
     STEP_CAP,
     WIN,
@@ -130,7 +130,7 @@ def search_work(b: Board, values: kb.I64, lower: kb.I64) -> SearchWork:
     )
 
 
-@jit
+@leaf
 def _to_table(score: int, ply: int) -> int:
     """A score as the table keeps it: wins and losses counted from the node, not the root."""
     if score >= WIN_BOUND:
@@ -140,7 +140,7 @@ def _to_table(score: int, ply: int) -> int:
     return score
 
 
-@jit
+@leaf
 def _from_table(score: int, ply: int) -> int:
     if score >= WIN_BOUND:
         return score - ply
@@ -149,7 +149,7 @@ def _from_table(score: int, ply: int) -> int:
     return score
 
 
-@jit
+@leaf
 def _stage(b: Board, pos: Position, w: SearchWork, top: int, tt_move: int, ply: int,
            banned: int) -> int:  # fmt: skip
     """Put the transposition table's turn and the ply's killers, those legal here and
@@ -168,12 +168,13 @@ def _stage(b: Board, pos: Position, w: SearchWork, top: int, tt_move: int, ply: 
             continue
         decode(e, w.turn)
         if legal_move(b, pos, w.turn, banned, w.work, w.states):
-            w.stack[top + n, :] = w.turn
+            for x in range(4):
+                w.stack[top + n, x] = w.turn[x]
             n += 1
     return n
 
 
-@jit
+@leaf
 def _generate(b: Board, pos: Position, w: SearchWork, ply: int) -> None:
     """List the legal turns of frame ``ply`` not staged, after the staged ones, and
     prepare their order (``search_moves.order_keys``)."""
@@ -195,7 +196,8 @@ def _generate(b: Board, pos: Position, w: SearchWork, ply: int) -> None:
                 dup = True
         if not dup:
             if kept != i:
-                moves[kept, :] = t
+                for x in range(4):
+                    moves[kept, x] = t[x]
             kept += 1
     w.counters[TOP] = at + kept
     order_keys(
@@ -206,7 +208,7 @@ def _generate(b: Board, pos: Position, w: SearchWork, ply: int) -> None:
     fr[F_REST] = 1
 
 
-@jit
+@leaf
 def _enter(b: Board, pos: Position, w: SearchWork, ply: int) -> tuple[bool, int]:
     """Start the node of frame ``ply`` (its depth, window and hash set): ``(True, value)``
     when it is decided at once — budget spent (value 0, ``counters[ABORT]`` set),
@@ -263,7 +265,7 @@ def _enter(b: Board, pos: Position, w: SearchWork, ply: int) -> tuple[bool, int]
     return False, 0
 
 
-@jit
+@leaf
 def _finish(w: SearchWork, ply: int) -> int:
     """Close the node of frame ``ply`` (all its turns tried or a cut-off): free its turn
     list, remember it in the table; its value."""
@@ -279,20 +281,20 @@ def _finish(w: SearchWork, ply: int) -> int:
     return int(best)
 
 
-@jit
-def _current(w: SearchWork, ply: int) -> Any:
-    """The turn frame ``ply`` is trying (its ``F_K``-th)."""
+@leaf
+def _current(w: SearchWork, ply: int) -> int:
+    """The row of ``w.stack`` holding the turn frame ``ply`` is trying (its ``F_K``-th)."""
     fr = w.frames[ply]
     top = fr[F_TOP]
     k = fr[F_K]
     staged = fr[F_STAGED]
     if k < staged:
-        return w.stack[top + k]
+        return int(top + k)
     at = top + staged
-    return w.stack[at + w.order[at + k - staged]]
+    return int(at + w.order[at + k - staged])
 
 
-@jit
+@leaf
 def negamax(b: Board, pos: Position, w: SearchWork, depth: int, alpha: int, beta: int,
             h: int) -> int:  # fmt: skip
     """The value, for its side to move, of ``pos`` one ply below the root (``h`` its
@@ -322,7 +324,7 @@ def negamax(b: Board, pos: Position, w: SearchWork, depth: int, alpha: int, beta
             if k >= staged:
                 at = fr[F_TOP] + staged
                 pick(w.keys[at:], w.order[at:], k - staged, fr[F_N] - staged)
-            t = _current(w, ply)
+            t = w.stack[_current(w, ply)]
             child = frames[ply + 1]
             child[F_DEPTH] = fr[F_DEPTH] - 1
             child[F_ALPHA] = -fr[F_BETA]
@@ -336,7 +338,7 @@ def negamax(b: Board, pos: Position, w: SearchWork, depth: int, alpha: int, beta
             return value
         ply -= 1
         fr = frames[ply]
-        t = _current(w, ply)
+        t = w.stack[_current(w, ply)]
         pop(pos, t, w.save[ply])
         if cnt[ABORT]:
             cnt[TOP] = fr[F_TOP]

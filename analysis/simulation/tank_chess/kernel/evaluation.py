@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, leaf
 from tankmap.analysis.simulation.tank_chess.kernel.moves import hit_armour, piece_end_states
 from tankmap.rules.tank_chess.data import COMMAND, FIRE_FIXED, FIRE_MORTAR
 
@@ -79,7 +79,7 @@ def eval_scratch(size: int) -> tuple[npt.NDArray[np.int64], ...]:
     )
 
 
-@jit
+@leaf
 def command_of(b: Board, pos: Position, side: int) -> int:
     """The first live command tank of ``side`` still on the board (-1 if none)."""
     for p in b.pieces[side]:
@@ -88,7 +88,7 @@ def command_of(b: Board, pos: Position, side: int) -> int:
     return -1
 
 
-@jit
+@leaf
 def escape_steps(b: Board, pos: Position, p: int, cap: int, lower: Any, ws: Any) -> int:
     """Fewest single steps for piece ``p`` to escape off its enemy's edge (45° rotations,
     forward steps into empty cells — under strict corners not between two blocked cells —
@@ -161,7 +161,7 @@ def escape_steps(b: Board, pos: Position, p: int, cap: int, lower: Any, ws: Any)
     return cap + 1
 
 
-@jit
+@leaf
 def shot_hits(b: Board, pos: Position, p: int, c: int, f: int, target: int) -> bool:
     """Piece ``p`` ending on ``c`` facing ``f`` could shoot live enemy piece ``target``
     (the grid as it stands, ``p``'s start cell already emptied): direct fire along the
@@ -203,7 +203,7 @@ def shot_hits(b: Board, pos: Position, p: int, c: int, f: int, target: int) -> b
     return False
 
 
-@jit
+@leaf
 def _mark_lines(b: Board, pos: Position, me: int, target: int, near: Any, stamp: int) -> None:
     """``near[c] = stamp`` for every cell a piece of ``me`` might shoot ``target`` from:
     along each line from it, the empty cells from the second on up to the first thing in
@@ -238,7 +238,7 @@ def _mark_lines(b: Board, pos: Position, me: int, target: int, near: Any, stamp:
                 open_line = False
 
 
-@jit
+@leaf
 def wins_now(b: Board, pos: Position, me: int, steps: int, banned: int, ws: Any, work: Any,
              states: Any) -> bool:  # fmt: skip
     """Side ``me`` (to move or not) has a turn that wins: its command tank escapes
@@ -305,7 +305,7 @@ def wins_now(b: Board, pos: Position, me: int, steps: int, banned: int, ws: Any,
     return False
 
 
-@jit
+@leaf
 def evaluate(b: Board, pos: Position, ply: int, values: Any, lower: Any, banned: Any,
              ws: Any, work: Any, states: Any) -> int:  # fmt: skip
     """The position's value for the side to move, ``ply`` plies below the root (module

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import inline, jit, leaf
 
 RADIUS = 5
 """Window half-width: pieces faster than this are not remembered."""
@@ -24,7 +24,7 @@ ENTRY = 7
 EMPTY = -1
 
 
-@jit
+@leaf
 def window(b: Any, grid: Any, c0: int) -> tuple[int, int]:
     """Bit ``(dy + 5) * 11 + dx + 5`` (the first 63 in the first word, the rest in the
     second) set for each occupied cell ``(dx, dy)`` from ``c0`` within ``RADIUS``."""
@@ -51,7 +51,7 @@ def _slot(entries: int, s0: int, flag: int, w0: int, w1: int) -> int:
     return (h ^ (h >> 15)) & (entries - 1)
 
 
-@jit
+@leaf
 def lookup(work: Any, s0: int, flag: int, w0: int, w1: int) -> int:
     """The table entry (its first int's index) remembered for this key, or -1."""
     table = work[6]
@@ -66,18 +66,19 @@ def lookup(work: Any, s0: int, flag: int, w0: int, w1: int) -> int:
         i = (i + 1) & (entries - 1)
 
 
-@jit
+@leaf
 def recall(work: Any, j: int, states: Any) -> tuple[int, bool]:
     """Copy entry ``j``'s states to ``states``; their count and the escape."""
     table = work[6]
     pool = work[5]
     at = table[j + 4]
     n = table[j + 5]
-    states[:n] = pool[at : at + n]
+    for k in range(n):
+        states[k] = pool[at + k]
     return int(n), bool(table[j + 6] != 0)
 
 
-@jit
+@leaf
 def remember(work: Any, s0: int, flag: int, w0: int, w1: int, states: Any, n: int,
              escaped: bool) -> None:  # fmt: skip
     """Add an entry (forgetting everything first when the table or pool is full)."""
@@ -101,7 +102,9 @@ def remember(work: Any, s0: int, flag: int, w0: int, w1: int, states: Any, n: in
     table[j + 4] = used[0]
     table[j + 5] = n
     table[j + 6] = escaped
-    pool[used[0] : used[0] + n] = states[:n]
+    at = used[0]
+    for k in range(n):
+        pool[at + k] = states[k]
     used[0] += n
     used[1] += 1
 

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tankmap.analysis.simulation.tank_chess.kernel.base import (
     Board,
     Position,
     inline,
-    jit,
+    leaf,
     unliteral,
 )
 from tankmap.analysis.simulation.tank_chess.kernel.memo import (
@@ -79,11 +77,12 @@ def _escapes(esc: Any, s: int, steps: int) -> bool:
     return False
 
 
-@jit
+@leaf
 def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any, meta: Any,
-               seen: Any, out: Any) -> tuple[int, bool]:  # fmt: skip
+               seen: Any, frames: Any, out: Any) -> tuple[int, bool]:  # fmt: skip
     """``movegen.end_states`` (``c0`` already emptied): the states in set order in
-    ``out`` (their count is returned) and whether ``p`` can escape."""
+    ``out`` (their count is returned) and whether ``p`` can escape. ``frames``: room
+    for the walk's stack (4 x 8)."""
     strict = b.flags[2] != 0
     s0 = c0 * 8 + f0
     speed = b.speed[p]
@@ -97,10 +96,7 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
     if command:
         escaped = _escapes(esc, s0, speed) or (b.flags[3] != 0 and b.back_escape[side, s0] != 0)
     # depth-first walk of the move tree: frame = (state, steps left, next turn a, max a)
-    fs = np.empty(8, np.int64)
-    fl = np.empty(8, np.int64)
-    fa = np.empty(8, np.int64)
-    fk = np.empty(8, np.int64)
+    fs, fl, fa, fk = frames[0], frames[1], frames[2], frames[3]
     top = -1
     if speed >= 1:
         top = 0
@@ -150,7 +146,7 @@ def end_states(b: Board, grid: Any, p: int, c0: int, f0: int, tab: Any, tmp: Any
     return set_items(tab, meta, out), escaped
 
 
-@jit
+@leaf
 def piece_end_states(b: Board, pos: Position, p: int, work: Any, states: Any) -> tuple[int, bool]:
     """``end_states`` of live piece ``p`` where it stands (its cell already emptied by the
     caller), remembered across positions and games in ``work`` when it has a memo
@@ -160,13 +156,17 @@ def piece_end_states(b: Board, pos: Position, p: int, work: Any, states: Any) ->
     c0 = pos.cell[p]
     f0 = pos.facing[p]
     if work[6].shape[0] == 0 or b.speed[p] > RADIUS:
-        return end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
+        return end_states(
+            b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], work[8], states
+        )
     flag = b.speed[p] * 4 + (2 + b.side[p] if b.kind[p] == COMMAND else 0)
     w0, w1 = window(b, pos.grid, c0)
     slot = lookup(work, c0 * 8 + f0, flag, w0, w1)
     if slot >= 0:
         return recall(work, slot, states)
-    n, escaped = end_states(b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], states)
+    n, escaped = end_states(
+        b, pos.grid, p, c0, f0, work[0], work[1], work[2], work[4], work[8], states
+    )
     remember(work, c0 * 8 + f0, flag, w0, w1, states, n, escaped)
     return n, escaped
 
@@ -198,7 +198,7 @@ def _put(out: Any, n: int, p: int, c: int, f: int, target: int) -> int:
     return n + 1
 
 
-@jit
+@leaf
 def sight(b: Board, pos: Position, me: int, sees: Any) -> None:
     """``movegen.sight_map`` of side ``me`` (every piece in place) into ``sees``: the
     enemy piece a shooter on cell ``x`` firing in direction ``d`` hits, ``sees[x*8+d]``
@@ -232,7 +232,7 @@ def _toward(dir_of: Any, col: Any, row: Any, c: int, c0: int) -> int:
     return int(dir_of[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1])
 
 
-@jit
+@leaf
 def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: Any,
                 n: int) -> int:  # fmt: skip
     """Append ``GameState.piece_turns(p)`` to ``out`` from row ``n``; the new row count.
@@ -275,7 +275,7 @@ def piece_turns(b: Board, pos: Position, p: int, work: Any, states: Any, out: An
     return n
 
 
-@jit
+@leaf
 def legal_turns(b: Board, pos: Position, banned: int, work: Any, states: Any, out: Any) -> int:
     """``allowed(st, st.legal_turns(), banned)`` into ``out`` (``banned``: a bit per kind
     code); the number of turns."""
@@ -314,7 +314,7 @@ def hit_armour(b: Board, pos: Position, shooter_cell: int, target: int) -> int:
     return int(b.armour[target, 1])
 
 
-@jit
+@leaf
 def push(b: Board, pos: Position, p: int, c: int, f: int, target: int) -> bool:
     """``GameState.push((p, c, f, target))`` (history not kept); whether it destroyed."""
     grid = pos.grid
@@ -342,7 +342,7 @@ def push(b: Board, pos: Position, p: int, c: int, f: int, target: int) -> bool:
     return destroyed
 
 
-@jit
+@leaf
 def pop(pos: Position, t: Any, save: Any) -> None:
     """Take back ``push`` of turn ``t`` (``GameState.pop()``): ``save`` holds the mover's
     cell and facing, ``meta[2]``/``meta[3]`` and whether the turn destroyed, from before
@@ -363,7 +363,7 @@ def pop(pos: Position, t: Any, save: Any) -> None:
     pos.meta[1] -= 1
 
 
-@jit
+@leaf
 def outcome(b: Board, pos: Position) -> int:
     """-1 while the game goes on, else the ``REASONS`` code of ``GameState.outcome``."""
     meta = pos.meta

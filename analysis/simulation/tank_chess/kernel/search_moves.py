@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit, leaf
 from tankmap.analysis.simulation.tank_chess.kernel.evaluation import shot_hits
 from tankmap.analysis.simulation.tank_chess.kernel.moves import (
     EMPTY,
@@ -37,7 +37,7 @@ LAZY = 4
 needs one more (most nodes are cut off before)."""
 
 
-@jit
+@leaf
 def make(b: Board, pos: Position, z: Keys, h: int, t: Any, save: Any) -> int:
     """Play turn ``t`` (``moves.push``), keeping in ``save`` what ``moves.pop`` needs to
     take it back; the new hash of the position (``h`` before)."""
@@ -64,13 +64,13 @@ def destroys(b: Board, pos: Position, t: Any) -> bool:
     return bool(t[3] >= 0 and b.gun[t[0]] > hit_armour(b, pos, t[1], t[3]))
 
 
-@jit
+@leaf
 def quiet(b: Board, pos: Position, t: Any) -> bool:
     """A turn that neither escapes nor destroys."""
     return t[1] >= 0 and not destroys(b, pos, t)
 
 
-@jit
+@leaf
 def order_keys(b: Board, pos: Position, moves: Any, n: int, tt_move: int, killers: Any,
                history: Any, values: Any, rank: Any, keys: Any, order: Any) -> None:  # fmt: skip
     """Prepare to try ``moves[:n]`` in priority order, highest first: the transposition
@@ -118,7 +118,7 @@ def pick(keys: Any, order: Any, k: int, n: int) -> int:
     return int(order[k])
 
 
-@jit
+@leaf
 def decode(e: int, out: Any) -> None:
     """``transposition.encode`` undone into ``out`` (piece, cell, facing, target)."""
     out[0] = (e & 511) - 1
@@ -127,7 +127,7 @@ def decode(e: int, out: Any) -> None:
     out[3] = ((e >> 26) & 511) - 1
 
 
-@jit
+@leaf
 def legal_move(b: Board, pos: Position, t: Any, banned: int, work: Any, states: Any) -> bool:
     """Turn ``t`` (not an escape) is one of ``moves.legal_turns(banned)`` in this
     position: a live piece of the side to move that may move (``banned`` kinds only when

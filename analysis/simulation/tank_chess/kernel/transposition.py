@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, jit
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, inline, leaf
 
 I64 = npt.NDArray[np.int64]
 
@@ -64,7 +64,7 @@ def new_table() -> Table:
     return Table(z(TT_SIZE, i64), z(TT_SIZE, i64), z(TT_SIZE, i64), np.full(TT_SIZE, -1, i64))
 
 
-@jit
+@leaf
 def position_hash(b: Board, pos: Position, keys: Keys) -> int:
     """The Zobrist hash of ``pos``."""
     h = 0
@@ -88,7 +88,7 @@ def encode(p: int, c: int, f: int, target: int) -> int:
     return p + 1 | (c + 1) << 9 | (f + 1) << 22 | (target + 1) << 26
 
 
-@jit
+@leaf
 def probe(tt: Table, h: int, stamp: int) -> int:
     """The slot holding ``h`` in this search (``stamp``), or -1."""
     i = h & (TT_SIZE - 1)
@@ -97,7 +97,7 @@ def probe(tt: Table, h: int, stamp: int) -> int:
     return -1
 
 
-@jit
+@leaf
 def store(tt: Table, h: int, stamp: int, depth: int, bound: int, score: int, move: int) -> None:
     """Put an entry in ``h``'s slot (replacing what was there)."""
     i = h & (TT_SIZE - 1)
