@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.final_act.kernel.base import HEURISTIC, _jit
+from tankmap.analysis.simulation.final_act.kernel.base import HEURISTIC, _jit, unowned
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import Tables, tables
 from tankmap.analysis.simulation.final_act.kernel.round import _round, _scratch
@@ -20,6 +20,31 @@ from tankmap.analysis.simulation.final_act.prepared import Prepared
 
 
 # --- the search agent's look-ahead -------------------------------------------------------
+@_jit
+def _work(T: Tables, units: int) -> Any:
+    """``_lookahead``'s own arrays: a position (cell, facing, damage, alive, wreck,
+    tie_base, wreck_cells, rm_left), the rules' kills and deaths (one game row), and the
+    agents (the heuristic on both sides, no restrictions)."""
+    return (
+        np.empty(units, dtype=np.int64),
+        np.empty(units, dtype=np.int64),
+        np.empty(units, dtype=np.int64),
+        np.empty(units, dtype=np.bool_),
+        np.empty(units, dtype=np.bool_),
+        np.empty(units, dtype=np.bool_),
+        np.empty(T.n, dtype=np.bool_),
+        np.empty(units, dtype=np.int64),
+        np.zeros((1, 2), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((1, units), dtype=np.int64),
+        np.zeros((1, units), dtype=np.int64),
+        np.zeros((1, units), dtype=np.int64),
+        np.zeros((1, units), dtype=np.int64),
+        np.full(2, HEURISTIC, dtype=np.int64),
+        np.zeros(2, dtype=np.bool_),
+    )
+
+
 @_jit
 def _lookahead(
     T: Tables,
@@ -41,33 +66,59 @@ def _lookahead(
     forced_repair: Any,
     values: Any,
 ) -> None:
+    """``_lookahead_rows`` with work arrays of its own."""
+    units = cell0.shape[0]
+    _lookahead_rows(
+        T, me, done, ahead, keys, cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0,
+        rm_left0, forced_dest, forced_fac, forced_shells, forced_repair, values,
+        _work(T, units), _scratch(T, units),
+    )  # fmt: skip
+
+
+@_jit
+def _lookahead_rows(
+    T: Tables,
+    me: int,
+    done: int,
+    ahead: int,
+    keys: Any,
+    cell0: Any,
+    facing0: Any,
+    damage0: Any,
+    alive0: Any,
+    wreck0: Any,
+    wreck_cells0: Any,
+    tie0: Any,
+    rm_left0: Any,
+    forced_dest: Any,
+    forced_fac: Any,
+    forced_shells: Any,
+    forced_repair: Any,
+    values: Any,
+    W: Any,
+    S: Any,
+) -> None:
     """For each row ``g``: from the position given (``done`` rounds played), play the
     forced round ``forced_*[g]`` (every unit's order and shell, -1 for none, and the tanks
     declared repaired by their R/M), then up to
     ``ahead`` rounds of the heuristic on both sides (noise keyed ``keys[g]``); set
-    ``values[g]`` to ``agents.search.value`` of the position reached for side ``me``."""
+    ``values[g]`` to ``agents.search.value`` of the position reached for side ``me``.
+    ``W``: ``_work``'s arrays, ``S``: ``round._scratch``'s, all owned by the caller (the
+    look-ahead takes every array as a view numba does not count: ``base.unowned``)."""
+    T, keys, values, W, S = unowned((T, keys, values, W, S))
+    cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0, rm_left0 = unowned(
+        (cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0, rm_left0)
+    )
+    forced_dest, forced_fac, forced_shells, forced_repair = unowned(
+        (forced_dest, forced_fac, forced_shells, forced_repair)
+    )
     g0 = np.int64(0)  # game row 0, not the literal 0: one compiled _apply for every caller
     units = cell0.shape[0]
-    cell = np.empty(units, dtype=np.int64)
-    facing = np.empty(units, dtype=np.int64)
-    damage = np.empty(units, dtype=np.int64)
-    alive = np.empty(units, dtype=np.bool_)
-    wreck = np.empty(units, dtype=np.bool_)
-    tie_base = np.empty(units, dtype=np.bool_)
-    wreck_cells = np.empty(T.n, dtype=np.bool_)
-    rm_left = np.empty(units, dtype=np.int64)
-    S = _scratch(T, units)
+    cell, facing, damage, alive, wreck, tie_base, wreck_cells, rm_left = W[:8]
+    kills, d_count, d_unit, d_cell, d_round, d_by, bases, nobs = W[8:]
     still, best_d, dest, dest_fac, shells = S[0], S[1], S[2], S[3], S[4]
     moving, bounce, repair, rwreck = S[5], S[6], S[19], S[20]
     grid, links = S[21], S[22]
-    kills = np.zeros((1, 2), dtype=np.int64)
-    d_count = np.zeros(1, dtype=np.int64)
-    d_unit = np.zeros((1, units), dtype=np.int64)
-    d_cell = np.zeros((1, units), dtype=np.int64)
-    d_round = np.zeros((1, units), dtype=np.int64)
-    d_by = np.zeros((1, units), dtype=np.int64)
-    bases = np.full(2, HEURISTIC, dtype=np.int64)  # no restrictions in the look-ahead
-    nobs = np.zeros(2, dtype=np.bool_)
     for g in range(keys.shape[0]):
         key = keys[g]
         cell[:] = cell0
