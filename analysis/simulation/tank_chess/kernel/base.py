@@ -18,6 +18,7 @@ import numpy.typing as npt
 from tankmap.analysis.simulation.jit_cache import cache_folder
 from tankmap.analysis.simulation.kernel_cache import guard_cache
 from tankmap.analysis.simulation.kernel_switch import python_only
+from tankmap.analysis.simulation.no_refcount import COUNTED, LEAF
 from tankmap.analysis.simulation.tank_chess.ends import REASONS
 from tankmap.analysis.simulation.unliteral import unliteral as unliteral
 from tankmap.analysis.simulation.unliteral import unliteral_flag as unliteral_flag
@@ -41,6 +42,7 @@ KERNEL_SOURCES = (
     _HERE.parent / "agents" / "scoring.py",
     _HERE.parent / "agents" / "defence.py",
     _HERE.parents[1] / "unliteral.py",  # inlined helpers
+    _HERE.parents[1] / "no_refcount.py",  # compile options
 )
 """The files whose text the compiled Tank Chess kernel depends on: every module of this
 package and the constants it compiles in (``kernel_cache.guard_cache``)."""
@@ -52,38 +54,23 @@ if CACHE is not None:  # numba checks only each function's own file (see guard_c
 
 
 def jit(fn: F) -> F:
-    """A compiled kernel function (numba, cached), with numba's reference counting of
-    arrays: one that may allocate an array or hand one back."""
+    """A compiled kernel function (numba, cached) that counts its arrays' references:
+    one that may allocate an array or hand one back (``no_refcount``)."""
     if _numba is None:
         return fn
     return cast(
-        F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", _nrt=True)(fn)
+        F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", **COUNTED)(fn)
     )
 
 
 def leaf(fn: F) -> F:
-    """A compiled kernel function without numba's reference counting, for the hot paths
-    (the search, the move generator, the evaluation).
-
-    With it, numba counts references to every array a function takes from ``Board``,
-    ``Position`` or a tuple of work arrays, and on a branching path its counts are
-    calls of their own: a ``hit_armour`` call took about 55 ns, nearly all of it
-    counting, and the counting took about two thirds of an ``alphabeta`` search's time.
-    A leaf only reads and writes arrays its caller owns, and so needs none.
-
-    Promises a leaf must keep, two of them checked by numba when it compiles: it
-    allocates no array (numba: "NRT required but not enabled"), it returns no array but
-    one it was passed (numba: "Only accept returning of array passed into the function
-    as argument"), and it calls no function that hands back a new array (that array
-    would never be freed; not checked). The functions it calls keep their own
-    counting (``jit`` sets it, where numba would take the caller's), so a leaf may call
-    any ``jit`` function that returns no array. The counting only frees memory: with
-    or without it, a function computes the same.
-    """
+    """A compiled kernel function without reference counting, for the hot paths (the
+    search, the move generator, the evaluation): ``no_refcount`` says why and what a
+    leaf must keep to."""
     if _numba is None:
         return fn
     return cast(
-        F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", _nrt=False)(fn)
+        F, _numba.njit(cache=CACHE is not None, nogil=True, error_model="numpy", **LEAF)(fn)
     )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.kernel_cache import guard_cache
+from tankmap.analysis.simulation.no_refcount import COUNTED, LEAF
 from tankmap.analysis.simulation.unliteral import unliteral as unliteral
 from tankmap.analysis.simulation.unliteral import unliteral_flag as unliteral_flag
 from tankmap.rules.geometry import Side
@@ -42,19 +43,33 @@ except ImportError:  # pragma: no cover - exercised only where numba cannot be i
 F = TypeVar("F", bound=Callable[..., Any])
 
 _HERE = Path(__file__).resolve().parent
-KERNEL_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parents[1] / "unliteral.py")
+KERNEL_SOURCES = (
+    *sorted(_HERE.glob("*.py")),
+    _HERE.parents[1] / "unliteral.py",
+    _HERE.parents[1] / "no_refcount.py",
+)
 """The files whose text the compiled Tank Wars kernel depends on (``guard_cache``): every
-module of this package and the inlined ``unliteral`` helpers (the tables come in as arrays,
-not as compiled-in constants)."""
+module of this package, the inlined ``unliteral`` helpers and the compile options of
+``no_refcount`` (the tables come in as arrays, not as compiled-in constants)."""
 
 if _numba is not None:  # numba checks only each function's own file (see guard_cache)
     guard_cache(_HERE / "__pycache__", KERNEL_SOURCES, "tw_kernel")
 
 
 def jit(fn: F) -> F:
+    """A compiled kernel function that counts its arrays' references: one that may
+    allocate an array or hand one back (``no_refcount``)."""
     if _numba is None:
         return fn
-    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", **COUNTED)(fn))
+
+
+def leaf(fn: F) -> F:
+    """A compiled kernel function without reference counting (the rules, the playouts
+    and the search's inner steps): ``no_refcount`` says why and what a leaf keeps to."""
+    if _numba is None:
+        return fn
+    return cast(F, _numba.njit(cache=True, nogil=True, error_model="numpy", **LEAF)(fn))
 
 
 def inline(fn: F) -> F:

@@ -23,6 +23,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_TOKENS,
     Tables,
     jit,
+    leaf,
     unliteral,
 )
 from tankmap.analysis.simulation.tank_wars.kernel.playout import fits, heuristic_orders
@@ -75,7 +76,7 @@ def score(
     return total
 
 
-@jit
+@leaf
 def likely_fields(t: Tables, root: np.ndarray, me: int, out: np.ndarray, weight: np.ndarray) -> int:
     """The enemy's end fields by how many of its vehicles' options end there (each
     vehicle's options weighted 1 / their number; most first, then the lower field) into

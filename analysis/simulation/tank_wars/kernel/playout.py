@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_STAY,
     Tables,
     jit,
+    leaf,
     unliteral,
     unliteral_flag,
 )
@@ -29,14 +30,14 @@ from tankmap.analysis.simulation.tank_wars.kernel.rng import below, unit
 from tankmap.analysis.simulation.tank_wars.kernel.round import gunfire_available
 
 
-@jit
+@leaf
 def fits(t: Tables, used: np.ndarray, c: int) -> bool:
     """Whether command ``c`` is within the tokens left (``used`` per token kind)."""
     limit = t.rules[R_PER_KIND]
     return c < 0 or limit <= 0 or used[t.cmd_kind[c]] < limit
 
 
-@jit
+@leaf
 def first_fitting(t: Tables, i: int, cell: int, low: int, used: np.ndarray, idle: bool) -> int:
     """The first option of vehicle ``i`` (only the not-executed ones with ``idle``) within
     the tokens left, or -1."""
@@ -51,7 +52,7 @@ def first_fitting(t: Tables, i: int, cell: int, low: int, used: np.ndarray, idle
     return -1
 
 
-@jit
+@leaf
 def take(
     t: Tables, cmds: np.ndarray, used: np.ndarray, i: int, cell: int, low: int, j: int
 ) -> None:
@@ -62,14 +63,14 @@ def take(
         used[t.cmd_kind[c]] += 1
 
 
-@jit
+@leaf
 def take_idle(t: Tables, cmds: np.ndarray, used: np.ndarray, i: int, cell: int, low: int) -> None:
     """Give vehicle ``i`` (one that may not act this round) its first not-executed option
     within the tokens left (``first_fitting`` with ``idle``), or no token."""
     take(t, cmds, used, i, cell, low, first_fitting(t, i, cell, low, used, unliteral_flag(True)))
 
 
-@jit
+@leaf
 def light_gunfire(
     t: Tables, pos: np.ndarray, side: int, gun: np.ndarray, placed: np.ndarray, rng: np.ndarray
 ) -> None:
@@ -96,7 +97,7 @@ def light_gunfire(
                 e -= 1
 
 
-@jit
+@leaf
 def light_orders(
     t: Tables,
     pos: np.ndarray,

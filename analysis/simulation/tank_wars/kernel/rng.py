@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_wars.kernel.base import jit
+from tankmap.analysis.simulation.tank_wars.kernel.base import leaf
 
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
@@ -18,7 +18,7 @@ _MIX2 = 0x94D049BB133111EB
 _MASK = (1 << 64) - 1
 
 
-@jit
+@leaf
 def next_u64(st: np.ndarray) -> np.uint64:
     z = st[0] + np.uint64(_GAMMA)
     st[0] = z
@@ -27,13 +27,13 @@ def next_u64(st: np.ndarray) -> np.uint64:
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@jit
+@leaf
 def below(st: np.ndarray, n: int) -> int:
     """A uniform integer ``0..n-1`` (``n`` ≥ 1)."""
     return int(np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)))
 
 
-@jit
+@leaf
 def unit(st: np.ndarray) -> float:
     """A uniform float in [0, 1)."""
     return float(next_u64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -32,6 +32,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_USED_UP,
     Tables,
     jit,
+    leaf,
     unliteral,
 )
 
@@ -41,7 +42,7 @@ COLUMNS = 6
 ROWS = 12
 
 
-@jit
+@leaf
 def roll_cell(side: int, roll: int) -> int:
     """``state.roll_to_cell``: the field of ``side``'s own board for a roll 0..35."""
     col = roll % COLUMNS
@@ -50,7 +51,7 @@ def roll_cell(side: int, roll: int) -> int:
     return row * COLUMNS + col
 
 
-@jit
+@leaf
 def offset(cell: int, dx: int, dy: int) -> int:
     """``Board.offset`` on the 6 × 12 grid (-1 off it)."""
     col = cell % COLUMNS + dx
@@ -60,12 +61,12 @@ def offset(cell: int, dx: int, dy: int) -> int:
     return -1
 
 
-@jit
+@leaf
 def own_board(cell: int, side: int) -> bool:
     return (cell < HALF) if side == 0 else (cell >= HALF)
 
 
-@jit
+@leaf
 def occupancy(t: Tables, pos: np.ndarray, at: np.ndarray) -> None:
     """``at[field]`` = the live vehicle there, or -1."""
     at[:] = -1
@@ -75,7 +76,7 @@ def occupancy(t: Tables, pos: np.ndarray, at: np.ndarray) -> None:
             at[c] = i
 
 
-@jit
+@leaf
 def shells_left(t: Tables, pos: np.ndarray, i: int) -> int:
     v = len(t.vside)
     card = t.k_shells[t.vkind[i]]
@@ -84,7 +85,7 @@ def shells_left(t: Tables, pos: np.ndarray, i: int) -> int:
     return int(max(0, card - pos[2 * v + i]))
 
 
-@jit
+@leaf
 def artillery_shots(t: Tables, pos: np.ndarray, side: int) -> int:
     """``TankWarsState.artillery_shots``."""
     vside, vkind, k_shells, rules = t.vside, t.vkind, t.k_shells, t.rules
@@ -101,13 +102,13 @@ def artillery_shots(t: Tables, pos: np.ndarray, side: int) -> int:
     return total if cards else rules[R_LONG_RANGE]
 
 
-@jit
+@leaf
 def gunfire_available(t: Tables, pos: np.ndarray, side: int) -> int:
     v = len(t.vside)
     return int(max(0, t.rules[R_TOKENS] - pos[3 * v + 2 * CELLS + side]))
 
 
-@jit
+@leaf
 def destroy(t: Tables, pos: np.ndarray, i: int) -> None:
     v = len(t.vside)
     pos[i] = -1
@@ -115,7 +116,7 @@ def destroy(t: Tables, pos: np.ndarray, i: int) -> None:
     pos[3 * v + 2 * CELLS + t.vside[i]] += t.k_gunfire[t.vkind[i]]
 
 
-@jit
+@leaf
 def sweep(t: Tables, pos: np.ndarray) -> None:
     """Remove every vehicle at 0 AP (end of a simultaneous phase)."""
     v = len(t.vside)
@@ -124,7 +125,7 @@ def sweep(t: Tables, pos: np.ndarray) -> None:
             destroy(t, pos, i)
 
 
-@jit
+@leaf
 def sides_alive(t: Tables, pos: np.ndarray) -> int:
     vside = t.vside
     south = False
@@ -138,14 +139,14 @@ def sides_alive(t: Tables, pos: np.ndarray) -> int:
     return int(south) + int(north)
 
 
-@jit
+@leaf
 def repair(t: Tables, pos: np.ndarray, i: int) -> None:
     v = len(t.vside)
     top = t.k_armour[t.vkind[i]]
     pos[v + i] = min(top, pos[v + i] + t.rules[R_SUPPORT])
 
 
-@jit
+@leaf
 def finish(t: Tables, pos: np.ndarray) -> None:
     """The round is over: count it, planning closed."""
     v = len(t.vside)
@@ -153,7 +154,7 @@ def finish(t: Tables, pos: np.ndarray) -> None:
     pos[3 * v + 2 * CELLS + 3] = 0
 
 
-@jit
+@leaf
 def artillery(t: Tables, pos: np.ndarray, rolls: np.ndarray, at: np.ndarray) -> bool:
     """Phase 1 with ``rolls`` (south's shots first, ``artillery_shots`` of each side);
     returns whether both sides still have a vehicle (then planning is open), else the
@@ -188,7 +189,7 @@ def artillery(t: Tables, pos: np.ndarray, rolls: np.ndarray, at: np.ndarray) -> 
     return True
 
 
-@jit
+@leaf
 def movement(
     t: Tables, pos: np.ndarray, cmds: np.ndarray, at: np.ndarray, moved: np.ndarray
 ) -> bool:
@@ -243,7 +244,7 @@ def movement(
     return True
 
 
-@jit
+@leaf
 def gunfire(
     t: Tables,
     pos: np.ndarray,
@@ -274,7 +275,7 @@ def gunfire(
     return True
 
 
-@jit
+@leaf
 def supply(t: Tables, pos: np.ndarray, rolls: np.ndarray, at: np.ndarray) -> None:
     """Phase 6 with ``rolls`` (``2 × supply_drops``, south's first), then ``finish``."""
     v = len(t.vside)
@@ -292,7 +293,7 @@ def supply(t: Tables, pos: np.ndarray, rolls: np.ndarray, at: np.ndarray) -> Non
     finish(t, pos)
 
 
-@jit
+@leaf
 def usable_tokens(t: Tables, pos: np.ndarray, ngun: np.ndarray, placed: np.ndarray) -> None:
     """``ngun[side]`` = the tokens of ``placed[side]`` that count (at most the available)."""
     for side in range(2):
@@ -318,7 +319,7 @@ def resolve(
         supply(t, pos, rolls, at)
 
 
-@jit
+@leaf
 def outcome(t: Tables, pos: np.ndarray) -> int:
     """``state.outcome`` as a code (``ONGOING`` while the game goes on)."""
     vside = t.vside

@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_PER_KIND,
     Tables,
     jit,
+    leaf,
     unliteral,
     unliteral_flag,
 )
@@ -50,13 +51,13 @@ from tankmap.analysis.simulation.tank_wars.kernel.value import value
 LIGHT, HEURISTIC = 0, 1
 
 
-@jit
+@leaf
 def draw(rng: np.ndarray, rolls: np.ndarray, n: int) -> None:
     for k in range(n):
         rolls[k] = below(rng, unliteral(36))
 
 
-@jit
+@leaf
 def playout(
     t: Tables, pos: np.ndarray, depth: int, mode: int, rng: np.ndarray, w: tuple[Any, ...]
 ) -> None:
@@ -96,7 +97,7 @@ def after_movement(
     return value(t, pos, weights, w[9])
 
 
-@jit
+@leaf
 def strategy(regret: np.ndarray, n: int, out: np.ndarray) -> None:
     """Regret matching: positive regrets normalised, uniform when there are none."""
     total = 0.0
@@ -106,7 +107,7 @@ def strategy(regret: np.ndarray, n: int, out: np.ndarray) -> None:
         out[j] = regret[j] / total if total > 0.0 else 1.0 / n
 
 
-@jit
+@leaf
 def pick(sig: np.ndarray, n: int, total: float, rng: np.ndarray) -> int:
     """An index drawn with weights ``sig[:n]`` (summing to ``total``)."""
     u = unit(rng) * total
@@ -121,7 +122,7 @@ def pick(sig: np.ndarray, n: int, total: float, rng: np.ndarray) -> int:
     return n - 1
 
 
-@jit
+@leaf
 def sample_commands(
     t: Tables, root: np.ndarray, side: int, sig: np.ndarray, cmds: np.ndarray,
     used: np.ndarray, rng: np.ndarray,
@@ -153,7 +154,7 @@ def sample_commands(
         take(t, cmds, used, i, cell, low, j)
 
 
-@jit
+@leaf
 def sample_gunfire(
     sig: np.ndarray, nf: int, fields: np.ndarray, tokens: int, out: np.ndarray,
     chosen: np.ndarray, taken: np.ndarray, rng: np.ndarray,
@@ -202,7 +203,7 @@ def sample_gunfire(
         out[k] = fields[f_pick]
 
 
-@jit
+@leaf
 def purified(avg: np.ndarray, n: int, fraction: float, out: np.ndarray) -> float:
     """``avg[:n]`` normalised into ``out`` with the weights under ``fraction`` × the
     largest dropped; returns their sum (0 when ``avg`` is all 0)."""

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from tankmap.analysis.simulation.tank_wars.kernel.base import CELLS, Tables, jit, unliteral
+from tankmap.analysis.simulation.tank_wars.kernel.base import CELLS, Tables, leaf, unliteral
 from tankmap.analysis.simulation.tank_wars.kernel.round import (
     NORTH_WINS,
     ONGOING,
@@ -23,7 +23,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.round import (
 )
 
 
-@jit
+@leaf
 def safe_ends(t: Tables, pos: np.ndarray, i: int) -> int:
     """The fields vehicle ``i`` can end on next round without crossing a crater (staying
     included when one of its options stays); at least 1."""
@@ -48,7 +48,7 @@ def safe_ends(t: Tables, pos: np.ndarray, i: int) -> int:
     return max(count, 1)
 
 
-@jit
+@leaf
 def features(t: Tables, pos: np.ndarray, x: np.ndarray) -> None:
     """South's minus north's: per kind the AP and the live vehicles, vehicles at 1 AP,
     gunfire tokens, artillery shots, exposure (Σ 1 / ``safe_ends``), support tokens and
@@ -80,7 +80,7 @@ def features(t: Tables, pos: np.ndarray, x: np.ndarray) -> None:
             x[2 * k + 5] += sign
 
 
-@jit
+@leaf
 def value(t: Tables, pos: np.ndarray, weights: np.ndarray, x: np.ndarray) -> float:
     """South's value of ``pos`` (``x``: room for the features)."""
     o = outcome(t, pos)
