@@ -147,7 +147,10 @@ def test_kernel_playout_players_are_their_python_twins(
                 want = py_light(mid, side, py, frozenset())
             else:
                 mark = np.zeros(base.CELLS, dtype=np.float64)
-                playout.heuristic_orders(t, pos, side.index, cmds, gun, placed, st, used, mark)
+                spare = (np.empty(base.CELLS), np.empty(base.CELLS, dtype=np.int64))
+                playout.heuristic_orders(
+                    t, pos, side.index, cmds, gun, placed, st, used, mark, *spare
+                )
                 want = heuristic_orders(mid, side, lambda m, r=py: [r.unit() for _ in range(m)])  # type: ignore[misc]
             got = {
                 v.ident: ALL_COMMANDS[int(cmds[v.ident])]

@@ -38,7 +38,7 @@ from tankmap.analysis.simulation.tank_wars.kernel.search import HEURISTIC, draw,
 from tankmap.analysis.simulation.tank_wars.kernel.value import value
 
 
-@jit
+@leaf
 def score(
     t: Tables, root: np.ndarray, me: int, cmds: np.ndarray, gun: np.ndarray, placed: int,
     futures: tuple[Any, ...], lookahead: int, weights: np.ndarray, scratch: tuple[Any, ...],
@@ -65,7 +65,8 @@ def score(
             both[1 - me, k] = fut_gun[s, k]
         nplaced[me] = placed
         nplaced[1 - me] = fut_placed[s]
-        pos[:] = root
+        for k in range(root.shape[0]):
+            pos[k] = root[k]
         usable_tokens(t, pos, ngun, nplaced)
         rng[0] = seeds[s]
         if movement(t, pos, joint, at, moved) and gunfire(t, pos, both, ngun, at, moved):
@@ -128,11 +129,13 @@ def plan(
     most = max(t.rules[R_TOKENS], 1)
     used = np.zeros(4, dtype=np.int64)
     mark = np.zeros(CELLS, dtype=np.float64)
+    keys = np.empty(CELLS, dtype=np.float64)
+    fields = np.empty(CELLS, dtype=np.int64)
     cmds = np.full(v, -1, dtype=np.int64)
     gun2 = np.zeros((2, most), dtype=np.int64)
     placed2 = np.zeros(2, dtype=np.int64)
     # the heuristic's plan, then the futures: the enemy's heuristic plan and the dice seed
-    heuristic_orders(t, root, me, cmds, gun2, placed2, rng, used, mark)
+    heuristic_orders(t, root, me, cmds, gun2, placed2, rng, used, mark, keys, fields)
     gun = gun2[me].copy()
     placed = placed2[me]
     fut_cmds = np.full((samples, v), -1, dtype=np.int64)
@@ -140,7 +143,7 @@ def plan(
     fut_placed = np.zeros(samples, dtype=np.int64)
     seeds = np.zeros(samples, dtype=np.uint64)
     for s in range(samples):
-        heuristic_orders(t, root, 1 - me, fut_cmds[s], gun2, placed2, rng, used, mark)
+        heuristic_orders(t, root, 1 - me, fut_cmds[s], gun2, placed2, rng, used, mark, keys, fields)
         fut_gun[s] = gun2[1 - me]
         fut_placed[s] = placed2[1 - me]
         seeds[s] = next_u64(rng)
@@ -158,6 +161,9 @@ def plan(
         np.zeros(4, dtype=np.int64),
         np.zeros(CELLS, dtype=np.float64),
         np.zeros(len(weights), dtype=np.float64),
+        keys,
+        fields,
+        np.empty(1, dtype=np.uint64),
     )
     futures = (fut_cmds, fut_gun, fut_placed, seeds)
     scratch = (

@@ -21,7 +21,6 @@ from tankmap.analysis.simulation.tank_wars.kernel.base import (
     R_PER_KIND,
     R_STAY,
     Tables,
-    jit,
     leaf,
     unliteral,
     unliteral_flag,
@@ -142,7 +141,7 @@ def light_orders(
     light_gunfire(t, pos, side, gun, placed, rng)
 
 
-@jit
+@leaf
 def heuristic_orders(
     t: Tables,
     pos: np.ndarray,
@@ -153,7 +152,12 @@ def heuristic_orders(
     rng: np.ndarray,
     used: np.ndarray,
     mark: np.ndarray,
+    keys: np.ndarray,
+    fields: np.ndarray,
 ) -> None:
+    """The heuristic's orders for ``side`` into ``cmds``, ``gun[side]`` and
+    ``placed[side]``; ``used``, ``mark``, ``keys`` and ``fields`` (``CELLS`` long): work
+    arrays."""
     vside, banned, opt, opt_len, opt_end = t.vside, t.banned, t.opt, t.opt_len, t.opt_end
     cmd_kind, cmd_dist, cmd_dx, cmd_dy = t.cmd_kind, t.cmd_dist, t.cmd_dx, t.cmd_dy
     v = len(vside)
@@ -221,8 +225,6 @@ def heuristic_orders(
     for f in range(CELLS):
         if mark[f] != 0.0:
             count += 1
-    keys = np.empty(count, dtype=np.float64)
-    fields = np.empty(count, dtype=np.int64)
     k = 0
     for f in range(CELLS):
         if mark[f] != 0.0:

@@ -62,7 +62,8 @@ def playout(
     t: Tables, pos: np.ndarray, depth: int, mode: int, rng: np.ndarray, w: tuple[Any, ...]
 ) -> None:
     """``depth`` more rounds from ``pos`` (between rounds), both sides ``mode`` players."""
-    at, moved, cmds, gun, placed, ngun, rolls, used, mark, _x = w
+    at, moved, cmds, gun, placed, ngun, rolls, used, mark, _x = w[:10]
+    keys, fields = w[10], w[11]
     for _ in range(depth):
         if outcome(t, pos) != ONGOING:
             return
@@ -72,7 +73,7 @@ def playout(
             return
         for side in range(2):
             if mode == HEURISTIC:
-                heuristic_orders(t, pos, side, cmds, gun, placed, rng, used, mark)
+                heuristic_orders(t, pos, side, cmds, gun, placed, rng, used, mark, keys, fields)
             else:
                 light_orders(t, pos, side, cmds, gun, placed, rng, used)
         usable_tokens(t, pos, ngun, placed)
@@ -81,14 +82,13 @@ def playout(
             supply(t, pos, rolls, at)
 
 
-@jit
+@leaf
 def after_movement(
     t: Tables, pos: np.ndarray, gun: np.ndarray, ngun: np.ndarray, eseed: np.uint64,
     depth: int, mode: int, weights: np.ndarray, w: tuple[Any, ...],
 ) -> float:  # fmt: skip
     """Gunfire, supply and the playout from a moved position; south's value."""
-    at, moved, rolls = w[0], w[1], w[6]
-    rng = np.empty(1, dtype=np.uint64)
+    at, moved, rolls, rng = w[0], w[1], w[6], w[12]
     rng[0] = eseed
     if gunfire(t, pos, gun, ngun, at, moved):
         draw(rng, rolls, 2 * t.rules[R_DROPS])
@@ -298,6 +298,9 @@ def search(
         np.zeros(4, dtype=np.int64),
         np.zeros(CELLS, dtype=np.float64),
         np.zeros(len(weights) - 1, dtype=np.float64),
+        np.empty(CELLS, dtype=np.float64),  # the heuristic's gunfire keys
+        np.empty(CELLS, dtype=np.int64),  # and fields
+        np.empty(1, dtype=np.uint64),  # after_movement's dice stream
     )
     x = work[9]
     purify = weights[len(weights) - 1]
