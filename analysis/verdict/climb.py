@@ -19,7 +19,11 @@ largest budget or when the next rung would not finish within ``time_limit`` seco
 and a rung still running at the limit is abandoned. A climb that ends without converging
 then plays the self-play of its strongest rung, time permitting, so that the verdict is read
 from the strongest agent it played (``Verdict.top``: the last rung with a self-play of at
-least ``min_games`` games, else the last with one). Every
+least ``min_games`` games, else the last with one). Before it spends the rest of its time on
+a rung the limit will cut (with kept games, a rung that could never fit is started anyway),
+and when the top rung's self-play does not fit, a climb whose rungs have no decided
+self-play finishes rung 0's first, time permitting: a climb whose rungs all fitted until
+then would otherwise end undecided. Every
 run's seed is a ``SeedSequence`` child of ``(seed, rung, role)`` and a match's next look
 continues the one before (the games a single run would play), so the same seed gives the same
 trace, rung for rung, on any number of workers; only the time limit can cut a trace shorter
@@ -399,6 +403,26 @@ def run_verdict(
             last_left = games - max(kept, self_played(i - 1))
         return match_left, own_left, last_left
 
+    def decided() -> bool:
+        """Whether some rung has a self-play the verdict can be read from (at least
+        ``MIN_VERDICT_GAMES`` games)."""
+        return any(
+            s.self_play is not None and s.self_play.games >= MIN_VERDICT_GAMES for s in steps
+        )
+
+    def secure_a_verdict() -> None:
+        """Before the climb spends the rest of its time on a rung the limit will cut (or
+        stops without the top rung's self-play): when no rung has a decided self-play, the
+        verdict would be undecided, so rung 0's self-play is finished first if it fits the
+        time left at its own pace (its first look's). Its games are the cheapest of the
+        climb's, and they are its own: the trace stays the one of a longer climb."""
+        have = self_played(0)
+        if decided() or not steps or have == 0 or have >= games:
+            return
+        kept = stored((steps[0].agent,) * 2, run_seed(seed, 0, 0), 0, games)
+        if clock() + steps[0].seconds / have * (games - max(kept, have)) <= deadline:
+            self_play(0)
+
     def rung_needs(i: int) -> float:
         """Rung ``i``'s worst case in seconds at the pace ``unit`` (a self-play game of rung
         ``i - 1``): its match (1.5 units a game: the last budget and the doubled one), its
@@ -432,6 +456,8 @@ def run_verdict(
             # (which replays the rungs played in moments); one that can never fit is started
             # when the games are kept, so that each climb takes it further
             endless = store is not None and needed > time_limit
+            if clock() + needed > deadline and endless and fits(1.5 * match_left):
+                secure_a_verdict()  # (this rung will be cut: the verdict comes first)
             if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
                 timed_out = True
                 notes.append(
@@ -472,6 +498,7 @@ def run_verdict(
             else:
                 timed_out = True
                 notes.append(f"no time left for {steps[-1].agent}'s self-play")
+                secure_a_verdict()
     except _TimeUp as cut:
         timed_out = True
         notes.append(str(cut))

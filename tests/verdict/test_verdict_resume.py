@@ -450,3 +450,38 @@ def test_the_first_rung_s_rest_is_not_started_when_not_one_batch_of_it_fits(
     assert fake.now <= 45
     assert doc["games"] == 40 and not doc["converged"]
     assert "no time left for x:1's self-play" in doc["reason"]
+
+
+class CostlyFakeGames(TimedFakeGames):
+    """``TimedFakeGames`` whose games cost as real budgets do: a game takes as many seconds
+    as the larger budget ``N`` of its two agents ``x:N``."""
+
+    def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
+        cost = max(int(p.split(":")[1]) for p in pols)
+        before = self.now
+        df = super().__call__(scenario, n, pols, **kw)
+        self.now = before + (self.now - before) * cost
+        return df
+
+
+def test_a_climb_cut_in_a_rung_it_could_never_finish_still_names_a_side(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Games as dear as their budget, a 900-s limit, kept games. By hand: x:1's first look
+    (40 s) leaves room for x:2's rung (860 s at 1 s a unit), so its rest waits; x:2's first
+    look (40 games at 2 s) beats it: 120 s. x:4's rung needs 2,400 s at x:2's pace (8/3 s a
+    unit) and can never fit, so with kept games it is started, and every rung after it
+    too: x:8 ties x:4 and its match runs into the limit. No rung had a decided self-play,
+    so before x:4's rung the climb finishes x:1's (160 games at 1 s, to 280 s): the verdict
+    names x:1's side (even), not "undecided"."""
+    from tankmap.analysis.verdict import climb
+
+    fake = CostlyFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    doc = _climb(fake, 900, PlayedGames(tmp_path / "games.json"))
+    assert not doc["converged"] and "time limit reached during x:8 vs x:4" in doc["reason"]
+    assert doc["agent"] == "x:1" and doc["games"] == 200 and doc["favoured"] == "even"
+    assert [r for r in fake.runs if r[0] == ("x:1", "x:1")] == [
+        (("x:1", "x:1"), 40, 0),
+        (("x:1", "x:1"), 160, 40),
+    ]
