@@ -67,15 +67,17 @@ _FAMILIES: dict[str, list[Family]] = {
         Family("final-act", "duct", base=16, limit=2048, independent=True, default_budget=64),
     ],
     "tank-chess": [
-        # alphabeta from 3,200 positions a turn, where it first looks two turns ahead on the
-        # built-in boards (some 500 turns a position): below that its strength comes in
-        # steps, and a doubling inside a step looks like a plateau. basic-16, seed 2, from
-        # base 100: 1600 no longer beat 800 (0.520), "converged, White favoured"; yet 3200
-        # beat 1600 0.880 [0.802, 0.930] (seed 1), and 3200's self-play favoured Black.
+        # alphabeta from 6,400 positions a turn: its strength comes in steps (it first looks
+        # two turns ahead from about 3,000 positions on the built-in boards, some 500 turns a
+        # position), and a doubling inside a step looks like a plateau. basic-16, seed 2,
+        # from base 100: 1600 no longer beat 800 (0.520), "converged, White favoured"; yet
+        # 3200 beat 1600 0.880 [0.802, 0.930] (seed 1), and 3200's self-play favoured Black.
+        # From base 3200 (2026-12-07, seed 2): 6400 no longer beat 3200 (0.535 [0.466,
+        # 0.603]), "converged"; yet 12800 beats 6400 by 0.75 (seed 1, 40 games, twice)
         Family(
             "tank-chess",
             "alphabeta",
-            base=3200,
+            base=6400,
             limit=102400,
             independent=True,
             default_budget=3200,

@@ -349,9 +349,10 @@ def test_each_game_s_default_family_and_its_cross_check() -> None:
     assert wars.name == "regret" and wars.independent
     assert other is not None and other.name == "plan" and not other.independent
     assert other.check_agent() == "plan:512"  # as strong as the climb's top rungs
-    # Tank Chess climbs from alphabeta's everyday budget, where it looks two turns ahead
+    # Tank Chess climbs from twice alphabeta's everyday budget: from 3,200 (where it first
+    # looks two turns ahead), a doubling stays inside one of its strength steps
     chess = family("tank-chess")
-    assert chess.name == "alphabeta" and chess.base == chess.default_budget == 3200
+    assert chess.name == "alphabeta" and chess.base == 6400 and chess.default_budget == 3200
     assert family("final-act").name == "search"
 
 
