@@ -4,8 +4,9 @@ numba counts references to every array a compiled function takes out of a tuple 
 kernel's ``Board``, ``Position`` or ``Tables``, a tuple of work arrays) or is passed, and
 where its optimiser cannot pair the counts up (on a branching path) each one is a call
 with an atomic update. Measured on this project's kernels (perf, 2026-12-07): about two
-thirds of a Tank Chess ``alphabeta`` search and of a Tank Wars ``regret`` search went to
-those calls; a Tank Chess ``hit_armour`` call took about 55 ns, nearly all of it counting.
+thirds of a Tank Chess ``alphabeta`` search and more than half of a Tank Wars ``regret``
+search went to those calls; a Tank Chess ``hit_armour`` call took about 55 ns, nearly all
+of it counting.
 
 A *leaf* is compiled with numba's ``_nrt=False`` (its runtime off: no counting at all).
 The counting only frees memory, so a leaf computes what the counted function computes.

@@ -65,36 +65,6 @@ def _lookahead(
     forced_shells: Any,
     forced_repair: Any,
     values: Any,
-) -> None:
-    """``_lookahead_rows`` with work arrays of its own."""
-    units = cell0.shape[0]
-    _lookahead_rows(
-        T, me, done, ahead, keys, cell0, facing0, damage0, alive0, wreck0, wreck_cells0, tie0,
-        rm_left0, forced_dest, forced_fac, forced_shells, forced_repair, values,
-        _work(T, units), _scratch(T, units),
-    )  # fmt: skip
-
-
-@_jit
-def _lookahead_rows(
-    T: Tables,
-    me: int,
-    done: int,
-    ahead: int,
-    keys: Any,
-    cell0: Any,
-    facing0: Any,
-    damage0: Any,
-    alive0: Any,
-    wreck0: Any,
-    wreck_cells0: Any,
-    tie0: Any,
-    rm_left0: Any,
-    forced_dest: Any,
-    forced_fac: Any,
-    forced_shells: Any,
-    forced_repair: Any,
-    values: Any,
     W: Any,
     S: Any,
 ) -> None:
@@ -238,5 +208,7 @@ def lookahead_values(
         shells,
         np.ascontiguousarray(repair, dtype=np.bool_),
         values,
+        _work(T, pos[0].shape[0]),
+        _scratch(T, pos[0].shape[0]),
     )
     return values

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tankmap.analysis.simulation.final_act.kernel.base import _jit, _noise, _psum
-from tankmap.analysis.simulation.final_act.kernel.lookahead import _lookahead
+from tankmap.analysis.simulation.final_act.kernel.lookahead import _lookahead, _work
 from tankmap.analysis.simulation.final_act.kernel.orders import position_of
 from tankmap.analysis.simulation.final_act.kernel.packed import tables
 from tankmap.analysis.simulation.final_act.kernel.round import _heuristic_round, _scratch
@@ -157,7 +157,7 @@ def _score(
     _lookahead(
         T, me, rnd0, ahead, r_keys[:n], cell0, facing0, damage0, alive0, wreck0,
         wreck_cells0, tie0, rm_left0, r_dest[:n], r_fac[:n], r_shells[:n], r_repair[:n],
-        r_values[:n],
+        r_values[:n], _work(T, cell0.shape[0]), _scratch(T, cell0.shape[0]),
     )  # fmt: skip
     best = 0
     for c in range(count):
