@@ -57,6 +57,7 @@ import pandas as pd
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.verdict.pace import Pace, Reach
 from tankmap.analysis.verdict.played import PlayedGames
 from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge, strongest_played
 from tankmap.rules.errors import TankmapError
@@ -87,54 +88,6 @@ def _looks(half: int) -> list[tuple[int, int]]:
     seed, seeds)`` per look (``LOOKS``; with few seeds, fewer looks)."""
     ends = sorted({int(half * share) for share in LOOKS} - {0})
     return [(a, b - a) for a, b in pairwise([0, *ends])]
-
-
-class _Pace:
-    """When a run's batches finish: ``late(deadline)`` — asked as each one does — says
-    whether a batch started now would finish past ``deadline``: the first as long as the
-    run so far, a later one ``workers`` times the time since the last batch finished.
-    Where batches finish in turn, that is one batch; with local workers it is a cautious
-    bound: the caller plays batches itself and reports the workers' between its own, so
-    they finish in bursts about a batch apart (measured on Tank Chess with two workers:
-    6.6-8.3 s between bursts of 8-game batches, each followed by a 0 s gap), and a run
-    the limit cuts leaves about a batch of time unused."""
-
-    def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
-        self.clock = clock
-        self.workers = max(1, workers)
-        self.last = clock()
-        self.seen = 0
-
-    def late(self, deadline: float) -> bool:
-        now = self.clock()
-        gap, self.last = now - self.last, now
-        self.seen += 1
-        return now + gap * (1 if self.seen == 1 else self.workers) > deadline
-
-
-class _Reach:
-    """Whether a run can still reach ``need`` games by a deadline: ``seen(done)`` — told as
-    its batches finish — records its pace after the first batch (which carries the start
-    of the run); ``short(deadline)`` is true when the games done plus those that pace fits
-    in the time left fall short of ``need`` (never before two batches have finished)."""
-
-    def __init__(self, clock: Callable[[], float], need: int) -> None:
-        self.clock = clock
-        self.need = need
-        self.first: tuple[int, float] | None = None  # games done, time at the first batch
-        self.done = 0
-
-    def seen(self, done: int) -> None:
-        self.done = done
-        if self.first is None:
-            self.first = (done, self.clock())
-
-    def short(self, deadline: float) -> bool:
-        if self.first is None or self.done <= self.first[0]:
-            return False
-        now = self.clock()
-        rate = (self.done - self.first[0]) / max(now - self.first[1], 1e-9)
-        return self.done + rate * max(deadline - now, 0.0) < self.need
 
 
 class ClimbCancelled(Exception):
@@ -280,15 +233,15 @@ def run_verdict(
         would end past the deadline (judged from the time between the last two batches):
         batches are small (a twentieth of the run) so that the limit is kept to within
         seconds. With ``need`` (and ``keep``) the run also stops as soon as its pace shows
-        that it cannot reach ``need`` games before the deadline (``_Reach``)."""
+        that it cannot reach ``need`` games before the deadline (``pace.Reach``)."""
         have = store.kept(pols, run, first, n) if store is not None else []
         took = store.seconds_per_game(pols, run) * len(have) if have and store else 0.0
         reused[0] += len(have)
         stopped = False
         winners = list(have)
         if len(have) < n:
-            pace = _Pace(clock, workers)
-            reach = _Reach(clock, need - len(have))
+            pace = Pace(clock, workers)
+            reach = Reach(clock, need - len(have))
 
             def tick(done: int, total: int) -> None:
                 reach.seen(done)

@@ -360,15 +360,15 @@ def test_a_run_s_pace_counts_a_batch_as_workers_times_the_gap_between_two() -> N
     """With two workers, batches finish in turn: one started now takes about twice the time
     between the last two finishing (judged from that time alone, a batch the caller started
     could end past the limit); the first batch takes as long as the run so far."""
-    from tankmap.analysis.verdict.climb import _Pace
+    from tankmap.analysis.verdict.pace import Pace
 
     now = [0.0]
-    pace = _Pace(lambda: now[0], workers=2)
+    pace = Pace(lambda: now[0], workers=2)
     now[0] = 10.0
     assert not pace.late(20.0)  # first batch: 10 s, so the next ends at 20
     now[0] = 15.0
     assert pace.late(24.0)  # 5 s between two: a batch takes 10, to 25 (one worker: 20)
-    one = _Pace(lambda: now[0], workers=1)
+    one = Pace(lambda: now[0], workers=1)
     now[0] = 25.0
     one.late(100.0)
     now[0] = 30.0
