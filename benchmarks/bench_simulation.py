@@ -62,6 +62,10 @@ CASES = (
     ("final-act/mirror.json", "search", 12),
     ("tank-chess/basic-16.json", "search", 12),
     ("tank-wars/default.json", "search", 12),
+    # the verdict families' everyday agents (compiled searches)
+    ("tank-chess/basic-16.json", "alphabeta:3200", 6),
+    ("tank-wars/default.json", "regret:64", 20),
+    ("tank-wars/default.json", "plan:128", 20),
 )
 
 
