@@ -151,6 +151,41 @@ def test_compiled_search_chooses_as_the_reference(
     assert (int(w.counters[0]), int(w.counters[7])) == (ref.nodes, ref.depth)
 
 
+def test_leaf_evaluation_within_a_window_keeps_every_promise() -> None:
+    """``evaluate_within`` returns the value inside the window, a lower bound of it at or
+    above ``beta`` and an upper bound at or below ``alpha`` (what a fail-soft search may
+    use), on positions and windows that reach each of its ways out."""
+    from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
+        evaluate,
+        evaluate_within,
+    )
+
+    ways = {"exact": 0, "low": 0, "high": 0}
+    for name in ("tank-chess/basic-16", "tank-chess/sample-20"):
+        for st in _random_positions(name, 12, seed=5):
+            b, w = _tools(Prepared(st), st)
+            w.banned[:] = 0  # (as a search for a side with no kinds banned leaves it)
+            pos = kb.position_of(st)
+            args = (w.values, w.lower, w.banned, w.ev, w.work, w.states)
+            value = evaluate(b, pos, 3, *args)
+            ref = ReferenceSearch(Prepared(st), st)
+            assert ref.evaluate(st, 3, (frozenset(), frozenset())) == value
+            for lo, hi in ((-200, -100), (100, 200), (-1, 1), (-30, 80), (-80, 30), (-61, -59)):
+                alpha, beta = value + lo, value + hi
+                got = evaluate_within(b, pos, 3, alpha, beta, *args)
+                if got >= beta:
+                    assert value >= got
+                    ways["high"] += 1
+                elif got <= alpha:
+                    assert value <= got
+                    ways["low"] += 1
+                else:
+                    assert got == value
+                    ways["exact"] += 1
+                assert ref.evaluate(st, 3, (frozenset(), frozenset()), alpha, beta) == got
+    assert min(ways.values()) > 0, ways
+
+
 def test_same_games_on_one_and_two_workers() -> None:
     path = map_path("tank-chess/basic-16")
     assert path is not None

@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
     STEP,
     STEP_CAP,
     THREAT,
+    UNBOUNDED,
     URGENT,
     WIN,
     WIN_BOUND,
@@ -134,10 +135,17 @@ class ReferenceSearch:
         self.table: list[_Entry | None] = [None] * TT_SIZE
 
     # --- evaluation ----------------------------------------------------------------------
-    def evaluate(self, st: GameState, ply: int, banned: Sequence[frozenset[int]]) -> int:
+    def evaluate(
+        self,
+        st: GameState,
+        ply: int,
+        banned: Sequence[frozenset[int]],
+        alpha: int = -UNBOUNDED,
+        beta: int = UNBOUNDED,
+    ) -> int:
+        """``kernel.evaluation.evaluate_within``: the value, or a bound of it outside the
+        window ``(alpha, beta)`` (the whole line of scores by default: the value)."""
         me = st.to_move
-        if wins_now(st, me, banned[me]):
-            return WIN - ply - 1
         mine, theirs = command_of(st, me), command_of(st, 1 - me)
         cap = STEP_CAP
         sm = cap + 1 if mine < 0 else escape_steps(st, mine, cap)
@@ -153,7 +161,13 @@ class ReferenceSearch:
             points += RACE * max(0, URGENT - tm)
         else:
             points -= RACE * max(0, URGENT - to)
-        if THREAT and wins_now(st, 1 - me, banned[1 - me]):
+        if points - THREAT >= beta:
+            return points - THREAT
+        if wins_now(st, me, banned[me]):
+            return WIN - ply - 1
+        if points <= alpha:
+            return points
+        if wins_now(st, 1 - me, banned[1 - me]):
             points -= THREAT
         return points
 
@@ -209,7 +223,7 @@ class ReferenceSearch:
         if out is not None:
             return -(WIN - ply) if out.winner is not None else 0
         if depth <= 0:
-            return self.evaluate(st, ply, self.banned)
+            return self.evaluate(st, ply, self.banned, alpha, beta)
         me = st.to_move
         banned = self.banned[me]
         if wins_now(st, me, banned):

@@ -32,7 +32,7 @@ from tankmap.analysis.simulation.tank_chess.kernel.evaluation import (
     command_of,
     escape_steps,
     eval_scratch,
-    evaluate,
+    evaluate_within,
     wins_now,
 )
 from tankmap.analysis.simulation.tank_chess.kernel.moves import legal_turns, outcome, pop, turn_rows
@@ -212,9 +212,9 @@ def _generate(b: Board, pos: Position, w: SearchWork, ply: int) -> None:
 def _enter(b: Board, pos: Position, w: SearchWork, ply: int) -> tuple[bool, int]:
     """Start the node of frame ``ply`` (its depth, window and hash set): ``(True, value)``
     when it is decided at once — budget spent (value 0, ``counters[ABORT]`` set),
-    terminal, a leaf (the evaluation), a win now for the side to move, or a
-    transposition table cut-off — else ``(False, 0)`` with its staged turns on the stack
-    and the frame ready to try them."""
+    terminal, a leaf (the evaluation, or a bound of it outside the window), a win now
+    for the side to move, or a transposition table cut-off — else ``(False, 0)`` with
+    its staged turns on the stack and the frame ready to try them."""
     cnt = w.counters
     fr = w.frames[ply]
     cnt[NODES] += 1
@@ -225,7 +225,10 @@ def _enter(b: Board, pos: Position, w: SearchWork, ply: int) -> tuple[bool, int]
         return True, -(WIN - ply) if pos.meta[2] >= 0 else 0
     depth = fr[F_DEPTH]
     if depth <= 0:
-        value = evaluate(b, pos, ply, w.values, w.lower, w.banned, w.ev, w.work, w.states)
+        value = evaluate_within(
+            b, pos, ply, fr[F_ALPHA], fr[F_BETA], w.values, w.lower, w.banned, w.ev, w.work,
+            w.states,
+        )  # fmt: skip
         return True, value
     me = pos.meta[0]
     banned = cnt[BANNED] if me == cnt[SIDE] else 0

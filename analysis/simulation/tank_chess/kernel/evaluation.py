@@ -17,6 +17,9 @@ From the view of the side to move (``s``; the other side ``o``), in integer poin
   ``o``'s);
 - **a threat**: ``THREAT`` points against ``s`` when ``o`` would have a win now if it
   were its turn.
+
+The search's leaves ask ``evaluate_within`` its window, which checks for wins in hand
+(most of the time of an evaluation) only where they could move the value across it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, leaf
+from tankmap.analysis.simulation.tank_chess.kernel.base import Board, Position, leaf, unliteral
 from tankmap.analysis.simulation.tank_chess.kernel.moves import hit_armour, piece_end_states
 from tankmap.rules.tank_chess.data import COMMAND, FIRE_FIXED, FIRE_MORTAR
 
@@ -36,6 +39,8 @@ WIN = 1_000_000
 """The score of a won position at the root; a win ``k`` plies down scores ``WIN - k``."""
 WIN_BOUND = WIN - 10_000
 """Scores at or beyond ``±WIN_BOUND`` are proven wins and losses."""
+UNBOUNDED = WIN + 1
+"""Beyond every score: ``(-UNBOUNDED, UNBOUNDED)`` is the window of an exact value."""
 
 MATERIAL = 10
 STEP = 6
@@ -311,13 +316,27 @@ def evaluate(b: Board, pos: Position, ply: int, values: Any, lower: Any, banned:
     """The position's value for the side to move, ``ply`` plies below the root (module
     docstring). ``lower``: ``Prepared.escape`` as an array per side; ``banned[side]``:
     the kinds each side does not move (bits)."""
+    return evaluate_within(
+        b, pos, ply, unliteral(-UNBOUNDED), unliteral(UNBOUNDED), values, lower, banned, ws,
+        work, states,
+    )  # fmt: skip
+
+
+@leaf
+def evaluate_within(b: Board, pos: Position, ply: int, alpha: int, beta: int, values: Any,
+                    lower: Any, banned: Any, ws: Any, work: Any, states: Any) -> int:  # fmt: skip
+    """``evaluate`` for a leaf of a fail-soft alpha-beta search with the window
+    ``(alpha, beta)``, where only how the value stands against the window matters: a
+    lower bound of the value
+    when that bound is already at or above ``beta``, an upper bound when it is at or
+    below ``alpha``, else the exact value. The win-in-hand checks (``wins_now``, most
+    of the evaluation's time) are left out when the rest decides it: the enemy's threat
+    only ever takes ``THREAT`` points off, and a win in hand only raises the value."""
     me = pos.meta[0]
     mine = command_of(b, pos, me)
     theirs = command_of(b, pos, 1 - me)
     cap = STEP_CAP
     sm = cap + 1 if mine < 0 else escape_steps(b, pos, mine, cap, lower[me], ws)
-    if wins_now(b, pos, me, sm, banned[me], ws, work, states):
-        return WIN - ply - 1
     so = cap + 1 if theirs < 0 else escape_steps(b, pos, theirs, cap, lower[1 - me], ws)
     material = 0
     for p in range(b.kind.shape[0]):
@@ -330,6 +349,12 @@ def evaluate(b: Board, pos: Position, ply: int, values: Any, lower: Any, banned:
         points += RACE * max(0, URGENT - tm)
     else:
         points -= RACE * max(0, URGENT - to)
-    if THREAT and wins_now(b, pos, 1 - me, so, banned[1 - me], ws, work, states):
+    if points - THREAT >= beta:
+        return int(points - THREAT)  # at least this, a win in hand or not
+    if wins_now(b, pos, me, sm, banned[me], ws, work, states):
+        return WIN - ply - 1
+    if points <= alpha:
+        return int(points)  # at most this, threatened or not
+    if wins_now(b, pos, 1 - me, so, banned[1 - me], ws, work, states):
         points -= THREAT
     return int(points)
