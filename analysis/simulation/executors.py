@@ -17,6 +17,16 @@ completion never changes the results: every task carries its own seeds.
   that started it ends, however it ends (``kill -9`` too): no worker outlives its run.
 - ``scheduler="local"``: a ``dask.distributed.LocalCluster`` with ``workers`` processes,
   started and closed here. ``scheduler="tcp://host:port"``: an existing Dask scheduler.
+
+**Aborting in the middle of a task.** ``map(..., abort=f)`` also asks ``f()`` about every
+``ABORT_POLL`` seconds while tasks run, and when it answers true raises ``RunAborted`` at
+once. A task running in the calling process cannot be left, so an executor made for it
+(``make_executor(..., abortable=True)``) runs every task in worker processes, ``workers``
+of them (one with ``workers <= 1``), while the caller only waits; the workers are killed
+with their tasks unfinished. (A single Tank Chess game at a verdict's high budgets can take
+two minutes: the caller playing it would overrun a time limit by as much.) On a Dask
+cluster ``abort`` is asked as results arrive and every ``ABORT_POLL`` seconds between, and
+the tasks left are cancelled.
 """
 
 from __future__ import annotations
@@ -43,6 +53,12 @@ Task = tuple[Any, ...]
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler given by address."""
 OnDone = Callable[[int, Any], None]
+ABORT_POLL = 0.25
+"""Seconds between two questions to a run's ``abort``."""
+
+
+class RunAborted(Exception):
+    """``map``'s ``abort()`` answered true: the run ended with tasks unfinished."""
 
 
 class SchedulerError(TankmapError, ValueError):
@@ -60,10 +76,18 @@ class Executor:
     workers = 1
 
     def map(
-        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+        self,
+        fn: Callable[..., Any],
+        tasks: Sequence[Task],
+        on_done: OnDone | None,
+        abort: Callable[[], bool] | None = None,
     ) -> list[Any]:
+        """The tasks' results in task order (here: one after the other; ``abort`` is
+        asked before each task, as nothing can leave a task in the middle)."""
         out = []
         for i, task in enumerate(tasks):
+            if abort is not None and abort():
+                raise RunAborted
             result = fn(*task)
             out.append(result)
             if on_done is not None:
@@ -207,26 +231,42 @@ def stopped_on_error(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]
 
 class ProcessExecutor(Executor):
     """The calling process and ``workers - 1`` (at least one) local worker processes
-    (``concurrent.futures``), taking tasks in order as each gets free."""
+    (``concurrent.futures``), taking tasks in order as each gets free; with
+    ``caller_plays`` false, ``workers`` (at least one) worker processes alone, so that a
+    run can be aborted in the middle of any task (module docstring)."""
 
-    def __init__(self, workers: int, start_method: str | None = None) -> None:
-        self.workers = workers
-        self._pool = local_pool(max(1, workers - 1), start_method)
+    def __init__(
+        self, workers: int, start_method: str | None = None, caller_plays: bool = True
+    ) -> None:
+        self.workers = max(1, workers)
+        self.caller_plays = caller_plays
+        processes = workers - 1 if caller_plays else workers
+        self._pool = local_pool(max(1, processes), start_method)
 
     def map(
-        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+        self,
+        fn: Callable[..., Any],
+        tasks: Sequence[Task],
+        on_done: OnDone | None,
+        abort: Callable[[], bool] | None = None,
     ) -> list[Any]:
         """Every task goes to the pool, which hands each worker process one task to run and
         one to start next; the caller takes, in order, every task still waiting (cancelling
         it in the pool) and runs it here, and reports the workers' results between its own
-        tasks. Whatever stops the run (Ctrl-C, SIGTERM, a task's error) kills the worker
-        processes before it goes on; a worker process killed from outside is a
-        ``WorkerLostError``."""
+        tasks. With ``abort`` (or without ``caller_plays``) the caller runs none: it
+        reports results as they come and asks ``abort()`` every ``ABORT_POLL`` seconds,
+        raising ``RunAborted`` when it answers true. Whatever stops the run (Ctrl-C,
+        SIGTERM, a task's error, ``abort``) kills the worker processes before it goes on;
+        a worker process killed from outside is a ``WorkerLostError``."""
         with stopped_on_error(self._pool):
-            return self._map(fn, tasks, on_done)
+            return self._map(fn, tasks, on_done, abort)
 
     def _map(
-        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+        self,
+        fn: Callable[..., Any],
+        tasks: Sequence[Task],
+        on_done: OnDone | None,
+        abort: Callable[[], bool] | None,
     ) -> list[Any]:
         futures = [self._pool.submit(fn, *t) for t in tasks]
         index = {fut: i for i, fut in enumerate(futures)}
@@ -240,6 +280,15 @@ class ProcessExecutor(Executor):
             if on_done is not None:
                 on_done(i, out[i])
 
+        if abort is not None or not self.caller_plays:
+            theirs.update(futures)
+            while theirs:
+                if abort is not None and abort():
+                    raise RunAborted
+                finished_set, _ = wait(theirs, timeout=ABORT_POLL, return_when=FIRST_COMPLETED)
+                for finished in sorted(finished_set, key=index.__getitem__):
+                    report(finished)
+            return out
         for i, fut in enumerate(futures):
             if fut.cancel():  # still waiting in the pool: run it here
                 out[i] = fn(*tasks[i])
@@ -301,19 +350,46 @@ class DaskExecutor(Executor):
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or workers)
 
     def map(
-        self, fn: Callable[..., Any], tasks: Sequence[Task], on_done: OnDone | None
+        self,
+        fn: Callable[..., Any],
+        tasks: Sequence[Task],
+        on_done: OnDone | None,
+        abort: Callable[[], bool] | None = None,
     ) -> list[Any]:
-        dask_completed: Any = importlib.import_module("distributed").as_completed
+        """The tasks' results in task order; ``abort`` is asked as results arrive and
+        every ``ABORT_POLL`` seconds between, and the tasks left are cancelled when it
+        answers true (``RunAborted``)."""
+        dist: Any = importlib.import_module("distributed")
 
         out: list[Any] = [None] * len(tasks)
+
+        def report(fut: Any, index: dict[Any, int]) -> None:
+            i = index[fut.key]
+            out[i] = fut.result()
+            if on_done is not None:
+                on_done(i, out[i])
+
         try:
             futures = [self._client.submit(fn, *t, pure=False) for t in tasks]
             index = {f.key: i for i, f in enumerate(futures)}
-            for fut in dask_completed(futures):
-                i = index[fut.key]
-                out[i] = fut.result()
-                if on_done is not None:
-                    on_done(i, out[i])
+            if abort is None:
+                for fut in dist.as_completed(futures):
+                    report(fut, index)
+                return out
+            pending = set(futures)
+            while pending:
+                if abort():
+                    self._client.cancel(list(pending))
+                    raise RunAborted
+                try:
+                    done = dist.wait(
+                        list(pending), timeout=ABORT_POLL, return_when="FIRST_COMPLETED"
+                    ).done
+                except TimeoutError:  # (distributed's, a subclass of the built-in one)
+                    continue
+                for fut in sorted(done, key=lambda f: index[f.key]):
+                    pending.discard(fut)
+                    report(fut, index)
         except KeyboardInterrupt:
             self._interrupted = True
             raise
@@ -365,10 +441,15 @@ class _sigint_ignored:
             signal.signal(signal.SIGINT, self._old)
 
 
-def make_executor(workers: int = 1, scheduler: str | None = None) -> Executor:
-    """The executor for these settings (see the module docstring)."""
+def make_executor(
+    workers: int = 1, scheduler: str | None = None, abortable: bool = False
+) -> Executor:
+    """The executor for these settings (see the module docstring); ``abortable``: one whose
+    ``map(abort=...)`` can leave a task in the middle (local worker processes only)."""
     if scheduler:
         return DaskExecutor(scheduler, workers)
+    if abortable:
+        return ProcessExecutor(workers, caller_plays=False)
     if workers > 1:
         return ProcessExecutor(workers)
     return Executor()

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.simulation.budgets import check_budget
-from tankmap.analysis.simulation.executors import Executor, make_executor
+from tankmap.analysis.simulation.executors import Executor, RunAborted, make_executor
 from tankmap.analysis.simulation.games import GameResult, PolicyError, get_driver
 from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.rules.board import Board
@@ -286,6 +286,7 @@ def simulate(
     progress: Progress | None = None,
     executor: Executor | None = None,
     stop: Callable[[], bool] | None = None,
+    abort: Callable[[], bool] | None = None,
     first_game: int = 0,
     interrupted: Callable[[pd.DataFrame], None] | None = None,
 ) -> pd.DataFrame:
@@ -304,6 +305,11 @@ def simulate(
     would have played; games finished after a gap are dropped, since which games finish
     first depends on their length) and ``df.attrs["stopped"]`` is true
     (``df.attrs["asked"]`` = the games asked for).
+    ``abort()`` is asked about every ``executors.ABORT_POLL`` seconds while games run (not
+    only between tasks): when it returns true the run ends at once, its games in progress
+    left unfinished, with the table ``stop`` would give. Without ``executor``, every game
+    then runs in a local worker process (``--workers`` of them, at least one), which is
+    killed in the middle of its game; on a Dask cluster the tasks left are cancelled.
     ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
     games − 1`` of the seed: a run can be extended later with the very games a longer run
     would play).
@@ -346,7 +352,11 @@ def simulate(
     _PREPARED[text] = (scenario, prepared)
 
     own = executor is None
-    ex = executor if executor is not None else make_executor(workers, scheduler)
+    ex = (
+        executor
+        if executor is not None
+        else make_executor(workers, scheduler, abortable=abort is not None)
+    )
     columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     start = time.perf_counter()
     # Results are hundreds of thousands of small acyclic objects: cyclic garbage collections
@@ -382,8 +392,11 @@ def simulate(
                     raise _Stopped
 
             try:
-                ex.map(play_batch, tasks, on_done)
-            except _Stopped:
+                if abort is None:
+                    ex.map(play_batch, tasks, on_done)
+                else:
+                    ex.map(play_batch, tasks, on_done, abort=abort)
+            except (_Stopped, RunAborted):
                 stopped = True
             except BaseException:
                 if interrupted is not None:

@@ -200,7 +200,8 @@ def run_verdict(
     keeps are taken instead of played again, and every game played is added to it
     (``played.PlayedGames``: a climb goes on where an earlier one on the board stopped;
     ``Verdict.reused_games`` counts them). ``cancelled()``, asked after every batch of
-    games, stops the climb: the run in progress keeps the games it finished, then
+    games and about every quarter second while games run, stops the climb: the run in
+    progress keeps the games it finished (those in progress are left unfinished), then
     ``ClimbCancelled`` is raised. ``time_limit`` counts from ``started`` (a ``clock()``
     reading; default: now), less ``finish`` seconds that the caller needs after the climb:
     the command line passes its own start and the time its exit takes, so that the whole
@@ -232,8 +233,10 @@ def run_verdict(
         then true; ``simulate``'s rule). Either happens as soon as the next batch of games
         would end past the deadline (judged from the time between the last two batches):
         batches are small (a twentieth of the run) so that the limit is kept to within
-        seconds. With ``need`` (and ``keep``) the run also stops as soon as its pace shows
-        that it cannot reach ``need`` games before the deadline (``pace.Reach``)."""
+        seconds; and at the deadline itself (or a cancel) the games in progress are left
+        unfinished (``simulate``'s ``abort``). With ``need`` (and ``keep``) the run also
+        stops as soon as its pace shows that it cannot reach ``need`` games before the
+        deadline (``pace.Reach``)."""
         have = store.kept(pols, run, first, n) if store is not None else []
         took = store.seconds_per_game(pols, run) * len(have) if have and store else 0.0
         reused[0] += len(have)
@@ -272,6 +275,9 @@ def run_verdict(
                 stop=lambda: (
                     (cancelled is not None and cancelled()) or pace.late(deadline) or short()
                 ),
+                # a game can outlast the time left (a 300-ply Tank Chess draw at 51,200
+                # positions took 132 s): at the deadline or a cancel the run ends at once
+                abort=lambda: (cancelled is not None and cancelled()) or clock() >= deadline,
                 batch_size=max(1, n // BATCHES),
                 interrupted=keep_finished,
             )

@@ -12,11 +12,9 @@ class Pace:
     """When a run's batches finish: ``late(deadline)`` — asked as each one does — says
     whether a batch started now would finish past ``deadline``: the first as long as the
     run so far, a later one ``workers`` times the time since the last batch finished.
-    Where batches finish in turn, that is one batch; with local workers it is a cautious
-    bound: the caller plays batches itself and reports the workers' between its own, so
-    they finish in bursts about a batch apart (measured on Tank Chess with two workers:
-    6.6-8.3 s between bursts of 8-game batches, each followed by a 0 s gap), and a run
-    the limit cuts leaves about a batch of time unused."""
+    With the workers' batches reported as they finish (the verdict's runs: the caller
+    plays none, ``simulate``'s ``abort``), that is about one batch. A batch that runs
+    longer than that (one long game) is left unfinished at the deadline itself."""
 
     def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
         self.clock = clock

@@ -205,6 +205,77 @@ def test_a_failed_run_stops_the_worker_processes_without_waiting(tmp_path: Path)
     assert not _running(worker)
 
 
+def _mark_and_sleep(folder: str, seconds: float) -> int:
+    import os
+    import time
+    from pathlib import Path
+
+    (Path(folder) / f"started-{os.getpid()}").touch()
+    time.sleep(seconds)
+    (Path(folder) / f"finished-{os.getpid()}").touch()
+    return os.getpid()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path, workers: int) -> None:
+    """``abort`` is asked while tasks run, not only between them: an abortable executor
+    runs every task in worker processes (none in the caller), and kills them in the middle
+    of their tasks when it answers true."""
+    import os
+    import time
+
+    from tankmap.analysis.simulation.executors import RunAborted, make_executor
+
+    started = time.monotonic()
+
+    def abort() -> bool:  # once every worker is in its first (minute-long) task
+        return len(list(tmp_path.glob("started-*"))) >= workers
+
+    with pytest.raises(RunAborted), make_executor(workers, abortable=True) as ex:
+        ex.map(_mark_and_sleep, [(str(tmp_path), 60.0)] * 4, None, abort=abort)
+    assert time.monotonic() - started < 30  # (not the minute of a task)
+    pids = [p.name.removeprefix("started-") for p in tmp_path.glob("started-*")]
+    assert len(pids) == workers and str(os.getpid()) not in pids
+    assert not list(tmp_path.glob("finished-*"))
+    for pid in pids:
+        stat = Path("/proc") / pid / "stat"
+        deadline = time.monotonic() + 30
+        while _running(stat) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not _running(stat)
+
+
+def test_an_abortable_executor_gives_every_result_in_task_order() -> None:
+    import os
+
+    from tankmap.analysis.simulation.executors import make_executor
+
+    done: list[int] = []
+    with make_executor(2, abortable=True) as ex:
+        pids = ex.map(_pid_after, [(0.02,)] * 8, lambda i, _r: done.append(i), abort=lambda: False)
+    assert sorted(done) == list(range(8))
+    assert os.getpid() not in pids and len(set(pids)) == 2
+
+
+def test_a_run_aborted_in_the_middle_keeps_the_games_before_the_first_unfinished() -> None:
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import read_scenario
+
+    path = map_path("final-act/mirror")
+    assert path is not None
+    s = read_scenario(path)
+    whole = simulate(s, 200, "heuristic", seed=3, workers=1)
+    seen: list[int] = []
+    part = simulate(
+        s, 200, "heuristic", seed=3, workers=2, batch_size=1,
+        progress=lambda done, total: seen.append(done), abort=lambda: bool(seen) and seen[-1] >= 6,
+    )  # fmt: skip
+    assert part.attrs["stopped"]
+    assert len(part) < 200  # (those finished after a game in progress are dropped)
+    cols = ["game", "winner", "length"]
+    assert part[cols].equals(whole[cols].iloc[: len(part)].reset_index(drop=True))
+
+
 def _snooze(seconds: float) -> float:
     import time
 

@@ -288,6 +288,28 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
     assert doc["agent"] == "x:1" and doc["games"] == 120 and doc["favoured"] == "even"
 
 
+def test_a_game_longer_than_the_time_left_is_left_unfinished_at_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # game 50 of x:1's self-play takes 1,000 s more (a 300-ply Tank Chess draw at a high
+    # budget took 132 s): the run ends at the limit, with the 50 games before it
+    from tankmap.analysis.verdict import climb
+
+    fake = TimedFakeGames(slow={50: 1000.0})
+    monkeypatch.setattr(climb, "simulate", fake)
+    v = run_verdict(
+        MIRROR,
+        fam=STEPS,
+        seed=1,
+        games=200,
+        time_limit=125,
+        cross_check=False,
+        clock=lambda: fake.now,
+    )
+    assert fake.now <= 125
+    assert v.judgement.reason.endswith("the time limit cut x:1's self-play at 50 of 200 games")
+
+
 def _cross_checked(monkeypatch: pytest.MonkeyPatch, games: int, time_limit: float) -> Any:
     """A climb of x:4 alone (its self-play a game a second on the fake clock), then the
     cross-check x:2's self-play (the bare name "x" stands for it here)."""

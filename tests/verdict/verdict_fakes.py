@@ -35,19 +35,31 @@ class TimedFakeGames(FakeGames):
     run reports its ``progress`` and honours ``stop`` after every ten as ``simulate`` does.
     With ``ctrl_c_at`` set, a Ctrl-C lands once that many games (counted over all runs) are
     finished: the run hands its finished games to ``interrupted``, as ``simulate`` does, and
-    raises ``KeyboardInterrupt``."""
+    raises ``KeyboardInterrupt``. ``slow`` maps a game's number (in any run) to the extra
+    seconds it takes; while it runs, ``abort`` is asked every second, as ``simulate`` does,
+    and ends the run with that batch of ten unfinished."""
 
-    def __init__(self, ctrl_c_at: int | None = None) -> None:
+    def __init__(self, ctrl_c_at: int | None = None, slow: dict[int, float] | None = None) -> None:
         super().__init__()
         self.now = 0.0
         self.ctrl_c_at = ctrl_c_at
         self.finished = 0
+        self.slow = slow or {}
 
     def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
         first = int(kw.get("first_game", 0))
         stop = kw.get("stop")
+        abort = kw.get("abort")
         done = 0
         while done < n:
+            extra = sum(self.slow.get(g, 0.0) for g in range(first + done, first + done + 10))
+            aborted = False
+            while extra > 0 and not aborted:
+                self.now += 1
+                extra -= 1
+                aborted = abort is not None and abort()
+            if aborted:
+                break
             done = min(n, done + 10)
             self.now += 10
             if self.ctrl_c_at is not None and self.finished + done >= self.ctrl_c_at:
