@@ -13,7 +13,9 @@ Terminal positions are scored as the rules end games (docs/rules.md §2.5: a win
 side that destroyed the enemy command tank or escaped, a draw with no legal turn or at
 ``max_turns``); a node whose side to move has a win in hand scores as won without being
 searched; a leaf is scored by ``kernel/evaluation.py`` (a win in hand, material, the
-command tanks' race to escape, the enemy's win in hand). Between turns of equal priority
+command tanks' race to escape, the enemy's win in hand), only as far as its window needs:
+the win-in-hand checks are left out where the rest already puts the value beyond it
+(``evaluate_within``; a fail-soft search takes the bound). Between turns of equal priority
 the root follows a random order drawn from the game's generator, and of turns with equal
 scores the first tried stays.
 
