@@ -21,10 +21,12 @@ completion never changes the results: every task carries its own seeds.
 **Aborting in the middle of a task.** ``map(..., abort=f)`` also asks ``f()`` about every
 ``ABORT_POLL`` seconds while tasks run, and when it answers true raises ``RunAborted`` at
 once. A task running in the calling process cannot be left, so an executor made for it
-(``make_executor(..., abortable=True)``) runs every task in worker processes, ``workers``
-of them (one with ``workers <= 1``), while the caller only waits; the workers are killed
-with their tasks unfinished. (A single Tank Chess game at a verdict's high budgets can take
-two minutes: the caller playing it would overrun a time limit by as much.) On a Dask
+with ``workers > 1`` (``make_executor(..., abortable=True)``) runs every task in worker
+processes, ``workers`` of them, while the caller only waits; the workers are killed with
+their tasks unfinished. (A single Tank Chess game at a verdict's high budgets can take two
+minutes: the caller playing it would overrun a time limit by as much.) With one worker the
+tasks stay in the calling process (no process is forked from it: the editor runs its jobs
+in a thread of its window's process), and ``abort`` is asked after each task. On a Dask
 cluster ``abort`` is asked as results arrive and every ``ABORT_POLL`` seconds between, and
 the tasks left are cancelled.
 """
@@ -83,15 +85,15 @@ class Executor:
         abort: Callable[[], bool] | None = None,
     ) -> list[Any]:
         """The tasks' results in task order (here: one after the other; ``abort`` is
-        asked before each task, as nothing can leave a task in the middle)."""
+        asked after each task, as nothing can leave a task in the middle)."""
         out = []
         for i, task in enumerate(tasks):
-            if abort is not None and abort():
-                raise RunAborted
             result = fn(*task)
             out.append(result)
             if on_done is not None:
                 on_done(i, result)
+            if abort is not None and abort():
+                raise RunAborted
         return out
 
     def close(self) -> None:
@@ -444,11 +446,11 @@ class _sigint_ignored:
 def make_executor(
     workers: int = 1, scheduler: str | None = None, abortable: bool = False
 ) -> Executor:
-    """The executor for these settings (see the module docstring); ``abortable``: one whose
-    ``map(abort=...)`` can leave a task in the middle (local worker processes only)."""
+    """The executor for these settings (see the module docstring); ``abortable``: with
+    ``workers > 1``, one whose ``map(abort=...)`` can leave a task in the middle."""
     if scheduler:
         return DaskExecutor(scheduler, workers)
-    if abortable:
+    if abortable and workers > 1:
         return ProcessExecutor(workers, caller_plays=False)
     if workers > 1:
         return ProcessExecutor(workers)

@@ -307,9 +307,10 @@ def simulate(
     (``df.attrs["asked"]`` = the games asked for).
     ``abort()`` is asked about every ``executors.ABORT_POLL`` seconds while games run (not
     only between tasks): when it returns true the run ends at once, its games in progress
-    left unfinished, with the table ``stop`` would give. Without ``executor``, every game
-    then runs in a local worker process (``--workers`` of them, at least one), which is
-    killed in the middle of its game; on a Dask cluster the tasks left are cancelled.
+    left unfinished, with the table ``stop`` would give. Without ``executor`` and with
+    ``workers > 1``, every game then runs in a local worker process (``workers`` of them),
+    which is killed in the middle of its game; with one worker it is asked after each
+    task; on a Dask cluster the tasks left are cancelled.
     ``first_game`` numbers the games from there on (games ``first_game`` … ``first_game +
     games − 1`` of the seed: a run can be extended later with the very games a longer run
     would play).

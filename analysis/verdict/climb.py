@@ -200,12 +200,12 @@ def run_verdict(
     keeps are taken instead of played again, and every game played is added to it
     (``played.PlayedGames``: a climb goes on where an earlier one on the board stopped;
     ``Verdict.reused_games`` counts them). ``cancelled()``, asked after every batch of
-    games and about every quarter second while games run, stops the climb: the run in
-    progress keeps the games it finished (those in progress are left unfinished), then
-    ``ClimbCancelled`` is raised. ``time_limit`` counts from ``started`` (a ``clock()``
-    reading; default: now), less ``finish`` seconds that the caller needs after the climb:
-    the command line passes its own start and the time its exit takes, so that the whole
-    command keeps the limit. Raises ``TankmapError`` for a
+    games (and with two or more workers about every quarter second while games run),
+    stops the climb: the run in progress keeps the games it finished (those in progress
+    are left unfinished), then ``ClimbCancelled`` is raised. ``time_limit`` counts from
+    ``started`` (a ``clock()`` reading; default: now), less ``finish`` seconds that the
+    caller needs after the climb: the command line passes its own start and the time its
+    exit takes, so that the whole command keeps the limit. Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
         raise TankmapError(f"a verdict needs at least 2 games per run, not {games}")

@@ -463,7 +463,7 @@ def test_cancel_judging_keeps_the_games_already_played(
 
     def cancel_once_games_are_done(stage: str, done: int, total: int) -> None:
         if done > 0:
-            job.cancel()  # the climb stops at once, keeping the games finished
+            job.cancel()  # the climb stops after the game in progress, keeping those finished
 
     job.progress.connect(cancel_once_games_are_done)
     with qtbot.waitSignal(job.cancelled, timeout=60_000):

@@ -216,8 +216,7 @@ def _mark_and_sleep(folder: str, seconds: float) -> int:
     return os.getpid()
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path, workers: int) -> None:
+def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path) -> None:
     """``abort`` is asked while tasks run, not only between them: an abortable executor
     runs every task in worker processes (none in the caller), and kills them in the middle
     of their tasks when it answers true."""
@@ -226,6 +225,7 @@ def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path, workers: 
 
     from tankmap.analysis.simulation.executors import RunAborted, make_executor
 
+    workers = 2
     started = time.monotonic()
 
     def abort() -> bool:  # once every worker is in its first (minute-long) task
@@ -243,6 +243,19 @@ def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path, workers: 
         while _running(stat) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert not _running(stat)
+
+
+def test_with_one_worker_an_abort_is_asked_after_each_task_in_this_process() -> None:
+    """(No process is forked from the caller: the editor runs its jobs in a thread of its
+    window's process.)"""
+    import os
+
+    from tankmap.analysis.simulation.executors import RunAborted, make_executor
+
+    done: list[int] = []
+    with pytest.raises(RunAborted), make_executor(1, abortable=True) as ex:
+        ex.map(_pid_after, [(0.0,)] * 6, lambda i, pid: done.append(pid), abort=lambda: True)
+    assert done == [os.getpid()]
 
 
 def test_an_abortable_executor_gives_every_result_in_task_order() -> None:

@@ -22,11 +22,11 @@ scores the first tried stays.
 Why alpha-beta: Tank Chess is a two-player, perfect-information game of alternating turns
 whose short tactics (a shot at the command tank, an escape two turns away) decide most
 games, which a full-width search with a transposition table sees exactly and playouts only
-sample. Measured on a loaded 2-core machine (CPU per self-play game, one process;
-side-swapped 200-game matches, ``benchmarks/bench_agents.py``): on basic-16
-``alphabeta:2800`` (0.60 s a game) scored 0.905 [0.856, 0.938] against ``search:180``
-(0.67 s); on sample-20 ``alphabeta:3200`` (1.10 s) scored 0.925 [0.880, 0.954] against
-``search:180`` (1.14 s). Its strength comes in steps: a position has about 500 turns on
+sample. Measured on a 2-core machine (CPU per self-play game, one process; side-swapped
+200-game matches, ``benchmarks/strength_per_cpu.py``, 2026-12-07): on basic-16
+``alphabeta:6400`` (0.29 s a game) scored 0.965 [0.930, 0.983] against ``search:180``
+(0.31 s); on sample-20 ``alphabeta:4800`` (0.38 s) scored 0.955 [0.917, 0.976] against
+``search:180`` (0.54 s). Its strength comes in steps: a position has about 500 turns on
 basic-16, so depth 1 takes about 500 positions and depth 2 about 2,500-3,200; at 1,600
 (depth 1 and part of depth 2) it scored only 0.39 [0.33, 0.46] against ``search:180``.
 A compiled MCTS was not built (the heuristic-guided ``uct`` rates about as high as
