@@ -266,14 +266,12 @@ def test_text_and_report_show_a_rung_without_self_play(
     assert (tmp_path / "v" / "trace.png").stat().st_size > 0
 
 
-def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _climb_in_125_s(monkeypatch: pytest.MonkeyPatch, fake: TimedFakeGames) -> Any:
+    """The ``STEPS`` climb on ``fake``'s clock with a 125-s limit (no cross-check)."""
     from tankmap.analysis.verdict import climb
 
-    fake = TimedFakeGames()
     monkeypatch.setattr(climb, "simulate", fake)
-    v = run_verdict(
+    return run_verdict(
         MIRROR,
         fam=STEPS,
         seed=1,
@@ -282,6 +280,14 @@ def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
         cross_check=False,
         clock=lambda: fake.now,
     )
+
+
+def test_a_self_play_cut_by_the_time_limit_keeps_its_finished_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+
+    fake = TimedFakeGames()
+    v = _climb_in_125_s(monkeypatch, fake)
     doc = v.to_json()
     assert not v.converged
     assert v.judgement.reason.endswith("the time limit cut x:1's self-play at 120 of 200 games")
@@ -293,19 +299,9 @@ def test_a_game_longer_than_the_time_left_is_left_unfinished_at_the_limit(
 ) -> None:
     # game 50 of x:1's self-play takes 1,000 s more (a 300-ply Tank Chess draw at a high
     # budget took 132 s): the run ends at the limit, with the 50 games before it
-    from tankmap.analysis.verdict import climb
 
     fake = TimedFakeGames(slow={50: 1000.0})
-    monkeypatch.setattr(climb, "simulate", fake)
-    v = run_verdict(
-        MIRROR,
-        fam=STEPS,
-        seed=1,
-        games=200,
-        time_limit=125,
-        cross_check=False,
-        clock=lambda: fake.now,
-    )
+    v = _climb_in_125_s(monkeypatch, fake)
     assert fake.now <= 125
     assert v.judgement.reason.endswith("the time limit cut x:1's self-play at 50 of 200 games")
 
