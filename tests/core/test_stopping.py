@@ -34,13 +34,13 @@ CHILD = textwrap.dedent(
         marker = Path(sys.argv[1])  # made at the first result: the workers are at work
 
         def reporting(plain):
-            def map(self, fn, tasks, on_done):
+            def map(self, fn, tasks, on_done, **kw):  # (kw: abort)
                 def done(i, result):
                     with marker.open("a") as seen:  # one letter per result
                         seen.write("r")
                     if on_done is not None:
                         on_done(i, result)
-                return plain(self, fn, tasks, done)
+                return plain(self, fn, tasks, done, **kw)
             return map
 
         for kind in (executors.ProcessExecutor, executors.DaskExecutor):
