@@ -26,8 +26,23 @@ def test_dask_local_cluster_gives_the_same_table() -> None:
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        remote = simulate(FLANKS, 40, "heuristic", seed=9, scheduler=cluster.scheduler_address)
+        address = cluster.scheduler_address
+        remote = simulate(FLANKS, 40, "heuristic", seed=9, scheduler=address)
+        # with an ``abort`` that never answers true: asked while the results come, the same
+        never = simulate(FLANKS, 40, "heuristic", seed=9, scheduler=address, abort=lambda: False)
+        # one that does once games are done: the run stops, keeping the games before the
+        # first one not finished (the tasks left are cancelled)
+        seen: list[int] = []
+        cut = simulate(
+            FLANKS, 400, "heuristic", seed=9, scheduler=address, batch_size=1,
+            progress=lambda done, total: seen.append(done), abort=lambda: bool(seen),
+        )  # fmt: skip
     pd.testing.assert_frame_equal(local, remote)
+    pd.testing.assert_frame_equal(local, never)
+    assert cut.attrs["stopped"] and len(cut) < 400
+    cols = ["game", "winner", "length"]
+    k = min(len(cut), len(local))  # (its first games are the 40 of the full run's)
+    assert cut[cols].iloc[:k].equals(local[cols].iloc[:k])
 
 
 def test_vectorised_games_do_not_depend_on_their_batch() -> None:
