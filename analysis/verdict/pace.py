@@ -12,9 +12,10 @@ class Pace:
     """When a run's batches finish: ``late(deadline)`` — asked as each one does — says
     whether a batch started now would finish past ``deadline``: the first as long as the
     run so far, a later one ``workers`` times the time since the last batch finished.
-    With the workers' batches reported as they finish (the verdict's runs: the caller
-    plays none, ``simulate``'s ``abort``), that is about one batch. A batch that runs
-    longer than that (one long game) is left unfinished at the deadline itself."""
+    With the workers' batches reported as they finish (a verdict's runs with two or more
+    workers: the caller plays none, ``simulate``'s ``abort``), that is about one batch;
+    with one worker, one batch. A batch that runs longer than that (one long game) is left
+    unfinished at the deadline itself (with one worker, finished)."""
 
     def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
         self.clock = clock
