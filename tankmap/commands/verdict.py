@@ -10,9 +10,10 @@ from typing import Any
 from tankmap.commands.common import add_option_flag, add_seed_and_workers
 
 EXIT_SECONDS = 1.0
-"""What the command needs after its climb's deadline, within ``--time-limit``: the batch of
-games running then may end a few tenths of a second later, then come saving the verdict and
-the interpreter's exit (about 0.25 s with pandas, numba and matplotlib loaded)."""
+"""What the command needs after its climb's deadline, within ``--time-limit``: stopping the
+worker processes (with one worker, the batch of games running may end later), then saving
+the verdict and the interpreter's exit (about 0.25 s with pandas, numba and matplotlib
+loaded)."""
 
 
 def register(sub: Any) -> None:
@@ -64,9 +65,10 @@ def register(sub: Any) -> None:
         default=180.0,
         metavar="SECONDS",
         help="the command's time, counted from its start (default 180): a climb it cuts is "
-        "not converged; a cross-check after the climb uses what is left of it. Kept to "
-        "within a batch of games, which cannot be stopped once started: a few seconds on "
-        "Tank Chess, whose games take seconds each",
+        "not converged; a cross-check after the climb uses what is left of it. With two or "
+        "more --workers the games still running at the limit are left unfinished (the next "
+        "run plays them again); with one, a game started is finished, which on Tank Chess "
+        "can take seconds, at high budgets minutes",
     )
     p.add_argument(
         "--no-cross-check",
