@@ -393,10 +393,7 @@ def simulate(
                     raise _Stopped
 
             try:
-                if abort is None:
-                    ex.map(play_batch, tasks, on_done)
-                else:
-                    ex.map(play_batch, tasks, on_done, abort=abort)
+                ex.map(play_batch, tasks, on_done, abort=abort)
             except (_Stopped, RunAborted):
                 stopped = True
             except BaseException:

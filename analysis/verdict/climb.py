@@ -272,11 +272,11 @@ def run_verdict(
                 scheduler=scheduler,
                 progress=tick,
                 first_game=first + len(have),
-                stop=lambda: (
-                    (cancelled is not None and cancelled()) or pace.late(deadline) or short()
-                ),
-                # a game can outlast the time left (a 300-ply Tank Chess draw at 51,200
-                # positions took 132 s): at the deadline or a cancel the run ends at once
+                # between batches: the next one would end past the deadline, or the run
+                # cannot reach ``need``; at the deadline itself or a cancel, at once (a game
+                # can outlast the time left: a 300-ply Tank Chess draw at 51,200 positions
+                # took 132 s)
+                stop=lambda: pace.late(deadline) or short(),
                 abort=lambda: (cancelled is not None and cancelled()) or clock() >= deadline,
                 batch_size=max(1, n // BATCHES),
                 interrupted=keep_finished,

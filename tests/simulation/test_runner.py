@@ -377,7 +377,7 @@ def test_a_stopped_run_keeps_only_the_games_up_to_the_first_missing_one(race: Sc
     class OutOfOrder(Executor):
         """Finishes the tasks (one game each) in the order 0, 1, 2, 4, 5, 3."""
 
-        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+        def map(self, fn, tasks, on_done, abort=None):  # type: ignore[no-untyped-def]
             out = [None] * len(tasks)
             for i in (0, 1, 2, 4, 5, 3):
                 out[i] = fn(*tasks[i])
@@ -412,7 +412,7 @@ def test_an_interrupted_run_hands_over_its_finished_games_then_goes_on(
     class BrokenOff(Executor):
         """Finishes tasks 0, 1, 3 (one game each), then fails as task 2 runs."""
 
-        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+        def map(self, fn, tasks, on_done, abort=None):  # type: ignore[no-untyped-def]
             for i in (0, 1, 3):
                 on_done(i, fn(*tasks[i]))
             raise failure
@@ -433,7 +433,7 @@ def test_a_failing_interrupted_callback_does_not_hide_the_interruption(race: Sce
     from tankmap.analysis.simulation.executors import Executor
 
     class Interrupted(Executor):
-        def map(self, fn, tasks, on_done):  # type: ignore[no-untyped-def]
+        def map(self, fn, tasks, on_done, abort=None):  # type: ignore[no-untyped-def]
             on_done(0, fn(*tasks[0]))
             raise KeyboardInterrupt
 

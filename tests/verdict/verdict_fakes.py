@@ -32,7 +32,8 @@ class FakeGames:
 
 class TimedFakeGames(FakeGames):
     """``FakeGames`` on a clock: each game takes one second, finished ten at a time, and a
-    run reports its ``progress`` and honours ``stop`` after every ten as ``simulate`` does.
+    run reports its ``progress`` and honours ``stop`` and ``abort`` after every ten as
+    ``simulate`` does.
     With ``ctrl_c_at`` set, a Ctrl-C lands once that many games (counted over all runs) are
     finished: the run hands its finished games to ``interrupted``, as ``simulate`` does, and
     raises ``KeyboardInterrupt``. ``slow`` maps a game's number (in any run) to the extra
@@ -69,7 +70,7 @@ class TimedFakeGames(FakeGames):
                 raise KeyboardInterrupt
             if kw.get("progress") is not None:
                 kw["progress"](done, n)
-            if stop is not None and stop():
+            if (stop is not None and stop()) or (abort is not None and abort()):
                 break
         self.finished += done
         df = super().__call__(scenario, done, pols, first_game=first)
