@@ -17,6 +17,8 @@ and taking it back, itself ``make_pop_us``):
 - ``legal_turns_us``: listing a position's legal turns (what an inner node does).
 
 ``decision_ms`` / ``node_us``: ``alphabeta:3200``'s search from every fourth position.
+``decisions_ms``: the same at the budgets a verdict climbs through (``DECISIONS``), on
+basic-16 and on sample-20's positions made the same way (best of 2).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from typing import Any
 import numpy as np
 
 BUDGET = 3200
+DECISIONS = (("basic-16", 3200), ("basic-16", 12800), ("basic-16", 25600), ("sample-20", 12800))
+"""(map, budget) of ``decisions_ms``."""
 
 
 def _harness() -> Any:
@@ -148,4 +152,40 @@ def run() -> dict[str, Any]:
     seconds = time.perf_counter() - start
     out[f"alphabeta_{BUDGET}_decision_ms"] = round(seconds / decisions * 1e3, 1)
     out[f"alphabeta_{BUDGET}_node_us"] = round(seconds / nodes * 1e6, 1)
+    out["decisions_ms"] = _decisions()
+    return out
+
+
+def _decisions() -> dict[str, float]:
+    """Milliseconds per ``alphabeta`` decision from every fourth position, per ``DECISIONS``
+    entry (best of 2; the rank of equal turns drawn with a fixed seed)."""
+    from benchmarks.bench_tank_chess import MAPS, _positions
+    from tankmap.analysis.simulation.tank_chess.driver import DRIVER
+    from tankmap.analysis.simulation.tank_chess.kernel import base as kb
+    from tankmap.analysis.simulation.tank_chess.kernel.alphabeta import (
+        root_turns,
+        search_root,
+        search_work,
+    )
+    from tankmap.analysis.simulation.tank_chess.kernel.evaluation import piece_values
+    from tankmap.rules.fileformat import read_scenario
+
+    out: dict[str, float] = {}
+    for name, budget in DECISIONS:
+        path = MAPS / f"{name}.json"
+        prep = DRIVER.prepare(read_scenario(path))
+        states = _positions(path, games=6, plies=40, seed=3)
+        b = kb.board_of(states[0])
+        escape = np.asarray(prep.policy_data.escape, dtype=np.int64)
+        w = search_work(b, piece_values(b.gun, b.armour, b.kind), escape)
+        positions = [kb.position_of(st) for st in states][::4]
+        best = float("inf")
+        for _ in range(2):
+            rng = np.random.default_rng(1)
+            start = time.perf_counter()
+            for pos in positions:
+                n = root_turns(b, pos, w, 0)
+                search_root(b, pos, w, budget, 0, rng.permutation(n).astype(np.int64))
+            best = min(best, time.perf_counter() - start)
+        out[f"{name} alphabeta:{budget}"] = round(best / len(positions) * 1e3, 1)
     return out
