@@ -29,7 +29,13 @@ from typing import Any
 import numpy as np
 
 BUDGET = 3200
-DECISIONS = (("basic-16", 3200), ("basic-16", 12800), ("basic-16", 25600), ("sample-20", 12800))
+DECISIONS = (
+    ("basic-16", 3200),
+    ("basic-16", 12800),
+    ("basic-16", 25600),
+    ("sample-20", 12800),
+    ("sample-20", 25600),
+)
 """(map, budget) of ``decisions_ms``."""
 
 
