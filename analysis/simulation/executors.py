@@ -20,15 +20,15 @@ completion never changes the results: every task carries its own seeds.
 
 **Aborting in the middle of a task.** ``map(..., abort=f)`` also asks ``f()`` about every
 ``ABORT_POLL`` seconds while tasks run, and when it answers true raises ``RunAborted`` at
-once. A task running in the calling process cannot be left, so an executor made for it
-with ``workers > 1`` (``make_executor(..., abortable=True)``) runs every task in worker
-processes, ``workers`` of them, while the caller only waits; the workers are killed with
-their tasks unfinished. (A single Tank Chess game at a verdict's high budgets can take two
-minutes: the caller playing it would overrun a time limit by as much.) With one worker the
-tasks stay in the calling process (no process is forked from it: the editor runs its jobs
-in a thread of its window's process), and ``abort`` is asked after each task. On a Dask
-cluster ``abort`` is asked as results arrive and every ``ABORT_POLL`` seconds between, and
-the tasks left are cancelled.
+once. An executor made for it with ``workers > 1`` (``make_executor(..., abortable=True)``)
+runs every task in worker processes, ``workers`` of them, while the caller only waits and
+asks; the workers are killed with their tasks unfinished, wherever they are (in a compiled
+kernel too). (A single Tank Chess game at a verdict's high budgets can take two minutes.)
+With one worker the tasks stay in the calling process (no process is forked from it: the
+editor runs its jobs in a thread of its window's process); ``abort`` is asked after each
+task and, through ``interrupt.abortable``, by the games' loops between two decisions. On a
+Dask cluster ``abort`` is asked as results arrive and every ``ABORT_POLL`` seconds between,
+and the tasks left are cancelled.
 """
 
 from __future__ import annotations
@@ -49,18 +49,13 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any
 
+from tankmap.analysis.simulation.interrupt import ABORT_POLL, RunAborted, abortable
 from tankmap.rules.errors import TankmapError, import_extra
 
 Task = tuple[Any, ...]
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler given by address."""
 OnDone = Callable[[int, Any], None]
-ABORT_POLL = 0.25
-"""Seconds between two questions to a run's ``abort``."""
-
-
-class RunAborted(Exception):
-    """``map``'s ``abort()`` answered true: the run ended with tasks unfinished."""
 
 
 class SchedulerError(TankmapError, ValueError):
@@ -85,15 +80,17 @@ class Executor:
         abort: Callable[[], bool] | None = None,
     ) -> list[Any]:
         """The tasks' results in task order (here: one after the other; ``abort`` is
-        asked after each task, as nothing can leave a task in the middle)."""
+        asked after each task and, by the games' loops, between two decisions:
+        ``interrupt.abortable``)."""
         out = []
-        for i, task in enumerate(tasks):
-            result = fn(*task)
-            out.append(result)
-            if on_done is not None:
-                on_done(i, result)
-            if abort is not None and abort():
-                raise RunAborted
+        with abortable(abort):
+            for i, task in enumerate(tasks):
+                result = fn(*task)
+                out.append(result)
+                if on_done is not None:
+                    on_done(i, result)
+                if abort is not None and abort():
+                    raise RunAborted
         return out
 
     def close(self) -> None:

@@ -21,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.simulation.budgets import check_budget
-from tankmap.analysis.simulation.executors import Executor, RunAborted, make_executor
+from tankmap.analysis.simulation.executors import Executor, make_executor
 from tankmap.analysis.simulation.games import GameResult, PolicyError, get_driver
+from tankmap.analysis.simulation.interrupt import RunAborted
 from tankmap.analysis.simulation.kernel_switch import python_only
 from tankmap.rules.board import Board
 from tankmap.rules.errors import TankmapError

@@ -15,7 +15,7 @@ class Pace:
     With the workers' batches reported as they finish (a verdict's runs with two or more
     workers: the caller plays none, ``simulate``'s ``abort``), that is about one batch;
     with one worker, one batch. A batch that runs longer than that (one long game) is left
-    unfinished at the deadline itself (with one worker, finished)."""
+    unfinished at the deadline itself (with one worker, at its game's next decision)."""
 
     def __init__(self, clock: Callable[[], float], workers: int = 1) -> None:
         self.clock = clock

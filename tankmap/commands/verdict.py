@@ -67,8 +67,7 @@ def register(sub: Any) -> None:
         help="the command's time, counted from its start (default 180): a climb it cuts is "
         "not converged; a cross-check after the climb uses what is left of it. With two or "
         "more --workers the games still running at the limit are left unfinished (the next "
-        "run plays them again); with one, a game started is finished, which on Tank Chess "
-        "can take seconds, at high budgets minutes",
+        "run plays them again); with one, at the next decision of each game in progress",
     )
     p.add_argument(
         "--no-cross-check",

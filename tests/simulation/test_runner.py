@@ -223,7 +223,8 @@ def test_an_aborted_run_leaves_its_tasks_in_the_middle(tmp_path: Path) -> None:
     import os
     import time
 
-    from tankmap.analysis.simulation.executors import RunAborted, make_executor
+    from tankmap.analysis.simulation.executors import make_executor
+    from tankmap.analysis.simulation.interrupt import RunAborted
 
     workers = 2
     started = time.monotonic()
@@ -250,7 +251,8 @@ def test_with_one_worker_an_abort_is_asked_after_each_task_in_this_process() -> 
     window's process.)"""
     import os
 
-    from tankmap.analysis.simulation.executors import RunAborted, make_executor
+    from tankmap.analysis.simulation.executors import make_executor
+    from tankmap.analysis.simulation.interrupt import RunAborted
 
     done: list[int] = []
     with pytest.raises(RunAborted), make_executor(1, abortable=True) as ex:

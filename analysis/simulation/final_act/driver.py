@@ -39,6 +39,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
+from tankmap.analysis.simulation.interrupt import between_decisions
 from tankmap.analysis.simulation.noise import game_keys, key_of
 from tankmap.rules.final_act.data import DATA
 from tankmap.rules.final_act.engine import END_GOAL, SIDES, Game, RoundReport, State
@@ -248,6 +249,7 @@ class FinalActDriver:
             sum(1 for u in range(n) if st.kind[u] == "at" and st.side[u] == s) > 1 for s in (0, 1)
         )
         while not st.over:
+            between_decisions()  # (a run aborted in this process stops here: ``interrupt``)
             acts = None
             if adv:  # start-of-round tokens first: both sides see them before deciding
                 acts = players[0].pre_round(st, rng).merge(players[1].pre_round(st, rng))

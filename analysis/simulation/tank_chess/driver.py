@@ -22,6 +22,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
+from tankmap.analysis.simulation.interrupt import between_decisions
 from tankmap.analysis.simulation.tank_chess.agents.alphabeta import MAX_BUDGET
 from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
 from tankmap.analysis.simulation.tank_chess.ends import ENDS
@@ -135,6 +136,7 @@ class TankChessDriver:
                 break
             # a game without an outcome always has legal turns (every live piece can
             # rotate): the policies find them themselves (the heuristic only those it needs)
+            between_decisions()  # (a run aborted in this process stops here: ``interrupt``)
             turn = players[st.to_move].choose(st, None, rng)
             _push(st, turn, kills, deaths)
         out = st.outcome()

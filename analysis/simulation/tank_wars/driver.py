@@ -23,6 +23,7 @@ from tankmap.analysis.simulation.games import (
     PolicyError,
     parse_policy,
 )
+from tankmap.analysis.simulation.interrupt import between_decisions
 from tankmap.analysis.simulation.tank_wars.agents.factory import make_policy
 from tankmap.analysis.simulation.tank_wars.agents.options import Policy
 from tankmap.rules.errors import IllegalMoveError
@@ -100,6 +101,7 @@ class TankWarsDriver:
         events: list[Event] = []
         result = outcome(state)
         while result is None:
+            between_decisions()  # (a run aborted in this process stops here: ``interrupt``)
             if record:
                 rounds.append([NO_ORDERS, NO_ORDERS])
             state = play_round(state, pols[0], pols[1], dice, events)
