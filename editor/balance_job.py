@@ -1,8 +1,8 @@
 """The balance dialog's run and its words: ``SimulationJob`` runs
 ``analysis.simulation.simulate`` (one process, in a ``QThread``) on a snapshot of the scenario
-and reports progress, ``cancel`` stopping it at the next batch; ``progress_text`` and
-``result_html`` are what the dialog shows; ``record_sample`` records a game of the run again
-for the replay view and checks that it is the run's game.
+and reports progress, ``cancel`` stopping it at the next decision of the game in progress;
+``progress_text`` and ``result_html`` are what the dialog shows; ``record_sample`` records a
+game of the run again for the replay view and checks that it is the run's game.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tankmap.analysis.simulation.runner import (
     simulate,
 )
 from tankmap.analysis.simulation.stats import summary
-from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.jobs import JobCancelled, ThreadJob
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -48,8 +48,10 @@ def progress_text(done: int, total: int, left: float | None) -> str:
 class SimulationJob(ThreadJob):
     """One simulation run in its own thread: ``progress(done, total)`` after each batch,
     then ``finished((summary, table))`` or ``failed(message)``. After ``cancel`` the run
-    stops at the end of the batch being played and still finishes, with the games played
-    so far (``table.attrs["stopped"]`` is then true)."""
+    stops at the next decision of the game being played (within about a quarter second:
+    ``simulate``'s ``abort``) and still finishes, with the games played before that one
+    (``table.attrs["stopped"]`` is then true), or signals ``cancelled`` when there are
+    none."""
 
     progress = Signal(int, int)
 
@@ -77,8 +79,12 @@ class SimulationJob(ThreadJob):
             workers=1,
             batch_size=batch,
             progress=self._tick,
-            stop=self._stop.is_set,  # Cancel keeps the games finished so far
+            # Cancel leaves the game in progress at its next decision and keeps the games
+            # finished before it
+            abort=self._stop.is_set,
         )
+        if table.attrs.get("stopped") and len(table) == 0:
+            raise JobCancelled  # (cancelled in the first game: nothing to show)
         if len(table) >= 2 and not table.attrs.get("stopped"):
             from tankmap.analysis.simulation.pace import remember_pace
 

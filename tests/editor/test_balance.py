@@ -471,3 +471,16 @@ def test_cancel_judging_keeps_the_games_already_played(
     job.wait()
     kept = PlayedGames.of(scenario).count()
     assert 0 < kept < 200  # the games finished before the cancel, kept
+
+
+def test_cancel_leaves_a_long_game_at_its_next_decision(qtbot: Any) -> None:
+    """A cancel in the first game of a run (one basic-16 game of ``alphabeta:25600``
+    takes seconds) ends the run there, before that game is finished: nothing to show."""
+    job = SimulationJob(read_scenario(BASIC), 1, ("alphabeta:25600", "alphabeta:25600"), 1)
+    finished: list[Any] = []
+    job.finished.connect(finished.append)
+    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+        job.start()
+        job.cancel()
+    job.wait()
+    assert finished == []
