@@ -47,8 +47,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--family",
         metavar="NAME",
-        help="the agent family to climb (default: the game's strongest; "
-        "'--help-families' lists them)",
+        help="the agent family to climb (default: the first '--help-families' lists, "
+        "the one whose climb fits the default time limit best)",
     )
     p.add_argument("--help-families", action="store_true", help="list the game's agent families")
     p.add_argument(
@@ -67,7 +67,7 @@ def register(sub: Any) -> None:
         help="the command's time, counted from its start (default 180): a climb it cuts is "
         "not converged; a cross-check after the climb uses what is left of it. With two or "
         "more --workers the games still running at the limit are left unfinished (the next "
-        "run plays them again); with one, at the next decision of each game in progress",
+        "run plays them again); with one, at the next decision of the game in progress",
     )
     p.add_argument(
         "--no-cross-check",
