@@ -5,8 +5,10 @@ and a button that judges the board now.
 (``analysis.verdict.cache``: favoured side, converged or not, balance with its interval,
 agent, games, seed), or says that there is none yet. **Judge board** climbs the game's
 default agent family on the board in the background (``analysis.verdict.climb.run_verdict``
-in a ``ThreadJob``, one thread, the command's default time limit), with a progress line
-naming the rung being played; **Cancel** stops it at the next batch of games. The result is
+in a ``ThreadJob``, the command's default time limit), on one spawned worker process per
+CPU as ``tankmap verdict`` uses, kept for the whole climb (this process has a Qt window
+and must not fork), with a progress line naming the rung being played; **Cancel** stops it
+at once, the workers' games in progress left unfinished. The result is
 remembered for the board, as ``tankmap verdict`` does, and shown with why it is (not)
 converged. The games played are kept (``analysis.verdict.played``): judging the board
 again with the same seed, after the time limit or Cancel, goes on where the climb stopped
@@ -23,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from tankmap.analysis.simulation.executors import available_cpus, make_executor
 from tankmap.analysis.verdict.cache import save_verdict, shown_verdict, verdict_line
 from tankmap.editor.jobs import JobCancelled, ThreadJob
 from tankmap.rules.errors import TankmapError
@@ -43,11 +46,18 @@ class VerdictJob(ThreadJob):
 
     progress = Signal(str, int, int)
 
-    def __init__(self, scenario: Scenario, seed: int, time_limit: float = TIME_LIMIT) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int,
+        time_limit: float = TIME_LIMIT,
+        workers: int | None = None,
+    ) -> None:
         super().__init__(self._climb)
         self.scenario = scenario
         self.seed = seed
         self.time_limit = time_limit
+        self.workers = workers if workers is not None else available_cpus()
 
     def _tick(self, stage: str, done: int, total: int) -> None:
         self.progress.emit(stage, done, total)
@@ -56,6 +66,10 @@ class VerdictJob(ThreadJob):
         from tankmap.analysis.verdict.climb import ClimbCancelled, run_verdict
         from tankmap.analysis.verdict.played import PlayedGames
 
+        # every CPU, as ``tankmap verdict``: spawned worker processes (this process has a Qt
+        # window and threads, and must not fork), one set for the whole climb (starting
+        # them takes about a second); with one CPU, the games run in this thread
+        executor = make_executor(self.workers, start_method="spawn", abortable=True)
         try:
             result = run_verdict(
                 self.scenario,
@@ -64,9 +78,12 @@ class VerdictJob(ThreadJob):
                 progress=self._tick,
                 store=PlayedGames.of(self.scenario),
                 cancelled=self.cancel_asked,
+                executor=executor,
             )
         except ClimbCancelled:
             raise JobCancelled from None  # the games finished are kept
+        finally:
+            executor.close()
         doc = {"ruleset": self.scenario.ruleset, **result.to_json()}
         save_verdict(self.scenario, doc)
         return doc
@@ -90,7 +107,7 @@ class VerdictPanel(QWidget):
         self.button = QPushButton(JUDGE)
         self.button.setToolTip(
             "Climb the game's strongest agent's budgets on this board until a stronger agent "
-            "no longer changes the balance (tankmap verdict; up to 3 minutes, one thread). "
+            "no longer changes the balance (tankmap verdict; up to 3 minutes, every CPU). "
             "The games played are kept: judging again goes on where the last climb stopped"
         )
         self.button.clicked.connect(lambda: self.toggle())

@@ -24,9 +24,10 @@ once. An executor made for it with ``workers > 1`` (``make_executor(..., abortab
 runs every task in worker processes, ``workers`` of them, while the caller only waits and
 asks; the workers are killed with their tasks unfinished, wherever they are (in a compiled
 kernel too). (A single Tank Chess game at a verdict's high budgets can take two minutes.)
-With one worker the tasks stay in the calling process (no process is forked from it: the
-editor runs its jobs in a thread of its window's process); ``abort`` is asked after each
-task and, through ``interrupt.abortable``, by the games' loops between two decisions. On a
+With one worker the tasks stay in the calling process; ``abort`` is asked after each task
+and, through ``interrupt.abortable``, by the games' loops between two decisions. (A
+process with a Qt window and its threads must not fork: the editor's verdict passes
+``start_method="spawn"`` and keeps its executor for the whole climb.) On a
 Dask cluster ``abort`` is asked as results arrive and every ``ABORT_POLL`` seconds between,
 and the tasks left are cancelled.
 """
@@ -106,6 +107,14 @@ class Executor:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity where the platform tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def default_start_method() -> str:
@@ -232,15 +241,20 @@ class ProcessExecutor(Executor):
     """The calling process and ``workers - 1`` (at least one) local worker processes
     (``concurrent.futures``), taking tasks in order as each gets free; with
     ``caller_plays`` false, ``workers`` (at least one) worker processes alone, so that a
-    run can be aborted in the middle of any task (module docstring)."""
+    run can be aborted in the middle of any task (module docstring). One executor serves
+    several runs (``map`` calls): a run that stops early kills the worker processes, and
+    the next run starts new ones (with ``spawn``, about a second: a caller with many runs,
+    such as the editor's verdict, keeps one executor for all of them)."""
 
     def __init__(
         self, workers: int, start_method: str | None = None, caller_plays: bool = True
     ) -> None:
         self.workers = max(1, workers)
         self.caller_plays = caller_plays
-        processes = workers - 1 if caller_plays else workers
-        self._pool = local_pool(max(1, processes), start_method)
+        self._processes = max(1, workers - 1 if caller_plays else workers)
+        self._start_method = start_method
+        self._pool = local_pool(self._processes, start_method)
+        self._stopped = False
 
     def map(
         self,
@@ -257,8 +271,15 @@ class ProcessExecutor(Executor):
         raising ``RunAborted`` when it answers true. Whatever stops the run (Ctrl-C,
         SIGTERM, a task's error, ``abort``) kills the worker processes before it goes on;
         a worker process killed from outside is a ``WorkerLostError``."""
-        with stopped_on_error(self._pool):
-            return self._map(fn, tasks, on_done, abort)
+        if self._stopped:  # an earlier run stopped early: its processes are gone
+            self._pool = local_pool(self._processes, self._start_method)
+            self._stopped = False
+        try:
+            with stopped_on_error(self._pool):
+                return self._map(fn, tasks, on_done, abort)
+        except BaseException:
+            self._stopped = True
+            raise
 
     def _map(
         self,
@@ -441,14 +462,18 @@ class _sigint_ignored:
 
 
 def make_executor(
-    workers: int = 1, scheduler: str | None = None, abortable: bool = False
+    workers: int = 1,
+    scheduler: str | None = None,
+    abortable: bool = False,
+    start_method: str | None = None,
 ) -> Executor:
     """The executor for these settings (see the module docstring); ``abortable``: with
-    ``workers > 1``, one whose ``map(abort=...)`` can leave a task in the middle."""
+    ``workers > 1``, one whose ``map(abort=...)`` can leave a task in the middle;
+    ``start_method`` of local worker processes (default ``default_start_method()``)."""
     if scheduler:
         return DaskExecutor(scheduler, workers)
     if abortable and workers > 1:
-        return ProcessExecutor(workers, caller_plays=False)
+        return ProcessExecutor(workers, start_method, caller_plays=False)
     if workers > 1:
-        return ProcessExecutor(workers)
+        return ProcessExecutor(workers, start_method)
     return Executor()

@@ -5,9 +5,9 @@ A run aborted with worker processes kills them in the middle of their games
 run runs there inside ``abortable(abort)``, the games' loops call ``between_decisions()``
 before each decision, which asks ``abort()`` (at most every ``ABORT_POLL`` seconds) and
 raises ``RunAborted`` when it answers true. So a one-worker run (``--workers 1``, the
-editor's judge, which plays in a thread of the window's process) stops within one
-decision of its limit, not one game: a Tank Chess game between the verdict's high budgets
-takes minutes, a decision well under a second.
+editor's balance dialog, which plays in a thread of the window's process) stops within
+one decision of its limit or its Cancel, not one game: a Tank Chess game between the
+verdict's high budgets takes minutes, a decision well under a second.
 
 The promise is per thread: ``abortable`` in one thread never stops another thread's
 games, and outside ``abortable`` ``between_decisions`` does nothing (a few hundred

@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
+from tankmap.analysis.simulation.executors import Executor
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
 from tankmap.analysis.verdict.pace import Pace, Reach
@@ -193,6 +194,7 @@ def run_verdict(
     cancelled: Callable[[], bool] | None = None,
     started: float | None = None,
     finish: float = 0.0,
+    executor: Executor | None = None,
 ) -> Verdict:
     """Climb ``family_name`` (default: the game's first family; or the ``fam`` given) on
     ``scenario`` — see the module docstring. ``games`` = games per self-play run and per
@@ -205,13 +207,18 @@ def run_verdict(
     are left unfinished), then ``ClimbCancelled`` is raised. ``time_limit`` counts from
     ``started`` (a ``clock()`` reading; default: now), less ``finish`` seconds that the
     caller needs after the climb: the command line passes its own start and the time its
-    exit takes, so that the whole command keeps the limit. Raises ``TankmapError`` for a
+    exit takes, so that the whole command keeps the limit. ``executor`` (its ``workers``
+    then count, not ``workers``): every run's games are played on it, instead of on an
+    executor made for each run (the editor passes one of spawned processes: a process
+    with a Qt window must not fork). Raises ``TankmapError`` for a
     bad ``games``/``time_limit`` and ``PolicyError`` for an unknown family."""
     if games < 2:
         raise TankmapError(f"a verdict needs at least 2 games per run, not {games}")
     if not time_limit > 0:
         raise TankmapError(f"--time-limit takes a positive number of seconds, not {time_limit}")
     fam = fam if fam is not None else family(scenario.ruleset, family_name)
+    if executor is not None:
+        workers = executor.workers
     start = clock() if started is None else min(started, clock())
     deadline = start + time_limit - min(max(finish, 0.0), time_limit / 2)
 
@@ -270,6 +277,7 @@ def run_verdict(
                 seed=run,
                 workers=workers,
                 scheduler=scheduler,
+                executor=executor,
                 progress=tick,
                 first_game=first + len(have),
                 # between batches: the next one would end past the deadline, or the run

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from tankmap.analysis.simulation.executors import available_cpus
+
 T = TypeVar("T")
 
 
@@ -166,14 +168,6 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     finally:
         if show:
             sys.stderr.write("\n")
-
-
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity where the platform tells it)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        return max(1, len(affinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 MAX_GAMES = 10_000_000

@@ -459,7 +459,9 @@ def test_cancel_judging_keeps_the_games_already_played(
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
     scenario = read_scenario(MIRROR)
     assert PlayedGames.of(scenario).count() == 0
-    job = VerdictJob(scenario, seed=6)
+    # one worker: its games finish in order, so the first ones done are a prefix to keep
+    # (with two, the first batch done may follow one still running, which is then lost)
+    job = VerdictJob(scenario, seed=6, workers=1)
 
     def cancel_once_games_are_done(stage: str, done: int, total: int) -> None:
         if done > 0:
@@ -484,3 +486,53 @@ def test_cancel_leaves_a_long_game_at_its_next_decision(qtbot: Any) -> None:
         job.cancel()
     job.wait()
     assert finished == []
+
+
+def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The editor judges a board on every CPU, as ``tankmap verdict`` does, with worker
+    processes started fresh (spawned: nothing of this Qt process in them), and its climb
+    is the one a single worker climbs with the same seed."""
+    from dataclasses import dataclass
+
+    from worker_probe import qt_loaded
+
+    from tankmap.analysis.simulation import executors
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.simulation.families import Family
+    from tankmap.analysis.verdict.climb import run_verdict
+    from tankmap.editor.verdict_panel import VerdictJob
+
+    with executors.make_executor(2, start_method="spawn", abortable=True) as ex:
+        assert qt_loaded() and ex.map(qt_loaded, [()] * 2, None) == [False, False]
+
+    @dataclass(frozen=True)
+    class Flat(Family):
+        def agent(self, budget: int) -> str:
+            return self.name
+
+    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    made: list[executors.Executor] = []
+    make = executors.make_executor
+
+    def recording(*args: Any, **kw: Any) -> executors.Executor:
+        made.append(make(*args, **kw))
+        return made[-1]
+
+    monkeypatch.setattr("tankmap.editor.verdict_panel.make_executor", recording)
+    scenario = read_scenario(MIRROR)
+    job = VerdictJob(scenario, seed=6, workers=2)
+    docs: list[dict[str, Any]] = []
+    job.finished.connect(docs.append)
+    with qtbot.waitSignal(job.finished, timeout=120_000):
+        job.start()
+    job.wait()
+    assert [type(e).__name__ for e in made] == ["ProcessExecutor"]
+    assert made[0].workers == 2 and made[0]._start_method == "spawn"  # type: ignore[attr-defined]
+    alone = run_verdict(scenario, seed=6, fam=flat, workers=1).to_json()
+    keys = ("agent", "games", "favoured", "balance", "score_vs_previous")
+    assert [[t[k] for k in keys] for t in docs[0]["trace"]] == [
+        [t[k] for k in keys] for t in alone["trace"]
+    ]

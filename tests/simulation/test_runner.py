@@ -446,3 +446,27 @@ def test_a_failing_interrupted_callback_does_not_hide_the_interruption(race: Sce
         simulate(
             race, 4, "random", seed=1, batch_size=1, executor=Interrupted(), interrupted=broken
         )
+
+
+def test_an_executor_serves_the_next_run_after_one_aborted() -> None:
+    """An aborted run kills the worker processes; the next ``map`` on the same executor
+    starts new ones (the editor's verdict keeps one executor for its whole climb)."""
+    import os
+
+    from tankmap.analysis.simulation.executors import make_executor
+    from tankmap.analysis.simulation.interrupt import RunAborted
+
+    with make_executor(2, abortable=True) as ex:
+        with pytest.raises(RunAborted):
+            ex.map(_pid_after, [(30.0,)] * 2, None, abort=lambda: True)
+        first = ex.map(_pid_after, [(0.2,)] * 4, None, abort=lambda: False)
+        assert first and os.getpid() not in first
+        again = ex.map(_pid_after, [(0.2,)] * 4, None)
+        assert set(again) <= set(ex_pids(ex))  # (a run that ends normally keeps them)
+        assert set(first) <= set(ex_pids(ex))
+
+
+def ex_pids(ex: object) -> list[int]:
+    """The process ids of a ``ProcessExecutor``'s current worker processes."""
+    pool = ex._pool  # type: ignore[attr-defined]
+    return list(pool._processes)
