@@ -40,6 +40,7 @@ import numpy as np
 
 from tankmap.analysis.estimates import BalanceEstimate
 from tankmap.analysis.paired import Gain, Outcomes, balance_of, bonferroni, improvement, outcomes
+from tankmap.analysis.simulation.executors import Executor
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.suggest_edits import Edit, candidate_edits, race
 from tankmap.rules.fileformat import scenario_to_json
@@ -152,12 +153,21 @@ def measure(
     workers: int,
     interrupt: Callable[[], None] | None = None,
     first_game: int = 0,
+    executor: Executor | None = None,
 ) -> Measured:
     """Self-play of ``agent`` on ``scenario`` (games ``first_game`` … of ``seed``): the
-    balance and the per-game outcomes. ``interrupt`` is called after each batch of games."""
+    balance and the per-game outcomes. ``interrupt`` is called after each batch of games;
+    ``executor``: the games are played on it (else on one made for ``workers``)."""
     tick = None if interrupt is None else (lambda _done, _total: interrupt())
     df = simulate(
-        scenario, games, agent, seed=seed, workers=workers, progress=tick, first_game=first_game
+        scenario,
+        games,
+        agent,
+        seed=seed,
+        workers=workers,
+        progress=tick,
+        first_game=first_game,
+        executor=executor,
     )
     return Measured(BalanceEstimate.of_table(df, agent), outcomes(df))
 
@@ -328,13 +338,17 @@ def confirm(
     workers: int = 1,
     interrupt: Callable[[], None] | None = None,
     seed: int = 0,
+    executor: Executor | None = None,
 ) -> None:
     """Re-measure the board and each listed edit with ``agent`` on the fresh seeds
     (``check_seed``), paired, and set each ``Measured.confirmation`` (the gain at 95 %, and
-    whether its interval excludes 0)."""
-    base = measure(scenario, agent, games, check_seed, workers, interrupt)
+    whether its interval excludes 0). ``executor``: every game is played on it (the
+    editor's Confirm passes one of spawned processes, kept for all the runs)."""
+    base = measure(scenario, agent, games, check_seed, workers, interrupt, executor=executor)
     for k, (edit, m) in enumerate(listed):
-        again = measure(edit.scenario, agent, games, check_seed, workers, interrupt)
+        again = measure(
+            edit.scenario, agent, games, check_seed, workers, interrupt, executor=executor
+        )
         check = improvement(base.outcomes, again.outcomes, 0.95, seed=seed + 100 + k)
         m.confirmation = {
             "agent": agent,

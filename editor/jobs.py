@@ -20,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from tankmap.analysis.simulation.executors import Executor, available_cpus, make_executor
 from tankmap.editor import gc_guard
 from tankmap.rules.errors import TankmapError
 
@@ -113,3 +114,13 @@ class ThreadJob(QObject):
     def wait(self, ms: int = 120_000) -> bool:
         """Wait up to ``ms`` for the thread to end; ``True`` if it has."""
         return bool(self._thread.wait(ms))
+
+
+def gui_executor(workers: int | None = None, abortable: bool = False) -> Executor:
+    """An executor for a job's runs of games on ``workers`` (default: every CPU) worker
+    processes, started fresh (``spawn``: the editor's process, with its Qt window and
+    threads, must not fork) and kept until it is closed (starting them takes about a
+    second: one set serves a whole verdict climb or suggestion search); with one worker,
+    the job's own thread. ``abortable``: as ``make_executor``'s."""
+    n = available_cpus() if workers is None else workers
+    return make_executor(n, start_method="spawn", abortable=abortable)

@@ -25,9 +25,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from tankmap.analysis.simulation.executors import available_cpus, make_executor
 from tankmap.analysis.verdict.cache import save_verdict, shown_verdict, verdict_line
-from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.jobs import JobCancelled, ThreadJob, gui_executor
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
@@ -57,7 +56,7 @@ class VerdictJob(ThreadJob):
         self.scenario = scenario
         self.seed = seed
         self.time_limit = time_limit
-        self.workers = workers if workers is not None else available_cpus()
+        self.workers = workers  # (None: every CPU)
 
     def _tick(self, stage: str, done: int, total: int) -> None:
         self.progress.emit(stage, done, total)
@@ -66,10 +65,8 @@ class VerdictJob(ThreadJob):
         from tankmap.analysis.verdict.climb import ClimbCancelled, run_verdict
         from tankmap.analysis.verdict.played import PlayedGames
 
-        # every CPU, as ``tankmap verdict``: spawned worker processes (this process has a Qt
-        # window and threads, and must not fork), one set for the whole climb (starting
-        # them takes about a second); with one CPU, the games run in this thread
-        executor = make_executor(self.workers, start_method="spawn", abortable=True)
+        # every CPU, as ``tankmap verdict``, on one set of spawned workers for the climb
+        executor = gui_executor(self.workers, abortable=True)
         try:
             result = run_verdict(
                 self.scenario,

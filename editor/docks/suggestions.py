@@ -49,7 +49,7 @@ from tankmap.editor.commands import ScenarioCommand
 from tankmap.editor.context import EditorContext
 from tankmap.editor.document import Document
 from tankmap.editor.ghost import GhostOverlay, board_diff
-from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.jobs import ThreadJob, gui_executor
 from tankmap.editor.suggest_job import (
     SuggestJob,
     SuggestSettings,
@@ -416,7 +416,8 @@ class SuggestionsDock(QWidget):
 
     def confirm(self) -> ThreadJob | None:
         """Re-measure the listed suggestions with the strongest agent in the background
-        (``analysis.suggest.confirm``); ``None`` when there is nothing to confirm."""
+        (``analysis.suggest.confirm``, on every CPU: ``jobs.gui_executor``); ``None`` when
+        there is nothing to confirm."""
         from tankmap.analysis.suggest import confirm
 
         result, strong = self.result, self._strongest()
@@ -428,16 +429,17 @@ class SuggestionsDock(QWidget):
         assert scenario is not None
 
         def work() -> None:
-            confirm(
-                scenario,
-                result.suggestions,
-                strong,
-                result.games,
-                result.check_seed,
-                1,
-                None,
-                result.seed,
-            )
+            with gui_executor() as executor:  # every CPU, on spawned workers
+                confirm(
+                    scenario,
+                    result.suggestions,
+                    strong,
+                    result.games,
+                    result.check_seed,
+                    interrupt=None,
+                    seed=result.seed,
+                    executor=executor,
+                )
 
         job = ThreadJob(work)
         job.finished.connect(lambda _r: self._confirmed(strong))

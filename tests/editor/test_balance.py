@@ -514,14 +514,15 @@ def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
 
     flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    from tankmap.editor import jobs
+
     made: list[executors.Executor] = []
-    make = executors.make_executor
 
     def recording(*args: Any, **kw: Any) -> executors.Executor:
-        made.append(make(*args, **kw))
+        made.append(jobs.gui_executor(*args, **kw))
         return made[-1]
 
-    monkeypatch.setattr("tankmap.editor.verdict_panel.make_executor", recording)
+    monkeypatch.setattr("tankmap.editor.verdict_panel.gui_executor", recording)
     scenario = read_scenario(MIRROR)
     job = VerdictJob(scenario, seed=6, workers=2)
     docs: list[dict[str, Any]] = []
