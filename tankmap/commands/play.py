@@ -37,8 +37,10 @@ def register(sub: Any) -> None:
         "--agent",
         default="heuristic",
         metavar="NAME",
-        help="the agent playing the other side (random, heuristic, search[:N], Tank Chess "
-        "uct[:N]); default heuristic",
+        help="the agent playing the other side: random, heuristic, search[:N]; Tank Chess "
+        "also alphabeta[:N] (the strongest) and uct[:N], Final Act ksearch[:N] (the "
+        "strongest) and duct[:N], Tank Wars plan[:N] (the strongest) and regret[:N]; "
+        "default heuristic. 'tankmap ladder FILE --help-agents' describes each",
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the agents' seed (default 0)")
     p.add_argument("--record", metavar="OUT.json", help="write the game record there at the end")

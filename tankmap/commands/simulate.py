@@ -27,7 +27,8 @@ def register(sub: Any) -> None:
         default=None,
         metavar="P",
         help="agent for both sides: random, heuristic, search[:N]; Tank Chess also "
-        "alphabeta[:N] and uct[:N], Final Act duct[:N], Tank Wars plan[:N] and "
+        "alphabeta[:N] and uct[:N], Final Act ksearch[:N] and duct[:N], Tank Wars plan[:N] "
+        "and "
         "regret[:N]; add restrictions like heuristic+no-berms or heuristic+no-at. Default: "
         "the first verdict family's everyday agent (Final Act search, Tank Chess alphabeta, "
         "Tank Wars regret), whatever "
