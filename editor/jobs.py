@@ -120,7 +120,7 @@ def gui_executor(workers: int | None = None, abortable: bool = False) -> Executo
     """An executor for a job's runs of games on ``workers`` (default: every CPU) worker
     processes, started fresh (``spawn``: the editor's process, with its Qt window and
     threads, must not fork) and kept until it is closed (starting them takes about a
-    second: one set serves a whole verdict climb or suggestion search); with one worker,
+    second: one set serves a whole verdict climb or confirmation); with one worker,
     the job's own thread. ``abortable``: as ``make_executor``'s."""
     n = available_cpus() if workers is None else workers
     return make_executor(n, start_method="spawn", abortable=abortable)

@@ -1,0 +1,92 @@
+"""The editor's long background jobs on one thread against every CPU (``jobs.gui_executor``:
+spawned worker processes, one set per job), each in a fresh process, with the same numbers:
+
+- **Judge board** (``verdict_panel.VerdictJob``'s climb, the default 3-minute limit): Final
+  Act extra-forces with seed 2, the built-in board whose climb needs the most time (its
+  ``search:24`` rung). Per way: wall seconds, the top rung, favoured side, converged.
+- **Confirm with …** (the Suggestions dock's ``suggest.confirm``): the dock's default search
+  on Tank Chess basic-16 (the heuristic, 60 s), then its suggestions re-measured with
+  ``alphabeta``. Per way: wall seconds of the confirmation and its numbers.
+
+Wall-clock seconds on this machine (other load counts); about 12 minutes.
+
+    python -m benchmarks editor_jobs
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any
+
+JUDGE = """
+import json, time
+from tankmap.analysis.verdict.climb import run_verdict
+from tankmap.editor.jobs import gui_executor
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+scenario = read_scenario(map_path("final-act/extra-forces"))
+start = time.monotonic()
+with gui_executor(WORKERS, abortable=True) as executor:
+    doc = run_verdict(scenario, seed=2, time_limit=180.0, executor=executor).to_json()
+print(json.dumps({
+    "seconds": round(time.monotonic() - start, 1), "top": doc["agent"],
+    "favoured": doc["favoured"], "converged": doc["converged"],
+}))
+"""
+
+CONFIRM = """
+import json, time
+from tankmap.analysis.suggest import confirm, suggest
+from tankmap.editor.jobs import gui_executor
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+scenario = read_scenario(map_path("tank-chess/basic-16"))
+found = suggest(scenario, None, 400, 60.0, 0)
+start = time.monotonic()
+with gui_executor(WORKERS) as executor:
+    confirm(scenario, found.suggestions, "alphabeta", found.games, found.check_seed,
+            seed=found.seed, executor=executor)
+print(json.dumps({
+    "seconds": round(time.monotonic() - start, 1), "suggestions": len(found.suggestions),
+    "confirmations": [m.confirmation for _edit, m in found.suggestions],
+}))
+"""
+
+
+def _job(code: str, workers: int) -> dict[str, Any]:
+    """``code`` with ``WORKERS`` = ``workers``, run in a fresh process with its own cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        out = subprocess.run(
+            [sys.executable, "-c", code.replace("WORKERS", str(workers))],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, TANKMAP_CACHE_DIR=cache),
+            check=False,
+        )
+    if out.returncode != 0:
+        return {"error": out.stderr.strip()[-500:]}
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run() -> dict[str, Any]:
+    cpus = os.cpu_count() or 1
+    figures: dict[str, Any] = {}
+    judge = "judge board, final-act/extra-forces seed 2"
+    figures[judge] = {"one thread": _job(JUDGE, 1), f"{cpus} workers": _job(JUDGE, cpus)}
+    one, every = _job(CONFIRM, 1), _job(CONFIRM, cpus)
+    same = {k: v for k, v in one.items() if k != "seconds"} == {
+        k: v for k, v in every.items() if k != "seconds"
+    }
+    figures["confirm with alphabeta, tank-chess/basic-16"] = {
+        "one thread": one,
+        f"{cpus} workers": every,
+        "same numbers": same,
+    }
+    return figures
