@@ -40,7 +40,10 @@ of a rung then says how long that rung needs at most (its games not kept, at ``u
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
 ``families.cross_check_family``) plays its cross-check agent against itself once, time
-permitting, and the verdict says whether the two agree.
+permitting, and the verdict says whether the two agree. With kept games it is played
+before a rung that can never fit the limit (with the first rung's self-play, if needed):
+such a climb cannot converge in this run, and the rung goes on in the next, which takes
+the cross-check's games.
 """
 
 from __future__ import annotations
@@ -223,6 +226,8 @@ def run_verdict(
     deadline = start + time_limit - min(max(finish, 0.0), time_limit / 2)
 
     reused = [0]  # games taken from ``store`` instead of played again
+    # the games this climb played itself, per run (taken again later, they are not reused)
+    mine: dict[tuple[tuple[str, str], int], set[int]] = {}
 
     def play(
         stage: str,
@@ -246,7 +251,8 @@ def run_verdict(
         deadline (``pace.Reach``)."""
         have = store.kept(pols, run, first, n) if store is not None else []
         took = store.seconds_per_game(pols, run) * len(have) if have and store else 0.0
-        reused[0] += len(have)
+        own = mine.get((pols, run), set())
+        reused[0] += sum(1 for g in range(first, first + len(have)) if g not in own)
         stopped = False
         winners = list(have)
         if len(have) < n:
@@ -293,6 +299,9 @@ def run_verdict(
             new = [str(w) for w in df["winner"]]
             if store is not None:
                 store.add(pols, run, first + len(have), new, spent)
+            mine.setdefault((pols, run), set()).update(
+                range(first + len(have), first + len(have) + len(new))
+            )
             winners += new
             took += spent
             stopped = bool(df.attrs.get("stopped"))
@@ -390,6 +399,30 @@ def run_verdict(
         if clock() + steps[0].seconds / have * (games - max(kept, have)) <= deadline:
             self_play(0)
 
+    other = cross_check_family(fam) if cross_check else None
+    check_run = run_seed(seed, 0, 2)
+
+    def check_kept() -> int:
+        """How many of the cross-check's games are kept."""
+        if other is None:
+            return 0
+        return stored((other.check_agent(),) * 2, check_run, 0, games)
+
+    def secure_a_cross_check() -> None:
+        """Before the climb spends the rest of its time on a rung the limit will cut: the
+        cross-check's self-play first, as it is played after the climb (``_cross_check``),
+        its games kept. A climb that cannot converge in this run still says whether the
+        family of the other kind agrees with it; the next run takes those games and gives
+        the rung the time."""
+        if other is None or deadline - clock() < CROSS_CHECK_MIN_SECONDS:
+            return
+        if check_kept() >= games:
+            return
+        agent = other.check_agent()
+        need = min(MIN_VERDICT_GAMES, games)
+        stage = f"{agent} self-play (cross-check)"
+        play(stage, (agent, agent), games, check_run, keep=True, need=need)
+
     def rung_needs(i: int) -> float:
         """Rung ``i``'s worst case in seconds at the pace ``unit`` (a self-play game of rung
         ``i - 1``): its match (1.5 units a game: the last budget and the doubled one), its
@@ -424,7 +457,9 @@ def run_verdict(
             # when the games are kept, so that each climb takes it further
             endless = store is not None and needed > time_limit
             if clock() + needed > deadline and endless and fits(1.5 * match_left):
-                secure_a_verdict()  # (this rung will be cut: the verdict comes first)
+                # (this rung will be cut: the verdict and its cross-check come first)
+                secure_a_verdict()
+                secure_a_cross_check()
             if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
                 timed_out = True
                 notes.append(
@@ -487,10 +522,9 @@ def run_verdict(
     if not judgement.converged and notes:
         judgement = Judgement(False, "; ".join([judgement.reason, *notes]))
     check = None
-    other = cross_check_family(fam) if cross_check else None
     top = strongest_played(steps, MIN_VERDICT_GAMES)
     if other is not None and top is not None:
-        check = _cross_check(other, top, play, seed, games, clock, deadline, names)
+        check = _cross_check(other, top, play, seed, games, clock, deadline, names, check_kept())
     return Verdict(
         fam,
         steps,
@@ -513,22 +547,28 @@ def _cross_check(
     clock: Callable[[], float],
     deadline: float,
     names: dict[str, str],
+    kept: int = 0,
 ) -> dict[str, Any]:
     """The other family's cross-check agent (``Family.check_agent``) against itself, and
     whether it agrees with ``top``
     (the rung the verdict is read from; the reason
-    names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``)."""
+    names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``). ``kept``
+    of its games are kept (played before a rung the limit cut, or by an earlier climb):
+    with too little time left, those alone are judged when they are enough."""
     agent = other.check_agent()
     entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
+    need = min(MIN_VERDICT_GAMES, games)
+    n = games
     if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
-        entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
-        return entry
+        if kept < need:
+            entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
+            return entry
+        n = kept
     # as long as the time limit allows: a cut run keeps the games it finished; one that
     # cannot reach a decided size in the time left stops as soon as its pace shows it
     run = run_seed(seed, 0, 2)
     stage = f"{agent} self-play (cross-check)"
-    need = min(MIN_VERDICT_GAMES, games)
-    df, _ = play(stage, (agent, agent), games, run, keep=True, need=need)
+    df, _ = play(stage, (agent, agent), n, run, keep=True, need=need)
     if len(df) < MIN_VERDICT_GAMES:
         entry.update(
             favoured="undecided",

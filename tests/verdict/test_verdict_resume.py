@@ -363,9 +363,9 @@ def test_real_games_kept_are_the_games_a_fresh_climb_plays(
 
     first, again = climb(), climb()
     # 300 games (2 self-plays, 1 match); the match's runs with the agents the other way
-    # round are the same games here (one agent on both rungs), so even the first climb
-    # takes those 50 from the games it just played
-    assert first["reused_games"] == 50 and again["reused_games"] == 300
+    # round are the same games here (one agent on both rungs): the first climb takes those
+    # 50 from the games it just played, which are not games of an earlier verdict
+    assert first["reused_games"] == 0 and again["reused_games"] == 300
     strip = ("seconds", "reused_games")
     assert {k: v for k, v in first.items() if k not in strip} == {
         k: v for k, v in again.items() if k not in strip
@@ -485,3 +485,66 @@ def test_a_climb_cut_in_a_rung_it_could_never_finish_still_names_a_side(
         (("x:1", "x:1"), 40, 0),
         (("x:1", "x:1"), 160, 40),
     ]
+
+
+def test_a_climb_cut_in_a_rung_it_could_never_finish_gets_its_cross_check_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As above (900-s limit, games as dear as their budget, kept games), with a
+    cross-check family (x:2's self-play, 2 s a game). By hand: x:1's first look (40 s),
+    x:2's first look (120 s); x:4's rung can never fit, so before it the climb finishes
+    x:1's self-play (to 280 s) and plays the cross-check's 200 games (to 680 s), then
+    x:4's match, whose first look beats x:2 (40 games at 4 s: 840 s). x:8's rung would
+    need a batch of 80 s: the climb stops there and gives x:4 its self-play until the
+    limit; the cross-check kept is judged. Before, it was skipped (no time left)."""
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.verdict import climb
+
+    fake = CostlyFakeGames()
+    monkeypatch.setattr(climb, "simulate", fake)
+    other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
+    monkeypatch.setattr(Family, "check_agent", lambda self: "x:2")
+    doc = run_verdict(
+        MIRROR,
+        fam=STEPS,
+        seed=1,
+        games=200,
+        time_limit=900,
+        clock=lambda: fake.now,
+        store=PlayedGames(tmp_path / "games.json"),
+    ).to_json()
+    assert not doc["converged"] and "x:4 still beats x:2" in doc["reason"]
+    assert "the next rung (x:8) would take about" in doc["reason"]
+    assert doc["agent"] == "x:1" and doc["favoured"] == "even"
+    cc = doc["cross_check"]
+    assert cc["agent"] == "x:2" and cc["games"] == 200 and cc["agrees"] is True
+    order = [pols for pols, _n, _first in fake.runs]
+    check = order.index(("x:2", "x:2"))
+    assert order[check - 1] == ("x:1", "x:1") and order[check + 1] == ("x:4", "x:2")
+
+
+def test_games_a_climb_played_itself_and_takes_again_are_not_counted_as_reused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The cross-check played before x:4's rung (previous test) is taken again from the
+    store at the end: those 200 games are this climb's own, not "taken from earlier
+    verdicts"; a second climb of the board takes games of the first."""
+    from tankmap.analysis.simulation import families as fam_mod
+    from tankmap.analysis.verdict import climb
+
+    other = Family("final-act", "x", base=2, limit=2, independent=False, default_budget=2)
+    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [STEPS, other])
+    monkeypatch.setattr(Family, "check_agent", lambda self: "x:2")
+    store = PlayedGames(tmp_path / "games.json")
+
+    def judged() -> dict[str, Any]:
+        fake = CostlyFakeGames()
+        monkeypatch.setattr(climb, "simulate", fake)
+        return run_verdict(
+            MIRROR, fam=STEPS, seed=1, games=200, time_limit=900, clock=lambda: fake.now,
+            store=store,
+        ).to_json()  # fmt: skip
+
+    assert judged()["reused_games"] == 0
+    assert 0 < judged()["reused_games"] <= store.count()
