@@ -380,22 +380,31 @@ def test_the_dialog_does_not_show_a_verdict_made_by_other_agent_code(
     assert dialog.verdict.button.text() == "&Judge board"
 
 
-def test_judge_board_climbs_and_remembers_the_verdict(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _flat_family(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Final Act's only verdict family for the test: every rung plays the fast heuristic,
+    so a climb converges at its second rung."""
     from dataclasses import dataclass
 
     from tankmap.analysis.simulation import families as fam_mod
     from tankmap.analysis.simulation.families import Family
-    from tankmap.analysis.verdict.cache import load_verdict
 
     @dataclass(frozen=True)
-    class Flat(Family):  # every rung the fast heuristic: converges at the second rung
+    class Flat(Family):
         def agent(self, budget: int) -> str:
             return self.name
 
     flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
     monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    return flat
+
+
+def test_judge_board_climbs_and_remembers_the_verdict(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+
+    from tankmap.analysis.verdict.cache import load_verdict
+
+    _flat_family(monkeypatch)
     scenario = read_scenario(MIRROR)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
@@ -443,20 +452,11 @@ def test_an_unconverged_verdict_offers_to_go_on_judging_with_its_seed(qtbot: Any
 def test_cancel_judging_keeps_the_games_already_played(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dataclasses import dataclass
 
-    from tankmap.analysis.simulation import families as fam_mod
-    from tankmap.analysis.simulation.families import Family
     from tankmap.analysis.verdict.played import PlayedGames
     from tankmap.editor.verdict_panel import VerdictJob
 
-    @dataclass(frozen=True)
-    class Flat(Family):
-        def agent(self, budget: int) -> str:
-            return self.name
-
-    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
-    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    _flat_family(monkeypatch)
     scenario = read_scenario(MIRROR)
     assert PlayedGames.of(scenario).count() == 0
     # one worker: its games finish in order, so the first ones done are a prefix to keep
@@ -494,26 +494,17 @@ def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
     """The editor judges a board on every CPU, as ``tankmap verdict`` does, with worker
     processes started fresh (spawned: nothing of this Qt process in them), and its climb
     is the one a single worker climbs with the same seed."""
-    from dataclasses import dataclass
 
     from worker_probe import qt_loaded
 
     from tankmap.analysis.simulation import executors
-    from tankmap.analysis.simulation import families as fam_mod
-    from tankmap.analysis.simulation.families import Family
     from tankmap.analysis.verdict.climb import run_verdict
     from tankmap.editor.verdict_panel import VerdictJob
 
     with executors.make_executor(2, start_method="spawn", abortable=True) as ex:
         assert qt_loaded() and ex.map(qt_loaded, [()] * 2, None) == [False, False]
 
-    @dataclass(frozen=True)
-    class Flat(Family):
-        def agent(self, budget: int) -> str:
-            return self.name
-
-    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
-    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
+    flat = _flat_family(monkeypatch)
     from tankmap.editor import jobs
 
     made: list[executors.Executor] = []
