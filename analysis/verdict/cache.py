@@ -22,6 +22,7 @@ from typing import Any
 
 from tankmap.analysis.code_version import made_here, stamp, unstamped
 from tankmap.analysis.ladder_cache import board_key
+from tankmap.analysis.verdict.rule import state_text
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.scenario import Scenario
@@ -163,7 +164,7 @@ def verdict_line(
     what = {"even": "even", "undecided": "undecided"}.get(
         str(fav), f"favours {names.get(str(fav), fav)}"
     )
-    state = "converged" if doc.get("converged") else "NOT converged"
+    state = state_text(doc)
     lo, hi = doc.get("balance_ci95", [0.0, 1.0])
     return (
         f"verdict: {what} ({state}), balance {doc.get('balance', 0.0):.2f} [{lo:.2f}, {hi:.2f}], "

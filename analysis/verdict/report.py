@@ -17,7 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
-from tankmap.analysis.verdict.rule import NO_GAIN  # noqa: E402
+from tankmap.analysis.verdict.rule import NO_GAIN, state_text  # noqa: E402
 
 
 def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
@@ -79,7 +79,7 @@ def write_verdict_report(
     name = {"south": sides[0], "north": sides[1]}
     fav = doc["favoured"]
     headline = f"favours {name[fav]}" if fav in name else fav
-    state = "converged" if doc["converged"] else "NOT converged"
+    state = state_text(doc)
     rows = "".join(
         f"<tr><td>{e(t['agent'])}</td>"
         + (

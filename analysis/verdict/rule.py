@@ -158,3 +158,14 @@ def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = N
         f"{last.agent} no longer beats {prev.agent} ({_score_text(last)}) and both "
         f"{word[fl].replace('favours', 'favour').replace('calls', 'call')}",
     )
+
+
+def state_text(doc: Mapping[str, Any]) -> str:
+    """How settled a verdict document (``verdict --json``) is, as its headline says it:
+    ``"converged"`` or ``"NOT converged"``, and ``"; search disagrees"`` after either when
+    its cross-check's family of the other kind sees the board differently."""
+    state = "converged" if doc.get("converged") else "NOT converged"
+    check = doc.get("cross_check") or {}
+    if check.get("agrees") is False:
+        state += f"; {check.get('agent')} disagrees"
+    return state

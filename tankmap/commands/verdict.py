@@ -182,10 +182,12 @@ def run(args: argparse.Namespace) -> int:
 
 def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
     """The verdict as lines of text (the command's output without --json)."""
+    from tankmap.analysis.verdict.rule import state_text
+
     side = {"south": sides[0], "north": sides[1]}
     fav = doc["favoured"]
     headline = f"{side[fav]} FAVOURED" if fav in side else fav.upper()
-    state = "converged" if doc["converged"] else "NOT converged"
+    state = state_text(doc)
     lo, hi = doc["balance_ci95"]
     ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
     lines = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tankmap.analysis.estimates import BalanceEstimate
@@ -108,3 +110,32 @@ def test_the_verdict_is_read_from_the_strongest_decided_self_play() -> None:
     assert strongest_played([full, cut, none]) is cut  # no minimum: the last one played
     assert strongest_played([Step("x:1", 1, None), cut], 100) is cut  # nothing decided
     assert strongest_played([none], 100) is None
+
+
+def test_the_headline_says_when_the_cross_check_disagrees() -> None:
+    """Converged or not, a verdict whose cross-check sees the board differently says so
+    where it names its side (the command's headline, the remembered verdict's line, the
+    report), not only further down."""
+    from tankmap.analysis.verdict.cache import verdict_line
+    from tankmap.analysis.verdict.rule import state_text
+    from tankmap.commands.verdict import text_report
+
+    doc: dict[str, Any] = {
+        "favoured": "north", "converged": False, "agent": "alphabeta:6400", "games": 200,
+        "seed": 1, "balance": 0.48, "balance_ci95": [0.367, 0.603], "draws": 0.0,
+        "win_rate": {"south": 0.24, "north": 0.76}, "reason": "time limit", "trace": [],
+        "seconds": 179.0,
+        "cross_check": {"agent": "search", "agrees": False, "reason": "search calls it even"},
+    }  # fmt: skip
+    assert state_text(doc) == "NOT converged; search disagrees"
+    assert text_report(doc, "basic-16", ("White", "Black")).splitlines()[0] == (
+        "basic-16: Black FAVOURED (NOT converged; search disagrees)"
+    )
+    assert "favours Black (NOT converged; search disagrees)" in verdict_line(
+        doc, ("White", "Black")
+    )
+    for agrees in (True, None):
+        doc["cross_check"]["agrees"] = agrees
+        assert state_text(doc) == "NOT converged"
+    doc["converged"] = True
+    assert state_text({**doc, "cross_check": None}) == "converged"
