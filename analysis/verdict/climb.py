@@ -61,20 +61,20 @@ from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.executors import Executor
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
 from tankmap.analysis.simulation.runner import simulate
+from tankmap.analysis.verdict.cross_check import (
+    CROSS_CHECK_MIN_SECONDS,
+    cross_check_entry,
+    play_check,
+)
 from tankmap.analysis.verdict.pace import Pace, Reach
 from tankmap.analysis.verdict.played import PlayedGames
-from tankmap.analysis.verdict.rule import WORD, Judgement, Step, judge, strongest_played
+from tankmap.analysis.verdict.rule import Judgement, Step, judge, strongest_played
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.sides import side_names
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: ``stage`` names the run (``"search:6 vs search:3"``)."""
-
-
-CROSS_CHECK_MIN_SECONDS = 10.0
-"""The cross-check starts only with this much of the time limit left (it then plays until
-the limit, keeping the games it finished)."""
 
 
 BATCHES = 20
@@ -410,18 +410,14 @@ def run_verdict(
 
     def secure_a_cross_check() -> None:
         """Before the climb spends the rest of its time on a rung the limit will cut: the
-        cross-check's self-play first, as it is played after the climb (``_cross_check``),
+        cross-check's self-play first, as it is played after the climb (``cross_check_entry``),
         its games kept. A climb that cannot converge in this run still says whether the
         family of the other kind agrees with it; the next run takes those games and gives
         the rung the time."""
         if other is None or deadline - clock() < CROSS_CHECK_MIN_SECONDS:
             return
-        if check_kept() >= games:
-            return
-        agent = other.check_agent()
-        need = min(MIN_VERDICT_GAMES, games)
-        stage = f"{agent} self-play (cross-check)"
-        play(stage, (agent, agent), games, check_run, keep=True, need=need)
+        if check_kept() < games:
+            play_check(other, play, check_run, games)
 
     def rung_needs(i: int) -> float:
         """Rung ``i``'s worst case in seconds at the pace ``unit`` (a self-play game of rung
@@ -524,7 +520,10 @@ def run_verdict(
     check = None
     top = strongest_played(steps, MIN_VERDICT_GAMES)
     if other is not None and top is not None:
-        check = _cross_check(other, top, play, seed, games, clock, deadline, names, check_kept())
+        time_left = deadline - clock()
+        check = cross_check_entry(
+            other, top, play, check_run, games, time_left, names, check_kept()
+        )
     return Verdict(
         fam,
         steps,
@@ -538,77 +537,6 @@ def run_verdict(
     )
 
 
-def _cross_check(
-    other: Family,
-    top: Step,
-    play: Callable[..., Any],
-    seed: int,
-    games: int,
-    clock: Callable[[], float],
-    deadline: float,
-    names: dict[str, str],
-    kept: int = 0,
-) -> dict[str, Any]:
-    """The other family's cross-check agent (``Family.check_agent``) against itself, and
-    whether it agrees with ``top``
-    (the rung the verdict is read from; the reason
-    names the sides as ``names`` says: ``{"south": "White", "north": "Black"}``). ``kept``
-    of its games are kept (played before a rung the limit cut, or by an earlier climb):
-    with too little time left, those alone are judged when they are enough."""
-    agent = other.check_agent()
-    entry: dict[str, Any] = {"agent": agent, "independent": other.independent}
-    need = min(MIN_VERDICT_GAMES, games)
-    n = games
-    if deadline - clock() < CROSS_CHECK_MIN_SECONDS:
-        if kept < need:
-            entry.update(favoured=None, agrees=None, reason="skipped: not enough time left")
-            return entry
-        n = kept
-    # as long as the time limit allows: a cut run keeps the games it finished; one that
-    # cannot reach a decided size in the time left stops as soon as its pace shows it
-    run = run_seed(seed, 0, 2)
-    stage = f"{agent} self-play (cross-check)"
-    df, _ = play(stage, (agent, agent), n, run, keep=True, need=need)
-    if len(df) < MIN_VERDICT_GAMES:
-        entry.update(
-            favoured="undecided",
-            games=len(df),
-            agrees=None,
-            reason=(
-                f"the time limit cut it at {len(df)} of {games} games (at its pace it "
-                f"could not reach {MIN_VERDICT_GAMES}): undecided"
-                if len(df) < games
-                else f"{games} games: undecided"
-            ),
-        )
-        return entry
-    est = BalanceEstimate.of_table(df, agent)
-    mine, theirs = top.favoured(MIN_VERDICT_GAMES), est.favoured()
-    if mine == "undecided":
-        entry.update(
-            favoured=theirs,
-            games=est.games,
-            agrees=None,
-            reason=f"{agent} {_word(theirs, names)}; {top.agent} is undecided",
-        )
-        return entry
-    agrees = mine == theirs
-    entry.update(
-        favoured=theirs,
-        balance=round(est.balance, 6),
-        balance_ci95=[round(v, 6) for v in est.balance_ci95()],
-        games=est.games,
-        agrees=agrees,
-        reason=(
-            f"{agent} agrees"
-            if agrees
-            else f"{agent} {_word(theirs, names)} but {top.agent} {_word(mine, names)}: the "
-            "heuristic-based and independent agents see this board differently"
-        ),
-    )
-    return entry
-
-
 def _duration(seconds: float) -> str:
     """``"40 s"``, ``"12 min"``, ``"2.5 h"``."""
     if seconds < 90:
@@ -616,8 +544,3 @@ def _duration(seconds: float) -> str:
     if seconds < 90 * 60:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
-
-
-def _word(favoured: str, names: dict[str, str]) -> str:
-    """``"favours White"``, ``"calls it even"``, … (``rule.WORD`` with the game's side names)."""
-    return f"favours {names[favoured]}" if favoured in names else WORD[favoured]

@@ -37,6 +37,11 @@ WORD = {
 }
 
 
+def side_word(favoured: str, names: Mapping[str, str]) -> str:
+    """``"favours White"``, ``"calls it even"``, … (``WORD`` with the game's side names)."""
+    return f"favours {names[favoured]}" if favoured in names else WORD[favoured]
+
+
 @dataclass(frozen=True)
 class Step:
     """One rung of a climb: ``agent`` at ``budget``, its self-play (``None`` when it was not

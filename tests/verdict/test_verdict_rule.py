@@ -78,7 +78,7 @@ def test_both_missing_pieces_are_named() -> None:
 def test_the_climb_names_tank_chess_sides_white_and_black() -> None:
     """Reasons a person reads say White/Black in Tank Chess (the JSON's ``favoured`` stays
     south/north): the rule's and the cross-check's words."""
-    from tankmap.analysis.verdict.climb import _word
+    from tankmap.analysis.verdict.rule import side_word as _word
 
     names = {"south": "White", "north": "Black"}
     assert _word("south", names) == "favours White"
