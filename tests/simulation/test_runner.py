@@ -462,11 +462,11 @@ def test_an_executor_serves_the_next_run_after_one_aborted() -> None:
         first = ex.map(_pid_after, [(0.2,)] * 4, None, abort=lambda: False)
         assert first and os.getpid() not in first
         again = ex.map(_pid_after, [(0.2,)] * 4, None)
-        assert set(again) <= set(ex_pids(ex))  # (a run that ends normally keeps them)
-        assert set(first) <= set(ex_pids(ex))
+        assert set(again) <= set(_worker_pids(ex))  # (a run that ends normally keeps them)
+        assert set(first) <= set(_worker_pids(ex))
 
 
-def ex_pids(ex: object) -> list[int]:
+def _worker_pids(ex: object) -> list[int]:
     """The process ids of a ``ProcessExecutor``'s current worker processes."""
     pool = ex._pool  # type: ignore[attr-defined]
     return list(pool._processes)
