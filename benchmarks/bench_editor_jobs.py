@@ -7,8 +7,14 @@ spawned worker processes, one set per job), each in a fresh process, with the sa
 - **Confirm with …** (the Suggestions dock's ``suggest.confirm``): the dock's default search
   on Tank Chess basic-16 (the heuristic, 60 s), then its suggestions re-measured with
   ``alphabeta``. Per way: wall seconds of the confirmation and its numbers.
+- **Run** (the balance dialog's ``balance_job.play_run``, which plays on every CPU when a
+  run would take 10 s or more on one process): 600 games of the default agent
+  (``alphabeta``) on Tank Chess basic-16, seed 1. Per way: wall seconds and a digest of
+  the games' winners and lengths (the same games either way); with one thread, also the
+  paces (seconds a game) ``pace.measure_pace`` finds with seeds 0-3 before the run, which
+  the dialog's first estimate uses, beside the run's own.
 
-Wall-clock seconds on this machine (other load counts); about 12 minutes.
+Wall-clock seconds on this machine (other load counts); about 14 minutes.
 
     python -m benchmarks editor_jobs
 """
@@ -58,6 +64,28 @@ print(json.dumps({
 }))
 """
 
+BALANCE = """
+import hashlib, json, time
+from tankmap.analysis.simulation.pace import measure_pace
+from tankmap.editor.balance_job import play_run
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+scenario = read_scenario(map_path("tank-chess/basic-16"))
+agents = ("alphabeta", "alphabeta")
+paces = [round(measure_pace(scenario, agents, seed=s), 3) for s in range(4)] if WORKERS == 1 else []
+start = time.monotonic()
+table = play_run(scenario, 600, agents, 1, workers=WORKERS)
+seconds = time.monotonic() - start
+games = table[["winner", "length"]].to_csv(index=False).encode()
+print(json.dumps({
+    "seconds": round(seconds, 1), "games": len(table),
+    "digest": hashlib.sha256(games).hexdigest()[:12],
+    **({"paces measured, seeds 0-3": paces, "pace of the run": round(seconds / 600, 3)}
+       if paces else {}),
+}))
+"""
+
 
 def _job(code: str, workers: int) -> dict[str, Any]:
     """``code`` with ``WORKERS`` = ``workers``, run in a fresh process with its own cache."""
@@ -88,5 +116,11 @@ def run() -> dict[str, Any]:
         "one thread": one,
         f"{cpus} workers": every,
         "same numbers": same,
+    }
+    one, every = _job(BALANCE, 1), _job(BALANCE, cpus)
+    figures["balance dialog run, 600 alphabeta games on tank-chess/basic-16"] = {
+        "one thread": one,
+        f"{cpus} workers": every,
+        "same games": one.get("digest") is not None and one.get("digest") == every.get("digest"),
     }
     return figures

@@ -46,6 +46,7 @@ from tankmap.analysis.simulation.agent_info import (
 )
 from tankmap.analysis.simulation.batching import time_left
 from tankmap.analysis.simulation.games import get_driver
+from tankmap.analysis.simulation.pace import known_pace
 from tankmap.analysis.simulation.runner import (
     fallback_note,
     require_legal,
@@ -59,7 +60,7 @@ from tankmap.editor.balance_job import (
 from tankmap.editor.decided_view import DecidedWindow
 from tankmap.editor.jobs import ThreadJob
 from tankmap.editor.replay_view import show_replay
-from tankmap.editor.run_estimate import RunEstimate
+from tankmap.editor.run_estimate import RunEstimate, run_workers
 from tankmap.editor.verdict_panel import VerdictPanel
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -313,7 +314,10 @@ class BalanceDialog(QDialog):
             else None
         )
         policies = (self.south.currentText(), self.north.currentText())
-        job = SimulationJob(scenario, self.games.value(), policies, self.seed.value())
+        games = self.games.value()
+        # every CPU for a run that takes a while (at these agents' pace here, when known)
+        workers = run_workers(games, known_pace(scenario, policies))
+        job = SimulationJob(scenario, games, policies, self.seed.value(), workers)
         job.progress.connect(self._progress)
         job.finished.connect(self._finished)
         job.failed.connect(self._failed)

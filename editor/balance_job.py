@@ -1,13 +1,16 @@
-"""The balance dialog's run and its words: ``SimulationJob`` runs
-``analysis.simulation.simulate`` (one process, in a ``QThread``) on a snapshot of the scenario
-and reports progress, ``cancel`` stopping it at the next decision of the game in progress;
-``progress_text`` and ``result_html`` are what the dialog shows; ``record_sample`` records a
-game of the run again for the replay view and checks that it is the run's game.
+"""The balance dialog's run and its words: ``play_run`` plays it
+(``analysis.simulation.simulate`` on a snapshot of the scenario, in the calling thread or on
+spawned worker processes); ``SimulationJob`` runs that in a ``QThread`` and reports progress,
+``cancel`` stopping it at once; ``progress_text``, ``estimate_text`` and ``result_html`` are
+what the dialog shows; ``record_sample`` records a game of the run again for the replay view
+and checks that it is the run's game.
 """
 
 from __future__ import annotations
 
 import html
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -18,12 +21,13 @@ from tankmap.analysis.simulation.agent_info import strength_text
 from tankmap.analysis.simulation.batching import progress_batch
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.simulation.runner import (
+    Progress,
     record_game,
     result_row,
     simulate,
 )
 from tankmap.analysis.simulation.stats import summary
-from tankmap.editor.jobs import JobCancelled, ThreadJob
+from tankmap.editor.jobs import JobCancelled, ThreadJob, gui_executor
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
@@ -45,56 +49,109 @@ def progress_text(done: int, total: int, left: float | None) -> str:
     return f"{done} of {total} games · {when}"
 
 
+def play_run(
+    scenario: Scenario,
+    games: int,
+    policies: tuple[str, str],
+    seed: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+    abort: Callable[[], bool] | None = None,
+) -> pd.DataFrame:
+    """The dialog's run: ``games`` seeded games in batches small enough for its progress
+    bar (``progress_batch``), in this thread (``workers`` = 1) or on ``workers`` spawned
+    worker processes (``jobs.gui_executor``; the numbers are the same either way). When
+    ``abort()`` turns true the run ends within about a quarter second, keeping the games
+    finished before the first one left unfinished (``table.attrs["stopped"]``). Raises
+    what ``simulate`` raises."""
+    driver = get_driver(scenario.ruleset)
+    most = int(getattr(driver, "batch_size", 20))
+    batch = progress_batch(scenario, games, policies, most)
+    with gui_executor(workers, abortable=True) as executor:
+        return simulate(
+            scenario,
+            games,
+            policies,
+            seed=seed,
+            workers=workers,
+            batch_size=batch,
+            progress=progress,
+            executor=executor,
+            abort=abort,
+        )
+
+
 class SimulationJob(ThreadJob):
-    """One simulation run in its own thread: ``progress(done, total)`` after each batch,
-    then ``finished((summary, table))`` or ``failed(message)``. After ``cancel`` the run
-    stops at the next decision of the game being played (within about a quarter second:
-    ``simulate``'s ``abort``) and still finishes, with the games played before that one
-    (``table.attrs["stopped"]`` is then true), or signals ``cancelled`` when there are
-    none."""
+    """One simulation run (``play_run``, on ``workers`` processes) in its own thread:
+    ``progress(done, total)`` after each batch, then ``finished((summary, table))`` or
+    ``failed(message)``. After ``cancel`` the run stops within about a quarter second (the
+    game in progress is left at its next decision, or its worker process ended) and still
+    finishes, with the games played before that one (``table.attrs["stopped"]`` is then
+    true), or signals ``cancelled`` when there are none. A full run remembers its pace
+    (seconds a game on one process: ``analysis.simulation.pace``; see ``_pace``)."""
 
     progress = Signal(int, int)
 
     def __init__(
-        self, scenario: Scenario, games: int, policies: tuple[str, str], seed: int
+        self,
+        scenario: Scenario,
+        games: int,
+        policies: tuple[str, str],
+        seed: int,
+        workers: int = 1,
     ) -> None:
         super().__init__(self._simulate)
         self.scenario = scenario
         self.games = games
         self.policies = policies
         self.seed = seed
+        self.workers = max(1, workers)
+        self._first: tuple[float, int] | None = None  # (when, games) of the first batch done
 
     def _tick(self, done: int, total: int) -> None:
+        if self._first is None and done > 0:
+            self._first = (time.monotonic(), done)
         self.progress.emit(done, total)
 
     def _simulate(self) -> tuple[dict[str, Any], pd.DataFrame]:
-        driver = get_driver(self.scenario.ruleset)
-        most = int(getattr(driver, "batch_size", 20))
-        batch = progress_batch(self.scenario, self.games, self.policies, most)
-        table = simulate(
+        self._first = None
+        table = play_run(
             self.scenario,
             self.games,
             self.policies,
-            seed=self.seed,
-            workers=1,
-            batch_size=batch,
+            self.seed,
+            workers=self.workers,
             progress=self._tick,
-            # Cancel leaves the game in progress at its next decision and keeps the games
-            # finished before it
             abort=self._stop.is_set,
         )
         if table.attrs.get("stopped") and len(table) == 0:
             raise JobCancelled  # (cancelled in the first game: nothing to show)
-        if len(table) >= 2 and not table.attrs.get("stopped"):
+        pace = self._pace(table)
+        if pace is not None:
             from tankmap.analysis.simulation.pace import remember_pace
 
-            remember_pace(self.scenario, self.policies, table.attrs["seconds"] / len(table))
+            remember_pace(self.scenario, self.policies, pace)
         return summary(table, alternating=self.scenario.ruleset == "tank-chess"), table
 
+    def _pace(self, table: pd.DataFrame) -> float | None:
+        """Seconds a game on one process that a full run measured: its wall time a game,
+        or on several processes, the games after the first batch done (their start-up,
+        a second or two, left out) times the processes; ``None`` when too few games
+        tell."""
+        if table.attrs.get("stopped"):
+            return None
+        if self.workers == 1:
+            return float(table.attrs["seconds"]) / len(table) if len(table) >= 2 else None
+        if self._first is None or len(table) - self._first[1] < 2:
+            return None
+        seconds = time.monotonic() - self._first[0]
+        return seconds * self.workers / (len(table) - self._first[1])
 
-def estimate_text(games: int, pace: float) -> str:
-    """``"Estimated time: about 50 s for 400 games (0.126 s a game on this board, measured)"``."""
-    seconds = games * pace
+
+def estimate_text(games: int, pace: float, workers: int = 1) -> str:
+    """``"Estimated time: about 50 s for 400 games (0.126 s a game on this board, measured)"``;
+    on several worker processes ``"… for 800 games on 2 processes (0.126 s a game …)"``."""
+    seconds = games * pace / max(workers, 1)
     when = (
         "under a second"
         if seconds < 1
@@ -104,7 +161,11 @@ def estimate_text(games: int, pace: float) -> str:
         if seconds < 5400
         else f"about {seconds / 3600:.1f} h"
     )
-    return f"Estimated time: {when} for {games} games ({pace:.3g} s a game on this board, measured)"
+    on = f" on {workers} processes" if workers > 1 else ""
+    return (
+        f"Estimated time: {when} for {games} games{on} "
+        f"({pace:.3g} s a game on this board, measured)"
+    )
 
 
 def result_html(

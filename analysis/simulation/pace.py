@@ -22,7 +22,13 @@ from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.scenario import Scenario
 
 MEASURE_GAMES = 2
-"""Games ``measure_pace`` plays (after one unmeasured game that loads what the agent needs)."""
+"""Games ``measure_pace`` plays at least (after one unmeasured game that loads what the
+agents need)..."""
+MEASURE_SECONDS = 2.0
+"""... and on until this much CPU time is spent (games' lengths vary: two games of a search
+agent can be half or twice its average) ..."""
+MEASURE_MOST = 50
+"""... but no more games than this."""
 KEEP = 200
 """At most this many board/agent entries are remembered (the oldest are dropped)."""
 
@@ -76,15 +82,22 @@ def remember_pace(scenario: Scenario, policies: tuple[str, str], seconds_per_gam
 
 
 def measure_pace(scenario: Scenario, policies: tuple[str, str], seed: int = 0) -> float:
-    """Play ``MEASURE_GAMES`` seeded games (after a first one, not timed, that loads and
-    warms what the agents need) in this process and return the seconds per game; the pace
-    is remembered. Raises what ``simulate`` raises for an unplayable board or agent."""
+    """Play seeded games (after a first one, not timed, that loads and warms what the
+    agents need) in this process, at least ``MEASURE_GAMES`` and on until
+    ``MEASURE_SECONDS`` of CPU time (at most ``MEASURE_MOST``), and return the CPU seconds
+    per game; the pace is remembered. Raises what ``simulate`` raises for an unplayable
+    board or agent."""
     from tankmap.analysis.simulation.runner import simulate
 
     simulate(scenario, 1, policies, seed=seed, workers=1)
     start = time.process_time()
-    simulate(scenario, MEASURE_GAMES, policies, seed=seed + 1, workers=1)
-    pace = max(time.process_time() - start, 1e-6) / MEASURE_GAMES
+    played = 0
+    while played < MEASURE_GAMES or (
+        played < MEASURE_MOST and time.process_time() - start < MEASURE_SECONDS
+    ):
+        simulate(scenario, 1, policies, seed=seed + 1, workers=1, first_game=played)
+        played += 1
+    pace = max(time.process_time() - start, 1e-6) / played
     remember_pace(scenario, policies, pace)
     return pace
 

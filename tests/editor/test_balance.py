@@ -295,10 +295,12 @@ def test_the_agent_lists_follow_the_default_agent_until_the_user_picks(qtbot: An
 
 
 def test_the_games_fit_a_minute_at_the_measured_pace_until_the_user_sets_them(
-    qtbot: Any,
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tankmap.analysis.simulation.pace import remember_pace
+    from tankmap.editor import run_estimate
 
+    monkeypatch.setattr(run_estimate, "available_cpus", lambda: 1)  # one process plays
     scenario = read_scenario(MIRROR)
     remember_pace(scenario, ("search", "search"), 0.125)  # seconds a game, as measured
     dialog = BalanceDialog(lambda: scenario)
@@ -316,6 +318,74 @@ def test_the_games_fit_a_minute_at_the_measured_pace_until_the_user_sets_them(
     assert dialog.estimate.text().startswith("Estimated time: about 8 min for 2000 games")
 
 
+def test_a_long_run_fits_its_minute_on_every_cpu(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two CPUs a run that takes 10 s or more on one process plays on both: the
+    default games double, and the estimate says so; a short run stays in one process."""
+    from tankmap.analysis.simulation.pace import remember_pace
+    from tankmap.editor import run_estimate
+
+    monkeypatch.setattr(run_estimate, "available_cpus", lambda: 2)
+    scenario = read_scenario(MIRROR)
+    remember_pace(scenario, ("search", "search"), 0.125)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.update_estimate(measure=False)
+    assert dialog.games.value() == 900  # 2 x 60 s / 0.125 s = 960, rounded down to hundreds
+    assert dialog.estimate.text() == (
+        "Estimated time: about 56 s for 900 games on 2 processes "
+        "(0.125 s a game on this board, measured)"
+    )
+    dialog.games.setValue(40)  # 5 s on one process: not worth starting processes
+    assert dialog.estimate.text().startswith("Estimated time: about 5 s for 40 games (")
+
+
+def test_a_long_run_plays_on_spawned_workers_the_games_of_one_process(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tankmap.analysis.simulation.pace import known_pace, remember_pace
+    from tankmap.editor import run_estimate
+
+    monkeypatch.setattr(run_estimate, "available_cpus", lambda: 2)
+    scenario = read_scenario(MIRROR)
+    policies = ("heuristic", "heuristic+no-berms")
+    remember_pace(scenario, policies, 1.0)  # 60 games: a minute on one process (as if)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.south.setCurrentText(policies[0])
+    dialog.north.setCurrentText(policies[1])
+    dialog.games.setValue(60)
+    dialog.seed.setValue(3)
+    assert dialog.run()
+    assert dialog.job is not None and dialog.job.workers == 2
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=120_000)
+    _scenario, doc, table = dialog.last  # type: ignore[misc]
+    expected = simulate(scenario, 60, policies, seed=3)
+    assert list(table["winner"]) == list(expected["winner"])
+    assert list(table["length"]) == list(expected["length"])
+    assert doc["games"] == 60
+    # the run's pace (one process's seconds a game, the workers' start-up left out)
+    # replaced the one set above
+    pace = known_pace(scenario, policies)
+    assert pace is not None and pace < table.attrs["seconds"] * 2 / 60
+
+
+def test_cancel_ends_a_run_on_spawned_workers_at_once(qtbot: Any) -> None:
+    """A cancel in the first game of a two-process run ends it there (the workers are
+    stopped in their game): nothing to show."""
+    job = SimulationJob(
+        read_scenario(BASIC), 2, ("alphabeta:25600", "alphabeta:25600"), 1, workers=2
+    )
+    finished: list[Any] = []
+    job.finished.connect(finished.append)
+    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+        job.start()
+        job.cancel()
+    job.wait()
+    assert finished == []
+
+
 def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) -> None:
     from tankmap.analysis.simulation.pace import known_pace
 
@@ -326,7 +396,7 @@ def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) ->
     dialog.north.setCurrentText("heuristic")
     dialog.update_estimate()
     assert "measuring" in dialog.estimate.text()
-    qtbot.waitUntil(lambda: "games (" in dialog.estimate.text(), timeout=120_000)
+    qtbot.waitUntil(lambda: "a game on this board" in dialog.estimate.text(), timeout=120_000)
     pace = known_pace(scenario, ("heuristic", "heuristic"))
     assert pace is not None and f"{pace:.3g} s a game" in dialog.estimate.text()
     dialog.stop()
