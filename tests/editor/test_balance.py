@@ -371,21 +371,6 @@ def test_a_long_run_plays_on_spawned_workers_the_games_of_one_process(
     assert pace is not None and pace < table.attrs["seconds"] * 2 / 60
 
 
-def test_cancel_ends_a_run_on_spawned_workers_at_once(qtbot: Any) -> None:
-    """A cancel in the first game of a two-process run ends it there (the workers are
-    stopped in their game): nothing to show."""
-    job = SimulationJob(
-        read_scenario(BASIC), 2, ("alphabeta:25600", "alphabeta:25600"), 1, workers=2
-    )
-    finished: list[Any] = []
-    job.finished.connect(finished.append)
-    with qtbot.waitSignal(job.cancelled, timeout=60_000):
-        job.start()
-        job.cancel()
-    job.wait()
-    assert finished == []
-
-
 def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) -> None:
     from tankmap.analysis.simulation.pace import known_pace
 
@@ -545,10 +530,15 @@ def test_cancel_judging_keeps_the_games_already_played(
     assert 0 < kept < 200  # the games finished before the cancel, kept
 
 
-def test_cancel_leaves_a_long_game_at_its_next_decision(qtbot: Any) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cancel_ends_a_long_game_at_once(qtbot: Any, workers: int) -> None:
     """A cancel in the first game of a run (one basic-16 game of ``alphabeta:25600``
-    takes seconds) ends the run there, before that game is finished: nothing to show."""
-    job = SimulationJob(read_scenario(BASIC), 1, ("alphabeta:25600", "alphabeta:25600"), 1)
+    takes seconds) ends the run there, before that game is finished: nothing to show. In
+    one thread the game stops at its next decision; on two spawned workers they are
+    stopped in their game."""
+    job = SimulationJob(
+        read_scenario(BASIC), 2, ("alphabeta:25600", "alphabeta:25600"), 1, workers=workers
+    )
     finished: list[Any] = []
     job.finished.connect(finished.append)
     with qtbot.waitSignal(job.cancelled, timeout=60_000):
