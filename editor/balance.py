@@ -143,13 +143,10 @@ class BalanceDialog(QDialog):
             (self.south_label, self.south, self.south_about),
             (self.north_label, self.north, self.north_about),
         ):
-            field = QWidget()
-            column = QVBoxLayout(field)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.setSpacing(2)
-            column.addWidget(combo)
-            column.addWidget(about)
-            form.addRow(label, field)
+            # the words in a row of their own: a form row gives a wrapped label the height
+            # its lines need (nested in a column with the list, the lines overlapped it)
+            form.addRow(label, combo)
+            form.addRow("", about)
         form.addRow("Seed", self.seed)
         form.addRow("", self.default_note)
 
@@ -272,6 +269,16 @@ class BalanceDialog(QDialog):
         super().showEvent(event)
         self.verdict.refresh()
         self.update_estimate()
+        self.fit_words()
+
+    def fit_words(self) -> None:
+        """Grow the dialog (never shrink it) to the height its words need: wrapped labels
+        set after it was sized (the estimate, what each agent does) were squeezed into
+        lines too low for them, clipped or over the lists above."""
+        self.layout().activate()
+        need = self.sizeHint().height()
+        if self.isVisible() and self.height() < need:
+            self.resize(self.width(), need)
 
     def _mark_picked(self, _text: str) -> None:
         if not self._filling:
@@ -282,6 +289,7 @@ class BalanceDialog(QDialog):
         for about, combo in ((self.south_about, self.south), (self.north_about, self.north)):
             name = combo.currentText()
             about.setText(describe(ruleset, name) if name else "")
+        self.fit_words()
 
     def busy(self) -> bool:
         return self.job is not None and self.job.running()

@@ -588,3 +588,25 @@ def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
     assert [[t[k] for k in keys] for t in docs[0]["trace"]] == [
         [t[k] for k in keys] for t in alone["trace"]
     ]
+
+
+def test_the_dialog_s_words_get_the_height_their_lines_need(qtbot: Any) -> None:
+    """Each wrapped label (the estimate, what each agent does, the default agent's note)
+    is as high as its lines at its width once the dialog is on screen: they were set
+    after the dialog was sized, and squeezed (clipped, or drawn over the lists)."""
+    from tankmap.analysis.simulation.pace import remember_pace
+
+    scenario = read_scenario(BASIC)
+    remember_pace(scenario, ("alphabeta", "alphabeta"), 0.15)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    labels = (dialog.estimate, dialog.south_about, dialog.north_about, dialog.default_note)
+    assert all(label.text() for label in labels)
+    for label in labels:
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
+    dialog.south.setCurrentText("random")  # a different description: still fits
+    dialog.layout().activate()
+    for label in labels:
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
