@@ -27,6 +27,12 @@ the pace and the budget, at most ``max_candidates``), so the same seed and plan 
 same suggestions. ``interrupt`` (optional) is called between steps — after each generated
 edit and each batch of games — so a caller can stop a search by raising from it (the
 editor's Suggest dock does; the exception propagates and nothing is returned).
+
+Given an ``executor`` (the editor passes one of spawned processes on every CPU), an agent's
+runs play on it when one run would take ``LONG_RUN_SECONDS`` or more in one process, and in
+the calling process otherwise (the heuristic's runs last well under a second: starting
+work on processes would cost more than it saves); the agent's choice and the plan count
+the processes its runs will have. The numbers do not depend on it.
 """
 
 from __future__ import annotations
@@ -49,6 +55,23 @@ from tankmap.rules.scenario import Scenario
 __all__ = ["Edit", "Measured", "SuggestResult", "measure", "suggest"]
 
 FALLBACK_AGENT = "heuristic"
+LONG_RUN_SECONDS = 10.0
+"""With an ``executor``, a run that would take this long or longer in one process plays
+on it (module docstring)."""
+PROCESS_SHARE = 0.875
+"""What each of several processes adds to a run's speed, as a share of one process, in the
+plan: two processes played 17 runs of ``search`` on flanks-vs-centre 1.75 times as fast as
+one (``python -m benchmarks editor_jobs``); planned at 2.0, that search overran its
+240-s budget by 22 s."""
+
+
+def speed_of(processes: int) -> float:
+    """How many times one process's speed a run on ``processes`` processes has (plan).
+
+    >>> speed_of(1), speed_of(2)
+    (1.0, 1.75)
+    """
+    return 1.0 if processes <= 1 else processes * PROCESS_SHARE
 
 
 @dataclass
@@ -172,22 +195,48 @@ def measure(
     return Measured(BalanceEstimate.of_table(df, agent), outcomes(df))
 
 
+def agent_pace(scenario: Scenario, agent: str) -> float:
+    """Seconds a game of ``agent`` against itself takes on ``scenario`` in one process: as
+    last measured there (``analysis.simulation.pace``), else measured now."""
+    from tankmap.analysis.simulation.pace import known_pace, measure_pace
+
+    pace = known_pace(scenario, (agent, agent))
+    return measure_pace(scenario, (agent, agent)) if pace is None else pace
+
+
+def run_place(
+    scenario: Scenario, agent: str, games: int, workers: int, executor: Executor | None
+) -> tuple[int, Executor | None]:
+    """Where runs of ``games`` games of ``agent`` play: ``(workers, None)`` without an
+    ``executor`` (each run on ``workers`` processes); with one, ``(its workers, it)`` when
+    a run would take ``LONG_RUN_SECONDS`` or more in one process, else ``(1, None)`` (in
+    the calling process)."""
+    if executor is None:
+        return workers, None
+    if executor.workers > 1 and games * agent_pace(scenario, agent) >= LONG_RUN_SECONDS:
+        return executor.workers, executor
+    return 1, None
+
+
 def choose_agent(
-    scenario: Scenario, games: int, budget: float, workers: int, runs: int
+    scenario: Scenario,
+    games: int,
+    budget: float,
+    workers: int,
+    runs: int,
+    executor: Executor | None = None,
 ) -> tuple[str, str]:
     """The everyday agent of the game's verdict family when ``runs`` runs of ``games``
-    games fit in ``budget`` seconds on ``workers`` processes at its measured pace, else the
-    heuristic; and why."""
+    games fit in ``budget`` seconds at its measured pace on the processes its runs would
+    have (``run_place``), else the heuristic; and why."""
     from tankmap.analysis.simulation.agent_info import default_agent
-    from tankmap.analysis.simulation.pace import known_pace, measure_pace
 
     strongest, _why = default_agent(scenario)
     if strongest == FALLBACK_AGENT:
         return FALLBACK_AGENT, "the game's default agent"
-    pace = known_pace(scenario, (strongest, strongest))
-    if pace is None:
-        pace = measure_pace(scenario, (strongest, strongest))
-    needed = runs * games * pace / max(workers, 1)
+    pace = agent_pace(scenario, strongest)
+    processes, _on = run_place(scenario, strongest, games, workers, executor)
+    needed = runs * games * pace / speed_of(processes)
     if needed <= budget:
         return strongest, f"the strongest agent; {runs} runs fit the budget (about {needed:.0f} s)"
     return FALLBACK_AGENT, (
@@ -201,13 +250,9 @@ def plan_candidates(
     scenario: Scenario, agent: str, games: int, budget: float, workers: int, top: int, most: int
 ) -> int:
     """How many candidates the budget lets the search screen (at least ``top``, at most
-    ``most``), from the agent's pace on this board."""
-    from tankmap.analysis.simulation.pace import known_pace, measure_pace
-
-    pace = known_pace(scenario, (agent, agent))
-    if pace is None:
-        pace = measure_pace(scenario, (agent, agent))
-    runs = int(budget * max(workers, 1) / max(games * pace, 1e-9)) - 2 - top
+    ``most``), from the agent's pace on this board and ``workers`` processes a run."""
+    pace = agent_pace(scenario, agent)
+    runs = int(budget * speed_of(workers) / max(games * pace, 1e-9)) - 2 - top
     return max(min(top, most), min(most, runs))
 
 
@@ -225,9 +270,11 @@ def suggest(
     units: bool = False,
     interrupt: Callable[[], None] | None = None,
     confirm_agent: str | None = None,
+    executor: Executor | None = None,
 ) -> SuggestResult:
     """Suggest up to ``top`` edits that make the board more even beyond noise (see the
-    module docstring); ``agent=None`` chooses one by the budget. Raises
+    module docstring); ``agent=None`` chooses one by the budget. ``executor``: the long
+    runs play on it (module docstring), else each on ``workers`` processes. Raises
     ``IllegalScenarioError`` for an illegal or finished board, ``PolicyError`` for an
     unknown agent, and whatever ``interrupt`` raises."""
     require_legal(scenario)
@@ -235,18 +282,20 @@ def suggest(
     notes: list[str] = []
     if agent is None:
         agent, agent_reason = choose_agent(
-            scenario, games, budget, workers, runs=2 + min(max_candidates, 6) + top
-        )
+            scenario, games, budget, workers, runs=2 + min(max_candidates, 6) + top,
+            executor=executor,
+        )  # fmt: skip
     else:
         agent_reason = "asked for"
-    limit = plan_candidates(scenario, agent, games, budget, workers, top, max_candidates)
+    processes, on = run_place(scenario, agent, games, workers, executor)
+    limit = plan_candidates(scenario, agent, games, budget, processes, top, max_candidates)
     if limit < max_candidates:
         notes.append(f"time budget: {limit} candidates can be played (of at most {max_candidates})")
     search_seed, check_seed = (
         int(v) for v in np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
     )
-    base_search = measure(scenario, agent, games, search_seed, workers, interrupt)
-    before = measure(scenario, agent, games, check_seed, workers, interrupt)
+    base_search = measure(scenario, agent, games, search_seed, processes, interrupt, executor=on)
+    before = measure(scenario, agent, games, check_seed, processes, interrupt, executor=on)
     base_race = race(scenario)
     favoured = before.stats.favoured()
     if favoured not in ("south", "north"):
@@ -263,7 +312,7 @@ def suggest(
     screened: list[tuple[float, int, Edit]] = []
     limit = min(len(ranked), limit)
     for i, edit in enumerate(ranked[:limit]):
-        m = measure(edit.scenario, agent, games, search_seed, workers, interrupt)
+        m = measure(edit.scenario, agent, games, search_seed, processes, interrupt, executor=on)
         gain = balance_of(m.outcomes) - balance_of(base_search.outcomes)
         screened.append((gain, i, edit))
         if progress is not None:
@@ -274,7 +323,7 @@ def suggest(
     listed: list[tuple[Edit, Measured]] = []
     rejected: list[tuple[Edit, Measured]] = []
     for k, edit in enumerate(finalists):
-        fresh = measure(edit.scenario, agent, games, check_seed, workers, interrupt)
+        fresh = measure(edit.scenario, agent, games, check_seed, processes, interrupt, executor=on)
         fresh.gain = improvement(before.outcomes, fresh.outcomes, level, seed=seed + k)
         (listed if fresh.gain.lower > 0 else rejected).append((edit, fresh))
     listed.sort(key=lambda x: -(x[1].gain.estimate if x[1].gain else 0.0))
@@ -289,7 +338,11 @@ def suggest(
             entry["listed"] = g.lower > 0
         tried.append(entry)
     if confirm_agent is not None and listed:
-        confirm(scenario, listed, confirm_agent, games, check_seed, workers, interrupt, seed)
+        c_processes, c_on = run_place(scenario, confirm_agent, games, workers, executor)
+        confirm(
+            scenario, listed, confirm_agent, games, check_seed, c_processes, interrupt, seed,
+            executor=c_on,
+        )  # fmt: skip
     reason = None
     best_rejected = None
     if not listed:

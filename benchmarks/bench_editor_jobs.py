@@ -7,6 +7,10 @@ spawned worker processes, one set per job), each in a fresh process, with the sa
 - **Confirm with …** (the Suggestions dock's ``suggest.confirm``): the dock's default search
   on Tank Chess basic-16 (the heuristic, 60 s), then its suggestions re-measured with
   ``alphabeta``. Per way: wall seconds of the confirmation and its numbers.
+- **Suggest with search** (the Suggestions dock's ``SuggestJob``: runs that would take
+  10 s or more in one process on spawned workers): ``search`` asked for on Final Act
+  flanks-vs-centre, 400 games a board, a 240-s budget, seed 0. Per way: wall seconds,
+  candidates played, suggestions listed.
 - **Run** (the balance dialog's ``balance_job.play_run``, which plays on every CPU when a
   run would take 10 s or more on one process): 600 games of the default agent
   (``alphabeta``) on Tank Chess basic-16, seed 1. Per way: wall seconds and a digest of
@@ -14,7 +18,7 @@ spawned worker processes, one set per job), each in a fresh process, with the sa
   paces (seconds a game) ``pace.measure_pace`` finds with seeds 0-3 before the run, which
   the dialog's first estimate uses, beside the run's own.
 
-Wall-clock seconds on this machine (other load counts); about 14 minutes.
+Wall-clock seconds on this machine (other load counts); about 22 minutes.
 
     python -m benchmarks editor_jobs
 """
@@ -61,6 +65,23 @@ with gui_executor(WORKERS) as executor:
 print(json.dumps({
     "seconds": round(time.monotonic() - start, 1), "suggestions": len(found.suggestions),
     "confirmations": [m.confirmation for _edit, m in found.suggestions],
+}))
+"""
+
+SUGGEST = """
+import json, time
+from tankmap.analysis.suggest import suggest
+from tankmap.editor.jobs import gui_executor
+from tankmap.maps import map_path
+from tankmap.rules.fileformat import read_scenario
+
+scenario = read_scenario(map_path("final-act/flanks-vs-centre"))
+start = time.monotonic()
+with gui_executor(WORKERS) as executor:
+    found = suggest(scenario, "search", 400, 240.0, 0, workers=1, executor=executor)
+print(json.dumps({
+    "seconds": round(time.monotonic() - start, 1), "played": found.played,
+    "listed": len(found.suggestions),
 }))
 """
 
@@ -116,6 +137,10 @@ def run() -> dict[str, Any]:
         "one thread": one,
         f"{cpus} workers": every,
         "same numbers": same,
+    }
+    figures["suggest with search, final-act/flanks-vs-centre, 240-s budget"] = {
+        "one thread": _job(SUGGEST, 1),
+        f"{cpus} workers": _job(SUGGEST, cpus),
     }
     one, every = _job(BALANCE, 1), _job(BALANCE, cpus)
     figures["balance dialog run, 600 alphabeta games on tank-chess/basic-16"] = {

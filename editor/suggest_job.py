@@ -1,5 +1,6 @@
 """The design assistant's run for the editor: ``SuggestJob`` runs
-``analysis.suggest.suggest`` in a ``ThreadJob`` with progress and cancel, and the texts the
+``analysis.suggest.suggest`` in a ``ThreadJob`` with progress and cancel (its long runs of
+games on every CPU: spawned worker processes, ``jobs.gui_executor``), and the texts the
 Suggestions dock shows (refusals, the headline, one line per suggestion).
 
 Promises: ``refusal`` answers before anything runs (illegal, finished or incomplete board:
@@ -15,7 +16,7 @@ from PySide6.QtCore import Signal
 
 from tankmap.analysis.simulation.games import get_driver
 from tankmap.analysis.suggest import Edit, Measured, SuggestResult, suggest
-from tankmap.editor.jobs import ThreadJob
+from tankmap.editor.jobs import ThreadJob, gui_executor
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
@@ -53,19 +54,23 @@ class SuggestJob(ThreadJob):
 
     def _suggest(self) -> SuggestResult:
         s = self.settings
-        return suggest(
-            self.scenario,
-            s.agent,
-            s.games,
-            s.budget,
-            s.seed,
-            s.keep_symmetry,
-            workers=1,  # a worker thread of the GUI process: no forked pool
-            progress=self._tick,
-            interrupt=self.interrupt,
-            units=s.units,
-            confirm_agent=s.confirm_agent,
-        )
+        # runs that take 10 s or more in one process play on every CPU (spawned workers,
+        # started at the first such run: the GUI process must not fork); the others here
+        with gui_executor() as executor:
+            return suggest(
+                self.scenario,
+                s.agent,
+                s.games,
+                s.budget,
+                s.seed,
+                s.keep_symmetry,
+                workers=1,
+                progress=self._tick,
+                interrupt=self.interrupt,
+                units=s.units,
+                confirm_agent=s.confirm_agent,
+                executor=executor,
+            )
 
 
 def refusal(scenario: Scenario) -> str | None:

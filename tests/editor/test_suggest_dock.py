@@ -240,3 +240,37 @@ def test_confirm_re_measures_heuristic_suggestions_with_the_strongest_agent(
     assert c is not None and c["agent"] == "heuristic+no-berms"
     word = "confirmed" if c["confirmed"] else "not confirmed"
     assert f"{word} by heuristic+no-berms" in dock.list.item(0).text()
+
+
+def test_a_slow_agent_s_runs_play_on_spawned_workers_with_the_same_numbers(
+    qtbot: Any, make_window: Callable[..., MainWindow], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs that would take 10 s or more in one process go to the job's spawned workers
+    (``jobs.gui_executor``: two here), planned for two processes; the suggestions are
+    those of the same plan played by the command line's two workers."""
+    from tankmap.analysis.simulation.pace import remember_pace
+    from tankmap.editor import jobs
+
+    scenario = read_scenario(FLANKS)
+    # the heuristic made to look slow: 200 games a run, 100 s in one process
+    remember_pace(scenario, ("heuristic", "heuristic"), 0.5)
+    runs: list[int] = []
+
+    def counted(workers: int | None = None, abortable: bool = False) -> Any:
+        executor = jobs.gui_executor(2, abortable)
+        play = executor.map
+        monkeypatch.setattr(executor, "map", lambda *a, **k: runs.append(1) or play(*a, **k))
+        return executor
+
+    monkeypatch.setattr(suggest_job, "gui_executor", counted)
+    w = make_window(FLANKS)
+    dock = _dock(w, budget=200)
+    assert dock.run()
+    _finish(qtbot, dock)
+    assert runs  # on the workers
+    expected = suggest(
+        scenario, "heuristic", workers=2, max_candidates=5, **{**SMALL, "budget": 200}
+    )
+    strip = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
+    assert dock.result is not None
+    assert strip(dock.result.to_json()) == strip(expected.to_json())
