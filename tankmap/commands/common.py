@@ -54,17 +54,19 @@ def add_option_flag(parser: Any) -> None:
     )
 
 
-def add_seed_and_workers(parser: Any, scheduler: bool = True) -> None:
-    """The flags of commands that play seeded games: ``--seed``, ``--workers`` and (when
-    the command can spread its games over a Dask cluster) ``--scheduler``."""
+def add_seed_and_workers(
+    parser: Any, scheduler: bool = True, depends: str = "the numbers do not depend on it"
+) -> None:
+    """The flags of commands that play seeded games: ``--seed``, ``--workers`` (its help
+    ends with ``depends``) and (when the command can spread its games over a Dask cluster)
+    ``--scheduler``."""
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument(
         "--workers",
         type=int,
         default=None,
         metavar="K",
-        help=f"worker processes (default: one per CPU, here {available_cpus()}); the numbers "
-        "do not depend on it",
+        help=f"worker processes (default: one per CPU, here {available_cpus()}); {depends}",
     )
     if scheduler:
         parser.add_argument(

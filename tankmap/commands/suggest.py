@@ -59,7 +59,12 @@ def register(sub: Any) -> None:
         help="also move units' set-up positions (one unit one cell per edit)",
     )
     p.add_argument("--top", type=int, default=3, metavar="K", help="suggestions (default 3)")
-    add_seed_and_workers(p, scheduler=False)
+    add_seed_and_workers(
+        p,
+        scheduler=False,
+        depends="a board's numbers do not depend on it, but how many candidates fit "
+        "--budget does (two processes are planned as 1.75 times one)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--out", metavar="DIR", help="also write each suggested board as DIR/suggestion-K.json"

@@ -81,7 +81,11 @@ def register(sub: Any) -> None:
         help="play every game again instead of taking those kept from earlier verdicts of "
         "this board (they are replaced)",
     )
-    add_seed_and_workers(p)
+    add_seed_and_workers(
+        p,
+        depends="the trace does not depend on it, but how far a climb gets within "
+        "--time-limit does",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
         "--out", metavar="DIR", help="also write verdict.html, trace.png and verdict.json there"
