@@ -272,11 +272,16 @@ class BalanceDialog(QDialog):
         self.fit_words()
 
     def fit_words(self) -> None:
-        """Grow the dialog (never shrink it) to the height its words need: wrapped labels
-        set after it was sized (the estimate, what each agent does) were squeezed into
-        lines too low for them, clipped or over the lists above."""
-        self.layout().activate()
+        """Grow the dialog (never shrink it) to the height its words need, up to the
+        screen's: wrapped labels set after it was sized (the estimate, what each agent
+        does) were squeezed into lines too low for them, clipped or over the lists above."""
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
         need = self.sizeHint().height()
+        screen = self.screen()
+        if screen is not None:  # no taller than the screen (less its title bar)
+            need = min(need, screen.availableGeometry().height() - 40)
         if self.isVisible() and self.height() < need:
             self.resize(self.width(), need)
 
