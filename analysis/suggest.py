@@ -60,9 +60,9 @@ LONG_RUN_SECONDS = 10.0
 on it (module docstring)."""
 PROCESS_SHARE = 0.875
 """What each of several processes adds to a run's speed, as a share of one process, in the
-plan: two processes played 17 runs of ``search`` on flanks-vs-centre 1.75 times as fast as
-one (``python -m benchmarks editor_jobs``); planned at 2.0, that search overran its
-240-s budget by 22 s."""
+plan: planned at twice one process, a search with ``search`` on flanks-vs-centre on two
+(``python -m benchmarks editor_jobs``) overran its 240-s budget by 22 s, its runs about
+1.75 times as fast as in one process (estimated from the runs each way played)."""
 
 
 def speed_of(processes: int) -> float:
