@@ -60,8 +60,18 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     assert not seen or seen[-1][0] <= 60
 
 
-def test_cancel_keeps_the_finished_games_as_a_partial_result(qtbot: Any) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cancel_keeps_the_finished_games_as_a_partial_result(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """In one thread, and on two spawned workers (a run that looks long: 50 s in one
+    process at the pace remembered here)."""
+    from tankmap.analysis.simulation.pace import remember_pace
+    from tankmap.editor import run_estimate
+
+    monkeypatch.setattr(run_estimate, "available_cpus", lambda: workers)
     scenario = read_scenario(BASIC)
+    remember_pace(scenario, ("random", "random"), 0.01)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
     dialog.games.setValue(5000)  # far more than can finish before the cancel
@@ -69,6 +79,7 @@ def test_cancel_keeps_the_finished_games_as_a_partial_result(qtbot: Any) -> None
     dialog.north.setCurrentText("random")
     with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
         assert dialog.run()
+    assert dialog.job is not None and dialog.job.workers == workers
     assert dialog.busy() and not dialog.run()  # one run at a time
     assert dialog.cancel_button.isEnabled()
     job = dialog.job
