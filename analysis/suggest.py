@@ -47,6 +47,7 @@ import numpy as np
 from tankmap.analysis.estimates import BalanceEstimate
 from tankmap.analysis.paired import Gain, Outcomes, balance_of, bonferroni, improvement, outcomes
 from tankmap.analysis.simulation.executors import Executor
+from tankmap.analysis.simulation.pace import LONG_RUN_SECONDS, known_pace, measure_pace
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.suggest_edits import Edit, candidate_edits, race
 from tankmap.rules.fileformat import scenario_to_json
@@ -55,9 +56,6 @@ from tankmap.rules.scenario import Scenario
 __all__ = ["Edit", "Measured", "SuggestResult", "measure", "suggest"]
 
 FALLBACK_AGENT = "heuristic"
-LONG_RUN_SECONDS = 10.0
-"""With an ``executor``, a run that would take this long or longer in one process plays
-on it (module docstring)."""
 PROCESS_SHARE = 0.875
 """What each of several processes adds to a run's speed, as a share of one process, in the
 plan: planned at twice one process, a search with ``search`` on flanks-vs-centre on two
@@ -198,8 +196,6 @@ def measure(
 def agent_pace(scenario: Scenario, agent: str) -> float:
     """Seconds a game of ``agent`` against itself takes on ``scenario`` in one process: as
     last measured there (``analysis.simulation.pace``), else measured now."""
-    from tankmap.analysis.simulation.pace import known_pace, measure_pace
-
     pace = known_pace(scenario, (agent, agent))
     return measure_pace(scenario, (agent, agent)) if pace is None else pace
 

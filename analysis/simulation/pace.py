@@ -31,6 +31,10 @@ MEASURE_MOST = 50
 """... but no more games than this."""
 KEEP = 200
 """At most this many board/agent entries are remembered (the oldest are dropped)."""
+LONG_RUN_SECONDS = 10.0
+"""A run of games that would take this long or longer in one process is worth playing on
+worker processes started for it, which take a second or two to start (the editor's
+balance dialog and Suggestions dock: a shorter run plays in the editor's process)."""
 
 
 def pace_file() -> Path:
