@@ -1,5 +1,7 @@
-"""Analysis ▸ Simulate balance: a run off the GUI thread equals ``simulate`` with the same
-seed; progress, cancel, refusal of an illegal board, the report, and the menu action."""
+"""Analysis ▸ Simulate balance: a run off the GUI thread (or on spawned workers) equals
+``simulate`` with the same seed; progress, cancel, refusal of an illegal board, the report,
+the menu action, the estimate and default games, and the dialog's layout. Its verdict
+panel: ``test_balance_verdict.py``."""
 
 from __future__ import annotations
 
@@ -400,149 +402,6 @@ def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) ->
     dialog.stop()
 
 
-def test_the_dialog_shows_the_board_s_remembered_verdict_first(qtbot: Any) -> None:
-    from tankmap.analysis.verdict.cache import save_verdict
-
-    scenario = read_scenario(MIRROR)
-    dialog = BalanceDialog(lambda: scenario)
-    qtbot.addWidget(dialog)
-    assert "none yet for this board (press Judge board)" in dialog.verdict.line.text()
-    save_verdict(
-        scenario,
-        {
-            "family": "search",
-            "agent": "search:6",
-            "favoured": "even",
-            "converged": True,
-            "balance": 0.97,
-            "balance_ci95": [0.85, 1.0],
-            "games": 200,
-            "seed": 4,
-            "reason": "search:6 no longer beats search:3",
-        },
-    )
-    dialog.verdict.refresh()
-    text = dialog.verdict.line.text()
-    assert "Verdict: even (converged), balance 0.97 [0.85, 1.00], search:6, 200 games" in text
-    assert "no longer beats" in text
-
-
-def test_the_dialog_does_not_show_a_verdict_made_by_other_agent_code(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tankmap.analysis import code_version
-    from tankmap.analysis.verdict.cache import save_verdict
-
-    scenario = read_scenario(MIRROR)
-    with monkeypatch.context() as m:  # saved before an update that changed the agents
-        m.setattr(code_version, "code_version", lambda: "an earlier tankmap")
-        save_verdict(
-            scenario,
-            {"family": "search", "agent": "search:6", "favoured": "south", "converged": True},
-        )
-    dialog = BalanceDialog(lambda: scenario)
-    qtbot.addWidget(dialog)
-    text = dialog.verdict.line.text()
-    assert "made by other agent code" in text and "favours" not in text
-    assert "press Judge board again" in text
-    assert dialog.verdict.button.text() == "&Judge board"
-
-
-def _flat_family(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Final Act's only verdict family for the test: every rung plays the fast heuristic,
-    so a climb converges at its second rung."""
-    from dataclasses import dataclass
-
-    from tankmap.analysis.simulation import families as fam_mod
-    from tankmap.analysis.simulation.families import Family
-
-    @dataclass(frozen=True)
-    class Flat(Family):
-        def agent(self, budget: int) -> str:
-            return self.name
-
-    flat = Flat("final-act", "heuristic", base=1, limit=4, independent=False, default_budget=1)
-    monkeypatch.setitem(fam_mod._FAMILIES, "final-act", [flat])
-    return flat
-
-
-def test_judge_board_climbs_and_remembers_the_verdict(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-
-    from tankmap.analysis.verdict.cache import load_verdict
-
-    _flat_family(monkeypatch)
-    scenario = read_scenario(MIRROR)
-    dialog = BalanceDialog(lambda: scenario)
-    qtbot.addWidget(dialog)
-    job = dialog.verdict.judge()
-    assert job is not None and dialog.verdict.busy()
-    assert dialog.verdict.button.text() == "Cancel &judging"
-    with qtbot.waitSignal(job.finished, timeout=120_000):
-        pass
-    qtbot.waitUntil(lambda: not dialog.verdict.busy(), timeout=10_000)
-    doc = load_verdict(scenario)
-    assert doc is not None and doc["converged"] and doc["seed"] == dialog.seed.value()
-    assert "(converged)" in dialog.verdict.line.text()
-    dialog.stop()
-
-
-def test_an_unconverged_verdict_offers_to_go_on_judging_with_its_seed(qtbot: Any) -> None:
-    from tankmap.analysis.verdict.cache import save_verdict
-
-    scenario = read_scenario(MIRROR)
-    dialog = BalanceDialog(lambda: scenario)
-    qtbot.addWidget(dialog)
-    assert dialog.verdict.button.text() == "&Judge board"  # no verdict yet
-    save_verdict(
-        scenario,
-        {
-            "family": "search",
-            "favoured": "south",
-            "converged": False,
-            "agent": "search:12",
-            "balance": 0.8,
-            "balance_ci95": [0.7, 0.9],
-            "games": 200,
-            "seed": 3,
-            "reason": "search:12 still beats search:6; time limit: ...; judge the board again "
-            "to go on from here (the games played are kept)",
-        },
-    )
-    dialog.seed.setValue(3)
-    assert dialog.verdict.button.text() == "Go on &judging"
-    assert "judge the board again" in dialog.verdict.line.text()
-    dialog.seed.setValue(4)  # another seed climbs from the start
-    assert dialog.verdict.button.text() == "&Judge board"
-
-
-def test_cancel_judging_keeps_the_games_already_played(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-
-    from tankmap.analysis.verdict.played import PlayedGames
-    from tankmap.editor.verdict_panel import VerdictJob
-
-    _flat_family(monkeypatch)
-    scenario = read_scenario(MIRROR)
-    assert PlayedGames.of(scenario).count() == 0
-    # one worker: its games finish in order, so the first ones done are a prefix to keep
-    # (with two, the first batch done may follow one still running, which is then lost)
-    job = VerdictJob(scenario, seed=6, workers=1)
-
-    def cancel_once_games_are_done(stage: str, done: int, total: int) -> None:
-        if done > 0:
-            job.cancel()  # the climb stops after the game in progress, keeping those finished
-
-    job.progress.connect(cancel_once_games_are_done)
-    with qtbot.waitSignal(job.cancelled, timeout=60_000):
-        job.start()
-    job.wait()
-    kept = PlayedGames.of(scenario).count()
-    assert 0 < kept < 200  # the games finished before the cancel, kept
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_cancel_ends_a_long_game_at_once(qtbot: Any, workers: int) -> None:
     """A cancel in the first game of a run (one basic-16 game of ``alphabeta:25600``
@@ -559,48 +418,6 @@ def test_cancel_ends_a_long_game_at_once(qtbot: Any, workers: int) -> None:
         job.cancel()
     job.wait()
     assert finished == []
-
-
-def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The editor judges a board on every CPU, as ``tankmap verdict`` does, with worker
-    processes started fresh (spawned: nothing of this Qt process in them), and its climb
-    is the one a single worker climbs with the same seed."""
-
-    from worker_probe import qt_loaded
-
-    from tankmap.analysis.simulation import executors
-    from tankmap.analysis.verdict.climb import run_verdict
-    from tankmap.editor.verdict_panel import VerdictJob
-
-    with executors.make_executor(2, start_method="spawn", abortable=True) as ex:
-        assert qt_loaded() and ex.map(qt_loaded, [()] * 2, None) == [False, False]
-
-    flat = _flat_family(monkeypatch)
-    from tankmap.editor import jobs
-
-    made: list[executors.Executor] = []
-
-    def recording(*args: Any, **kw: Any) -> executors.Executor:
-        made.append(jobs.gui_executor(*args, **kw))
-        return made[-1]
-
-    monkeypatch.setattr("tankmap.editor.verdict_panel.gui_executor", recording)
-    scenario = read_scenario(MIRROR)
-    job = VerdictJob(scenario, seed=6, workers=2)
-    docs: list[dict[str, Any]] = []
-    job.finished.connect(docs.append)
-    with qtbot.waitSignal(job.finished, timeout=120_000):
-        job.start()
-    job.wait()
-    assert [type(e).__name__ for e in made] == ["ProcessExecutor"]
-    assert made[0].workers == 2 and made[0]._start_method == "spawn"  # type: ignore[attr-defined]
-    alone = run_verdict(scenario, seed=6, fam=flat, workers=1).to_json()
-    keys = ("agent", "games", "favoured", "balance", "score_vs_previous")
-    assert [[t[k] for k in keys] for t in docs[0]["trace"]] == [
-        [t[k] for k in keys] for t in alone["trace"]
-    ]
 
 
 def test_the_dialog_s_words_get_the_height_their_lines_need(qtbot: Any) -> None:
