@@ -29,7 +29,7 @@ edit and each batch of games — so a caller can stop a search by raising from i
 editor's Suggest dock does; the exception propagates and nothing is returned).
 
 Given an ``executor`` (the editor passes one of spawned processes on every CPU), an agent's
-runs play on it when one run would take ``LONG_RUN_SECONDS`` or more in one process, and in
+runs play on it when one run would take ``pace.LONG_RUN_SECONDS`` or more in one process, and in
 the calling process otherwise (the heuristic's runs last well under a second: starting
 work on processes would cost more than it saves); the agent's choice and the plan count
 the processes its runs will have. The numbers do not depend on it.
@@ -47,7 +47,7 @@ import numpy as np
 from tankmap.analysis.estimates import BalanceEstimate
 from tankmap.analysis.paired import Gain, Outcomes, balance_of, bonferroni, improvement, outcomes
 from tankmap.analysis.simulation.executors import Executor
-from tankmap.analysis.simulation.pace import LONG_RUN_SECONDS, known_pace, measure_pace
+from tankmap.analysis.simulation.pace import known_pace, measure_pace, processes_for
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.suggest_edits import Edit, candidate_edits, race
 from tankmap.rules.fileformat import scenario_to_json
@@ -205,13 +205,12 @@ def run_place(
 ) -> tuple[int, Executor | None]:
     """Where runs of ``games`` games of ``agent`` play: ``(workers, None)`` without an
     ``executor`` (each run on ``workers`` processes); with one, ``(its workers, it)`` when
-    a run would take ``LONG_RUN_SECONDS`` or more in one process, else ``(1, None)`` (in
-    the calling process)."""
+    ``pace.processes_for`` says so (a run of ``pace.LONG_RUN_SECONDS`` or more in one
+    process), else ``(1, None)`` (in the calling process)."""
     if executor is None:
         return workers, None
-    if executor.workers > 1 and games * agent_pace(scenario, agent) >= LONG_RUN_SECONDS:
-        return executor.workers, executor
-    return 1, None
+    processes = processes_for(games, agent_pace(scenario, agent), executor.workers)
+    return (processes, executor) if processes > 1 else (1, None)
 
 
 def choose_agent(

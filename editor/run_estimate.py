@@ -5,7 +5,7 @@ those games and agents will take on the board, at the pace last measured for the
 (``analysis.simulation.pace``); when no pace is known it measures one in the background (a
 few seeded games, ``ThreadJob``) and says so meanwhile. Until the user sets the number of
 games, it sets the box to what takes about ``RUN_SECONDS`` on every CPU. A run that would
-take ``LONG_RUN_SECONDS`` seconds or more in one process is played on every CPU (spawned
+take ``pace.LONG_RUN_SECONDS`` or more in one process is played on every CPU (spawned
 worker processes, which take a second or two to start: ``run_workers``).
 """
 
@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox
 
 from tankmap.analysis.simulation.executors import available_cpus
 from tankmap.analysis.simulation.pace import (
-    LONG_RUN_SECONDS,
     games_for,
     known_pace,
     measure_pace,
+    processes_for,
 )
 from tankmap.analysis.simulation.runner import require_legal
 from tankmap.editor.balance_job import estimate_text
@@ -34,19 +34,10 @@ RUN_SECONDS = 60.0
 MEASURING = "Estimated time: measuring the agents' pace on this board…"
 
 
-def run_workers(games: int, pace: float | None, cpus: int | None = None) -> int:
-    """Processes for a run of ``games`` at ``pace`` seconds a game (one process): every CPU
-    (``cpus``, default ``available_cpus()``) when the run would take ``LONG_RUN_SECONDS``
-    seconds or more on one, else 1 (also when the pace is unknown: a run then starts at
-    once, as before its pace was measured).
-
-    >>> [run_workers(400, pace, cpus) for pace, cpus in ((0.15, 2), (0.01, 2), (0.15, 1))]
-    [2, 1, 1]
-    """
-    n = available_cpus() if cpus is None else max(1, cpus)
-    if pace is None or n == 1 or games * pace < LONG_RUN_SECONDS:
-        return 1
-    return n
+def run_workers(games: int, pace: float | None) -> int:
+    """Processes for a balance run of ``games`` at ``pace``: ``pace.processes_for`` on
+    every CPU."""
+    return processes_for(games, pace, available_cpus())
 
 
 class RunEstimate(QObject):
@@ -111,7 +102,7 @@ class RunEstimate(QObject):
     @staticmethod
     def default_games(pace: float) -> int:
         """The games that take about ``RUN_SECONDS`` at ``pace``: on every CPU when that
-        many games would take ``LONG_RUN_SECONDS`` seconds or more in one process."""
+        many games would take ``pace.LONG_RUN_SECONDS`` or more in one process."""
         games = games_for(RUN_SECONDS, pace)
         workers = run_workers(games, pace)
         return games if workers == 1 else games_for(RUN_SECONDS, pace, workers)

@@ -33,8 +33,7 @@ KEEP = 200
 """At most this many board/agent entries are remembered (the oldest are dropped)."""
 LONG_RUN_SECONDS = 10.0
 """A run of games that would take this long or longer in one process is worth playing on
-worker processes started for it, which take a second or two to start (the editor's
-balance dialog and Suggestions dock: a shorter run plays in the editor's process)."""
+worker processes started for it, which take a second or two to start (``processes_for``)."""
 
 
 def pace_file() -> Path:
@@ -104,6 +103,20 @@ def measure_pace(scenario: Scenario, policies: tuple[str, str], seed: int = 0) -
     pace = max(time.process_time() - start, 1e-6) / played
     remember_pace(scenario, policies, pace)
     return pace
+
+
+def processes_for(games: int, pace: float | None, cpus: int) -> int:
+    """The processes a run of ``games`` games at ``pace`` seconds a game (one process)
+    plays on, where starting worker processes costs a second or two (the editor's balance
+    dialog and Suggestions dock): all ``cpus`` when the run would take
+    ``LONG_RUN_SECONDS`` or more in one process, else 1 (also when the pace is unknown).
+
+    >>> [processes_for(400, pace, cpus) for pace, cpus in ((0.15, 2), (0.01, 2), (0.15, 1))]
+    [2, 1, 1]
+    """
+    if pace is None or cpus <= 1 or games * pace < LONG_RUN_SECONDS:
+        return 1
+    return cpus
 
 
 def games_for(seconds: float, pace: float, workers: int = 1, least: int = 100) -> int:

@@ -1,5 +1,5 @@
 """The design assistant on an executor (the editor's spawned workers): an agent's runs go to
-it only when one would take ``LONG_RUN_SECONDS`` or more in one process; the choice of
+it only when one would take ``pace.LONG_RUN_SECONDS`` or more in one process; the choice of
 agent and the plan count the processes its runs get; the numbers are those of the same
 plan played without it."""
 
