@@ -66,21 +66,19 @@ class VerdictJob(ThreadJob):
         from tankmap.analysis.verdict.played import PlayedGames
 
         # every CPU, as ``tankmap verdict``, on one set of spawned workers for the climb
-        executor = gui_executor(self.workers, abortable=True)
         try:
-            result = run_verdict(
-                self.scenario,
-                seed=self.seed,
-                time_limit=self.time_limit,
-                progress=self._tick,
-                store=PlayedGames.of(self.scenario),
-                cancelled=self.cancel_asked,
-                executor=executor,
-            )
+            with gui_executor(self.workers, abortable=True) as executor:
+                result = run_verdict(
+                    self.scenario,
+                    seed=self.seed,
+                    time_limit=self.time_limit,
+                    progress=self._tick,
+                    store=PlayedGames.of(self.scenario),
+                    cancelled=self.cancel_asked,
+                    executor=executor,
+                )
         except ClimbCancelled:
             raise JobCancelled from None  # the games finished are kept
-        finally:
-            executor.close()
         doc = {"ruleset": self.scenario.ruleset, **result.to_json()}
         save_verdict(self.scenario, doc)
         return doc
