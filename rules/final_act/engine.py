@@ -31,8 +31,8 @@ Round resolution, in order:
 3. **Hits**: every shell hits the enemy units on its cell after the moves (own units never
    take damage). A tank there takes the hit (damaged; at ``hits`` hits it is out and any ATs
    under it are out too); otherwise one AT is out per shell (the owner's choice:
-   ``Actions.at_spared`` names the AT it keeps; else the lowest index first), then the
-   R/M. Several shells on one cell each count.
+   ``Actions.at_spared`` names the AT it keeps; else the lowest index first) and an R/M
+   there is hit as well (an AT does not cover it). Several shells on one cell each count.
 4. Knocked-out tanks become **wrecks** (option ``wrecks``) that block moves and fire; ATs
    and the R/M are removed (except an R/M knocked out during a declared R/M repair, which
    stays as a wreck with its tank: ``engine_advanced``).
@@ -334,9 +334,9 @@ class Game:
         self._max_kind = dict(sharing.max_per_kind)
         self._forbidden = {frozenset(p) for p in sharing.forbidden_pairs}
         self.goal_mask = [0, 0]
+        # a side that has (or had: its wrecks) tanks loses when none is left (§1.7)
         self.had_tanks = [
-            any(u.kind == "tank" and not u.wreck and u.side is s for u in scenario.units)
-            for s in SIDES
+            any(u.kind == "tank" and u.side is s for u in scenario.units) for s in SIDES
         ]
         for side in SIDES:
             probe = Unit("tank", side, 0, side.forward)
@@ -529,14 +529,16 @@ class Game:
                     for v in here:
                         self._knock_out(state, v, by, shooter, report, v in repairing)
                 continue
-            # one AT out per shell: the owner's choice (``at_spared``), else the lowest index
+            # one AT out per shell: the owner's choice (``at_spared``), else the lowest
+            # index; an R/M there is hit too (no tank covers it)
             ats = [v for v in here if kind[v] == "at"]
             exposed = [v for v in ats if v not in acts.at_spared]
-            victim = (exposed or ats or here)[0]
-            report.hits.append(victim)
-            state.damage[victim] += 1
-            if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
-                self._knock_out(state, victim, by, shooter, report)
+            victims = (exposed or ats)[:1] + [v for v in here if kind[v] == "rm"]
+            for victim in victims:
+                report.hits.append(victim)
+                state.damage[victim] += 1
+                if state.damage[victim] >= self.hits_to_kill[kind[victim]]:
+                    self._knock_out(state, victim, by, shooter, report)
         state.round += 1
         if adv:
             if respond is not None and "red_cross" in adv.on:

@@ -285,8 +285,9 @@ def resolve_hits(
 
     A shell hits only the shooter's enemies on its cell: a live tank there takes it (damaged
     at the first hit, out at the second, and then any AT or R/M under it is out too — no
-    repair is declared here, so the R/M is removed); otherwise one AT is out per shell;
-    otherwise the R/M is out. Units already wrecks stay wrecks."""
+    repair is declared here, so the R/M is removed); otherwise one AT is out per shell
+    and the R/M is out (an AT does not cover it: every unit on a shelled cell is hit but
+    where a tank covers, and of two ATs one per shell). Units already wrecks stay wrecks."""
     status = ["wreck" if u.wreck else f"ok{damage[i]}" for i, u in enumerate(pos.units)]
     for i in out or ():
         status[i] = "out"  # already out this round (an AT run over by an enemy tank)
@@ -309,10 +310,9 @@ def resolve_hits(
                     status[a] = "out"
             else:
                 status[t] = f"ok{dmg[t]}"
-        elif ats:
-            status[ats[0]] = "out"
-        elif rms:
-            status[rms[0]] = "out"
+        else:
+            for i in ats[:1] + rms:
+                status[i] = "out"
     return status
 
 

@@ -429,29 +429,38 @@ def _apply(
                         )
                     u = links[n + u]
         else:
-            pick = first_at if first_at >= 0 else first_any
-            damage[pick] += 1
-            if damage[pick] >= T_hits[pick]:
-                _knock_out(
-                    T_kind,
-                    T_side,
-                    T_wrecks,
-                    g,
-                    pick,
-                    s,
-                    rnd,
-                    cell,
-                    alive,
-                    wreck,
-                    wreck_cells,
-                    kills,
-                    d_count,
-                    d_unit,
-                    d_cell,
-                    d_round,
-                    d_by,
-                    False,
-                )
+            # one AT per shell (the first), and every R/M there: no tank covers them
+            u = links[target]
+            while u >= 0:
+                hit = alive[u] and T_side[u] != T_side[s]
+                bounce[u] = hit and (u == first_at or T_kind[u] == RM)
+                u = links[n + u]
+            u = links[target]
+            while u >= 0:
+                if bounce[u]:
+                    damage[u] += 1
+                    if damage[u] >= T_hits[u]:
+                        _knock_out(
+                            T_kind,
+                            T_side,
+                            T_wrecks,
+                            g,
+                            u,
+                            s,
+                            rnd,
+                            cell,
+                            alive,
+                            wreck,
+                            wreck_cells,
+                            kills,
+                            d_count,
+                            d_unit,
+                            d_cell,
+                            d_round,
+                            d_by,
+                            False,
+                        )
+                u = links[n + u]
     for u in range(units):
         links[cell[u]] = -1
     if T_repair_on:
