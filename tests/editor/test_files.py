@@ -66,13 +66,52 @@ def test_unsaved_changes_prompt_on_open_new_and_close(
     assert w.close()
 
 
-def test_revert_restores_the_file(make_window: Any, tmp_path: Path) -> None:
+def test_revert_asks_before_throwing_changes_away(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
     path = tmp_path / "r.json"
     write_scenario(get_ruleset("final-act").new_scenario(), path)
     w = make_window(path)
     add_tank(w)
+    prompter.confirm_answer = False
+    w.run_action("file.revert")  # the user says no: the changes stay
+    assert (
+        "confirm",
+        f"Discard your changes to “r.json” and read it again from {path}? This cannot be undone.",
+    ) in prompter.asked
+    assert len(w.doc.scenario.units) == 1 and w.doc.modified
+    prompter.confirm_answer = True
     w.run_action("file.revert")
     assert w.doc.scenario.units == () and not w.doc.modified
+
+
+def test_save_never_writes_over_a_built_in_map(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
+    from tankmap.maps import map_path
+
+    builtin = map_path("final-act/mirror")
+    assert builtin is not None
+    before = builtin.read_bytes()
+    w = make_window(builtin)
+    w.delete_selection()
+    w.select_all()
+    w.delete_selection()
+    assert w.doc.modified
+    prompter.save = None  # Save asks for a name of the user's (and the user cancels)
+    w.run_action("file.save")
+    assert w.doc.modified
+    assert prompter.asked[-1] == ("save", str(Path.home() / "mirror.json"))
+    assert "built-in map" in w.message.text()
+    prompter.save = str(builtin)  # choosing the built-in file itself is refused
+    assert not w.save_as()
+    assert prompter.asked[-1][0] == "error" and "built-in" in prompter.asked[-1][1]
+    assert builtin.read_bytes() == before and w.doc.modified
+    prompter.save = str(tmp_path / "my-mirror.json")
+    assert w.save()
+    assert w.doc.path == tmp_path / "my-mirror.json" and not w.doc.modified
+    assert read_scenario(tmp_path / "my-mirror.json").units == ()
+    assert builtin.read_bytes() == before
 
 
 def test_autosave_writes_a_copy_and_recovery_restores_it(

@@ -63,7 +63,7 @@ def test_save_as_suggests_the_title_and_writes_a_readable_file(
     import stat
     from dataclasses import replace
 
-    from tankmap.editor.mainwindow import file_stem
+    from tankmap.editor.window_setup import file_stem
 
     assert file_stem("Ring of Fire!") == "ring-of-fire"
     assert file_stem("  ") == "scenario"
