@@ -92,6 +92,9 @@ class FinalActInput(BoardInput):
         st = self.fa.state
         u = self.unit
         here = [v for v in st.live(self.side.index) if st.cell[v] == cell]
+        others = [v for v in here if v != u]
+        name = self.fa.scenario.board.cell_name(cell)
+        note = ""
         if u >= 0 and self.aiming:
             if here and not right and cell != st.cell[u]:  # another of one's units
                 self._select(here[0])
@@ -103,18 +106,42 @@ class FinalActInput(BoardInput):
             elif here:
                 self._select(here[0])
             else:
+                note = f"{name} is outside {self._what(u)}'s fire zone (tinted): "
+                note += "nothing is selected."
                 self.unit, self.aiming = -1, False
         elif u >= 0 and cell == st.cell[u] and len(here) > 1:  # the next unit on the cell
             self._select(here[(here.index(u) + 1) % len(here)])
+        elif u >= 0 and others and self.part.orders.get(u, (-1,))[0] == cell:
+            self._select(others[0])  # ordered there already: choose the units standing there
         elif u >= 0 and cell in {c for c, _f in st.orders(u)}:
             facings = [f for c, f in st.orders(u) if c == cell]
             self._order(u, (cell, st.facing[u] if st.facing[u] in facings else facings[0]))
+            if others and not self.aiming:
+                note = (
+                    f"{self._what(u)} is ordered to {name}; click {name} again to choose "
+                    "your units there."
+                )
         elif here:
             self._select(here[0])
-        else:
+        elif u >= 0:
+            note = (
+                f"{name} is not one of {self._what(u)}'s orders (the dotted cells): "
+                "nothing is selected."
+            )
             self.unit, self.aiming = -1, False
+        else:
+            note = f"{name}: click one of your units first."
         self._controls()
+        if note:
+            self.say(note)
         self.changed.emit()
+
+    def _what(self, u: int) -> str:
+        """The unit in words, with the handle the orders list shows: ``tank C``, ``AT2``,
+        ``R/M``."""
+        handle = str(self.fa.handles[u])
+        kind = self.fa.state.kind[u]
+        return f"tank {handle}" if kind == "tank" else handle.replace("RM", "R/M")
 
     def _select(self, u: int) -> None:
         self.unit, self.aiming = u, False

@@ -15,8 +15,9 @@ from tankmap.analysis.replay import Move, ReplayStep, Shell
 from tankmap.editor.play.inputs import BoardInput, FacingBar, Marks
 from tankmap.rules.geometry import Facing
 from tankmap.rules.scenario import Unit
+from tankmap.rules.tank_chess.data import tank_chess_data
 from tankmap.rules.tank_chess.notation import format_turn, parse_turn
-from tankmap.rules.tank_chess.state import ESCAPE, NO_TARGET, Turn
+from tankmap.rules.tank_chess.state import BLOCKED, ESCAPE, NO_TARGET, Turn
 
 HELP = (
     "Click one of your pieces, then where it ends its move (click that cell again to turn "
@@ -75,9 +76,44 @@ class TankChessInput(BoardInput):
             self.turns = []
             st.piece_turns(self.piece, self.turns)
         else:
+            why = self._refusal(cell)
             self.reset()
+            self._controls()
+            self.say(why)
+            self.changed.emit()
+            return
         self._controls()
+        self.say(HELP)
         self.changed.emit()
+
+    def _refusal(self, cell: int) -> str:
+        """Why a click on ``cell`` chose nothing (said in the help line)."""
+        st = self.tc.state
+        name = st.scenario.board.cell_name(cell)
+        if self.piece < 0:
+            return f"{name}: click one of your own pieces first. {HELP}"
+        what = f"the {tank_chess_data().stats(st.kind[self.piece]).name.lower()}"
+        what += f" on {st.scenario.board.cell_name(st.cell[self.piece])}"
+        held = st.grid[cell]
+        if held >= 0 and self.end is None:
+            return (
+                f"{name}: to shoot there, first click where {what} ends its move (a dotted "
+                "cell), then the target ringed in red."
+            )
+        if held >= 0:
+            return (
+                f"{name}: {what} cannot hit that piece from "
+                f"{st.scenario.board.cell_name(self.end[0])} (its targets are ringed in red: "
+                "the first piece on a ray it fires along, not adjacent). Nothing is selected."
+            )
+        if held == BLOCKED:
+            return f"{name} holds an obstacle or a wreck: no piece can end its move there."
+        speed = tank_chess_data().stats(st.kind[self.piece]).speed
+        return (
+            f"{what} cannot end its move on {name}: a move is up to {speed} steps, each a 45° "
+            "turn or one cell forward through empty cells, or one cell straight back (the "
+            "dotted cells are where it can end). Nothing is selected."
+        )
 
     def _pick_facing(self, facing: int) -> None:
         if self.end is not None:

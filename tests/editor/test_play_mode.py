@@ -229,3 +229,51 @@ def test_a_saved_game_is_resumed(make_window: Any, qtbot: Any, tmp_path: Path) -
     assert again.session.record_json() == s.record_json()
     assert again.steps.count() == 4 and again.acting() is Side.SOUTH
     assert "White: you · Black: you" in again.heading.text()
+
+
+def test_a_tank_chess_click_that_chooses_nothing_says_why(make_window: Any, qtbot: Any) -> None:
+    # basic-16: White's light tank on c3 faces N; c4 and c5 are empty, c6 is an obstacle
+    play = start(make_window, qtbot, "tank-chess/basic-16", (HUMAN, "random"), seed=1)
+    assert wait_for_person(qtbot, play)
+    inp: Any = play.input
+    c = play.session.scenario.board.parse_cell
+    click_cell(play, c("c3"))
+    assert inp.piece >= 0 and c("c5") in {cell for cell, _f in inp._ends()}
+    click_cell(play, c("c8"))
+    assert inp.piece < 0
+    assert inp.help.text().startswith("the light tank on c3 cannot end its move on c8: a move")
+    click_cell(play, c("c3"))
+    click_cell(play, c("c6"))
+    assert inp.help.text() == "c6 holds an obstacle or a wreck: no piece can end its move there."
+    click_cell(play, c("c3"))
+    click_cell(play, c("d16"))  # an enemy piece before an end cell was chosen
+    assert inp.help.text().startswith("d16: to shoot there, first click where the light tank")
+    click_cell(play, c("c3"))  # a good click puts the instructions back
+    assert inp.help.text().startswith("Click one of your pieces")
+
+
+def test_final_act_units_ordered_onto_a_shared_cell_can_still_be_chosen(
+    make_window: Any, qtbot: Any
+) -> None:
+    # extra-forces: South's AT on h3 may join tank 2 on g3 (an AT and a tank may share); an
+    # AT that moves does not fire, so it stays chosen after its order.
+    play = start(make_window, qtbot, "final-act/extra-forces", (HUMAN, "random"), seed=1)
+    assert wait_for_person(qtbot, play)
+    inp: Any = play.input
+    st = play.session.state
+    c = play.session.scenario.board.parse_cell
+    at = next(u for u in st.live(0) if st.cell[u] == c("h3"))
+    tank = next(u for u in st.live(0) if st.cell[u] == c("g3"))
+    click_cell(play, c("h3"))
+    assert inp.unit == at
+    click_cell(play, c("g3"))
+    assert inp.part.orders[at][0] == c("g3") and inp.unit == at and not inp.aiming
+    assert inp.help.text() == "AT2 is ordered to g3; click g3 again to choose your units there."
+    click_cell(play, c("g3"))  # again: the tank standing there
+    assert inp.unit == tank and inp.part.orders[at][0] == c("g3")
+    click_cell(play, c("g7"))  # not one of the tank's orders
+    assert inp.unit < 0
+    assert (
+        inp.help.text()
+        == "g7 is not one of tank 2's orders (the dotted cells): nothing is selected."
+    )
