@@ -25,7 +25,12 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from tankmap.analysis.verdict.cache import save_verdict, shown_verdict, verdict_line
+from tankmap.analysis.verdict.cache import (
+    save_verdict,
+    shown_verdict,
+    stronger_kept,
+    verdict_line,
+)
 from tankmap.editor.jobs import JobCancelled, ThreadJob, gui_executor
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
@@ -197,7 +202,17 @@ class VerdictPanel(QWidget):
         if not self._end():
             return
         assert self.job is not None and isinstance(doc, dict)
-        self._show(verdict_line(doc, self._sides(self.job.scenario)), doc)
+        sides = self._sides(self.job.scenario)
+        kept = stronger_kept(self.job.scenario, doc)
+        if kept is None:
+            self._show(verdict_line(doc, sides), doc)
+        else:  # the board's figure stays the one with more evidence, as everywhere
+            self._show(verdict_line(kept, sides), kept)
+            mine = html.escape(verdict_line(doc, sides).removeprefix("verdict: "))
+            self.line.setText(
+                f"{self.line.text()}<br><small>This climb ({mine}) rested on less than the "
+                "verdict kept for the board, which stays.</small>"
+            )
         self.judged.emit(doc)
 
     def _failed(self, message: str) -> None:

@@ -4,7 +4,9 @@
 (``ladder_cache.board_key``: the canonical scenario text without title and notes, options
 included), one entry per agent family. ``simulate``, the reports and the editor read it
 back with ``load_verdict``: the default family's verdict when there is one, and a note when
-an independent and a heuristic-based family's verdicts disagree. A verdict is kept with the
+an independent and a heuristic-based family's verdicts disagree. A verdict without games,
+or one resting on less than the family's kept one (a quicker climb, one cut short), is not
+remembered: the board keeps the figure with the most evidence. A verdict is kept with the
 code that made it (``analysis/code_version.py``) and read back only by the same code: one
 made by other agents (an earlier tankmap) is not the board's verdict now, and the line
 shown says so (``earlier_verdict``). The folder is
@@ -50,10 +52,35 @@ def _read(path: Path) -> dict[str, Any]:
     return {k: v for k, v in fams.items() if isinstance(v, dict)} if isinstance(fams, dict) else {}
 
 
+def evidence(doc: dict[str, Any]) -> tuple[bool, int, int]:
+    """How much a verdict document rests on, to rank two of one family: converged first,
+    then the rungs that played games (a match or a self-play), then its self-play games."""
+    trace = doc.get("trace") or []
+    rungs = sum(
+        1
+        for t in trace
+        if isinstance(t, dict) and ((t.get("games") or 0) > 0 or (t.get("match_games") or 0) > 0)
+    )
+    return bool(doc.get("converged")), rungs, int(doc.get("games") or 0)
+
+
+def stronger_kept(scenario: Scenario, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The verdict this code keeps for the board in ``doc``'s family when it rests on more
+    than ``doc`` (``evidence``), else ``None``: a quicker or cut-short climb never replaces
+    it."""
+    kept = load_verdicts(scenario).get(str(doc.get("family")))
+    if kept is not None and evidence(kept) > evidence(doc):
+        return kept
+    return None
+
+
 def save_verdict(scenario: Scenario, doc: dict[str, Any]) -> Path | None:
     """Remember a verdict document (its ``family`` key names the entry) as this code's,
-    dropping the entries other code made; ``None`` and nothing raised when the cache
-    cannot be written."""
+    dropping the entries other code made, unless it has no self-play game or the family's
+    kept verdict rests on more (``stronger_kept``); ``None`` when it is not remembered or
+    the cache cannot be written (nothing is raised)."""
+    if not doc.get("games") or stronger_kept(scenario, doc) is not None:
+        return None
     path = _path(scenario)
     fams = {k: v for k, v in _read(path).items() if made_here(v)}
     fams[str(doc.get("family"))] = stamp(doc)

@@ -138,7 +138,9 @@ def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = N
         return Judgement(False, "no rung played")
     last = steps[-1]
     if len(steps) < 2:
-        return Judgement(False, f"only {last.agent} played: no stronger budget to compare with")
+        return Judgement(
+            False, f"only {last.agent} played so far: no stronger budget compared with it yet"
+        )
     prev = steps[-2]
     beats = last.beats_previous()
     fl = last.favoured(min_games)

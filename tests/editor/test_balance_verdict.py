@@ -54,7 +54,13 @@ def test_the_dialog_does_not_show_a_verdict_made_by_other_agent_code(
         m.setattr(code_version, "code_version", lambda: "an earlier tankmap")
         save_verdict(
             scenario,
-            {"family": "search", "agent": "search:6", "favoured": "south", "converged": True},
+            {
+                "family": "search",
+                "agent": "search:6",
+                "favoured": "south",
+                "converged": True,
+                "games": 200,
+            },
         )
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
@@ -101,6 +107,41 @@ def test_judge_board_climbs_and_remembers_the_verdict(
     doc = load_verdict(scenario)
     assert doc is not None and doc["converged"] and doc["seed"] == dialog.seed.value()
     assert "(converged)" in dialog.verdict.line.text()
+    dialog.stop()
+
+
+def test_judging_never_replaces_a_verdict_that_rests_on_more(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tankmap.analysis.verdict.cache import load_verdict, save_verdict
+
+    flat = _flat_family(monkeypatch)
+    scenario = read_scenario(MIRROR)
+    trace = [{"agent": f"x:{i}", "games": 200, "match_games": 200} for i in range(6)]
+    kept = {
+        "family": flat.name,
+        "agent": "x:5",
+        "favoured": "north",
+        "converged": True,
+        "balance": 0.61,
+        "balance_ci95": [0.5, 0.72],
+        "games": 200,
+        "seed": 9,
+        "trace": trace,
+        "reason": "a longer climb",
+    }
+    save_verdict(scenario, kept)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    job = dialog.verdict.judge()
+    assert job is not None
+    with qtbot.waitSignal(job.finished, timeout=120_000):
+        pass
+    qtbot.waitUntil(lambda: not dialog.verdict.busy(), timeout=10_000)
+    assert load_verdict(scenario, flat.name) == kept
+    text = dialog.verdict.line.text()
+    assert "favours North (converged), balance 0.61 [0.50, 0.72], x:5" in text
+    assert "rested on less than the verdict kept for the board, which stays" in text
     dialog.stop()
 
 

@@ -143,3 +143,34 @@ def test_the_code_version_changes_with_the_agents_source(
         cv.code_version.cache_clear()
     assert same == real  # (the source's paths inside the package and its text, not where)
     assert same != changed
+
+
+def _climb(converged: bool, rungs: list[tuple[int, int]], games: int) -> dict[str, Any]:
+    """A verdict document of the search family whose trace has rungs of (self-play games,
+    match games)."""
+    trace = [
+        {"agent": f"search:{3 << i}", "games": g, "match_games": m}
+        for i, (g, m) in enumerate(rungs)
+    ]
+    return {**_doc("search", "even", False), "converged": converged, "trace": trace, "games": games}
+
+
+def test_a_quicker_or_cut_short_climb_never_replaces_the_kept_verdict(cache: Path) -> None:
+    full = _climb(True, [(200, 0), (200, 200)], 200)
+    assert save_verdict(MIRROR, full) is not None
+    # the same board judged again with a short time limit: one rung, fewer games
+    assert save_verdict(MIRROR, _climb(False, [(40, 0)], 40)) is None
+    assert save_verdict(MIRROR, _climb(False, [(200, 0), (0, 80)], 200)) is None
+    assert load_verdict(MIRROR) == full
+    # a climb with as much evidence (another seed, say) replaces it; so does a longer one
+    again = {**_climb(True, [(200, 0), (200, 200)], 200), "seed": 2}
+    assert save_verdict(MIRROR, again) is not None and load_verdict(MIRROR) == again
+    longer = _climb(True, [(200, 0), (0, 200), (200, 200)], 200)
+    assert save_verdict(MIRROR, longer) is not None and load_verdict(MIRROR) == longer
+
+
+def test_a_verdict_without_games_is_not_remembered(cache: Path) -> None:
+    # (a one-second time limit on a fresh board: nothing played)
+    assert save_verdict(MIRROR, _climb(False, [(0, 0)], 0)) is None
+    assert load_verdict(MIRROR) is None
+    assert save_verdict(MIRROR, _climb(False, [(40, 0)], 40)) is not None
