@@ -6,8 +6,9 @@ for the board's balance under that agent. ``stability`` answers the question a d
 needs before quoting a number: do the two strongest agents agree on which side is
 favoured, and on the balance within their 95 % intervals?
 
-Every game is seeded from ``seed`` (each pairing and each self-play run gets its own
-``SeedSequence`` child), so a ladder is reproducible for any worker count.
+Every game is seeded from ``seed``: each half of a pairing gets its own ``SeedSequence``
+child, and each agent's self-play is the run ``simulate`` plays with ``seed`` itself (so
+both give the same balance), so a ladder is reproducible for any worker count.
 """
 
 from __future__ import annotations
@@ -274,13 +275,16 @@ def run_ladder(
     for a, b in pairs:
         runs.append((a, b, half))
         runs.append((b, a, games - half))
-    runs += [(a, a, games) for a in agents]
     children = np.random.SeedSequence(seed).spawn(len(runs))
+    seeds = [int(child.generate_state(1, dtype=np.uint32)[0]) for child in children]
+    # an agent's self-play is the run ``simulate`` plays with the ladder's seed: the same
+    # board, agent, seed and games give the same balance in both
+    runs += [(a, a, games) for a in agents]
+    seeds += [seed] * len(agents)
     total = sum(n for _, _, n in runs)
     done_before = 0
     tables: list[pd.DataFrame] = []
-    for (south, north, n), child in zip(runs, children, strict=True):
-        run_seed = int(child.generate_state(1, dtype=np.uint32)[0])
+    for (south, north, n), run_seed in zip(runs, seeds, strict=True):
 
         def tick(done: int, _total: int, base: int = done_before) -> None:
             if progress is not None:

@@ -135,6 +135,12 @@ def test_ladder_orders_random_below_heuristic_and_is_reproducible() -> None:
     # what kind of play: the heuristic races (few rounds), random wanders
     sp = one.self_play
     assert sp["heuristic"].median_length < sp["random"].median_length
+    # each self-play is the run ``simulate`` plays with the same seed and games
+    from tankmap.analysis.simulation.runner import simulate
+
+    for agent in ("random", "heuristic"):
+        alone = self_play_stats(agent, simulate(scenario, 20, agent, seed=3))
+        assert sp[agent].to_json() == alone.to_json()
 
 
 def test_self_play_stats_count_races_and_races_without_losses() -> None:
