@@ -154,7 +154,7 @@ class BalanceDialog(QDialog):
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
         self.results = QTextBrowser()
-        self.results.setMinimumSize(420, 200)
+        self.results.setMinimumSize(420, 100)
         self.run_button = QPushButton("&Run")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.run)
@@ -275,6 +275,7 @@ class BalanceDialog(QDialog):
         """Grow the dialog (never shrink it) to the height its words need, up to the
         screen's: wrapped labels set after it was sized (the estimate, what each agent
         does) were squeezed into lines too low for them, clipped or over the lists above."""
+        self._hold_wrapped_heights()
         layout = self.layout()
         if layout is not None:
             layout.activate()
@@ -284,6 +285,17 @@ class BalanceDialog(QDialog):
             need = min(need, screen.availableGeometry().height() - 40)
         if self.isVisible() and self.height() < need:
             self.resize(self.width(), need)
+
+    def _hold_wrapped_heights(self) -> None:
+        """Keep each wrapped label as high as its lines need at its width (a form row does
+        not ask it), so that a low dialog squeezes the results box, never the words."""
+        for label in (self.estimate, self.south_about, self.north_about, self.default_note):
+            if label.isVisible() and label.width() > 100:
+                label.setMinimumHeight(label.heightForWidth(label.width()))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._hold_wrapped_heights()
 
     def _mark_picked(self, _text: str) -> None:
         if not self._filling:

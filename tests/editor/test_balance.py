@@ -440,3 +440,11 @@ def test_the_dialog_s_words_get_the_height_their_lines_need(qtbot: Any) -> None:
     dialog.layout().activate()
     for label in labels:
         assert label.height() >= label.heightForWidth(label.width()), label.text()
+    # a low dialog (a small screen) squeezes the results box, not the words
+    dialog.south.setCurrentText("alphabeta")
+    dialog.resize(dialog.width(), 600)
+    qtbot.waitUntil(lambda: dialog.height() == 600, timeout=5_000)
+    dialog.layout().activate()
+    for label in labels:
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
+    assert dialog.results.height() < 200
