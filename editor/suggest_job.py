@@ -109,8 +109,9 @@ def before_text(result: SuggestResult, with_reason: bool = True) -> str:
     and — when nothing was listed and ``with_reason`` — why."""
     b = result.before
     text = (
-        f"Now: balance {_figures(b)} with {result.agent}, {b.stats.games} games "
-        f"(1 = even; 95 % interval). {result.candidates} legal edits, {result.played} "
+        f"Now: balance {_figures(b)} with {result.agent}, {b.stats.games} games on the "
+        "search's own seeds (1 = even; 95 % interval; Simulate balance plays other games "
+        f"and can differ within the intervals). {result.candidates} legal edits, {result.played} "
         f"played, {result.remeasured} re-measured on fresh seeds, {result.seconds:.0f} s."
     )
     if result.reason:

@@ -84,6 +84,7 @@ def test_a_run_lists_what_suggest_finds_previews_and_applies_as_one_undo_step(
     assert f"balance {b:.3f} [" in first and f"→ {m.stats.balance:.3f} [" in first
     assert f"gain {m.gain.estimate:+.3f} [{m.gain.lower:+.3f}, " in first and "200 games" in first
     assert "Now: balance" in dock.summary.text()
+    assert "games on the search's own seeds" in dock.summary.text()
     assert "heuristic alone" in dock.summary.text()
     assert "Verdict: none yet for this board (press Judge board in Analysis" in dock.summary.text()
     assert dock.confirm_button.isVisible() and dock.confirm_button.text() == "Confirm with search"
