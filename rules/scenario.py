@@ -41,6 +41,10 @@ class Terrain:
         )
 
 
+KIND_WORDS = {"at": "AT", "rm": "R/M"}
+"""How messages write the unit kinds whose file names are not words (Final Act's Extra Forces)."""
+
+
 @dataclass(frozen=True)
 class Unit:
     """One unit (tank, infantry, vehicle...) on a cell with a facing.
@@ -60,8 +64,9 @@ class Unit:
 
     @property
     def label(self) -> str:
-        """How messages refer to the unit: ``"tank C"`` or ``"light tank"``."""
-        return f"{self.kind} {self.name}" if self.name else self.kind
+        """How messages refer to the unit: ``"tank C"``, ``"light"``, ``"AT"``, ``"R/M"``."""
+        kind = KIND_WORDS.get(self.kind, self.kind)
+        return f"{kind} {self.name}" if self.name else kind
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,9 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
     board: list[Entry] = []
     for side in Side:
         fill, outline, _ = side_look(scenario.ruleset, side)
-        text = f"{names[side]} unit (the barrel points where it faces)"
+        text = f"{names[side]} unit"
+        if any(u.facing is not None for u in scenario.units):  # (Tank Wars units face nowhere)
+            text += " (the barrel points where it faces)"
         board.append(Entry("disc", (fill, outline), text))
     for kind in doc.ruleset.unit_kinds:
         if any(u.kind == kind for u in scenario.units):

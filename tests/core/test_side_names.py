@@ -74,3 +74,13 @@ def test_rows_are_named_as_the_board_labels_them(
 )  # fmt: skip
 def test_board_rows_alone(side: Side, text: str) -> None:
     assert board_rows_text(Board.of(6, 12), side, 1, 6) == text
+
+
+def test_messages_write_the_extra_forces_kinds_as_words() -> None:
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.scenario import Unit
+
+    assert Unit("at", Side.SOUTH, 0, Facing.N).label == "AT"
+    assert Unit("rm", Side.NORTH, 0, Facing.S).label == "R/M"
+    assert Unit("tank", Side.SOUTH, 0, Facing.N, "C").label == "tank C"
+    assert Unit("light", Side.SOUTH, 0, Facing.N).label == "light"

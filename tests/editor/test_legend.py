@@ -115,3 +115,11 @@ def test_kept_sections_show_what_the_board_shows_now(make_window: Any) -> None:
 
 def _page(legend: Any, heading: str) -> Any:
     return next(p for (h, _), p in legend._pages.items() if h == heading)
+
+
+def test_tank_wars_units_have_no_barrel_in_the_legend(make_window: Any) -> None:
+    # (Tank Wars vehicles face nowhere: their tokens are drawn without a barrel)
+    w = make_window(maps.ROOT / "tank-wars" / "default.json")
+    texts = w.legend_dock.texts()
+    assert "South unit" in texts
+    assert not any("barrel" in t for t in texts)
