@@ -44,6 +44,7 @@ class FinalActInput(BoardInput):
         self.part = SideRound()
         self.unit = -1
         self.aiming = False
+        self._warned: str | None = None  # the part the last Commit warned about
         self.facings = FacingBar()
         self.facings.picked.connect(self._pick_facing)
         self.box.addWidget(self.facings)
@@ -184,8 +185,43 @@ class FinalActInput(BoardInput):
         return extra if clicked == "-" else f"{clicked} {extra}"
 
     def _commit(self) -> None:
-        if self.side is not None:
-            self.decided.emit(self.line())
+        """Give the side's part to the session; the first Commit of a part that leaves
+        units without an order or a unit that may fire without a shell only says so (a
+        second Commit of the same part gives it)."""
+        if self.side is None:
+            return
+        line = self.line()
+        missing = self._missing()
+        if missing and self._warned != line:
+            self._warned = line
+            self.say(f"{missing}. Press Commit again to commit as it is.")
+            return
+        self._warned = None
+        self.decided.emit(line)
+
+    def _missing(self) -> str:
+        """What the clicked orders leave out, in words ("" when nothing, or outside the
+        orders phase)."""
+        if self.side is None or self.fa.phase() != "orders":
+            return ""
+        st = self.fa.state
+        mine = st.live(self.side.index)
+        idle = [u for u in mine if u not in self.part.orders]
+        silent = [
+            u
+            for u in mine
+            if u not in self.part.shells
+            and st.can_fire(u, self.part.orders.get(u))
+            and bool(st.fire_zone(u))
+        ]
+        words = []
+        if idle:
+            n = len(idle)
+            words.append(f"{n} unit{'s' if n > 1 else ''} without an order (staying)")
+        if silent:
+            n = len(silent)
+            words.append(f"{n} unit{'s' if n > 1 else ''} that may fire without a shell")
+        return " and ".join(words).capitalize()
 
     def _controls(self) -> None:
         st = self.fa.state

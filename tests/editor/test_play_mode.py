@@ -277,3 +277,19 @@ def test_final_act_units_ordered_onto_a_shared_cell_can_still_be_chosen(
         inp.help.text()
         == "g7 is not one of tank 2's orders (the dotted cells): nothing is selected."
     )
+
+
+def test_a_final_act_commit_that_leaves_units_idle_asks_again(make_window: Any, qtbot: Any) -> None:
+    # mirror: South's 7 tanks; nothing clicked, Commit: every tank would stay and hold fire
+    play = start(make_window, qtbot, "final-act/mirror", (HUMAN, "random"), seed=2)
+    assert wait_for_person(qtbot, play)
+    inp: Any = play.input
+    s = play.session
+    press(inp.commit)
+    assert s.round_number == 1 and play.acting() is Side.SOUTH
+    assert inp.help.text() == (
+        "7 units without an order (staying) and 7 units that may fire without a shell. "
+        "Press Commit again to commit as it is."
+    )
+    press(inp.commit)  # the same part again: given as it is
+    qtbot.waitUntil(lambda: s.round_number == 2, timeout=60_000)
