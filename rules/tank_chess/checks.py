@@ -73,7 +73,8 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
                     Violation(
                         "army-too-many",
                         Severity.ERROR,
-                        f"{_side(side)} has {len(have)} {what}s; the {label} has {wanted}",
+                        f"{_side(side)} has {_count(len(have), what)}; the {label} has "
+                        f"{wanted or 'none'}",
                         tuple(have),
                         side,
                     )
@@ -135,7 +136,8 @@ def check_scenario(scenario: Scenario) -> list[Violation]:
             Violation(
                 "obstacles-asymmetric",
                 Severity.WARNING,
-                f"{len(asym)} obstacle cells have no obstacle at their 180° mirror cell",
+                f"{_count(len(asym), 'obstacle cell')} "
+                f"{'has' if len(asym) == 1 else 'have'} no obstacle at the 180° mirror cell",
                 tuple(asym),
             )
         )
@@ -252,3 +254,8 @@ def _escape_warnings(scenario: Scenario) -> list[Violation]:
                 )
             )
     return out
+
+
+def _count(n: int, what: str) -> str:
+    """``"1 light tank"``, ``"2 light tanks"``."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"

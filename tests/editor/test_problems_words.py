@@ -91,3 +91,12 @@ def test_a_shared_cell_names_equal_units_once() -> None:
     c = next(u for u in s.units if u.name == "C" and u.side is Side.SOUTH)
     messages = [v.message for v in get_ruleset("final-act").check(s.with_units([*s.units, c]))]
     assert "f2 holds 2 tank units (at most 1 per cell): south tank C at f2 ×2" in messages
+
+
+def test_counts_in_refusals_are_singular_for_one(qtbot: Any) -> None:
+    doc = Document(read_scenario(maps.ROOT / "tank-chess" / "basic-16.json"))
+    b = doc.scenario.board
+    destroyer = Unit("destroyer", Side.SOUTH, b.parse_cell("a2"), Facing.N)
+    assert editing.preview(doc, destroyer).reason == (
+        "White has 1 tank destroyer; the 16x16 army has none"
+    )
