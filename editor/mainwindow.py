@@ -271,10 +271,16 @@ class MainWindow(QMainWindow, FileMenu):
         return self.problems_dock.step(delta)
 
     def swap_sides(self) -> editing.Outcome:
-        return editing.swap(self.doc)
+        return self._said(editing.swap(self.doc))
 
     def copy_setup(self, source: Side) -> editing.Outcome:
-        return editing.copy_setup(self.doc, source)
+        return self._said(editing.copy_setup(self.doc, source))
+
+    def _said(self, outcome: editing.Outcome) -> editing.Outcome:
+        """Say what a whole-board edit did when it was made (a refusal is ``report``'s)."""
+        if outcome.ok:
+            self.ctx.say(f"{self.doc.undo_stack.undoText()}: done (Ctrl+Z to undo)")
+        return outcome
 
     def nudge(self, dx: int, dy: int) -> editing.Outcome:
         """Move the selection one cell (arrow keys on the board)."""

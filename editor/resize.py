@@ -152,10 +152,8 @@ def resize_board(w: MainWindow, request: ResizeRequest | None = None) -> Outcome
             "Resize and remove them? (Undo brings them back.)"
         )
         if not w.prompter.confirm("Resize board", text):
-            outcome = Outcome(
-                False, f"resize refused: {what} off the new board — {dropped_text(doc, dropped)}"
-            )
-            w.report(outcome)
+            outcome = Outcome(False, "resize cancelled: the board keeps its size")
+            w.ctx.say("Resize cancelled: the board keeps its size")
             return outcome
     doc.undo_stack.push(ResizeBoard(doc, after))
     w.view.fit()

@@ -99,7 +99,7 @@ def test_pieces_off_the_board_need_a_yes(make_window: Any, prompter: Any) -> Non
     assert w.doc.scenario == before  # refused
     asked = [text for kind, text in prompter.asked if kind == "confirm"]
     assert asked and "1 piece is off the 12 × 12 board" in asked[0] and "p16" in asked[0]
-    assert w.ctx.last_status.startswith("Refused: resize refused") and "p16" in w.ctx.last_status
+    assert w.ctx.last_status == "Resize cancelled: the board keeps its size"
     prompter.confirm_answer = True
     w.run_action("edit.resize")
     assert w.doc.scenario.board.columns == 12 and len(w.doc.scenario.units) == 1

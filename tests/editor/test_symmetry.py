@@ -68,6 +68,7 @@ def test_copy_south_to_north_and_swap_sides(make_window: Any, repo_root: Any) ->
     b = w.doc.scenario.board
     south = w.doc.scenario.units_of(Side.SOUTH)
     w.run_action("edit.copy_south")
+    assert w.ctx.last_status.endswith("(Ctrl+Z to undo)"), w.ctx.last_status
     north = w.doc.scenario.units_of(Side.NORTH)
     assert sorted((b.mirror(u.cell), u.name) for u in south) == sorted(
         (u.cell, u.name) for u in north
@@ -76,6 +77,7 @@ def test_copy_south_to_north_and_swap_sides(make_window: Any, repo_root: Any) ->
     assert is_legal(w.doc.violations)
     before = w.doc.scenario
     w.run_action("edit.swap_sides")
+    assert w.ctx.last_status.endswith("(Ctrl+Z to undo)"), w.ctx.last_status
     assert {(b.mirror(u.cell), u.side.other) for u in before.units} == {
         (u.cell, u.side) for u in w.doc.scenario.units
     }
