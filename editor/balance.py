@@ -410,6 +410,7 @@ class BalanceDialog(QDialog):
         self.results.setHtml(result_html(doc, names, note, partial))
         self._set_samples(sample_games(table))
         self._set_running(False)
+        self.update_estimate(measure=False)  # from the pace this run left
 
     def _failed(self, message: str) -> None:
         if self.job is not None:

@@ -162,9 +162,10 @@ def estimate_text(games: int, pace: float, workers: int = 1) -> str:
         else f"about {seconds / 3600:.1f} h"
     )
     on = f" on {workers} processes" if workers > 1 else ""
+    each = f"{pace:.3g} s" if pace >= 0.01 else f"{pace * 1000:.2g} ms"
     return (
         f"Estimated time: {when} for {games} games{on} "
-        f"({pace:.3g} s a game on this board, measured)"
+        f"({each} a game on this board, measured)"
     )
 
 

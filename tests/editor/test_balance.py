@@ -60,6 +60,9 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     assert dialog.report_button.isEnabled()
     assert dialog.bar.value() == 60  # the last progress step reached the total
     assert not seen or seen[-1][0] <= 60
+    # the estimate follows the pace the run left (no "measuring…" left over)
+    assert dialog.estimate.text().startswith("Estimated time: under a second for 60 games (")
+    assert dialog.estimate.text().endswith(" ms a game on this board, measured)")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -364,7 +367,9 @@ def test_a_long_run_plays_on_spawned_workers_the_games_of_one_process(
 
     monkeypatch.setattr(run_estimate, "available_cpus", lambda: 2)
     scenario = read_scenario(MIRROR)
-    policies = ("heuristic", "heuristic+no-berms")
+    # (games long enough that the workers' start-up is a small part of the run: with
+    # sub-millisecond games a late second worker made the run's pace look like start-up)
+    policies = ("search", "heuristic+no-berms")
     remember_pace(scenario, policies, 1.0)  # 60 games: a minute on one process (as if)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
@@ -398,7 +403,9 @@ def test_an_unknown_pace_is_measured_in_the_background_before_run(qtbot: Any) ->
     assert "measuring" in dialog.estimate.text()
     qtbot.waitUntil(lambda: "a game on this board" in dialog.estimate.text(), timeout=120_000)
     pace = known_pace(scenario, ("heuristic", "heuristic"))
-    assert pace is not None and f"{pace:.3g} s a game" in dialog.estimate.text()
+    assert pace is not None
+    each = f"{pace:.3g} s" if pace >= 0.01 else f"{pace * 1000:.2g} ms"
+    assert f"({each} a game on this board, measured)" in dialog.estimate.text()
     dialog.stop()
 
 
