@@ -26,7 +26,7 @@ the sum of the enemy's current coverage (``analysis.coverage``) over all its cel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -248,26 +248,56 @@ def analyse_lanes(
     scenario: Scenario, side: Side, enemy_coverage: npt.NDArray[np.int32]
 ) -> LaneAnalysis:
     """Lanes, choke point and safest route of ``side`` (see module doc)."""
-    cg = cell_graph(scenario, side)
-    if cg is None:
+    found = cell_graph(scenario, side)
+    if found is None:
         return LaneAnalysis(side, False, (), (), None)
-    if not cg.sources or not cg.targets:
+    if not found.sources or not found.targets:
         return LaneAnalysis(side, True, (), (), None)
+    # everything is found in the side's own frame (north's board turned 180°), so that
+    # ties between equally good lanes, cuts and routes break the same way for both sides
+    # and a point-symmetric board gets mirror-image answers
+    board = scenario.board
+    to = _frame(board, side)
+    cg = _in_frame(found, to)
+    coverage = enemy_coverage[np.array([to(c) for c in range(board.size)], dtype=np.intp)]
     g = cg.graph.copy()
     g.add_edges_from((_SOURCE, c) for c in sorted(cg.sources))
     g.add_edges_from((c, _SINK) for c in sorted(cg.targets))
     if not nx.has_path(g, _SOURCE, _SINK):
         return LaneAnalysis(side, True, (), (), None)
-    cut = tuple(sorted(minimum_st_node_cut(g, _SOURCE, _SINK)))
+    cut = tuple(sorted(to(c) for c in minimum_st_node_cut(g, _SOURCE, _SINK)))
     paths = shortest_disjoint_paths(cg, len(cut))  # Menger: as many lanes as cut cells
     lanes = sorted(
         (
-            Lane(cells, _exposure(cells, enemy_coverage))
+            Lane(tuple(to(c) for c in cells), _exposure(cells, coverage))
             for cells in (_trim(p, cg.sources, cg.targets) for p in paths)
         ),
-        key=lambda lane: (lane.cells[0] % scenario.board.columns, lane.cells),
+        key=lambda lane: (lane.cells[0] % board.columns, lane.cells),
     )
-    return LaneAnalysis(side, True, tuple(lanes), cut, safest_route(cg, enemy_coverage))
+    route = safest_route(cg, coverage)
+    if route is not None:
+        route = Lane(tuple(to(c) for c in route.cells), route.exposure)
+    return LaneAnalysis(side, True, tuple(lanes), cut, route)
+
+
+def _frame(board: Board, side: Side) -> Callable[[int], int]:
+    """A cell in ``side``'s own frame and back (the same map): north's is the board turned
+    180° (``Board.mirror``), south's the board as it is."""
+    return board.mirror if side is Side.NORTH else (lambda c: c)
+
+
+def _in_frame(cg: CellGraph, to: Callable[[int], int]) -> CellGraph:
+    """``cg`` with every cell taken through ``to``, its cells and steps added in order of
+    their new numbers (the order the graph searches break ties in)."""
+    g = nx.DiGraph()
+    g.add_nodes_from(sorted(to(v) for v in cg.graph.nodes))
+    g.add_edges_from(sorted((to(u), to(v)) for u, v in cg.graph.edges))
+    return CellGraph(
+        graph=g,
+        sources=frozenset(to(c) for c in cg.sources),
+        targets=frozenset(to(c) for c in cg.targets),
+        columns=cg.columns,
+    )
 
 
 def lane_flow_graph(cg: CellGraph) -> nx.DiGraph:

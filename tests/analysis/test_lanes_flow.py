@@ -44,3 +44,24 @@ def test_known_width_gives_networkx_max_flow_min_cost(name: str, side: Side) -> 
     steps = {(a[1], b[1]) for (a, b) in paths_of(reference) if a != _SOURCE and b != _SINK
              and a[0] == "out"}  # type: ignore[index]  # fmt: skip
     assert steps == {(p[i], p[i + 1]) for p in paths for i in range(len(p) - 1)}
+
+
+@pytest.mark.parametrize("name", ["final-act/mirror.json", "tank-chess/basic-16.json"])
+def test_a_point_symmetric_board_gets_mirror_image_lanes(name: str) -> None:
+    # both boards are point-symmetric (north is south turned 180°): each side's lanes,
+    # choke cells and safest route are the other's turned 180°, with the same exposures
+    # (the searches' ties broke by cell number, and came out differently for the sides)
+    from tankmap.analysis.coverage import side_coverage
+    from tankmap.analysis.lanes import analyse_lanes
+
+    scenario = read_scenario(MAPS / name)
+    turn = scenario.board.mirror
+    cover = {side: side_coverage(scenario, side.other) for side in Side}
+    south, north = (analyse_lanes(scenario, side, cover[side]) for side in Side)
+    assert {(tuple(turn(c) for c in lane.cells), lane.exposure) for lane in south.lanes} == {
+        (lane.cells, lane.exposure) for lane in north.lanes
+    }
+    assert sorted(turn(c) for c in south.choke) == list(north.choke)
+    assert south.safest is not None and north.safest is not None
+    assert tuple(turn(c) for c in south.safest.cells) == north.safest.cells
+    assert south.safest.exposure == north.safest.exposure
