@@ -197,8 +197,11 @@ class Replay:
 
     def result_line(self) -> str:
         """``result: South wins (goal) after 11 rounds``, Tank Chess ``result: White wins
-        (command-destroyed) after 169 turns`` (as ``tankmap replay`` ends)."""
+        (command-destroyed) after 169 turns`` (as ``tankmap replay`` ends); a game stopped
+        before its end: ``result: not decided after 2 turns``."""
         r = self.result
+        if r.end is None:  # a record of a game stopped before its end
+            return f"result: not decided after {r.rounds} {self.step_word}s"
         who = result_text(self.game, r.winner)
         return f"result: {who} ({r.end}) after {r.rounds} {self.step_word}s"
 
@@ -252,6 +255,17 @@ def replay_of(record: Any, source: str = "<record>") -> Replay:
 
 
 Steps = Generator[ReplayStep, None, ReplayResult]
+
+
+def _said(game: str, result: Any) -> str:
+    """A result document (``{"winner": "south", "end": "goal", ...}``, Tank Chess ``reason``
+    for ``end``; ``None``: not decided) in words: ``South wins (goal)``, ``not decided``."""
+    if not isinstance(result, dict):
+        return "not decided"
+    end = result.get("end", result.get("reason"))
+    if end is None:
+        return "not decided"
+    return f"{result_text(game, result.get('winner'))} ({end})"
 
 
 # --- Final Act -------------------------------------------------------------------------------
@@ -334,8 +348,8 @@ def _final_act_steps(rec: Any, game: Any, st: Any, source: str, first: int = 1) 
     result = ReplayResult(st.winner, st.end, st.round)
     if rec.result is not None and rec.result != result.to_json():
         raise IllegalMoveError(
-            f"{source}: the record says {rec.result} but replaying gives {result.to_json()} "
-            f"(after round {st.round})"
+            f"{source}: the record says {_said('final-act', rec.result)} but replaying gives "
+            f"{_said('final-act', result.to_json())} (after round {st.round})"
         )
     return result
 
@@ -394,8 +408,9 @@ def _tank_chess_steps(rec: Any, st: Any, source: str, first: int = 1) -> Steps:
     got = st.outcome()
     if rec.result is not None and got != rec.result:
         raise IllegalMoveError(
-            f"{source}: the record says {rec.result.to_json()} but replaying gives "
-            f"{None if got is None else got.to_json()} (after turn {len(rec.turns)})"
+            f"{source}: the record says {_said('tank-chess', rec.result.to_json())} but "
+            f"replaying gives {_said('tank-chess', None if got is None else got.to_json())} "
+            f"(after turn {len(rec.turns)})"
         )
     return ReplayResult(
         None if got is None else got.winner, None if got is None else got.reason, len(rec.turns)

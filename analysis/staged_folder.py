@@ -10,6 +10,10 @@ process (``kill -9``) leaves its temp folder; the next run for the same ``out`` 
 Because the whole folder is replaced, ``out`` must be new, empty or an earlier report:
 a folder holding anything else (a symbolic link, a file of another kind, the current
 folder) is refused with one line, a ``TankmapError``, before any work.
+
+``check_report_folder(out, command)`` is that rule for every command with ``--out DIR``
+(analyze, simulate, verdict, ladder, suggest): ``DIR`` may be new, empty or an earlier
+report of the same command, never another command's report nor a folder of other files.
 """
 
 from __future__ import annotations
@@ -26,50 +30,108 @@ from pathlib import Path
 from tankmap.rules.errors import TankmapError, printable
 from tankmap.rules.safeio import process_alive
 
-REPORT_FILE = re.compile(r"^[\w.-]+\.(?:html|png|csv|json)$")
-"""Names of the files a report folder holds (``report.html``, ``reach.png``...)."""
-
 _STAGE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
 
 
-def earlier_report(folder: Path) -> bool:
-    """Whether ``folder`` holds nothing but report files (regular files named like
-    ``REPORT_FILE``) and sub-folders holding nothing but report files: what replacing it
-    may delete. An empty folder is one."""
+REPORT_NAMES: dict[str, re.Pattern[str]] = {
+    "analyze": re.compile(
+        r"^(?:report\.html|index\.html|analysis\.json|[\w-]+\.png"
+        r"|(?:balance|units|lanes)\.csv|(?:reach|coverage)_\w+\.csv)$"
+    ),
+    "simulate": re.compile(r"^(?:report\.html|games\.csv|summary\.json|[\w-]+\.png)$"),
+    "verdict": re.compile(r"^(?:verdict\.html|verdict\.json|trace\.png)$"),
+    "ladder": re.compile(r"^(?:ladder\.html|ladder\.json|elo\.png)$"),
+    "suggest": re.compile(r"^suggestion-\d+\.json$"),
+}
+"""The names of the files each command's ``--out`` report holds."""
+
+SIGNATURES: dict[str, re.Pattern[str]] = {
+    "analyze": re.compile(r"^(?:analysis\.json|index\.html|balance\.csv)$"),
+    "simulate": re.compile(r"^(?:games\.csv|summary\.json)$"),
+    "verdict": REPORT_NAMES["verdict"],
+    "ladder": REPORT_NAMES["ladder"],
+    "suggest": REPORT_NAMES["suggest"],
+}
+"""Files only that command writes: a folder holding one is that command's report."""
+
+NESTED = frozenset({"analyze"})
+"""Commands whose report may hold sub-folders (one report per file)."""
+
+_WRITE_TEMP = re.compile(r"^\.(?P<name>.+)\.\d+\.[^.]+\.tmp$")
+
+
+def _report_files(folder: Path, nested: bool) -> list[str] | None:
+    """The names of the files in ``folder`` (and, if ``nested``, in its sub-folders; the
+    temp files of killed writes count by the name they were writing), or ``None`` when it
+    holds a link, something else than files and folders, or cannot be read."""
+    names: list[str] = []
     try:
         for entry in os.scandir(folder):
             if entry.is_symlink():
-                return False
-            if entry.is_dir():
-                if not all(
-                    sub.is_file(follow_symlinks=False) and REPORT_FILE.match(sub.name)
-                    for sub in os.scandir(entry.path)
-                ):
-                    return False
-            elif not (entry.is_file(follow_symlinks=False) and REPORT_FILE.match(entry.name)):
-                return False
+                return None
+            if entry.is_dir() and nested:
+                inner = _report_files(Path(entry.path), nested=False)
+                if inner is None:
+                    return None
+                names += inner
+            elif entry.is_file(follow_symlinks=False):
+                temp = _WRITE_TEMP.match(entry.name)
+                names.append(temp["name"] if temp else entry.name)
+            else:
+                return None
     except OSError:
-        return False
-    return True
+        return None
+    return names
 
 
-def _refuse_target(target: Path, shown: str) -> None:
-    """``TankmapError`` if ``target`` may not be replaced by a new report."""
-    here = Path.cwd().resolve()
-    if target == here or target in here.parents:
-        raise TankmapError(
-            f"{shown}: the report goes into a folder of its own: give a new folder name, "
-            "not the current folder or one above it"
-        )
+def earlier_report(folder: Path, command: str = "analyze") -> bool:
+    """Whether ``folder`` holds nothing but the files of a ``command`` report (and, for
+    analyze, sub-folders of them): what replacing it may delete. An empty folder is one."""
+    names = _report_files(folder, command in NESTED)
+    return names is not None and all(REPORT_NAMES[command].match(n) for n in names)
+
+
+def report_owner(folder: Path) -> str | None:
+    """The command whose report ``folder`` holds (by the files only it writes), if any."""
+    names = _report_files(folder, nested=True) or []
+    for command, signature in SIGNATURES.items():
+        if any(signature.match(n) for n in names):
+            return command
+    return None
+
+
+def check_report_folder(out: str | os.PathLike[str], command: str) -> None:
+    """The rule for ``tankmap COMMAND --out DIR``: ``DIR`` may be absent, empty or an
+    earlier report of ``command``. ``TankmapError`` (one line, naming ``DIR``) for a link,
+    a file, another command's report or a folder holding other files."""
+    shown = printable(str(out), 300)
+    target = Path(os.path.abspath(out))
     if not os.path.lexists(target):
         return
     if target.is_symlink() or not target.is_dir():
         kind = "a symbolic link" if target.is_symlink() else "not a folder"
         raise TankmapError(f"cannot write the report into {shown!r}: it is {kind}")
-    if not earlier_report(target):
+    if earlier_report(target, command):
+        return
+    owner = report_owner(target)
+    if owner is not None and owner != command:
         raise TankmapError(
-            f"{shown}: holds other files than an earlier report, which the new report would "
-            "replace: give a new or empty folder"
+            f"{shown}: holds a report of 'tankmap {owner}', which the {command} report "
+            "would spoil: give a new or empty folder"
+        )
+    raise TankmapError(
+        f"{shown}: holds other files than an earlier {command} report, which the new "
+        "report would replace or mix with: give a new or empty folder"
+    )
+
+
+def _refuse_current(target: Path, shown: str) -> None:
+    """``TankmapError`` if ``target`` is the current folder or one above it."""
+    here = Path.cwd().resolve()
+    if target == here or target in here.parents:
+        raise TankmapError(
+            f"{shown}: the report goes into a folder of its own: give a new folder name, "
+            "not the current folder or one above it"
         )
 
 
@@ -107,13 +169,14 @@ def _folder_mode() -> int:
 
 
 @contextlib.contextmanager
-def staged_folder(out: str | os.PathLike[str]) -> Iterator[Path]:
+def staged_folder(out: str | os.PathLike[str], command: str = "analyze") -> Iterator[Path]:
     """A temp folder to fill, put in ``out``'s place when the block ends (see the module
     docstring). ``TankmapError`` (one line, naming ``out``) if ``out`` may not be
-    replaced or no folder can be made beside it."""
+    replaced (``check_report_folder``) or no folder can be made beside it."""
     shown = printable(str(out), 300)
     target = Path(os.path.abspath(out))
-    _refuse_target(target, shown)
+    _refuse_current(target, shown)
+    check_report_folder(out, command)
     parent = target.parent
     remove_stale_stages(parent, target.name)
     try:

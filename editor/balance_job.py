@@ -163,10 +163,7 @@ def estimate_text(games: int, pace: float, workers: int = 1) -> str:
     )
     on = f" on {workers} processes" if workers > 1 else ""
     each = f"{pace:.3g} s" if pace >= 0.01 else f"{pace * 1000:.2g} ms"
-    return (
-        f"Estimated time: {when} for {games} games{on} "
-        f"({each} a game on this board, measured)"
-    )
+    return f"Estimated time: {when} for {games} games{on} ({each} a game on this board, measured)"
 
 
 def result_html(

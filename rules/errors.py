@@ -29,7 +29,7 @@ class ScenarioFormatError(TankmapError, ValueError):
         self.path = path
         self.value = value
         self.detail = message
-        shown = "" if value is None else f" (got {_short(value)})"
+        shown = "" if value is None else f" (got {_as_json(value)})"
         # file names and JSON paths (which hold the file's keys) shown escaped and cut
         super().__init__(f"{printable(source, 200)}: {printable(path, 120)}: {message}{shown}")
 
@@ -54,6 +54,14 @@ def short(value: Any, limit: int = 60) -> str:
 
 
 _short = short
+
+
+def _as_json(value: Any) -> str:
+    """A value from a file as the messages quote it: ``short`` (Python's quoting of text,
+    lists and numbers, which JSON's mostly shares), but JSON's ``true`` and ``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return short(value)
 
 
 def printable(text: str, limit: int = 600) -> str:

@@ -129,6 +129,8 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             else r.typed(t["shape"], f"{path}.shape", str, "a shape name"),
         )
         problem = ruleset.piece_problem(piece)
+        if problem and piece.kind not in ruleset.terrain_kinds:
+            r.fail(f"{path}.kind", problem, None)  # (the message quotes the kind)
         if problem:
             r.fail(path, problem, item)
         terrain.append(piece)
@@ -148,6 +150,8 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
             wreck=r.typed(u.get("wreck", False), f"{path}.wreck", bool, "true or false"),
         )
         problem = ruleset.piece_problem(unit)
+        if problem and unit.kind not in ruleset.unit_kinds:
+            r.fail(f"{path}.kind", problem, None)  # (the message quotes the kind)
         if problem:
             r.fail(path, problem, item)
         units.append(unit)

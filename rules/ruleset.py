@@ -59,9 +59,9 @@ class OptionSpec:
         if kind is float and not (isinstance(value, float) and abs(value) <= MAX_OPTION_INT):
             raise OptionError(f"option {self.name!r} must be a number of modest size")
         if self.choices and value not in self.choices:
-            raise OptionError(
-                f"option {self.name!r} must be one of {list(self.choices)}, not {short(value)}"
-            )
+            words = [str(c) for c in self.choices]
+            listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+            raise OptionError(f"option {self.name!r} must be {listed}, not {short(value)}")
         return value  # type: ignore[no-any-return]
 
     def int_range(self) -> tuple[int, int]:

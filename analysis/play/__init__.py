@@ -34,7 +34,7 @@ def check_playable(scenario: Scenario) -> None:
     without units, or a position whose game is already over."""
     from tankmap.analysis.simulation.runner import require_legal
 
-    require_legal(scenario)
+    require_legal(scenario, "play")
 
 
 def open_session(

@@ -139,11 +139,11 @@ class IllegalScenarioError(TankmapError):
     """The set-up breaks a rule, so its games would not be games of the rule book."""
 
 
-def require_legal(scenario: Scenario) -> None:
+def require_legal(scenario: Scenario, verb: str = "simulate") -> None:
     """Raise ``IllegalScenarioError`` naming the first ``error`` violation of the set-up
-    (and how many more there are), or saying that a side has no units or that the
-    position's game is already over; ``incomplete`` and ``warning`` ones do not stop a
-    run."""
+    (and how many more there are: "cannot ``verb`` an illegal scenario: ..."), or saying
+    that a side has no units or that the position's game is already over; ``incomplete``
+    and ``warning`` ones do not stop a run."""
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.violations import Severity
 
@@ -164,9 +164,7 @@ def require_legal(scenario: Scenario) -> None:
     errors = [v for v in rs.check(scenario) if v.severity is Severity.ERROR]
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise IllegalScenarioError(
-            f"cannot simulate an illegal scenario: {errors[0].message}{more}"
-        )
+        raise IllegalScenarioError(f"cannot {verb} an illegal scenario: {errors[0].message}{more}")
 
 
 def fallback_note(scenario: Scenario, policies: tuple[str, str]) -> str | None:

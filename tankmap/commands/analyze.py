@@ -21,7 +21,8 @@ def register(sub: Any) -> None:
             'files: {"files": [...]} with a "file" key in each); --out DIR writes '
             "report.html with PNG charts and CSV tables (several files: one sub-folder each "
             "plus an index.html comparing them). DIR is written whole or not at all: it must "
-            "be new, empty or an earlier report, which it replaces; an interrupted run leaves "
+            "be new, empty or an earlier analyze report, which it replaces (not another "
+            "command's report); an interrupted run leaves "
             "it as it was. A progress bar shows on a terminal's standard error."
         ),
     )
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     workers = worker_count(args.workers, None, "analyze")
     # --out: written into a temp folder that takes DIR's place at the end, complete or not
     # at all (an interrupted run leaves no folder, or the old report intact)
-    with staged_folder(args.out) if args.out else nullcontext(None) as stage:
+    with staged_folder(args.out, "analyze") if args.out else nullcontext(None) as stage:
         docs, written = _analyse(args, scenarios, workers, stage)
     if args.json:
         if len(args.files) > 1:
@@ -149,7 +150,7 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
         choke = s["choke"]
         lanes = len(s["lanes"])
         out.write(
-            f"  {side_name(doc['ruleset'], side)}: turns to goal {s['turns_to_goal']}, lanes "
+            f"  {side_name(doc['ruleset'], side)}: turns to goal {turns_text(s)}, lanes "
             f"{lanes}, choke width "
             f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
         )
@@ -167,4 +168,18 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
         label = f"{side_name(doc['ruleset'], u['side'])} {u['kind']}" + (
             f" {printable(u['name'], 60)}" if u["name"] else ""
         )
-        out.write(f"  {label} at {u['cell']}: turns to goal {u['turns_to_goal']}\n")
+        out.write(f"  {label} at {u['cell']}: turns to goal {turns_text(u)}\n")
+
+
+def turns_text(entry: dict[str, Any]) -> str:
+    """A side's or unit's ``turns_to_goal`` in words: the number, or why there is none.
+
+    >>> turns_text({"turns_to_goal": 4}), turns_text({"turns_to_goal": None})
+    ('4', 'none (cannot win by moving)')
+    >>> turns_text({"turns_to_goal": None, "wreck": True})
+    'none (a wreck)'
+    """
+    turns = entry["turns_to_goal"]
+    if turns is not None:
+        return str(turns)
+    return "none (a wreck)" if entry.get("wreck") else "none (cannot win by moving)"

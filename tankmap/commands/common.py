@@ -202,46 +202,61 @@ def worker_count(requested: int | None, scheduler: str | None, command: str) -> 
     return min(requested, 4096)
 
 
-def prepare_out_dir(out: str) -> None:
-    """Make sure ``--out DIR`` can take the results *before* long work starts: create it,
-    refuse an existing non-folder, and try writing a file there. ``TankmapError`` (one
-    line) otherwise."""
-    import tempfile
+def prepare_out_dir(out: str, command: str) -> None:
+    """Make sure ``--out DIR`` can take ``command``'s report *before* long work starts:
+    refuse what is not new, empty or an earlier report of ``command``
+    (``check_report_folder``: the rule every ``--out`` follows), create it, and try
+    writing a file there. ``TankmapError`` (one line) otherwise."""
     from pathlib import Path
 
+    from tankmap.analysis.staged_folder import check_report_folder
     from tankmap.rules.errors import TankmapError
 
+    check_report_folder(out, command)
     folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise TankmapError(f"--out {out}: exists and is not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tankmap-probe-"):
-            pass
+        probe_folder(folder)
     except OSError as exc:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
 
 
+def probe_folder(folder: str | os.PathLike[str]) -> None:
+    """Create and remove a temp file in ``folder``: ``OSError`` if it cannot be written
+    (missing, read-only, full...)."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(dir=folder or ".", prefix=".tankmap-probe-"):
+        pass
+
+
 def claim_output(path: str, force: bool) -> Any:
-    """The file to write for ``-o PATH`` (a ``Path``): an existing file or symbolic link is
-    refused without ``--force`` ("already exists"); with it a link is written through, but
-    never a folder, pipe or device — ``TankmapError``, one line, either way."""
+    """The file to write for ``-o PATH`` (a ``Path``), checked before any work: an existing
+    file or symbolic link is refused without ``--force`` ("already exists"); with it a link
+    is written through, but never a folder, pipe or device; and a folder that cannot be
+    written is refused ("PATH: cannot write: <why>") — ``TankmapError``, one line."""
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.safeio import check_output
 
     if not force and os.path.lexists(path):
         raise TankmapError(f"{path}: already exists (use --force to overwrite)")
-    return check_output(path, force=True)
+    target = check_output(path, force=True)
+    try:
+        probe_folder(target.parent)
+    except OSError as exc:
+        raise TankmapError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return target
 
 
-def require_playable(scenario: Any, path: str) -> None:
+def require_playable(scenario: Any, path: str, verb: str = "simulate") -> None:
     """Refuse a scenario the playout commands cannot play (illegal, or already decided)
-    with one line naming the file and pointing at ``tankmap check``."""
+    with one line naming the file, saying what the command cannot do with it (``verb``:
+    "cannot play an illegal scenario") and pointing at ``tankmap check``."""
     from tankmap.analysis.simulation.runner import IllegalScenarioError, require_legal
     from tankmap.rules.errors import TankmapError
 
     try:
-        require_legal(scenario)
+        require_legal(scenario, verb)
     except IllegalScenarioError as exc:
         raise TankmapError(f"{path}: {exc}; see 'tankmap check {path}'") from None
 

@@ -12,6 +12,7 @@ from tankmap.commands.common import add_option_flag, add_seed_and_workers
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "ladder",
+        formatter_class=_AgentsHelp,
         help="rate agents by strength and check the balance verdict against them",
         description=(
             "Play every pair of agents on the board with sides swapped (half the games "
@@ -33,7 +34,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agents",
         metavar="A,B,...",
-        help="comma-separated agents (default: random,heuristic,search; "
+        help=f"comma-separated agents (default, weakest first: {DEFAULTS_MARK}; "
         "'tankmap ladder FILE --help-agents' lists every agent of the game, e.g. uct)",
     )
     p.add_argument(
@@ -48,9 +49,43 @@ def register(sub: Any) -> None:
     )
     add_seed_and_workers(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
-    p.add_argument("--out", metavar="DIR", help="also write ladder.html and ladder.json there")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="also write ladder.html and ladder.json there"
+        " (DIR must be new, empty or an earlier report of this command)",
+    )
     add_option_flag(p)
     p.set_defaults(handler=run)
+
+
+DEFAULTS_MARK = "<the default agents of each game>"
+"""Stands in ``--agents``' help for ``default_agents_text()``, filled in only when the
+help is shown (the agents' table imports numpy: ``tankmap --help`` stays fast)."""
+
+
+def default_agents_text() -> str:
+    """Each game's default ladder, from ``default_agents`` (what ``run`` plays):
+    "final-act: random,heuristic,search,ksearch; tank-chess: ..."."""
+    from tankmap.analysis.simulation.agent_info import default_agents
+    from tankmap.analysis.simulation.games import NoDriverError
+    from tankmap.rules.registry import ruleset_names
+
+    lines = []
+    for name in ruleset_names():
+        try:
+            lines.append(f"{name}: {','.join(default_agents(name))}")
+        except NoDriverError:  # a ruleset that cannot be played has no ladder
+            continue
+    return "; ".join(lines)
+
+
+class _AgentsHelp(argparse.HelpFormatter):
+    """The ladder's help, with ``DEFAULTS_MARK`` replaced by ``default_agents_text()``."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        text = super()._expand_help(action)
+        return text.replace(DEFAULTS_MARK, default_agents_text()) if DEFAULTS_MARK in text else text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,11 +114,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     require_playable(scenario, args.file)
     agents = args.agents.split(",") if args.agents else default_agents(scenario.ruleset)
+    _require_two_agents(scenario, agents)
     check_range(args.games, 2, MAX_GAMES, "--games")
     check_range(args.seed, 0, MAX_SEED, "--seed")
     workers = worker_count(args.workers, args.scheduler, "ladder")
     if args.out:
-        prepare_out_dir(args.out)
+        prepare_out_dir(args.out, "ladder")
     bar, finish = terminal_bar("ladder")
 
     result = run_ladder(
@@ -145,3 +181,21 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         print(f"  report: {doc['report']}")
     return 0
+
+
+def _require_two_agents(scenario: Any, agents: list[str]) -> None:
+    """``TankmapError`` naming the agent when fewer than two different ones are given: an
+    unknown one (``PolicyError``: "unknown Final Act policy 'bogus' (known: ...)") or the
+    one given alone. Two or more are checked by the ladder itself."""
+    from tankmap.analysis.simulation.games import get_driver
+    from tankmap.rules.errors import TankmapError
+
+    distinct = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
+    if len(distinct) >= 2:
+        return
+    driver = get_driver(scenario.ruleset)
+    prepared = driver.prepare(scenario)
+    for agent in distinct:
+        driver.check_policy(prepared, agent)
+    given = f"only {distinct[0]!r} was given" if distinct else "none was given"
+    raise TankmapError(f"a ladder needs at least two different agents ({given})")

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.play.names import parse_as
     from tankmap.analysis.play.records import session_of_record
     from tankmap.analysis.play.terminal import Terminal
-    from tankmap.commands.common import check_range, claim_output, load
+    from tankmap.commands.common import check_range, claim_output, load, require_playable
     from tankmap.rules.errors import TankmapError
 
     check_range(args.seed, 0, 2**63 - 1, "--seed")
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         session.set_players(_players(people, args.agent))
     else:
         scenario = load(args.file, args.option)
+        require_playable(scenario, args.file, "play")  # the file named, as simulate does
         people = parse_as(scenario.ruleset, args.side)
         session = open_session(scenario, _players(people, args.agent), args.seed)
 

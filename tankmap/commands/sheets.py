@@ -28,15 +28,16 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the setup sheets to ``-o OUT`` atomically; ``TankmapError`` (one line) for a
+    name that is no PDF, an existing OUT without ``--force``, or a folder that cannot be
+    written."""
     import os
-    import tempfile
     from pathlib import Path
 
     from tankmap.commands.common import claim_output, load
     from tankmap.rules.errors import TankmapError, import_extra
 
-    out = Path(args.output)
-    if out.suffix.lower() != ".pdf":
+    if Path(args.output).suffix.lower() != ".pdf":
         raise TankmapError(f"{args.output}: setup sheets are a PDF (a name ending in .pdf)")
     out = claim_output(args.output, args.force)
     scenario = load(args.file, args.option)
@@ -48,18 +49,9 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.editor.export import export_setup_sheets
 
     app = QApplication.instance() or QApplication([])
-    folder = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
-    os.close(fd)
-    try:
-        pages = export_setup_sheets(scenario, tmp)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, out)
-    except (OSError, TankmapError) as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise TankmapError(f"{args.output}: cannot write the setup sheets: {exc}") from None
+    # written atomically through the output gate's temp file, as render writes: a missing
+    # or read-only folder is "OUT: cannot write: <why>", and a failure keeps the old file
+    pages = export_setup_sheets(scenario, out)
     del app
     print(f"wrote {out} ({pages} pages, one per side)")
     return 0

@@ -63,10 +63,17 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--record",
         metavar="PATH",
-        help="also save the first game's record (orders/turns, replayable) as JSON",
+        help="also save the first game's record (orders/turns, replayable) as JSON; an "
+        "existing PATH is refused (checked before the games are played) unless --force",
     )
+    p.add_argument("--force", action="store_true", help="overwrite the --record PATH if it exists")
     p.add_argument("--json", action="store_true", help="print one JSON document")
-    p.add_argument("--out", metavar="DIR", help="write report.html, charts and games.csv")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write report.html, charts and games.csv"
+        " (DIR must be new, empty or an earlier report of this command)",
+    )
     add_option_flag(p)
     p.set_defaults(handler=run)
 
@@ -84,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         MAX_GAMES,
         MAX_SEED,
         check_range,
+        claim_output,
         load,
         prepare_out_dir,
         require_playable,
@@ -101,11 +109,9 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.max_games, 1, MAX_GAMES, "--max-games")
     args.workers = worker_count(args.workers, args.scheduler, "simulate")
     if args.out:
-        prepare_out_dir(args.out)  # before the games: results are never lost at the end
-    if args.record:
-        from tankmap.rules.safeio import check_output
-
-        check_output(args.record)  # a link, a folder, a file that is no JSON: refused now
+        prepare_out_dir(args.out, "simulate")  # before the games: results are never lost at the end
+    # before the games: an existing file (without --force) or an unwritable folder
+    record_target = claim_output(args.record, args.force) if args.record else None
     chosen: tuple[str, str] | None = None
     if args.policy is None and not (args.south and args.north):
         from tankmap.analysis.simulation.agent_info import default_agent
@@ -154,12 +160,12 @@ def run(args: argparse.Namespace) -> int:
     if chosen is not None:
         doc["default_agent"] = {"name": chosen[0], "reason": chosen[1]}
     failed: list[str] = []  # a write that fails after the games: results printed anyway
-    if args.record:
+    if record_target is not None:
         from tankmap.analysis.simulation.runner import record_game
 
         _result, rec = record_game(scenario, (south, north), seed=args.seed, game=0)
         try:
-            rec.save(args.record)
+            rec.save(record_target)
             doc["record"] = args.record
         except TankmapError as exc:
             failed.append(str(exc))

@@ -67,7 +67,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
-        "--out", metavar="DIR", help="also write each suggested board as DIR/suggestion-K.json"
+        "--out",
+        metavar="DIR",
+        help="also write each suggested board as DIR/suggestion-K.json"
+        " (DIR must be new, empty or an earlier report of this command)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         raise TankmapError(f"--budget must be between 1 and 86400 seconds, not {args.budget}")
     workers = worker_count(args.workers, None, "suggest")
     if args.out:
-        prepare_out_dir(args.out)
+        prepare_out_dir(args.out, "suggest")
     require_playable(scenario, args.file)
     bar, finish = terminal_bar("suggest")
     result = suggest(

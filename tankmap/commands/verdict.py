@@ -88,7 +88,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
-        "--out", metavar="DIR", help="also write verdict.html, trace.png and verdict.json there"
+        "--out",
+        metavar="DIR",
+        help="also write verdict.html, trace.png and verdict.json there"
+        " (DIR must be new, empty or an earlier report of this command)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tankmap.analysis.simulation.agent_info import describe
     from tankmap.analysis.simulation.families import families
-    from tankmap.analysis.verdict.cache import save_verdict
+    from tankmap.analysis.verdict.cache import save_verdict, stronger_kept, verdict_line
     from tankmap.analysis.verdict.climb import run_verdict
     from tankmap.analysis.verdict.played import PlayedGames
     from tankmap.commands.common import (
@@ -135,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         )
     workers = worker_count(args.workers, args.scheduler, "verdict")
     if args.out:
-        prepare_out_dir(args.out)
+        prepare_out_dir(args.out, "verdict")
     show = sys.stderr.isatty()
 
     def bar(stage: str, done: int, total: int) -> None:
@@ -172,6 +175,14 @@ def run(args: argparse.Namespace) -> int:
     saved = save_verdict(scenario, doc)
     if saved is not None:
         doc["saved"] = str(saved)
+    kept = stronger_kept(scenario, doc)
+    note = (
+        None
+        if kept is None
+        else "not remembered: the board keeps a verdict resting on more games and rungs ("
+        + verdict_line(kept, sides).removeprefix("verdict: ")
+        + "), which simulate, the reports and the editor go on showing"
+    )
     if args.out:
         from tankmap.analysis.verdict.report import write_verdict_report
 
@@ -181,7 +192,17 @@ def run(args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     print(text_report(doc, printable(args.file, 200), sides))
+    if note is not None:
+        print(f"  {note}")
     return 0
+
+
+def win_rate_text(doc: dict[str, Any], side: str, shown: str) -> str:
+    """``"South 0.525 [0.456, 0.593]"``: a side's self-play win rate with its 95 % interval
+    (the rate alone in a document without ``win_rate_ci95``)."""
+    rate = f"{shown} {doc['win_rate'][side]:.3f}"
+    ci = (doc.get("win_rate_ci95") or {}).get(side)
+    return f"{rate} [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else rate
 
 
 def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
@@ -193,12 +214,11 @@ def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
     headline = f"{side[fav]} FAVOURED" if fav in side else fav.upper()
     state = state_text(doc)
     lo, hi = doc["balance_ci95"]
-    ws, wn = doc["win_rate"]["south"], doc["win_rate"]["north"]
     lines = [
         f"{name}: {headline} ({state})",
         f"  {doc['agent']} self-play, {doc['games']} games, seed {doc['seed']}: "
-        f"{sides[0]} {ws:.3f}, {sides[1]} {wn:.3f}, draws {doc['draws']:.3f}; "
-        f"balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}]",
+        f"{win_rate_text(doc, 'south', sides[0])}, {win_rate_text(doc, 'north', sides[1])}, "
+        f"draws {doc['draws']:.3f}; balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}]",
         f"  why: {doc['reason']}",
         "  rung              games  favours   balance [95%]            score vs previous [95%]",
     ]

@@ -161,3 +161,14 @@ def test_analyze_checks_every_file_before_writing_any_report(
     assert not out.exists()  # nothing half-done
     assert main(["analyze", TW, "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def test_analyze_text_says_why_a_unit_has_no_turns_to_goal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A unit that cannot win by moving is said in words, not as Python's None."""
+    assert main(["analyze", "tank-chess/basic-16"]) == 0
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert "White heavy at c1: turns to goal none (cannot win by moving)" in out
+    assert "White command at h1: turns to goal 4" in out

@@ -201,3 +201,24 @@ def test_agent_lines() -> None:
     assert describe("tank-chess", "uct:200").startswith("uct[:N]")
     assert "berm" in describe("final-act", "heuristic+no-berms")
     assert "no description" in describe("final-act", "alphazero")
+
+
+def test_help_lists_each_games_default_agents(capsys: pytest.CaptureFixture[str]) -> None:
+    """--agents' help says what a ladder plays without it, game by game (before: one line,
+    "random,heuristic,search", for every game)."""
+    with pytest.raises(SystemExit):
+        main(["ladder", "--help"])
+    text = "".join(capsys.readouterr().out.split())  # wrapping may cut a word anywhere
+    for game in ("final-act", "tank-chess", "tank-wars"):
+        assert f"{game}:{','.join(default_agents(game))}" in text
+    assert "final-act:random,heuristic,search,ksearch;" in text
+
+
+@pytest.mark.parametrize("game", ["final-act/mirror", "tank-chess/basic-16", "tank-wars/default"])
+def test_an_unknown_agent_alone_is_named(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: "a ladder needs at least two different agents" for --agents bogus."""
+    assert main(["ladder", game, "--agents", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "policy 'bogus'" in err and "known:" in err
+    assert main(["ladder", game, "--agents", "heuristic,heuristic"]) == 2
+    assert "two different agents (only 'heuristic' was given)" in capsys.readouterr().err

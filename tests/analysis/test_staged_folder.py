@@ -51,7 +51,7 @@ def test_a_folder_with_other_files_is_refused_untouched(tmp_path: Path) -> None:
     out.mkdir()
     (out / "notes.txt").write_text("keep me")
     (out / "report.html").write_text("a report")
-    with pytest.raises(TankmapError, match="other files than an earlier report"):
+    with pytest.raises(TankmapError, match="other files than an earlier analyze report"):
         with staged_folder(out):
             pytest.fail("the block must not run")
     assert names(out) == ["notes.txt", "report.html"] and names(tmp_path) == ["mine"]
@@ -98,3 +98,36 @@ def test_analyze_out_replaces_an_earlier_report_and_names_the_real_folder(
     assert "stale.png" not in names(out) and "analysis.json" in names(out)
     assert json.loads((out / "analysis.json").read_text())["ruleset"] == "tank-wars"
     assert names(tmp_path) == ["rep"]
+
+
+def test_every_out_refuses_another_commands_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rule for every --out: simulate into analyze's report folder is refused (it
+    replaced report.html and board.png and left the rest), and so is analyze into
+    simulate's; a command's own earlier report is replaced."""
+    from tankmap.cli import main
+
+    rep = tmp_path / "R"
+    assert main(["analyze", "final-act/mirror", "--out", str(rep), "--workers", "1"]) == 0
+    before = {p.name: p.read_bytes() for p in rep.iterdir()}
+    capsys.readouterr()
+    sim = ["simulate", "final-act/mirror", "--games", "4", "--policy", "random"]
+    assert main([*sim, "--workers", "1", "--out", str(rep)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"tankmap simulate: error: {rep}: holds a report of 'tankmap analyze', which the "
+        "simulate report would spoil: give a new or empty folder"
+    )
+    assert {p.name: p.read_bytes() for p in rep.iterdir()} == before
+    other = tmp_path / "S"
+    assert main([*sim, "--workers", "1", "--out", str(other)]) == 0
+    assert main([*sim, "--workers", "1", "--out", str(other)]) == 0  # its own: replaced
+    assert main(["analyze", "final-act/mirror", "--out", str(other), "--workers", "1"]) == 2
+    assert "holds a report of 'tankmap simulate'" in capsys.readouterr().err
+    for command in ("verdict", "ladder", "suggest"):
+        assert main([command, "final-act/mirror", "--out", str(rep)]) == 2
+        assert "holds a report of 'tankmap analyze'" in capsys.readouterr().err
+    (other / "notes.txt").write_text("mine")
+    assert main([*sim, "--workers", "1", "--out", str(other)]) == 2
+    assert "holds other files than an earlier simulate report" in capsys.readouterr().err

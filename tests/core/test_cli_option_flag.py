@@ -47,3 +47,13 @@ def test_bad_override_is_one_line_and_exit_2(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "mirror.json" in err and words in err
+
+
+def test_a_value_not_among_the_choices_lists_them_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before: "must be one of ['diamond-3', 'diamond-2', 'wide-4']" (a Python list)."""
+    assert main(["check", MIRROR, "--option", "tank_cone=x"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("option 'tank_cone' must be diamond-3, diamond-2 or wide-4, not 'x'")
+    assert main(["check", MIRROR, "--option", "tank_cone=wide-4"]) == 0

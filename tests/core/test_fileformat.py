@@ -97,7 +97,17 @@ def test_scenario_repr_rebuilds_it(toy: Any) -> None:
         ({"board": {"columns": "8", "rows": 8}}, "$.board.columns", "whole number"),
         ({"options": {"nope": 1}}, "$.options.nope", "no option 'nope'"),
         ({"options": {"flag": "yes"}}, "$.options.flag", "takes a true/false value"),
-        ({"options": {"mode": "c"}}, "$.options.mode", "must be one of"),
+        ({"options": {"mode": "c"}}, "$.options.mode", "must be "),
+        (
+            {"units": [{"kind": "pawn", "side": "south", "cell": "a1", "wreck": 1}]},
+            "$.units[0].wreck",
+            "true or false (got 1)",
+        ),
+        (  # a JSON value quoted as JSON writes it
+            {"units": [{"kind": "pawn", "side": "south", "cell": "a1", "name": True}]},
+            "$.units[0].name",
+            "(got true)",
+        ),
         (
             {"units": [{"kind": "pawn", "side": "south", "cell": "9z"}]},
             "$.units[0].cell",
@@ -110,7 +120,7 @@ def test_scenario_repr_rebuilds_it(toy: Any) -> None:
         ),
         (
             {"units": [{"kind": "king", "side": "south", "cell": "a1"}]},
-            "$.units[0]",
+            "$.units[0].kind",
             "unknown unit kind 'king'",
         ),
         (
@@ -136,7 +146,7 @@ def test_scenario_repr_rebuilds_it(toy: Any) -> None:
         ),
         (
             {"terrain": [{"kind": "lava", "cells": ["a1"]}]},
-            "$.terrain[0]",
+            "$.terrain[0].kind",
             "unknown terrain kind 'lava'",
         ),
         ({"terrain": [{"kind": "rock", "cells": []}]}, "$.terrain[0].cells", "at least one"),

@@ -30,3 +30,22 @@ def test_sheets_one_page_per_side(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "already exists" in capsys.readouterr().err
     assert main(["sheets", "final-act/mirror", "-o", str(tmp_path / "x.png")]) == 2
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_sheets_unwritable_folder_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing or read-only folder: "OUT: cannot write: <why>", exit 2, as render says."""
+    pytest.importorskip("PySide6")
+    missing = tmp_path / "nonexistdir" / "x.pdf"
+    assert main(["sheets", "final-act/mirror", "-o", str(missing)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"tankmap sheets: error: {missing}: cannot write: No such file or directory"
+    import tempfile
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)  # root can write a 0o555 folder
+    assert main(["sheets", "final-act/mirror", "-o", str(tmp_path / "y.pdf")]) == 2
+    assert capsys.readouterr().err.strip().endswith("y.pdf: cannot write: Permission denied")

@@ -52,8 +52,9 @@ def test_one_shell_on_an_at_and_the_rm_takes_out_both() -> None:
 def test_a_tank_covers_the_at_with_it_but_the_rm_elsewhere_is_hit() -> None:
     # The control: an undamaged south tank with its AT on f5 is damaged, the AT kept; an R/M
     # alone on e5, shelled by north's 1 from e8, is out.
-    g = game(*FAR, tank(S, "f5", "C"), at(S, "f5"), rm(S, "e5"), tank(N, "f8", "C"),
-             tank(N, "e8", "1"))
+    g = game(
+        *FAR, tank(S, "f5", "C"), at(S, "f5"), rm(S, "e5"), tank(N, "f8", "C"), tank(N, "e8", "1")
+    )
     st = g.initial_state()
     play(g, st, shells={5: "f5", 6: "e5"})
     assert st.alive == [True, True, True, True, False, True, True]

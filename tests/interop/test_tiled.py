@@ -303,3 +303,30 @@ def test_cli_export_import_round_trip_and_refusals(
     assert main(["export", str(src), "-o", str(tmp_path / "x.png")]) == 2
     assert main(["import", str(src), "-o", str(tmp_path / "c.json")]) == 2
     assert read_tiled(tmp_path / "basic.tmj") == read_scenario(src)
+
+
+def test_cli_export_keeps_a_foreign_tileset_and_a_disagreeing_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unrelated tankmap-tiles.png beside OUT is refused unless --force (the same image
+    is kept as it is); an OUT named .tmx with --format tmj is an error, not OUT.tmx.tmj."""
+    src = str(ROOT / "maps" / "final-act" / "mirror.json")
+    tiles = tmp_path / "tankmap-tiles.png"
+    tiles.write_bytes(b"my own picture")
+    assert main(["export", src, "-o", str(tmp_path / "new1.tmx")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(
+        "tankmap-tiles.png: already exists and is not tankmap's tileset image "
+        "(use --force to overwrite)"
+    )
+    assert tiles.read_bytes() == b"my own picture" and not (tmp_path / "new1.tmx").exists()
+    assert main(["export", src, "-o", str(tmp_path / "new1.tmx"), "--force"]) == 0
+    assert tiles.read_bytes().startswith(b"\x89PNG")
+    assert main(["export", src, "-o", str(tmp_path / "new2.tmx")]) == 0  # the same image
+    assert main(["export", src, "-o", str(tmp_path / "new3.tmx"), "--format", "tmj"]) == 2
+    assert "the name says a tmx map but --format says tmj" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "new1.tmx",
+        "new2.tmx",
+        "tankmap-tiles.png",
+    ]

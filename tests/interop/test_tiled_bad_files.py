@@ -397,7 +397,7 @@ def test_import_command_refuses_in_one_line_and_writes_nothing(
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ('value="tank"', 'value="zeppelin"', "unknown unit kind 'zeppelin'"),
+        ('value="tank"', 'value="zeppelin"', "property 'kind': unknown unit kind 'zeppelin'"),
         ('value="N"', 'value="X"', "property 'facing': not a facing: 'X'"),
         ('type="int" value="0"', 'type="int" value="-1"', "property 'damage': must be between"),
     ],

@@ -141,3 +141,21 @@ def test_black_is_accepted_in_tank_chess(
     assert play(monkeypatch, [], "tank-chess/basic-16", "--as", "Black", "--agent", "random") == 0
     out = capsys.readouterr().out
     assert "White (random): " in out and "Black to move (turn 2)\n" in out
+
+
+def test_an_illegal_scenario_is_refused_naming_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "cannot simulate an illegal scenario: ..." without the file's name."""
+    from tankmap.maps import map_path
+
+    source = map_path("final-act/mirror")
+    assert source is not None
+    data = json.loads(Path(source).read_text())
+    data["units"] = data["units"][:1] + data["units"]  # the first tank twice
+    bad = tmp_path / "ill.json"
+    bad.write_text(json.dumps(data))
+    assert play(monkeypatch, [], str(bad)) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tankmap play: error: {bad}: cannot play an illegal scenario: ")
+    assert err.endswith(f"; see 'tankmap check {bad}'") and len(err.splitlines()) == 1

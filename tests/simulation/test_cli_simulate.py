@@ -296,3 +296,30 @@ def test_a_board_without_units_is_refused_in_one_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert "nothing to play: White and Black have no units" in err[0]
+
+
+def test_record_refuses_an_existing_file_and_an_unwritable_folder_before_playing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--record never overwrites without --force, as play --record and replay -o; an
+    existing file or a folder that cannot be written is refused before any game."""
+    from tankmap.analysis.simulation import runner
+
+    def no_games(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    scen = tmp_path / "myscen.json"
+    scen.write_text('{"format": "tankmap-scenario"}\n')
+    base = ["simulate", MIRROR, "--games", "1", "--policy", "random", "--workers", "1"]
+    with monkeypatch.context() as m:
+        m.setattr(runner, "simulate", no_games)
+        assert main([*base, "--record", str(scen)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"tankmap simulate: error: {scen}: already exists (use --force to overwrite)"
+        missing = tmp_path / "nonexist" / "r.json"
+        assert main([*base, "--record", str(missing)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"tankmap simulate: error: {missing}: cannot write: No such file or directory"
+    assert scen.read_text() == '{"format": "tankmap-scenario"}\n'
+    assert main([*base, "--record", str(scen), "--force"]) == 0
+    assert json.loads(scen.read_text())["format"] == "tankmap-final-act-game"

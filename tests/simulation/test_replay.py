@@ -143,3 +143,32 @@ def test_records_with_rm_repairs_replay(tmp_path: Path, capsys: pytest.CaptureFi
         doc = json.loads(capsys.readouterr().out)
         assert doc["result"]["rounds"] == r.length
         assert doc["result"]["winner"] == (None if r.winner is None else r.winner.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "steps"), [("final-act/mirror", "rounds"), ("tank-chess/basic-16", "turns")]
+)
+def test_an_unfinished_game_is_not_decided(
+    name: str, steps: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record of a game stopped early ends "not decided", as play says; before it read
+    "result: draw (None) after 2 turns"."""
+    rec = _record(tmp_path, name)
+    data = json.loads(rec.read_text())
+    data[steps] = data[steps][:2]
+    data["result"] = None
+    rec.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["replay", str(rec)]) == 0
+    word = "turns" if steps == "turns" else "rounds"
+    assert capsys.readouterr().out.splitlines()[-1] == f"result: not decided after 2 {word}"
+
+
+def test_a_missing_record_is_said_as_the_other_commands_say_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: the system's "No such file or directory"."""
+    missing = tmp_path / "missing.json"
+    assert main(["replay", str(missing)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tankmap replay: error: {missing}: $: cannot read file: no such file")

@@ -174,3 +174,27 @@ def test_a_verdict_without_games_is_not_remembered(cache: Path) -> None:
     assert save_verdict(MIRROR, _climb(False, [(0, 0)], 0)) is None
     assert load_verdict(MIRROR) is None
     assert save_verdict(MIRROR, _climb(False, [(40, 0)], 40)) is not None
+
+
+def test_the_command_says_when_its_verdict_is_not_remembered(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tankmap.cli import main
+
+    board = read_scenario(map_path("tank-wars/default"))  # type: ignore[arg-type]
+    kept = {
+        **_doc("regret", "north", True),
+        "agent": "regret:512",
+        "trace": [
+            {"agent": f"regret:{32 << i}", "games": 200, "match_games": 200} for i in range(5)
+        ],
+    }
+    assert save_verdict(board, kept) is not None
+    assert main(["verdict", "tank-wars/default", "--time-limit", "2", "--no-cross-check"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(
+        "not remembered: the board keeps a verdict resting on more games and rungs (favours "
+        "North (converged), balance 0.60 [0.50, 0.70], regret:512, 200 games, seed 1), which "
+        "simulate, the reports and the editor go on showing"
+    )
+    assert load_verdict(board) == kept

@@ -139,3 +139,22 @@ def test_the_headline_says_when_the_cross_check_disagrees() -> None:
         assert state_text(doc) == "NOT converged"
     doc["converged"] = True
     assert state_text({**doc, "cross_check": None}) == "converged"
+
+
+def test_the_text_gives_the_win_rates_with_their_intervals() -> None:
+    """The self-play line shows each side's 95 % interval, as --json's win_rate_ci95 has it
+    (before: "South 0.525, North 0.475" alone)."""
+    from tankmap.commands.verdict import text_report
+
+    doc: dict[str, Any] = {
+        "favoured": "even", "converged": True, "agent": "search:3", "games": 200, "seed": 0,
+        "balance": 0.95, "balance_ci95": [0.85, 1.0], "draws": 0.0,
+        "win_rate": {"south": 0.525, "north": 0.475},
+        "win_rate_ci95": {"south": [0.456, 0.593], "north": [0.407, 0.544]},
+        "reason": "even", "trace": [], "seconds": 3.0,
+    }  # fmt: skip
+    line = text_report(doc, "mirror", ("South", "North")).splitlines()[1]
+    assert line == (
+        "  search:3 self-play, 200 games, seed 0: South 0.525 [0.456, 0.593], "
+        "North 0.475 [0.407, 0.544], draws 0.000; balance 0.950 [0.850, 1.000]"
+    )
