@@ -163,7 +163,9 @@ class PaletteDock(QWidget):
         self._doc = self.ctx.doc
         self.ctx.doc.changed.connect(self.refresh)
         names = self.ctx.doc.ruleset.side_names()
-        self.list.setHeaderLabels(["Piece", names[Side.SOUTH], names[Side.NORTH]])
+        self.list.setHeaderLabels(
+            ["Piece", f"{names[Side.SOUTH]} left", f"{names[Side.NORTH]} left"]
+        )
         for index, side in ((1, Side.SOUTH), (2, Side.NORTH)):
             button = self.side_group.button(index)
             button.setText(names[side])

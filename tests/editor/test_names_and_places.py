@@ -58,7 +58,7 @@ def test_the_tank_chess_editor_says_white_and_black(make_window: Callable[..., A
         "White's setup area" in texts and "Black unit (the barrel points where it faces)" in texts
     )
     header = [w.palette_dock.list.headerItem().text(i) for i in (1, 2)]
-    assert header == ["White", "Black"]
+    assert header == ["White left", "Black left"]
     assert w.actions_by_id["view.overlay_cov_south"].text() == "Fire coverage: White"
     assert w.actions_by_id["edit.copy_north"].text().replace("&", "") == "Copy Black setup to White"
     menus = " ".join(a.text() + a.toolTip() for a in w.actions_by_id.values())
