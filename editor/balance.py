@@ -504,11 +504,12 @@ class BalanceDialog(QDialog):
         if self.last is None:
             return None
         scenario, doc, table = self.last
+        agents = " vs ".join(self.last_run[0]) if self.last_run is not None else "?"
         window = DecidedWindow(
             scenario,
             table,
             self.parentWidget() or self,
-            f": {doc['games']} games, seed {doc['seed']}",
+            f": {doc['games']} games of {agents}, seed {doc['seed']}",
         )
         window.show()
         return window

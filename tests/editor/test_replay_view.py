@@ -276,6 +276,7 @@ def test_where_games_were_decided_is_a_heat_map_of_the_run(qtbot: Any) -> None:
     assert dialog.decided_button.isEnabled()
     dialog.decided_button.click()
     (window,) = dialog.findChildren(DecidedWindow)
+    assert "30 games of heuristic vs heuristic, seed 0" in window.windowTitle()
     maps = decided_maps(dialog.last[2], scenario.board)  # type: ignore[index]
     board = scenario.board
     for key in ("losses-south", "losses-north", "won-south", "won-north"):
