@@ -283,7 +283,8 @@ class HeatOverlay(QGraphicsItem):
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         font = QFont()
-        font.setPixelSize(11)
+        font.setPixelSize(max(11, int(CELL / 3)))  # readable where the board is drawn small
+        font.setBold(True)
         p.setFont(font)
         for cell, v in self.values.items():
             c = QColor(self.colour)
