@@ -222,37 +222,61 @@ class FileMenu:
 
     # --- recovery ---------------------------------------------------------------------------
     def offer_recovery(self) -> bool:
-        """If an autosave of this document (or of an untitled one) was left by a crash, offer
-        to restore it; restoring is one undoable step and leaves the document modified."""
+        """If an autosave of this document was left by a crash, offer to restore it; an
+        untitled document (the editor started without a file) is offered the copies of
+        untitled documents and of the recent files. Restoring is one undoable step (on the
+        recent file, opened first) and leaves the document modified; a copy declined is
+        removed."""
         path = self.doc.path
-        candidates = [self.autosave.find_for(path)] if path else self.autosave.find_untitled()
-        for found in candidates:
-            if found is None:
-                continue
+        for found, original in self._left_copies(path):
             try:
                 recovered = read_scenario(found)
             except TankmapError:
                 found.unlink(missing_ok=True)
                 continue
-            if path:
-                name = f"“{path}”"
+            if original is not None:
+                name = f"“{original}”"
             else:
                 title = f" “{recovered.title}”" if recovered.title else ""
                 rs_title = ruleset_title(get_ruleset(recovered.ruleset))
                 name = f"an untitled {rs_title} scenario{title}"
             if self.prompter.recover(str(found), name):
-                if path is None and recovered.ruleset != self.doc.scenario.ruleset:
-                    self.replace_document(Document(recovered))
-                    self.doc.undo_stack.resetClean()
-                else:
-                    self.doc.undo_stack.push(
-                        ScenarioCommand(self.doc, "Recover autosave", recovered)
-                    )
+                self._restore(recovered, original if path is None else None)
                 found.unlink(missing_ok=True)
                 self.ctx.say(f"Recovered unsaved work from {found}")
                 return True
             found.unlink(missing_ok=True)
         return False
+
+    def _left_copies(self, path: Path | None) -> list[tuple[Path, Path | None]]:
+        """The autosaved copies to offer, each with the file it is a copy of (``None``: an
+        untitled document's)."""
+        if path is not None:
+            found = self.autosave.find_for(path)
+            return [] if found is None else [(found, path)]
+        copies: list[tuple[Path, Path | None]] = [(f, None) for f in self.autosave.find_untitled()]
+        for recent in self.recent_files():
+            found = self.autosave.find_for(Path(recent))
+            if found is not None:
+                copies.append((found, Path(recent)))
+        return copies
+
+    def _restore(self, recovered: Scenario, reopen: Path | None) -> None:
+        """Put ``recovered`` in place as one undoable step: on ``reopen`` opened first (a
+        recent file's copy), or on the document as it is (a new document when the copy is
+        of another game)."""
+        if reopen is not None:
+            try:
+                self.replace_document(Document.open(reopen))
+            except TankmapError:  # the file is gone or unreadable: keep the work untitled
+                self.replace_document(Document(recovered))
+                self.doc.undo_stack.resetClean()
+                return
+        elif self.doc.path is None and recovered.ruleset != self.doc.scenario.ruleset:
+            self.replace_document(Document(recovered))
+            self.doc.undo_stack.resetClean()
+            return
+        self.doc.undo_stack.push(ScenarioCommand(self.doc, "Recover autosave", recovered))
 
     # --- recent files -----------------------------------------------------------------------
     def recent_files(self) -> list[str]:

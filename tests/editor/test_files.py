@@ -143,6 +143,25 @@ def test_autosave_writes_a_copy_and_recovery_restores_it(
     assert w2.doc.scenario.units == ()
 
 
+def test_starting_without_a_file_offers_the_work_left_on_a_recent_file(
+    make_window: Any, prompter: Any, tmp_path: Path, qtbot: Any
+) -> None:
+    path = tmp_path / "b.json"
+    write_scenario(get_ruleset("final-act").new_scenario(), path)
+    w = make_window(path, interval_ms=20)  # (opening it makes it a recent file)
+    with qtbot.waitSignal(w.autosave.saved, timeout=60_000):
+        add_tank(w)
+    w.autosave.attach = lambda doc: None  # type: ignore[method-assign]  # a crash: no clean close
+    w.hide()
+    prompter.recover_answer = True
+    w2 = make_window(offer_recovery=True)  # ``tankmap edit`` with no file, the same settings
+    assert ("recover-original", f"“{path}”") in prompter.asked
+    assert w2.doc.path == path and len(w2.doc.scenario.units) == 1 and w2.doc.modified
+    w2.run_action("edit.undo")  # one undoable step on the file as it was saved
+    assert w2.doc.scenario.units == () and not w2.doc.modified
+    w2.doc.undo_stack.redo()
+
+
 def test_clean_save_removes_the_autosave(
     make_window: Any, prompter: Any, tmp_path: Path, qtbot: Any
 ) -> None:
