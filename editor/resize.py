@@ -188,6 +188,11 @@ class ResizeDialog(QDialog):
             button.setObjectName(f"anchor-{name.replace(' ', '-')}")
             grid.addWidget(button, 2 - ay, ax)
             self.anchors[(ax, ay)] = button
+            button.toggled.connect(lambda on, name=name: on and self._show_anchor(name))
+        self.anchor_name = QLabel()
+        self.anchor_name.setObjectName("anchor-name")
+        grid.addWidget(self.anchor_name, 0, 3, 3, 1)
+        grid.setColumnStretch(3, 1)
         self.anchors[(1, 1)].setChecked(True)
         layout.addLayout(grid)
         layout.addWidget(
@@ -199,6 +204,10 @@ class ResizeDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def _show_anchor(self, name: str) -> None:
+        """Say in words which part the chosen button keeps in place."""
+        self.anchor_name.setText(f"  Keeps the {name} in place")
 
     def request(self) -> ResizeRequest:
         anchor = next((a for a, b in self.anchors.items() if b.isChecked()), (1, 1))

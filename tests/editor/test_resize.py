@@ -123,3 +123,14 @@ def test_cancel_changes_nothing(make_window: Any, prompter: Any) -> None:
     prompter.resize = None
     w.run_action("edit.resize")
     assert not w.doc.undo_stack.canUndo()
+
+
+def test_the_anchor_buttons_are_named_in_words(qtbot: Any) -> None:
+    from tankmap.editor.resize import ResizeDialog
+
+    dialog = ResizeDialog(12, 12)
+    qtbot.addWidget(dialog)
+    assert dialog.anchor_name.text() == "  Keeps the centre in place"
+    dialog.anchors[(0, 2)].click()
+    assert dialog.anchor_name.text() == "  Keeps the top left in place"
+    assert dialog.request().anchor == (0, 2)
