@@ -243,13 +243,18 @@ SECONDARY = frozenset({"too-many", "army-too-many", "duplicate-name", "obstacle-
 """Refusal reasons about a side's whole set of pieces (how many, which names): said after
 the reasons about the spot itself, which are what moving the piece elsewhere can cure."""
 
+NAMING = frozenset({"duplicate-name", "bad-name"})
+"""Reasons about a piece's name: said last (a piece past the count has no name left)."""
+
 
 def reason_text(violations: Sequence[Violation]) -> str:
-    """One status-bar line from refusal reasons: the reasons about the spot first, counts
-    and names after; each said once, and a piece named at the start of a reason is not
+    """One status-bar line from refusal reasons: the reasons about the spot first, then
+    counts, then names; each said once, and a piece named at the start of a reason is not
     named again at the start of the next (``south tank 1B at b5: units set up in south rows
     1-3 · stands on a swamp``)."""
-    ordered = sorted(violations, key=lambda v: v.code in SECONDARY)  # stable: rule order
+    ordered = sorted(  # stable: rule order within spot, count and name reasons
+        violations, key=lambda v: (v.code in SECONDARY or v.code in NAMING, v.code in NAMING)
+    )
     said: list[str] = []
     seen: set[str] = set()
     for v in ordered:

@@ -100,3 +100,13 @@ def test_counts_in_refusals_are_singular_for_one(qtbot: Any) -> None:
     assert editing.preview(doc, destroyer).reason == (
         "White has 1 tank destroyer; the 16x16 army has none"
     )
+
+
+def test_a_piece_past_the_count_hears_the_count_before_its_missing_name(qtbot: Any) -> None:
+    # mirror: South has its 7 tanks, so an 8th has no name left either
+    doc = Document(read_scenario(maps.ROOT / "final-act" / "mirror.json"))
+    tank = Unit("tank", Side.SOUTH, doc.scenario.board.parse_cell("l1"), Facing.N)
+    assert editing.preview(doc, tank).reason == (
+        "south has 8 tank units; the rules allow 7 · south tank at l1 has no name; tanks are "
+        "named C 1 1A 1B 2 2A 2B"
+    )
