@@ -67,7 +67,9 @@ def test_refusals_give_the_spot_first_and_name_the_piece_once(qtbot: Any) -> Non
     reason = editing.preview(doc, tank).reason
     assert reason.startswith("south tank 2B at g5: units set up in south's rows 1–3 · ")
     assert reason.count("south tank 2B at g5") == 1
-    assert reason.endswith("south has 8 tank units; the rules allow 7")
+    assert reason.endswith(
+        "south has 8 tank units; the rules allow 7 · south has 2 tanks named 2B (k2 g5)"
+    )
 
 
 def test_reason_text_orders_dedupes_and_drops_the_repeated_subject() -> None:
