@@ -23,7 +23,7 @@ import pandas as pd
 from tankmap.analysis.elo import Rating, fit_elo
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.runner import check_policies, simulate
-from tankmap.analysis.simulation.stats import wilson
+from tankmap.analysis.simulation.stats import rate
 from tankmap.analysis.verdict.rule import Step, judge
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.registry import get_ruleset
@@ -82,15 +82,9 @@ class SelfPlay:
         return {
             "agent": self.agent,
             "games": n,
-            "win_rate": {
-                "south": {
-                    "estimate": self.wins_south / n,
-                    "ci95": list(wilson(self.wins_south, n)),
-                },
-                "north": {
-                    "estimate": self.wins_north / n,
-                    "ci95": list(wilson(self.wins_north, n)),
-                },
+            "win_rate": {  # rounded to 6 decimals, as simulate's
+                "south": rate(self.wins_south, n),
+                "north": rate(self.wins_north, n),
             },
             "draws": self.draws,
             "balance": round(self.balance, 6),

@@ -4,7 +4,8 @@ and CSV tables beside it (plain files: the report works offline, from any folder
 
 Files written by ``write_report(result, out)``::
 
-    out/report.html      summary, balance table, figures, units, lanes
+    out/report.html      the board's remembered verdict, summary, balance table, figures,
+                         units, lanes
     out/board.png reach.png coverage.png contested.png lanes.png routes.png balance.png
     out/kill.png (Tank Chess)  out/artillery.png (Tank Wars)
     out/balance.csv units.csv lanes.csv reach_<side>.csv coverage_<side>.csv
@@ -41,6 +42,7 @@ from tankmap.rules.board import Board
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
+from tankmap.rules.scenario import Scenario
 from tankmap.rules.sides import side_names
 
 _CSS = """
@@ -232,6 +234,7 @@ def write_report(
         )
     if s.notes:
         parts.append(f"<p>{html.escape(s.notes)}</p>")
+    parts.append(_verdict_html(s))
     parts.append("<h2>Summary</h2><ul>")
     for side in Side:
         e = doc["sides"][side.value]
@@ -308,6 +311,25 @@ def write_report(
     if on_step is not None:
         on_step()
     return path
+
+
+def _verdict_html(scenario: Scenario) -> str:
+    """The board's remembered verdict (``tankmap verdict``), or how to get one, in the
+    words of ``simulate``'s line, with a warning when its families disagree."""
+    from tankmap.analysis.simulation.agent_info import verdict_entry
+
+    entry = verdict_entry(scenario)
+    line = str(entry["verdict_line"])
+    page = (
+        f"<p><b>{html.escape(line[:1].upper() + line[1:])}</b><br><small>The verdict is the "
+        "balance at the top of an agent's budget climb, where a stronger agent no longer "
+        "changes it (<code>tankmap verdict</code>); the measures below are static, not "
+        "win rates.</small></p>"
+    )
+    if entry["verdict_disagreement"]:
+        warning = html.escape(str(entry["verdict_disagreement"]))
+        page += f"<p class=prov><b>Warning:</b> {warning}</p>"
+    return page
 
 
 def write_index(entries: Sequence[tuple[str, Path, dict[str, Any]]], out: str | Path) -> Path:

@@ -329,7 +329,9 @@ def suggest(
         g = fresh_gain.get(id(edit))
         if g is not None:
             entry["improvement"] = round(g.estimate, 6)
-            entry["improvement_ci"] = [round(g.lower, 6), round(g.upper, 6)]
+            ci95 = [round(g.lower, 6), round(g.upper, 6)]
+            entry["improvement_ci95"] = ci95  # the suggestions' name
+            entry["improvement_ci"] = list(ci95)  # the name design-assistant.md gave first
             entry["listed"] = g.lower > 0
         tried.append(entry)
     if confirm_agent is not None and listed:

@@ -193,6 +193,15 @@ def _verdict(summary: dict[str, Any]) -> str:
     )
 
 
+def _options(summary: dict[str, Any]) -> str:
+    """The options the run was given on the command line (``--option``), as a sentence."""
+    given = summary.get("options") or {}
+    if not given:
+        return ""
+    words = ", ".join(f"{name}={json.dumps(v)}" for name, v in given.items())
+    return f" Options given: {html.escape(words)}."
+
+
 def _agent_cell(summary: dict[str, Any], side: str) -> str:
     """The agent's name, its one-line description and its strength on this board."""
     from tankmap.analysis.simulation.agent_info import strength_text
@@ -248,7 +257,7 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 8px}}
 img{{max-width:100%}}</style></head><body>
 <h1>Simulation report: {title}</h1>
 <p>Ruleset {html.escape(rs.title)}{provisional}; {summary["games"]} games, seed {summary["seed"]},
-{summary["playouts_per_second"]:.1f} playouts/s.</p>
+{summary["playouts_per_second"]:.1f} playouts/s.{_options(summary)}</p>
 {_verdict(summary)}
 <h2>Results</h2>
 <table><tr><th>side</th><th>agent</th><th>wins</th><th>rate</th><th>Wilson 95 %</th></tr>

@@ -18,9 +18,12 @@ def register(sub: Any) -> None:
             "to the goal per unit and side, reach and fire-coverage maps, contested and safe "
             "cells, cell-disjoint lanes, the choke point and the least exposed route. "
             "--json prints the docs/cli-json.md document (one file: the document itself; several "
-            'files: {"files": [...]} with a "file" key in each); --out DIR writes '
+            'files: {"files": [...]} with a "file" key in each, and an "error" entry for a '
+            "file that could not be read, as 'tankmap check' has: the others are analysed, "
+            "one line on standard error says why, and the exit code is 2). --out DIR writes "
             "report.html with PNG charts and CSV tables (several files: one sub-folder each "
-            "plus an index.html comparing them). DIR is written whole or not at all: it must "
+            "plus an index.html comparing them); any file that cannot be read stops it "
+            "before anything is written. DIR is written whole or not at all: it must "
             "be new, empty or an earlier analyze report, which it replaces (not another "
             "command's report); an interrupted run leaves "
             "it as it was. A progress bar shows on a terminal's standard error."
@@ -47,33 +50,58 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import load, print_json, worker_count
     from tankmap.rules.errors import printable
 
-    scenarios = [load(path, args.option) for path in args.files]  # bad input stops us first
+    if args.out or len(args.files) == 1:  # bad input stops us first
+        loaded: list[Any] = [load(path, args.option) for path in args.files]
+    else:  # several files: an unreadable one is said and left out, as 'check' does
+        loaded = _load_each(args.files, args.option)
+    read = [(p, s) for p, s in zip(args.files, loaded, strict=True) if not isinstance(s, dict)]
     workers = worker_count(args.workers, None, "analyze")
     # --out: written into a temp folder that takes DIR's place at the end, complete or not
     # at all (an interrupted run leaves no folder, or the old report intact)
     with staged_folder(args.out, "analyze") if args.out else nullcontext(None) as stage:
-        docs, written = _analyse(args, scenarios, workers, stage)
+        docs, written = _analyse(args, read, workers, stage)
+    code = 2 if len(read) < len(args.files) else 0
     if args.json:
         if len(args.files) > 1:
-            files = [dict(file=p, **d) for p, d in zip(args.files, docs, strict=True)]
+            found = iter(docs)
+            files = [
+                s if isinstance(s, dict) else dict(file=p, **next(found))
+                for p, s in zip(args.files, loaded, strict=True)
+            ]
             print_json({"files": files})
         else:
             print_json(docs[0])
-        return 0
+        return code
     if args.out:
         print(f"wrote {printable(str(Path(args.out) / written), 300)}")
-        return 0
-    for path, doc in zip(args.files, docs, strict=True):
+        return code
+    for (path, _scenario), doc in zip(read, docs, strict=True):
         _print_text(path, doc)
-    return 0
+    return code
+
+
+def _load_each(paths: list[str], options: list[str]) -> list[Any]:
+    """Each file's scenario, or for one that cannot be read its ``--json`` entry
+    ``{"file", "error"}`` (a ``dict``), the reason said on standard error."""
+    from tankmap.commands.common import file_error, load
+    from tankmap.rules.errors import TankmapError
+
+    loaded: list[Any] = []
+    for path in paths:
+        try:
+            loaded.append(load(path, options))
+        except TankmapError as exc:
+            loaded.append(file_error("analyze", path, exc))
+    return loaded
 
 
 def _analyse(
-    args: argparse.Namespace, scenarios: list[Any], workers: int, stage: Any
+    args: argparse.Namespace, read: list[tuple[str, Any]], workers: int, stage: Any
 ) -> tuple[list[dict[str, Any]], str]:
-    """The ``--json`` documents of ``scenarios``, their reports written into the folder
-    ``stage`` (if not ``None``), and the page to name (relative to ``stage``): the report,
-    or for several files the index. A progress bar on a terminal's standard error."""
+    """The ``--json`` documents of the ``(file, scenario)`` pairs ``read``, their reports
+    written into the folder ``stage`` (if not ``None``), and the page to name (relative to
+    ``stage``): the report, or for several files the index. A progress bar on a
+    terminal's standard error."""
     from pathlib import Path
 
     from tankmap.analysis.batch import Job, analyse_many
@@ -81,12 +109,16 @@ def _analyse(
     from tankmap.commands.common import terminal_bar
     from tankmap.rules.errors import TankmapError
 
+    if not read:
+        return [], ""
+    paths = [path for path, _scenario in read]
+    scenarios = [scenario for _path, scenario in read]
     many = len(args.files) > 1
-    folders: list[str | None] = [None] * len(args.files)
-    shown: list[str | None] = [None] * len(args.files)
+    folders: list[str | None] = [None] * len(paths)
+    shown: list[str | None] = [None] * len(paths)
     if stage is not None:
         slugs: set[str] = set()
-        for i, path in enumerate(args.files):
+        for i, path in enumerate(paths):
             slug, n = _slug(path), 2
             while slug in slugs:  # the same name twice: keep both reports
                 slug, n = f"{_slug(path)}-{n}", n + 1
@@ -95,7 +127,7 @@ def _analyse(
             shown[i] = str(Path(args.out) / slug if many else Path(args.out))
     jobs = [
         Job(s, folder, path, name)
-        for s, folder, path, name in zip(scenarios, folders, args.files, shown, strict=True)
+        for s, folder, path, name in zip(scenarios, folders, paths, shown, strict=True)
     ]
     tick, finish = terminal_bar("analyze")
     try:
@@ -110,9 +142,7 @@ def _analyse(
         return docs, ""
     if not many:
         return docs, str(Path(str(outcomes[0].report)).relative_to(stage))
-    entries = [
-        (p, Path(str(o.report)).parent, o.doc) for p, o in zip(args.files, outcomes, strict=True)
-    ]
+    entries = [(p, Path(str(o.report)).parent, o.doc) for p, o in zip(paths, outcomes, strict=True)]
     try:
         index = write_index(entries, Path(stage))
     except OSError as exc:

@@ -14,7 +14,8 @@ def register(sub: Any) -> None:
         help="check scenarios against their rules",
         description=(
             "Check each FILE against its ruleset's setup rules. Exit code 0 = all legal, "
-            "1 = some setup breaks a rule, 2 = some file could not be read."
+            "1 = some setup breaks a rule, 2 = some file could not be read (one line on "
+            "standard error says why; the other files are still checked)."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -24,9 +25,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
-    from tankmap.commands.common import load, print_json
+    from tankmap.commands.common import file_error, load, print_json
     from tankmap.rules.errors import TankmapError, printable
     from tankmap.rules.registry import get_ruleset
     from tankmap.rules.sides import result_text
@@ -37,12 +36,9 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             scenario = load(path, args.option)
-        except TankmapError as exc:
-            results.append({"file": path, "error": str(exc)})
+        except TankmapError as exc:  # one line on stderr, --json or not; the others go on
+            results.append(file_error("check", path, exc))
             worst = 2
-            if not args.json:
-                msg = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
-                print(f"tankmap check: error: {printable(msg, 1000)}", file=sys.stderr)
             continue
         rs = get_ruleset(scenario.ruleset)
         violations = rs.check(scenario)

@@ -41,6 +41,18 @@ def load(path: str, option_pairs: Iterable[str] = ()) -> Any:
     return scenario
 
 
+def file_error(command: str, path: str, exc: Exception) -> dict[str, str]:
+    """Say why ``path`` could not be read in one line on standard error, naming the file
+    (``tankmap COMMAND: error: PATH: why``, as for any bad input), and return the file's
+    ``--json`` entry ``{"file": path, "error": why}`` of a command that goes on with the
+    other files."""
+    from tankmap.rules.errors import printable
+
+    msg = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
+    print(f"tankmap {command}: error: {printable(msg, 1000)}", file=sys.stderr)
+    return {"file": path, "error": str(exc)}
+
+
 def add_option_flag(parser: Any) -> None:
     """The ``--option NAME=VALUE`` flag of commands that read a scenario: a what-if
     without editing the file (``tankmap rulesets`` lists each ruleset's options)."""

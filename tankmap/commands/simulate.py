@@ -59,7 +59,13 @@ def register(sub: Any) -> None:
         "narrower than W, their full width (upper end minus lower end; e.g. 0.05 = about "
         "+/-0.025), or --max-games is reached",
     )
-    p.add_argument("--max-games", type=int, default=200_000, metavar="N", help="cap for --until-ci")
+    p.add_argument(
+        "--max-games",
+        type=int,
+        metavar="N",
+        help=f"with --until-ci: play at most N games in all, the first --games included "
+        f"(N below --games plays N; default {MAX_UNTIL_CI:,}); refused without --until-ci",
+    )
     p.add_argument(
         "--record",
         metavar="PATH",
@@ -78,6 +84,10 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
+MAX_UNTIL_CI = 200_000
+"""``--max-games`` when ``--until-ci`` is given without it."""
+
+
 def run(args: argparse.Namespace) -> int:
     from tankmap.analysis.simulation.agent_info import agents_entry
     from tankmap.analysis.simulation.batching import FAST_AGENTS, progress_batch
@@ -88,11 +98,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from tankmap.analysis.simulation.stats import summary
     from tankmap.commands.common import (
-        MAX_GAMES,
         MAX_SEED,
         check_range,
         claim_output,
         load,
+        parse_option_args,
         prepare_out_dir,
         require_playable,
         terminal_bar,
@@ -104,9 +114,8 @@ def run(args: argparse.Namespace) -> int:
     scenario = load(args.file, args.option)
     ruleset = get_ruleset(scenario.ruleset)
     require_playable(scenario, args.file)
-    check_range(args.games, 1, MAX_GAMES, "--games")
     check_range(args.seed, 0, MAX_SEED, "--seed")
-    check_range(args.max_games, 1, MAX_GAMES, "--max-games")
+    games, max_games = _game_counts(args)
     args.workers = worker_count(args.workers, args.scheduler, "simulate")
     if args.out:
         prepare_out_dir(args.out, "simulate")  # before the games: results are never lost at the end
@@ -130,17 +139,17 @@ def run(args: argparse.Namespace) -> int:
     if not agents <= FAST_AGENTS or fallback:
         # slow agents: a game or a few per task, so the bar and its time left move per game
         driver_batch = int(getattr(get_driver(scenario.ruleset), "batch_size", 20))
-        batch = progress_batch(scenario, args.games, (south, north), driver_batch)
+        batch = progress_batch(scenario, games, (south, north), driver_batch)
 
     df = simulate(
         scenario,
-        args.games,
+        games,
         (south, north),
         seed=args.seed,
         workers=args.workers,
         scheduler=args.scheduler,
         until_ci=args.until_ci,
-        max_games=args.max_games,
+        max_games=max_games,
         batch_size=batch,
         progress=bar,
     )
@@ -155,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc["ruleset"] = scenario.ruleset
     doc["provisional"] = ruleset.provisional
+    doc["options"] = parse_option_args(ruleset, args.option)  # with FILE: the run again
     if fallback:
         doc["fallback"] = fallback
     if chosen is not None:
@@ -182,6 +192,24 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         raise TankmapError(f"the games were played but {failed[0]}")
     return code
+
+
+def _game_counts(args: argparse.Namespace) -> tuple[int, int]:
+    """The games of the first batch and the cap of ``--until-ci``: ``--max-games`` (else
+    ``MAX_UNTIL_CI``), and ``--games`` cut to it. ``TankmapError`` for a count out of
+    range, or ``--max-games`` without ``--until-ci`` (it would be ignored)."""
+    from tankmap.commands.common import MAX_GAMES, check_range
+    from tankmap.rules.errors import TankmapError
+
+    check_range(args.games, 1, MAX_GAMES, "--games")
+    if args.max_games is None:
+        return args.games, MAX_UNTIL_CI
+    if args.until_ci is None:
+        raise TankmapError(
+            f"--max-games only applies with --until-ci (without it --games {args.games} are played)"
+        )
+    check_range(args.max_games, 1, MAX_GAMES, "--max-games")
+    return min(args.games, args.max_games), args.max_games
 
 
 LONG_RUN = 20.0
@@ -234,7 +262,8 @@ def _show(
     names = {side.value: name for side, name in ruleset.side_names().items()}
     width = max(len(n) for n in names.values())
     note = " (provisional rules)" if ruleset.provisional else ""
-    print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{note}")
+    given = "".join(f", --option {name}={_word(v)}" for name, v in doc["options"].items())
+    print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{given}{note}")
     for side in ("south", "north"):
         agent = doc["agents"][side]
         print(f"  {names[side]} agent: {agent['description']}")
@@ -265,3 +294,12 @@ def _show(
     if "report" in doc:
         print(f"  report: {doc['report']}")
     return 0
+
+
+def _word(value: Any) -> str:
+    """An option's value as ``--option`` takes it (``true``, not ``True``).
+
+    >>> _word(True), _word(2), _word("any")
+    ('true', '2', 'any')
+    """
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -172,3 +172,32 @@ def test_analyze_text_says_why_a_unit_has_no_turns_to_goal(
     assert "None" not in out
     assert "White heavy at c1: turns to goal none (cannot win by moving)" in out
     assert "White command at h1: turns to goal 4" in out
+
+
+def test_analyze_report_shows_the_board_s_remembered_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the simulate report does (``tankmap verdict --help`` promises it)."""
+    from tankmap.analysis.verdict.cache import save_verdict
+    from tankmap.commands.common import load
+
+    out = tmp_path / "none"
+    assert main(["analyze", MIRROR, "--out", str(out)]) == 0
+    assert "Verdict: none yet for this board" in (out / "report.html").read_text()
+    doc = {
+        "family": "search",
+        "agent": "search:12",
+        "independent": False,
+        "favoured": "south",
+        "balance": 0.6,
+        "balance_ci95": [0.5, 0.7],
+        "games": 200,
+        "converged": True,
+        "reason": "r",
+        "seed": 1,
+    }
+    assert save_verdict(load(MIRROR), doc) is not None
+    out = tmp_path / "kept"
+    assert main(["analyze", MIRROR, "--out", str(out)]) == 0
+    html = (out / "report.html").read_text()
+    assert "Verdict: favours South (converged), balance 0.60 [0.50, 0.70], search:12" in html

@@ -222,3 +222,15 @@ def test_an_unknown_agent_alone_is_named(game: str, capsys: pytest.CaptureFixtur
     assert "policy 'bogus'" in err and "known:" in err
     assert main(["ladder", game, "--agents", "heuristic,heuristic"]) == 2
     assert "two different agents (only 'heuristic' was given)" in capsys.readouterr().err
+
+
+def test_self_play_json_rounds_its_rates_as_simulate_does() -> None:
+    """Win rates and their intervals to 6 decimals (they printed 0.21880653237281705)."""
+    entry = _sp("x", 7, 5, games=30).to_json()
+    for side in ("south", "north"):
+        r = entry["win_rate"][side]
+        for v in (r["estimate"], *r["ci95"]):
+            assert v == round(v, 6)
+    assert entry["win_rate"]["south"]["estimate"] == 0.233333
+    for v in (entry["balance"], *entry["ci95"], *entry["balance_ci95"]):
+        assert v == round(v, 6)

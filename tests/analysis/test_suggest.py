@@ -114,6 +114,15 @@ def test_suggest_is_deterministic_and_lists_only_real_improvements() -> None:
         assert sug["scenario"]["format"] == "tankmap-scenario"
         # paired on the same fresh seeds: the gain is the difference of the two balances
         assert sug["improvement"] == pytest.approx(sug["balance"] - doc["before"]["balance"])
+    # the re-measured candidates in tried[] name the interval as the suggestions do
+    remeasured = [t for t in doc["tried"] if "improvement" in t]
+    assert len(remeasured) == doc["remeasured"]
+    listed = {tuple(s["edits"]): s["improvement_ci95"] for s in doc["suggestions"]}
+    for t in remeasured:
+        assert t["improvement_ci95"] == t["improvement_ci"]  # (its first, documented name)
+        assert t["listed"] is (t["improvement_ci95"][0] > 0)
+        if t["listed"]:
+            assert t["improvement_ci95"] == listed[tuple(t["edits"])]
 
 
 def test_an_even_board_gets_no_suggestion_and_the_reason() -> None:

@@ -224,7 +224,8 @@ def test_palette_uses_the_games_side_names(make_window: Any) -> None:
     w = make_window(MAPS / "tank-chess" / "basic-16.json")
     tree = w.palette_dock.list
     header = [tree.headerItem().text(i) for i in range(3)]
-    assert header == ["Piece", "White left", "Black left"]  # docs/rules.md §2.3: White (south) moves first
+    # docs/rules.md §2.3: White (south) moves first
+    assert header == ["Piece", "White left", "Black left"]
     assert w.palette_dock.side_group.button(1).text() == "White"
     w.new_file(get_ruleset("final-act").new_scenario())
     assert [tree.headerItem().text(i) for i in range(1, 3)] == ["South left", "North left"]

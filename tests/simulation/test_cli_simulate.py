@@ -323,3 +323,44 @@ def test_record_refuses_an_existing_file_and_an_unwritable_folder_before_playing
     assert scen.read_text() == '{"format": "tankmap-scenario"}\n'
     assert main([*base, "--record", str(scen), "--force"]) == 0
     assert json.loads(scen.read_text())["format"] == "tankmap-final-act-game"
+
+
+def test_max_games_without_until_ci_is_refused_before_playing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It was silently ignored (the --games were played)."""
+    argv = ["simulate", MIRROR, "--games", "10", "--policy", "heuristic", "--max-games", "5"]
+    assert main([*argv, "--workers", "1", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "--max-games only applies with --until-ci" in err[0]
+
+
+def test_max_games_below_games_caps_the_first_batch(capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-games is the cap on all the games, the first --games included (10 were played)."""
+    args = ["--games", "10", "--until-ci", "0.3", "--max-games", "5", "--policy", "heuristic"]
+    doc = run_json(capsys, MIRROR, *args)
+    assert doc["games"] == 5
+    assert sum(doc["wins"].values()) + doc["draws"] == 5
+
+
+def test_the_options_given_are_in_the_header_and_the_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """So that the run can be played again from its output."""
+    argv = ["tank-chess/basic-16", "--games", "2", "--policy", "random", "--workers", "1"]
+    opts = ["--option", "max_turns=2", "--option", "diagonal_escape=false"]
+    doc = run_json(capsys, *argv, *opts)
+    assert doc["options"] == {"max_turns": 2, "diagonal_escape": False}
+    assert run_json(capsys, *argv)["options"] == {}
+    assert main(["simulate", *argv, *opts]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.endswith(
+        "2 games, seed 0, random vs random, --option max_turns=2, --option diagonal_escape=false"
+    )
+    # and in the HTML report
+    out = tmp_path / "rep"
+    assert main(["simulate", *argv, *opts, "--out", str(out)]) == 0
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Options given: max_turns=2, diagonal_escape=false." in page
