@@ -17,7 +17,9 @@ def register(sub: Any) -> None:
             "happened in each round or turn: moves, shells and hits, units out, Tank Chess "
             "announcements, and the result. An illegal order, or a stored result the replay "
             "does not reproduce, is an error naming the round (exit 2). -o writes the final "
-            "position as a scenario file that opens in the editor."
+            "position as a scenario file that opens in the editor (not after a Tank Chess "
+            "escape: the escaped tank is off the board, and the position would read as a "
+            "game going on)."
         ),
     )
     p.add_argument("record", metavar="RECORD", help="game record (.json)")
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         "rounds": [step.to_json() for step in replay.steps],
     }
     if args.output:
+        _require_showable(replay, args.output)
         write_scenario(replay.final, target)
         doc["written"] = args.output
     if args.json:
@@ -81,4 +84,19 @@ def _require_file(path: str) -> None:
             "cannot read file: no such file (a game record, as 'simulate --record' or "
             "'play --record' writes)",
             source=path,
+        )
+
+
+def _require_showable(replay: Any, output: str) -> None:
+    """``TankmapError`` for a final position a scenario file cannot hold: a Tank Chess game
+    won by the command tank's escape (off the board, the position would read as a game
+    going on, which 'play' would continue)."""
+    from tankmap.rules.errors import TankmapError
+    from tankmap.rules.sides import result_text
+
+    if replay.result.end == "escape":
+        who = result_text(replay.game, replay.result.winner).removesuffix(" wins")
+        raise TankmapError(
+            f"{output}: not written: the game ended with {who}'s command tank escaping off "
+            "the board, which a position cannot show (it would read as a game going on)"
         )

@@ -172,3 +172,39 @@ def test_a_missing_record_is_said_as_the_other_commands_say_it(
     assert main(["replay", str(missing)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"tankmap replay: error: {missing}: $: cannot read file: no such file")
+
+
+def test_no_final_position_is_written_after_an_escape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a lone White command tank on h1 facing N escapes in 4 turns (docs/rules.md §2.5): off
+    # the board, it would leave a position that reads as a game going on
+    from tankmap.analysis.play import HUMAN, open_session
+    from tankmap.rules.board import Board
+    from tankmap.rules.geometry import Facing, Side
+    from tankmap.rules.registry import get_ruleset
+    from tankmap.rules.scenario import Unit
+
+    board = Board.of(16, 16)
+    scenario = (
+        get_ruleset("tank-chess")
+        .new_scenario(board)
+        .with_units(
+            (
+                Unit("command", Side.SOUTH, board.parse_cell("h1"), Facing.N),
+                Unit("command", Side.NORTH, board.parse_cell("a16"), Facing.S),
+            )
+        )
+    )
+    s = open_session(scenario, (HUMAN, HUMAN), 0)
+    for white, black in (("h1h6N", "a16a15S"), ("h6h11N", "a15a14S"), ("h11h16N", "a14a13S")):
+        s.submit(Side.SOUTH, white)
+        s.submit(Side.NORTH, black)
+    s.submit(Side.SOUTH, "h16esc")
+    record = tmp_path / "won.json"
+    record.write_text(json.dumps(s.record_json()), encoding="utf-8")
+    final = tmp_path / "final.json"
+    assert main(["replay", str(record), "-o", str(final)]) == 2
+    err = capsys.readouterr().err
+    assert "not written: the game ended with White's command tank escaping off the board" in err
+    assert not final.exists()
