@@ -57,6 +57,11 @@ MIN_VERDICT_GAMES = 100
 Favoured = Literal["south", "north", "even", "undecided"]
 
 
+def games_text(n: int) -> str:
+    """``"1 game"``, ``"200 games"``."""
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
 def difference_ci95(wins_south: int, wins_north: int, games: int) -> tuple[float, float]:
     """95 % interval of (south win rate − north win rate) from one run of ``games`` games
     (draws count for nobody), clipped to [-1, 1]; ``(-1, 1)`` for no games.
@@ -177,7 +182,7 @@ class BalanceEstimate:
         n, _ = self.win_rate("north")
         return (
             f"balance {self.balance:.3f} [{lo:.3f}, {hi:.3f}], {sides[0]} {s:.2f}, "
-            f"{sides[1]} {n:.2f} ({self.agent}, {self.games} games)"
+            f"{sides[1]} {n:.2f} ({self.agent}, {games_text(self.games)})"
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tankmap.analysis.estimates import BalanceEstimate
+from tankmap.analysis.estimates import BalanceEstimate, games_text
 from tankmap.analysis.paired import Gain, Outcomes, bonferroni, improvement, outcomes
 from tankmap.analysis.simulation.runner import simulate
 from tankmap.rules.fileformat import dumps_scenario
@@ -53,7 +53,7 @@ class Reading:
         lo, hi = self.estimate.balance_ci95()
         head = (
             f"balance {self.estimate.balance:.2f} [{lo:.2f}, {hi:.2f}] "
-            f"({self.estimate.agent}, {self.estimate.games} games)"
+            f"({self.estimate.agent}, {games_text(self.estimate.games)})"
         )
         c = self.change
         if c is None:

@@ -253,6 +253,7 @@ def _with_estimate(
 def _show(
     args: argparse.Namespace, doc: dict[str, Any], ruleset: Any, south: str, north: str
 ) -> int:
+    from tankmap.analysis.estimates import games_text
     from tankmap.analysis.simulation.agent_info import strength_text
     from tankmap.commands.common import print_json
 
@@ -285,7 +286,7 @@ def _show(
     blo, bhi = doc["balance_ci95"]
     print(
         f"  balance {doc['balance']:.4f} [{blo:.4f}, {bhi:.4f}] ({south} vs {north}, "
-        f"{doc['games']} games); length mean {doc['length']['mean']}, median "
+        f"{games_text(doc['games'])}); length mean {doc['length']['mean']}, median "
         f"{doc['length']['median']}; {doc['playouts_per_second']:.1f} playouts/s"
     )
     if "first_mover" in doc:
