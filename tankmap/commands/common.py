@@ -250,6 +250,8 @@ def claim_output(path: str, force: bool) -> Any:
     from tankmap.rules.errors import TankmapError
     from tankmap.rules.safeio import check_output
 
+    if os.path.isdir(path):
+        raise TankmapError(f"{path}: is a folder: give a file name")
     if not force and os.path.lexists(path):
         raise TankmapError(f"{path}: already exists (use --force to overwrite)")
     target = check_output(path, force=True)

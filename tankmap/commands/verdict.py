@@ -134,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.seed, 0, MAX_SEED, "--seed")
     if not 0 < args.time_limit <= 7 * 24 * 3600:
         raise TankmapError(
-            f"--time-limit takes seconds between 0 and a week, not {args.time_limit}"
+            "--time-limit takes seconds, more than 0 and at most a week (604800), not "
+            f"{args.time_limit:g}"
         )
     workers = worker_count(args.workers, args.scheduler, "verdict")
     if args.out:

@@ -160,3 +160,13 @@ def test_moves_json_shape(toy: Any, tmp_path: Path, capsys: pytest.CaptureFixtur
         ]
     }
     assert main(["moves", f, "--unit", "Q"]) == 2
+
+
+def test_an_output_that_is_a_folder_is_said_to_be_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (it said "already exists (use --force to overwrite)", and with --force "a folder")
+    from tankmap.cli import main
+
+    assert main(["new", "final-act", "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"{tmp_path}: is a folder: give a file name")
