@@ -31,7 +31,7 @@ _TURN_RE = re.compile(
     r"(?:(esc|escape)|([a-z])([0-9]{1,2})(ne|nw|se|sw|n|e|s|w)?(?:x([a-z])([0-9]{1,2}))?)$",
     re.IGNORECASE,
 )
-_EXAMPLE = "expected like 'h1h3N', 'c3c5NExd7' or 'h16esc'"
+_EXAMPLE = "expected like 'c3c5N', 'c3c5NExd7' or 'h16esc'"
 
 
 class NotationError(TankmapError, ValueError):
@@ -64,7 +64,7 @@ def parse_turn(state: GameState, text: str) -> Turn:
     if it is malformed, ``IllegalMoveError`` if it names no legal turn (the message says
     whether the piece, the end cell/facing or the target is the problem)."""
     if not isinstance(text, str):
-        raise NotationError(f"a turn must be text like 'h1h3N', not {short(text)}")
+        raise NotationError(f"a turn must be text like 'c3c5N', not {short(text)}")
     m = _TURN_RE.match(text.strip())
     if not m:
         raise NotationError(f"not Tank Chess notation: {short(text)} ({_EXAMPLE})")

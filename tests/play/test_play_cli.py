@@ -68,7 +68,7 @@ def test_a_bad_line_is_refused_on_one_line_and_the_game_goes_on(
     refusals = [line for line in capsys.readouterr().out.splitlines() if line.startswith("refused")]
     assert refusals == [
         "refused: 'h1h9N': no Black piece on h1 (Black to move)",
-        "refused: 'hello': not Tank Chess notation: 'hello' (expected like 'h1h3N', "
+        "refused: 'hello': not Tank Chess notation: 'hello' (expected like 'c3c5N', "
         "'c3c5NExd7' or 'h16esc')",
     ]
     assert json.loads(again.read_text()) == json.loads(out.read_text())
