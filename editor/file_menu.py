@@ -86,6 +86,16 @@ class FileMenu:
             path = self.prompter.open_path(default_dir(self.doc.path), self.recent_files())
             if path is None:
                 return False
+        if not self._load(path):
+            return False
+        self._add_recent(Path(path))
+        self.ctx.say(f"Opened {path}")
+        self.offer_recovery()
+        return True
+
+    def _load(self, path: str | Path) -> bool:
+        """Make the file at ``path`` the document (the old one's autosave removed); False,
+        with the reason shown, when it cannot be read."""
         try:
             doc = Document.open(path)
         except TankmapError as exc:
@@ -93,9 +103,6 @@ class FileMenu:
             return False
         self.autosave.discard()
         self.replace_document(doc)
-        self._add_recent(Path(path))
-        self.ctx.say(f"Opened {path}")
-        self.offer_recovery()
         return True
 
     def save(self) -> bool:
@@ -150,13 +157,8 @@ class FileMenu:
             f"{path}? This cannot be undone.",
         ):
             return False
-        try:
-            doc = Document.open(path)
-        except TankmapError as exc:
-            self.prompter.error(str(exc))
+        if not self._load(path):
             return False
-        self.autosave.discard()
-        self.replace_document(doc)
         self.ctx.say(f"Reverted to {path}")
         return True
 

@@ -395,72 +395,46 @@ def _apply(
             u = links[n + u]
         if first_any < 0:
             continue
-        if first_tank >= 0:
+        # who the shell hits (``bounce`` is free scratch space after the moves): a tank
+        # there takes it, and at its last hit everything of that side on the cell goes
+        # with it; else one AT (the first) and every R/M there (no tank covers them)
+        covered = first_tank >= 0
+        tank_out = False
+        if covered:
             damage[first_tank] += 1
-            if damage[first_tank] >= T_hits[first_tank]:
-                # everything of that side on the cell goes with the tank (``bounce`` is
-                # free scratch space after the moves)
-                u = links[target]
-                while u >= 0:
-                    bounce[u] = alive[u] and T_side[u] != T_side[s]
-                    u = links[n + u]
-                u = links[target]
-                while u >= 0:
-                    if bounce[u]:
-                        _knock_out(
-                            T_kind,
-                            T_side,
-                            T_wrecks,
-                            g,
-                            u,
-                            s,
-                            rnd,
-                            cell,
-                            alive,
-                            wreck,
-                            wreck_cells,
-                            kills,
-                            d_count,
-                            d_unit,
-                            d_cell,
-                            d_round,
-                            d_by,
-                            repairing and rwreck[u],
-                        )
-                    u = links[n + u]
-        else:
-            # one AT per shell (the first), and every R/M there: no tank covers them
-            u = links[target]
-            while u >= 0:
-                hit = alive[u] and T_side[u] != T_side[s]
-                bounce[u] = hit and (u == first_at or T_kind[u] == RM)
-                u = links[n + u]
-            u = links[target]
-            while u >= 0:
-                if bounce[u]:
+            tank_out = damage[first_tank] >= T_hits[first_tank]
+        u = links[target]
+        while u >= 0:
+            hit = alive[u] and T_side[u] != T_side[s]
+            bounce[u] = hit and (tank_out if covered else u == first_at or T_kind[u] == RM)
+            u = links[n + u]
+        u = links[target]
+        while u >= 0:
+            if bounce[u]:
+                if not covered:
                     damage[u] += 1
-                    if damage[u] >= T_hits[u]:
-                        _knock_out(
-                            T_kind,
-                            T_side,
-                            T_wrecks,
-                            g,
-                            u,
-                            s,
-                            rnd,
-                            cell,
-                            alive,
-                            wreck,
-                            wreck_cells,
-                            kills,
-                            d_count,
-                            d_unit,
-                            d_cell,
-                            d_round,
-                            d_by,
-                            False,
-                        )
-                u = links[n + u]
+                if covered or damage[u] >= T_hits[u]:
+                    _knock_out(
+                        T_kind,
+                        T_side,
+                        T_wrecks,
+                        g,
+                        u,
+                        s,
+                        rnd,
+                        cell,
+                        alive,
+                        wreck,
+                        wreck_cells,
+                        kills,
+                        d_count,
+                        d_unit,
+                        d_cell,
+                        d_round,
+                        d_by,
+                        covered and repairing and rwreck[u],
+                    )
+            u = links[n + u]
     for u in range(units):
         links[cell[u]] = -1
     if T_repair_on:
