@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         return f"turns to goal {names['south']} {turns['south']}, {names['north']} {turns['north']}"
 
     print(
-        f"{args.file}: balance {b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] "
+        f"{args.file}: balance {b['balance']:.4f} [{b['ci95'][0]:.4f}, {b['ci95'][1]:.4f}] "
         f"with {result.agent} ({b['games']} games, {result.agent_reason}); "
         f"{race(b['turns_to_goal'])}"
     )
@@ -153,22 +153,7 @@ def run(args: argparse.Namespace) -> int:
     if not doc["suggestions"]:
         print(f"  {doc['reason']}")
     for k, s in enumerate(doc["suggestions"], 1):
-        lo, hi = s["improvement_ci95"]
-        print(f"  {k}. {'; '.join(s['edits'])}")
-        print(
-            f"     balance {b['balance']:.3f} -> {s['balance']:.3f} on the same fresh seeds: "
-            f"{s['improvement']:+.3f} [{lo:+.3f}, {hi:+.3f}] "
-            f"({s['improvement_level']:.1%} interval); {race(s['turns_to_goal'])}"
-            + (f"; {s['file']}" if "file" in s else "")
-        )
-        c = s.get("confirmation")
-        if c:
-            clo, chi = c["improvement_ci95"]
-            word = "confirmed" if c["confirmed"] else "NOT confirmed"
-            print(
-                f"     {word} by {c['agent']}: {c['balance_before']:.3f} -> {c['balance']:.3f}, "
-                f"{c['improvement']:+.3f} [{clo:+.3f}, {chi:+.3f}]"
-            )
+        print(suggestion_text(k, s, b["balance"], race(s["turns_to_goal"])))
     if doc["suggestions"] and result.heuristic_only:
         from tankmap.analysis.simulation.agent_info import default_agent
 
@@ -181,3 +166,28 @@ def run(args: argparse.Namespace) -> int:
     for note in doc["notes"]:
         print(f"  note: {note}")
     return 0
+
+
+def suggestion_text(k: int, s: dict[str, Any], before: float, race: str) -> str:
+    """Suggestion ``k`` of ``suggest --json``'s list as the text output's lines: its edits,
+    the balance ``before`` → after with the gain, and any confirmation. Balances and gains
+    at 4 decimals, so that the printed numbers add up (a balance of N games is a multiple of
+    2/N: at 3 decimals 0.6375 → 0.785 read as a gain of +0.147).
+    """
+    lo, hi = s["improvement_ci95"]
+    lines = [
+        f"  {k}. {'; '.join(s['edits'])}",
+        f"     balance {before:.4f} -> {s['balance']:.4f} on the same fresh seeds: "
+        f"{s['improvement']:+.4f} [{lo:+.3f}, {hi:+.3f}] "
+        f"({s['improvement_level']:.1%} interval); {race}"
+        + (f"; {s['file']}" if "file" in s else ""),
+    ]
+    c = s.get("confirmation")
+    if c:
+        clo, chi = c["improvement_ci95"]
+        word = "confirmed" if c["confirmed"] else "NOT confirmed"
+        lines.append(
+            f"     {word} by {c['agent']}: {c['balance_before']:.4f} -> {c['balance']:.4f}, "
+            f"{c['improvement']:+.4f} [{clo:+.3f}, {chi:+.3f}]"
+        )
+    return "\n".join(lines)

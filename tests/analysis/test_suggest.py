@@ -208,3 +208,22 @@ def test_cli_suggest_json_and_files(
     assert "no edit found that evens the board beyond noise" in out
     # the board's verdict beside the balance, as simulate and the editor show it
     assert "\n  verdict: even (converged), balance 0.97" in out and "search:12" in out
+
+
+def test_the_text_s_balances_add_up() -> None:
+    # at 3 decimals 0.6375 -> 0.785 was printed with a gain of +0.147
+    from tankmap.commands.suggest import suggestion_text
+
+    s = {
+        "edits": ["move the swamp"],
+        "balance": 0.785,
+        "improvement": 0.1475,
+        "improvement_ci95": [0.02, 0.27],
+        "improvement_level": 0.975,
+    }
+    text = suggestion_text(1, s, 0.6375, "turns to goal South 9, North 9")
+    assert text.splitlines() == [
+        "  1. move the swamp",
+        "     balance 0.6375 -> 0.7850 on the same fresh seeds: +0.1475 [+0.020, +0.270] "
+        "(97.5% interval); turns to goal South 9, North 9",
+    ]
