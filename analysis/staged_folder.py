@@ -125,7 +125,7 @@ def check_report_folder(out: str | os.PathLike[str], command: str) -> None:
     )
 
 
-def _refuse_current(target: Path, shown: str) -> None:
+def refuse_current(target: Path, shown: str) -> None:
     """``TankmapError`` if ``target`` is the current folder or one above it."""
     here = Path.cwd().resolve()
     if target == here or target in here.parents:
@@ -175,7 +175,7 @@ def staged_folder(out: str | os.PathLike[str], command: str = "analyze") -> Iter
     replaced (``check_report_folder``) or no folder can be made beside it."""
     shown = printable(str(out), 300)
     target = Path(os.path.abspath(out))
-    _refuse_current(target, shown)
+    refuse_current(target, shown)
     check_report_folder(out, command)
     parent = target.parent
     remove_stale_stages(parent, target.name)

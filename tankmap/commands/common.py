@@ -216,14 +216,16 @@ def worker_count(requested: int | None, scheduler: str | None, command: str) -> 
 
 def prepare_out_dir(out: str, command: str) -> None:
     """Make sure ``--out DIR`` can take ``command``'s report *before* long work starts:
-    refuse what is not new, empty or an earlier report of ``command``
-    (``check_report_folder``: the rule every ``--out`` follows), create it, and try
-    writing a file there. ``TankmapError`` (one line) otherwise."""
+    refuse the current folder (or one above it) and what is not new, empty or an earlier
+    report of ``command`` (``check_report_folder``: the rule every ``--out`` follows),
+    create it, and try writing a file there. ``TankmapError`` (one line) otherwise. The
+    report itself is then written with ``report_folder``."""
     from pathlib import Path
 
-    from tankmap.analysis.staged_folder import check_report_folder
-    from tankmap.rules.errors import TankmapError
+    from tankmap.analysis.staged_folder import check_report_folder, refuse_current
+    from tankmap.rules.errors import TankmapError, printable
 
+    refuse_current(Path(os.path.abspath(out)), printable(out, 300))
     check_report_folder(out, command)
     folder = Path(out)
     try:
@@ -231,6 +233,26 @@ def prepare_out_dir(out: str, command: str) -> None:
         probe_folder(folder)
     except OSError as exc:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def report_folder(out: str, command: str) -> Iterator[Any]:
+    """Write ``command``'s ``--out`` report whole or not at all: the block fills the temp
+    folder it gets (a ``Path`` beside ``out``), which takes ``out``'s place when the block
+    ends, so an earlier report is replaced whole and none of its files stay behind
+    (``final_path`` says where a file written there ends up). ``TankmapError`` (one line)
+    when the folder cannot be written."""
+    from tankmap.analysis.staged_folder import staged_folder
+
+    with staged_folder(out, command) as stage:
+        yield stage
+
+
+def final_path(out: str, staged: Any) -> str:
+    """Where a file written at the top of ``report_folder``'s temp folder ends up."""
+    from pathlib import Path
+
+    return str(Path(out) / Path(staged).name)
 
 
 def probe_folder(folder: str | os.PathLike[str]) -> None:

@@ -53,7 +53,8 @@ def register(sub: Any) -> None:
         "--out",
         metavar="DIR",
         help="also write ladder.html and ladder.json there"
-        " (DIR must be new, empty or an earlier report of this command)",
+        " (DIR must be new, empty or an earlier report of this command, which is"
+        " replaced whole)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
@@ -89,7 +90,6 @@ class _AgentsHelp(argparse.HelpFormatter):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from tankmap.analysis.ladder import run_ladder
     from tankmap.analysis.ladder_cache import save_ladder
@@ -142,8 +142,10 @@ def run(args: argparse.Namespace) -> int:
         doc["saved"] = str(saved)
     if args.out:
         from tankmap.analysis.ladder_report import write_ladder_report
+        from tankmap.commands.common import final_path, report_folder
 
-        doc["report"] = str(write_ladder_report(doc, scenario, Path(args.out)))
+        with report_folder(args.out, "ladder") as stage:
+            doc["report"] = final_path(args.out, write_ladder_report(doc, scenario, stage))
     if args.json:
         print_json(doc)
         return 0

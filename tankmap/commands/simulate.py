@@ -78,7 +78,8 @@ def register(sub: Any) -> None:
         "--out",
         metavar="DIR",
         help="write report.html, charts and games.csv"
-        " (DIR must be new, empty or an earlier report of this command)",
+        " (DIR must be new, empty or an earlier report of this command, which is"
+        " replaced whole)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
@@ -181,9 +182,11 @@ def run(args: argparse.Namespace) -> int:
             failed.append(str(exc))
     if args.out:
         from tankmap.analysis.simulation.report import write_report
+        from tankmap.commands.common import final_path, report_folder
 
         try:
-            doc["report"] = str(write_report(df, scenario, doc, args.out))
+            with report_folder(args.out, "simulate") as stage:
+                doc["report"] = final_path(args.out, write_report(df, scenario, doc, stage))
         except TankmapError as exc:
             failed.append(str(exc))
     if failed:

@@ -70,14 +70,14 @@ def register(sub: Any) -> None:
         "--out",
         metavar="DIR",
         help="also write each suggested board as DIR/suggestion-K.json"
-        " (DIR must be new, empty or an earlier report of this command)",
+        " (DIR must be new, empty or an earlier report of this command, which is"
+        " replaced whole)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from tankmap.analysis.simulation.agent_info import verdict_entry
     from tankmap.analysis.suggest import suggest
@@ -125,10 +125,13 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc.update(verdict_entry(scenario))  # the board's remembered verdict, as simulate shows it
     if args.out:
-        for k, (edit, _m) in enumerate(result.suggestions, 1):
-            path = Path(args.out) / f"suggestion-{k}.json"
-            write_scenario(edit.scenario, path)
-            doc["suggestions"][k - 1]["file"] = str(path)
+        from tankmap.commands.common import final_path, report_folder
+
+        with report_folder(args.out, "suggest") as stage:
+            for k, (edit, _m) in enumerate(result.suggestions, 1):
+                path = stage / f"suggestion-{k}.json"
+                write_scenario(edit.scenario, path)
+                doc["suggestions"][k - 1]["file"] = final_path(args.out, path)
     if args.json:
         print_json(doc)
         return 0

@@ -91,14 +91,14 @@ def register(sub: Any) -> None:
         "--out",
         metavar="DIR",
         help="also write verdict.html, trace.png and verdict.json there"
-        " (DIR must be new, empty or an earlier report of this command)",
+        " (DIR must be new, empty or an earlier report of this command, which is"
+        " replaced whole)",
     )
     add_option_flag(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from tankmap.analysis.simulation.agent_info import describe
     from tankmap.analysis.simulation.families import families
@@ -186,9 +186,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.out:
         from tankmap.analysis.verdict.report import write_verdict_report
+        from tankmap.commands.common import final_path, report_folder
 
         title = scenario.title or args.file
-        doc["report"] = str(write_verdict_report(doc, title, sides, Path(args.out)))
+        with report_folder(args.out, "verdict") as stage:
+            doc["report"] = final_path(args.out, write_verdict_report(doc, title, sides, stage))
     if args.json:
         print_json(doc)
         return 0

@@ -131,3 +131,22 @@ def test_every_out_refuses_another_commands_report(
     (other / "notes.txt").write_text("mine")
     assert main([*sim, "--workers", "1", "--out", str(other)]) == 2
     assert "holds other files than an earlier simulate report" in capsys.readouterr().err
+
+
+def test_a_command_s_report_is_replaced_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An earlier report's files that the new run does not write again do not stay behind
+    (an old suggestion-5.json beside today's two suggestions read as today's)."""
+    from tankmap.cli import main
+
+    out = tmp_path / "S"
+    sim = ["simulate", "final-act/mirror", "--games", "4", "--policy", "random", "--workers", "1"]
+    assert main([*sim, "--out", str(out)]) == 0
+    (out / "board-old.png").write_bytes(b"an earlier run's chart")  # (a name simulate writes)
+    assert main([*sim, "--out", str(out)]) == 0
+    assert not (out / "board-old.png").exists() and (out / "report.html").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp folder left
+    capsys.readouterr()
+    assert main([*sim, "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["report"] == str(out / "report.html")
