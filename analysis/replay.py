@@ -260,12 +260,8 @@ Steps = Generator[ReplayStep, None, ReplayResult]
 def _said(game: str, result: Any) -> str:
     """A result document (``{"winner": "south", "end": "goal", ...}``, Tank Chess ``reason``
     for ``end``; ``None``: not decided) in words: ``South wins (goal)``, ``not decided``."""
-    if not isinstance(result, dict):
-        return "not decided"
-    end = result.get("end", result.get("reason"))
-    if end is None:
-        return "not decided"
-    return f"{result_text(game, result.get('winner'))} ({end})"
+    end = result.get("end", result.get("reason")) if isinstance(result, dict) else None
+    return "not decided" if end is None else f"{result_text(game, result['winner'])} ({end})"
 
 
 # --- Final Act -------------------------------------------------------------------------------

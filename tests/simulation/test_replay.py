@@ -60,11 +60,16 @@ def test_a_tampered_result_names_the_round(
     rec = _record(tmp_path, "final-act/mirror")
     capsys.readouterr()
     data = json.loads(rec.read_text())
-    data["result"]["winner"] = "north" if data["result"]["winner"] == "south" else "south"
+    real = data["result"]
+    data["result"] = {**real, "winner": "north" if real["winner"] == "south" else "south"}
     rec.write_text(json.dumps(data))
     assert main(["replay", str(rec)]) == 2
     err = capsys.readouterr().err
-    assert "the record says" in err and "after round" in err
+    said = {"south": "South", "north": "North"}
+    assert (  # in words (it printed the two result dicts)
+        f"the record says {said[data['result']['winner']]} wins ({real['end']}) but replaying "
+        f"gives {said[real['winner']]} wins ({real['end']}) (after round {real['rounds']})"
+    ) in err
 
 
 def test_an_illegal_turn_names_the_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
