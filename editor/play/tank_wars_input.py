@@ -36,6 +36,7 @@ class TankWarsInput(BoardInput):
         self.commands: dict[int, Command] = {}
         self.gunfire: list[int] = []
         self.vehicle = -1
+        self._warned: str | None = None  # the tokens the last Commit warned about
         self.tokens = QLabel()
         self.tokens.setObjectName("play-tokens")
         self.box.addWidget(self.tokens)
@@ -72,6 +73,7 @@ class TankWarsInput(BoardInput):
         if self.side is None:
             return
         st = self.tw.state
+        note = ""
         mine = {v.cell: v.ident for v in st.vehicles_of(self.side)}
         options = self._options(self.vehicle) if self.vehicle >= 0 else {}
         if cell in options:
@@ -88,10 +90,21 @@ class TankWarsInput(BoardInput):
                 self.gunfire.remove(cell)
             elif len(self.gunfire) < st.gunfire_available(self.side):
                 self.gunfire.append(cell)
+            else:
+                note = (
+                    f"All {len(self.gunfire)} gunfire tokens are placed: click one to take it back."
+                )
             self.vehicle = -1
         else:
+            name = st.board.cell_name(cell)
+            note = (
+                f"{name} is not a field the chosen vehicle's tokens lead to (the dots)."
+                if self.vehicle >= 0
+                else f"{name}: click one of your vehicles, or an enemy field for gunfire."
+            )
             self.vehicle = -1
         self._controls()
+        self.say(note or HELP)
         self.changed.emit()
 
     def _clear(self) -> None:
@@ -102,8 +115,35 @@ class TankWarsInput(BoardInput):
         return self.tw.lines_io.format(Orders(self.commands, tuple(self.gunfire)))
 
     def _commit(self) -> None:
-        if self.side is not None:
-            self.decided.emit(self.line())
+        """Give the side's tokens to the session; the first Commit of tokens that leave
+        vehicles without a command or gunfire tokens unused only says so (a second Commit
+        of the same tokens gives them)."""
+        if self.side is None:
+            return
+        line = self.line()
+        missing = self._missing()
+        if missing and self._warned != line:
+            self._warned = line
+            self.say(f"{missing}. Press Commit again to commit as it is.")
+            return
+        self._warned = None
+        self.decided.emit(line)
+
+    def _missing(self) -> str:
+        """What the tokens placed leave out, in words ("" when nothing)."""
+        assert self.side is not None
+        st = self.tw.state
+        idle = [v for v in st.vehicles_of(self.side) if v.ident not in self.commands]
+        spare = st.gunfire_available(self.side) - len(self.gunfire)
+        if not gunfire_targets(st, self.side):
+            spare = 0
+        words = []
+        if idle:
+            n = len(idle)
+            words.append(f"{n} vehicle{'s' if n > 1 else ''} without a command token (staying)")
+        if spare > 0:
+            words.append(f"{spare} gunfire token{'s' if spare > 1 else ''} not placed")
+        return " and ".join(words).capitalize()
 
     def _controls(self) -> None:
         if self.side is None:

@@ -293,3 +293,23 @@ def test_a_final_act_commit_that_leaves_units_idle_asks_again(make_window: Any, 
     )
     press(inp.commit)  # the same part again: given as it is
     qtbot.waitUntil(lambda: s.round_number == 2, timeout=60_000)
+
+
+def test_a_tank_wars_commit_that_leaves_tokens_unused_asks_again(
+    make_window: Any, qtbot: Any
+) -> None:
+    play = start(make_window, qtbot, "tank-wars/default", (HUMAN, "random"), seed=3)
+    s = play.session
+    assert wait_for_person(qtbot, play)
+    inp: Any = play.input
+    st = s.state
+    have = st.gunfire_available(Side.SOUTH)
+    vehicles = len(st.vehicles_of(Side.SOUTH))
+    press(inp.commit)
+    assert s.steps == []
+    assert inp.help.text() == (
+        f"{vehicles} vehicles without a command token (staying) and {have} gunfire tokens not "
+        "placed. Press Commit again to commit as it is."
+    )
+    press(inp.commit)
+    qtbot.waitUntil(lambda: len(s.steps) == 1, timeout=60_000)
