@@ -187,11 +187,18 @@ class BalanceDialog(QDialog):
             "Heat maps of the last run on the board: where units were lost and games won"
         )
         self.decided_button.clicked.connect(lambda: self.show_decided())
-        samples = QHBoxLayout()
-        samples.addWidget(QLabel("Sample games"))
-        samples.addWidget(self.sample_box, 1)
-        samples.addWidget(self.watch_button)
-        samples.addWidget(self.decided_button)
+        # the games' words ("South wins, shortest: game 1 (9 rounds, goal)") get a row of
+        # their own: beside the buttons a narrow dialog cut them short
+        samples = QVBoxLayout()
+        chosen = QHBoxLayout()
+        chosen.addWidget(QLabel("Sample games"))
+        chosen.addWidget(self.sample_box, 1)
+        samples.addLayout(chosen)
+        actions = QHBoxLayout()
+        actions.addStretch(1)
+        actions.addWidget(self.watch_button)
+        actions.addWidget(self.decided_button)
+        samples.addLayout(actions)
         self._set_samples([])
 
         self.verdict = VerdictPanel(scenario, self.seed.value)
@@ -393,7 +400,7 @@ class BalanceDialog(QDialog):
             self.bar.setFormat(f"cancelled after {len(table)} of {self.job.games} games")
         scenario = self.job.scenario
         self.job.wait()
-        doc["agents"] = agents_entry(scenario, self.job.policies)
+        doc["agents"] = agents_entry(scenario, self.job.policies, "press Judge board above")
         self.last = (scenario, doc, table)
         self.last_run = (self.job.policies, self.job.seed)
         names = get_ruleset(scenario.ruleset).side_names()

@@ -109,11 +109,14 @@ def default_agents(ruleset: str, everything: bool = False) -> list[str]:
     return [n for n in names if not n.endswith("-ref") and n not in SUPERSEDED]
 
 
-def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any]:
+def agents_entry(
+    scenario: Scenario, policies: tuple[str, str], judge: str = "run 'tankmap verdict' on it"
+) -> dict[str, Any]:
     """The ``agents`` part of a ``simulate`` document: per side the agent's name, its
     one-line description and its strength on this board from the last ``tankmap ladder``
     run (``None`` when no ladder of this board knows it), plus ``verdict_warning`` and the
-    board's remembered verdict (``verdict_entry``)."""
+    board's remembered verdict (``verdict_entry``; ``judge``: how to get one, in its
+    line when there is none)."""
     from tankmap.analysis.ladder_cache import load_ladder, strength, verdict_warning
 
     ladder = load_ladder(scenario)
@@ -125,7 +128,7 @@ def agents_entry(scenario: Scenario, policies: tuple[str, str]) -> dict[str, Any
             "strength": strength(ladder, spec),
         }
     out["verdict_warning"] = verdict_warning(ladder)
-    out.update(verdict_entry(scenario))
+    out.update(verdict_entry(scenario, judge))
     return out
 
 

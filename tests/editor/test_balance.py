@@ -55,6 +55,7 @@ def test_a_run_gives_the_numbers_of_simulate_with_the_same_seed(qtbot: Any) -> N
     assert doc["wins"]["south"] == int((expected["winner"] == "south").sum())
     text = dialog.results.toPlainText()
     assert "60 games" in text and "Balance" in text and "95 % interval" in text
+    assert "none yet for this board (press judge board above)" in text.lower()
     assert f"{doc['balance']:.3f}" in text
     assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
     assert dialog.report_button.isEnabled()
