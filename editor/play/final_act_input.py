@@ -44,7 +44,6 @@ class FinalActInput(BoardInput):
         self.part = SideRound()
         self.unit = -1
         self.aiming = False
-        self._warned: str | None = None  # the part the last Commit warned about
         self.facings = FacingBar()
         self.facings.picked.connect(self._pick_facing)
         self.box.addWidget(self.facings)
@@ -69,7 +68,7 @@ class FinalActInput(BoardInput):
         self.commit = QPushButton("&Commit")
         self.commit.setObjectName("play-commit")
         self.commit.setDefault(True)
-        self.commit.clicked.connect(self._commit)
+        self.commit.clicked.connect(self.commit_decision)
         for b in (self.stay, self.clear, self.commit):
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -184,22 +183,7 @@ class FinalActInput(BoardInput):
             return clicked
         return extra if clicked == "-" else f"{clicked} {extra}"
 
-    def _commit(self) -> None:
-        """Give the side's part to the session; the first Commit of a part that leaves
-        units without an order or a unit that may fire without a shell only says so (a
-        second Commit of the same part gives it)."""
-        if self.side is None:
-            return
-        line = self.line()
-        missing = self._missing()
-        if missing and self._warned != line:
-            self._warned = line
-            self.say(f"{missing}. Press Commit again to commit as it is.")
-            return
-        self._warned = None
-        self.decided.emit(line)
-
-    def _missing(self) -> str:
+    def missing(self) -> str:
         """What the clicked orders leave out, in words ("" when nothing, or outside the
         orders phase)."""
         if self.side is None or self.fa.phase() != "orders":

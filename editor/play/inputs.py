@@ -80,6 +80,7 @@ class BoardInput(QWidget):
         self.help.setObjectName("play-help")
         self.help.setWordWrap(True)
         self.box.addWidget(self.help)
+        self._warned: str | None = None  # the decision the last Commit warned about
 
     def begin(self, side: Side | None) -> None:
         """Start (or stop, with ``None``) taking ``side``'s decision; forget pending ones."""
@@ -104,3 +105,27 @@ class BoardInput(QWidget):
 
     def say(self, text: str) -> None:
         self.help.setText(text)
+
+    def line(self) -> str:
+        """The decision clicked so far, as a line of the game's notation."""
+        return ""
+
+    def missing(self) -> str:
+        """What the decision clicked so far leaves out, in words ("" when nothing)."""
+        return ""
+
+    def commit_decision(self) -> None:
+        """Give the side's decision (``line``) to the session. When ``missing`` names
+        something left out, the first Commit of a decision only says so and a second Commit
+        of the same decision gives it (Commit is the default button: Enter alone would hand
+        over an empty part)."""
+        if self.side is None:
+            return
+        line = self.line()
+        missing = self.missing()
+        if missing and self._warned != line:
+            self._warned = line
+            self.say(f"{missing}. Press Commit again to commit as it is.")
+            return
+        self._warned = None
+        self.decided.emit(line)

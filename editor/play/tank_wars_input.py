@@ -36,7 +36,6 @@ class TankWarsInput(BoardInput):
         self.commands: dict[int, Command] = {}
         self.gunfire: list[int] = []
         self.vehicle = -1
-        self._warned: str | None = None  # the tokens the last Commit warned about
         self.tokens = QLabel()
         self.tokens.setObjectName("play-tokens")
         self.box.addWidget(self.tokens)
@@ -46,7 +45,7 @@ class TankWarsInput(BoardInput):
         self.commit = QPushButton("&Commit")
         self.commit.setObjectName("play-commit")
         self.commit.setDefault(True)
-        self.commit.clicked.connect(self._commit)
+        self.commit.clicked.connect(self.commit_decision)
         row.addWidget(self.clear)
         row.addWidget(self.commit)
         row.addStretch(1)
@@ -114,22 +113,7 @@ class TankWarsInput(BoardInput):
     def line(self) -> str:
         return self.tw.lines_io.format(Orders(self.commands, tuple(self.gunfire)))
 
-    def _commit(self) -> None:
-        """Give the side's tokens to the session; the first Commit of tokens that leave
-        vehicles without a command or gunfire tokens unused only says so (a second Commit
-        of the same tokens gives them)."""
-        if self.side is None:
-            return
-        line = self.line()
-        missing = self._missing()
-        if missing and self._warned != line:
-            self._warned = line
-            self.say(f"{missing}. Press Commit again to commit as it is.")
-            return
-        self._warned = None
-        self.decided.emit(line)
-
-    def _missing(self) -> str:
+    def missing(self) -> str:
         """What the tokens placed leave out, in words ("" when nothing)."""
         assert self.side is not None
         st = self.tw.state
