@@ -255,14 +255,16 @@ def run_ladder(
     progress: Callable[[int, int], None] | None = None,
 ) -> LadderResult:
     """Play the ladder of ``agents`` on ``scenario``: ``games`` per pairing (half with each
-    agent as south) and ``games`` of self-play per agent. Raises ``TankmapError`` for fewer
-    than two distinct agents or fewer than 2 games, ``PolicyError`` for an unknown agent."""
+    agent as south) and ``games`` of self-play per agent. Raises ``PolicyError`` for an
+    unknown agent (checked first), ``TankmapError`` for fewer than two distinct agents or
+    fewer than 2 games."""
     agents = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
+    check_policies(scenario, agents)  # every agent known, every budget bounded: first
     if len(agents) < 2:
-        raise TankmapError("a ladder needs at least two different agents")
+        given = f"only {agents[0]!r} was given" if agents else "none was given"
+        raise TankmapError(f"a ladder needs at least two different agents ({given})")
     if games < 2:
         raise TankmapError(f"a ladder needs at least 2 games per pairing, not {games}")
-    check_policies(scenario, agents)  # every agent known, every budget bounded: first
     pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
     runs: list[tuple[str, str, int]] = []
     half = games // 2

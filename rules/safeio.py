@@ -41,10 +41,13 @@ MAX_DEPTH = 64
 
 def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them; else
-    ``ScenarioFormatError`` ("not a regular file", "more than N bytes", "cannot read")."""
+    ``ScenarioFormatError`` ("no such file", "not a regular file", "more than N bytes",
+    "cannot read")."""
     source = str(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ScenarioFormatError("cannot read file: no such file", source=source) from None
     except OSError as exc:
         raise ScenarioFormatError(
             f"cannot read file: {exc.strerror or exc}", source=source

@@ -219,7 +219,7 @@ def prepare_out_dir(out: str, command: str) -> None:
     refuse the current folder (or one above it) and what is not new, empty or an earlier
     report of ``command`` (``check_report_folder``: the rule every ``--out`` follows),
     create it, and try writing a file there. ``TankmapError`` (one line) otherwise. The
-    report itself is then written with ``report_folder``."""
+    report itself is then written through ``staged_folder``."""
     from pathlib import Path
 
     from tankmap.analysis.staged_folder import check_report_folder, refuse_current
@@ -235,21 +235,9 @@ def prepare_out_dir(out: str, command: str) -> None:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
 
 
-@contextmanager
-def report_folder(out: str, command: str) -> Iterator[Any]:
-    """Write ``command``'s ``--out`` report whole or not at all: the block fills the temp
-    folder it gets (a ``Path`` beside ``out``), which takes ``out``'s place when the block
-    ends, so an earlier report is replaced whole and none of its files stay behind
-    (``final_path`` says where a file written there ends up). ``TankmapError`` (one line)
-    when the folder cannot be written."""
-    from tankmap.analysis.staged_folder import staged_folder
-
-    with staged_folder(out, command) as stage:
-        yield stage
-
-
 def final_path(out: str, staged: Any) -> str:
-    """Where a file written at the top of ``report_folder``'s temp folder ends up."""
+    """Where a file written at the top of ``staged_folder(out, ...)``'s temp folder ends up
+    (``--out`` reports are written whole or not at all, an earlier one replaced whole)."""
     from pathlib import Path
 
     return str(Path(out) / Path(staged).name)

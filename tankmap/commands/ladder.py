@@ -114,7 +114,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     require_playable(scenario, args.file)
     agents = args.agents.split(",") if args.agents else default_agents(scenario.ruleset)
-    _require_two_agents(scenario, agents)
     check_range(args.games, 2, MAX_GAMES, "--games")
     check_range(args.seed, 0, MAX_SEED, "--seed")
     workers = worker_count(args.workers, args.scheduler, "ladder")
@@ -142,9 +141,10 @@ def run(args: argparse.Namespace) -> int:
         doc["saved"] = str(saved)
     if args.out:
         from tankmap.analysis.ladder_report import write_ladder_report
-        from tankmap.commands.common import final_path, report_folder
+        from tankmap.analysis.staged_folder import staged_folder
+        from tankmap.commands.common import final_path
 
-        with report_folder(args.out, "ladder") as stage:
+        with staged_folder(args.out, "ladder") as stage:
             doc["report"] = final_path(args.out, write_ladder_report(doc, scenario, stage))
     if args.json:
         print_json(doc)
@@ -183,21 +183,3 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         print(f"  report: {doc['report']}")
     return 0
-
-
-def _require_two_agents(scenario: Any, agents: list[str]) -> None:
-    """``TankmapError`` naming the agent when fewer than two different ones are given: an
-    unknown one (``PolicyError``: "unknown Final Act policy 'bogus' (known: ...)") or the
-    one given alone. Two or more are checked by the ladder itself."""
-    from tankmap.analysis.simulation.games import get_driver
-    from tankmap.rules.errors import TankmapError
-
-    distinct = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
-    if len(distinct) >= 2:
-        return
-    driver = get_driver(scenario.ruleset)
-    prepared = driver.prepare(scenario)
-    for agent in distinct:
-        driver.check_policy(prepared, agent)
-    given = f"only {distinct[0]!r} was given" if distinct else "none was given"
-    raise TankmapError(f"a ladder needs at least two different agents ({given})")

@@ -41,7 +41,6 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import claim_output, print_json
     from tankmap.rules.fileformat import scenario_to_json, write_scenario
 
-    _require_file(args.record)
     data = read_record(args.record)
     record_game_kind(data, args.record)  # "not a game record" before anything is written
     if args.lines:
@@ -70,21 +69,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         print(f"wrote {args.output}")
     return 0
-
-
-def _require_file(path: str) -> None:
-    """``ScenarioFormatError`` in the words of the other commands when ``path`` does not
-    exist (before: the system's "No such file or directory")."""
-    import os
-
-    from tankmap.rules.errors import ScenarioFormatError
-
-    if not os.path.lexists(path):
-        raise ScenarioFormatError(
-            "cannot read file: no such file (a game record, as 'simulate --record' or "
-            "'play --record' writes)",
-            source=path,
-        )
 
 
 def _require_showable(replay: Any, output: str) -> None:

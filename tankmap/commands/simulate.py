@@ -182,10 +182,11 @@ def run(args: argparse.Namespace) -> int:
             failed.append(str(exc))
     if args.out:
         from tankmap.analysis.simulation.report import write_report
-        from tankmap.commands.common import final_path, report_folder
+        from tankmap.analysis.staged_folder import staged_folder
+        from tankmap.commands.common import final_path
 
         try:
-            with report_folder(args.out, "simulate") as stage:
+            with staged_folder(args.out, "simulate") as stage:
                 doc["report"] = final_path(args.out, write_report(df, scenario, doc, stage))
         except TankmapError as exc:
             failed.append(str(exc))

@@ -125,9 +125,10 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc.update(verdict_entry(scenario))  # the board's remembered verdict, as simulate shows it
     if args.out:
-        from tankmap.commands.common import final_path, report_folder
+        from tankmap.analysis.staged_folder import staged_folder
+        from tankmap.commands.common import final_path
 
-        with report_folder(args.out, "suggest") as stage:
+        with staged_folder(args.out, "suggest") as stage:
             for k, (edit, _m) in enumerate(result.suggestions, 1):
                 path = stage / f"suggestion-{k}.json"
                 write_scenario(edit.scenario, path)

@@ -185,11 +185,12 @@ def run(args: argparse.Namespace) -> int:
         + "), which simulate, the reports and the editor go on showing"
     )
     if args.out:
+        from tankmap.analysis.staged_folder import staged_folder
         from tankmap.analysis.verdict.report import write_verdict_report
-        from tankmap.commands.common import final_path, report_folder
+        from tankmap.commands.common import final_path
 
         title = scenario.title or args.file
-        with report_folder(args.out, "verdict") as stage:
+        with staged_folder(args.out, "verdict") as stage:
             doc["report"] = final_path(args.out, write_verdict_report(doc, title, sides, stage))
     if args.json:
         print_json(doc)
