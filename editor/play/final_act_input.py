@@ -137,11 +137,10 @@ class FinalActInput(BoardInput):
         self.changed.emit()
 
     def _what(self, u: int) -> str:
-        """The unit in words, with the handle the orders list shows: ``tank C``, ``AT2``,
-        ``R/M``."""
+        """The unit by the handle the orders list shows it with: ``tank C``, ``AT2``,
+        ``RM`` (a tank's handle is its name)."""
         handle = str(self.fa.handles[u])
-        kind = self.fa.state.kind[u]
-        return f"tank {handle}" if kind == "tank" else handle.replace("RM", "R/M")
+        return f"tank {handle}" if self.fa.state.kind[u] == "tank" else handle
 
     def _select(self, u: int) -> None:
         self.unit, self.aiming = u, False
