@@ -351,6 +351,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.zoom_out", "Zoom &out", "Ctrl+-", "&View", lambda w: w.view.zoom_out()),
     ActionSpec("view.fit", "&Fit board", "Ctrl+0", "&View", lambda w: w.view.fit()),
     ActionSpec(
+        "view.board_only",
+        "Board only (&hide panels)",
+        "Ctrl+Shift+F",
+        "&View",
+        lambda w: w.toggle_board_only(),
+        "Hide every panel so the board takes the whole window; again to bring them back",
+        checkable=True,
+    ),
+    ActionSpec(
         "view.unit_view",
         "&Unit view (moves and fire zone)",
         "U",

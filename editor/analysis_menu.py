@@ -48,7 +48,7 @@ class AnalysisMenu:
 
     def show_suggestions(self) -> SuggestionsDock:
         """Analysis ▸ Suggest edits: the Suggestions dock (made on first use, on the right in
-        a tab beside History)."""
+        a tab beside History and the Legend)."""
         from tankmap.editor.docks.suggestions import SuggestionsDock  # loads the search
 
         w = self.window
@@ -59,14 +59,14 @@ class AnalysisMenu:
             dock.setWidget(panel)
             dock.visibilityChanged.connect(panel.set_previewing)
             w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-            history = w.docks.get("history")
-            if history is not None and history.isVisible():
-                w.tabifyDockWidget(history, dock)  # the list wants the height
-                w.resizeDocks(
-                    [w.docks["problems"], w.docks["legend"], dock],
-                    [1, 1, 4],
-                    Qt.Orientation.Vertical,
-                )
+            # the list wants the height: in one tab group with History and the Legend
+            # (still a tab away), under Problems
+            shown = [d for d in (w.docks["legend"], w.docks["history"]) if d.isVisible()]
+            if shown:
+                w.tabifyDockWidget(shown[0], dock)
+                for other in shown[1:]:
+                    w.tabifyDockWidget(shown[0], other)
+                w.resizeDocks([w.docks["problems"], dock], [1, 5], Qt.Orientation.Vertical)
             self.suggestions, self.suggestions_dock = panel, dock
         self.suggestions_dock.show()
         self.suggestions_dock.raise_()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QActionGroup, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
@@ -17,6 +17,7 @@ from tankmap.editor import clipboard, editing
 from tankmap.editor.actions import build_actions, name_sides, shortcuts_html
 from tankmap.editor.analysis_menu import AnalysisMenu
 from tankmap.editor.autosave import Autosave
+from tankmap.editor.board_only import BoardOnly
 from tankmap.editor.context import EditorContext
 from tankmap.editor.dialogs import Prompter, QtPrompter
 from tankmap.editor.docks.inspector import InspectorDock
@@ -75,6 +76,7 @@ class MainWindow(QMainWindow, FileMenu):
         self.setCentralWidget(self.view)
         self.overlays = OverlayController(self.ctx)
         self._build_docks()
+        self.board_only = BoardOnly(self._all_docks, lambda: QTimer.singleShot(0, self.view.fit))
         self.actions_by_id = build_actions(self)
         self._build_menus()
         self.ctx.context_actions = [
@@ -327,6 +329,18 @@ class MainWindow(QMainWindow, FileMenu):
         self.ctx.unit_view = self.actions_by_id["view.unit_view"].isChecked()
         self.overlays.refresh_unit_view()
 
+    def _all_docks(self) -> list[QDockWidget]:
+        extra = self.analysis.suggestions_dock
+        return [*self.docks.values(), *([] if extra is None else [extra])]
+
+    def toggle_board_only(self) -> None:
+        """View ▸ Board only was toggled: hide the panels or bring them back."""
+        action = self.actions_by_id["view.board_only"]
+        said = self.board_only.set(action.isChecked())
+        action.setChecked(self.board_only.on)
+        if said:
+            self.ctx.say(said)
+
     def set_overlay(self, name: str) -> None:
         self.overlays.set_mode(name)
 
@@ -398,6 +412,7 @@ class MainWindow(QMainWindow, FileMenu):
         self.analysis.stop()
         self.overlays.stop()
         self.autosave.discard()
+        self.board_only.restore()  # the next start opens with its panels
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()

@@ -54,7 +54,7 @@ SEPARATORS_AFTER = frozenset(
         "edit.redo",
         "edit.select_all",
         "edit.mirror",
-        "view.fit",
+        "view.board_only",
         "view.unit_view",
         "view.previous_problem",
     }
