@@ -4,7 +4,7 @@
     python3.11 dev.py edit [FILE]   create/update .venv, then open the editor
                                     (default: a built-in Final Act map)
     python3.11 dev.py test [ARGS]   create/update .venv, then run the whole check suite:
-                                    ruff, mypy --strict (rules/, analysis/), import-linter
+                                    ruff, mypy --strict (the whole package), import-linter
                                     contracts (while the simulation kernels compile in
                                     the background), and pytest (ARGS go to pytest)
 
@@ -108,8 +108,8 @@ def test(args: list[str]) -> None:
     try:
         print("== ruff", flush=True)
         run([str(BIN / "ruff"), "check", "."], env)
-        print("== mypy --strict rules analysis", flush=True)
-        run([str(BIN / "mypy")], env)  # files from pyproject: tankmap/rules, tankmap/analysis
+        print("== mypy --strict tankmap", flush=True)
+        run([str(BIN / "mypy")], env)  # files from pyproject: the whole tankmap package
         print("== import-linter", flush=True)
         run([str(BIN / "lint-imports")], env)
         print("== compiling the simulation kernels", flush=True)

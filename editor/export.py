@@ -67,7 +67,7 @@ def export_png(scenario: Scenario, path: str | Path, scale: float = 2.0) -> None
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
     with atomically(path) as tmp:
-        if not image.save(tmp, "PNG"):
+        if not image.save(tmp, "PNG"):  # type: ignore[call-overload]  # the stub wants bytes, Qt a str
             raise ExportError(f"{path}: could not write the PNG image")
 
 
@@ -217,7 +217,7 @@ def _wrapped(painter: QPainter, text: str, width: float, top: float, flags: obje
     """Draw ``text`` word-wrapped to ``width`` from ``top``; return the y under it."""
     box = painter.boundingRect(QRectF(0, top, width, 10_000), flags, text)  # type: ignore[call-overload]
     painter.drawText(QRectF(0, top, width, box.height()), flags, text)  # type: ignore[call-overload]
-    return top + box.height()
+    return top + float(box.height())
 
 
 def sheet_image(scenario: Scenario, side: Side, width: int = 827, height: int = 1169) -> QImage:

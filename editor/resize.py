@@ -188,7 +188,7 @@ class ResizeDialog(QDialog):
             button.setObjectName(f"anchor-{name.replace(' ', '-')}")
             grid.addWidget(button, 2 - ay, ax)
             self.anchors[(ax, ay)] = button
-            button.toggled.connect(lambda on, name=name: on and self._show_anchor(name))
+            button.toggled.connect(lambda on, name=name: self._show_anchor(name) if on else None)
         self.anchor_name = QLabel()
         self.anchor_name.setObjectName("anchor-name")
         grid.addWidget(self.anchor_name, 0, 3, 3, 1)

@@ -233,17 +233,17 @@ class LegendDock(QWidget):
         self.ctx, self.overlays = ctx, overlays
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        outer.addWidget(self.scroll)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer.addWidget(self.scroll_area)
         body = QWidget()
         body.setObjectName("legend-body")
         self.column = QVBoxLayout(body)
         self.column.setContentsMargins(6, 4, 6, 4)
         self.column.setSpacing(3)
         self.column.addStretch(1)
-        self.scroll.setWidget(body)
+        self.scroll_area.setWidget(body)
         self.setMinimumWidth(250)
         self._shown: list[Section] | None = None
         self._pages: dict[tuple[str, tuple[Entry, ...]], QWidget] = {}

@@ -94,16 +94,16 @@ class TankChessInput(BoardInput):
             return f"{name}: click one of your own pieces first. {HELP}"
         what = f"the {tank_chess_data().stats(st.kind[self.piece]).name.lower()}"
         what += f" on {st.scenario.board.cell_name(st.cell[self.piece])}"
-        held = st.grid[cell]
-        if held >= 0 and self.end is None:
+        held, end = st.grid[cell], self.end
+        if held >= 0 and end is None:
             return (
                 f"{name}: to shoot there, first click where {what} ends its move (a dotted "
                 "cell), then the target ringed in red."
             )
-        if held >= 0:
+        if held >= 0 and end is not None:
             return (
                 f"{name}: {what} cannot hit that piece from "
-                f"{st.scenario.board.cell_name(self.end[0])} (its targets are ringed in red: "
+                f"{st.scenario.board.cell_name(end[0])} (its targets are ringed in red: "
                 "the first piece on a ray it fires along, not adjacent). Nothing is selected."
             )
         if held == BLOCKED:

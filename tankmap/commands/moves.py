@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             + (f" facing {row['facing']}" if row["facing"] else "")
             + (" (wreck)" if row["wreck"] else "")
         )
-        moves = ", ".join(f"{m['to']}{m['facing'] or ''}" for m in row["moves"]) or "none"
-        print(f"  moves ({len(row['moves'])}): {moves}")
+        listed = ", ".join(f"{m['to']}{m['facing'] or ''}" for m in row["moves"]) or "none"
+        print(f"  moves ({len(row['moves'])}): {listed}")
         print(f"  fire zone ({len(row['fire_zone'])}): {' '.join(row['fire_zone']) or 'none'}")
     return 0

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         "final": scenario_to_json(replay.final),
         "rounds": [step.to_json() for step in replay.steps],
     }
-    if args.output:
+    if target is not None:
         _require_showable(replay, args.output)
         write_scenario(replay.final, target)
         doc["written"] = args.output

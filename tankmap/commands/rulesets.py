@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from tankmap.commands.common import print_json
     from tankmap.rules.registry import get_ruleset, ruleset_names
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in ruleset_names():
         rs = get_ruleset(name)
         rows.append(

@@ -80,10 +80,10 @@ def _on_screen(legend: Any) -> list[str]:
     """The texts of the legend's shown labels, top to bottom (headings without markup)."""
     column = legend.column
     pages = [column.itemAt(i).widget() for i in range(column.count())]
-    pages += [p for p in legend.scroll.widget().findChildren(QWidget) if p not in pages]
+    pages += [p for p in legend.scroll_area.widget().findChildren(QWidget) if p not in pages]
     out = []
     for page in pages:
-        if page is None or page.isHidden() or page.parent() is not legend.scroll.widget():
+        if page is None or page.isHidden() or page.parent() is not legend.scroll_area.widget():
             continue
         labels = [w for w in page.findChildren(QLabel) if w.text()]
         labels.sort(key=lambda w: w.y())
