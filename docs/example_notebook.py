@@ -28,7 +28,8 @@ charts = tankmap.figures(result)
 charts["lanes"].savefig("lanes.png") if __name__ == "__main__" else None
 print("figures:", ", ".join(sorted(charts)))
 
-# %% Balance from seeded playouts (same numbers as `tankmap simulate --seed 7`)
+# %% Balance from seeded heuristic playouts (same numbers as
+#    `tankmap simulate final-act/flanks-vs-centre --policy heuristic --seed 7`)
 games = tankmap.simulate(board, games=200, seed=7)
 summary = tankmap.balance(games)
 print("south wins", summary["wins"]["south"], "north wins", summary["wins"]["north"])
