@@ -218,11 +218,12 @@ def _frame(ax: Axes, scenario: Scenario, bars: bool) -> None:
     for spine in ax.spines.values():
         spine.set_visible(False)
     if two_boards(scenario):
+        names = get_ruleset(scenario.ruleset).side_names()
         mid = (row_y(scenario, b.rows // 2 - 1) + row_y(scenario, b.rows // 2)) / 2
         ax.text(
             b.columns / 2 - 0.5,
             mid,
-            "north's board ↑   ↓ south's board",
+            f"{names[Side.NORTH]}'s board ↑   ↓ {names[Side.SOUTH]}'s board",
             ha="center",
             va="center",
             fontsize=7,
@@ -258,7 +259,8 @@ def board_key(scenario: Scenario, *, heat: bool = False, plain: bool = False) ->
     for side in sides:
         fill, outline, _ = side_look(scenario.ruleset, side)
         if heat:
-            mark = Line2D([], [], ls="", marker="o", ms=8, mfc="none", mec=fill, mew=2.0)
+            edge = st.hollow_colour(scenario.ruleset, side)
+            mark = Line2D([], [], ls="", marker="o", ms=8, mfc="none", mec=edge, mew=2.0)
         else:
             mark = Line2D([], [], ls="", marker="o", ms=9, mfc=fill, mec="#555555", mew=1.0)
         handles.append(mark)

@@ -273,6 +273,8 @@ def draw_unit(
     r = st.TOKEN_RADIUS if shared <= 1 else st.SHARED_RADIUS
     look = st.token_look(unit.kind)
     fill, outline, text_colour = st.token_colours(scenario.ruleset, unit)
+    if hollow and not unit.wreck:
+        fill = st.hollow_colour(scenario.ruleset, unit.side)
     if unit.facing is not None and not hollow:
         f = unit.facing
         n = (f.dx * f.dx + f.dy * f.dy) ** 0.5

@@ -35,6 +35,14 @@ def side_look(ruleset: str, side: Side) -> tuple[str, str, str]:
     return SIDE_COLOURS[side], "#ffffff", "#ffffff"
 
 
+def hollow_colour(ruleset: str, side: Side) -> str:
+    """The outline of ``side``'s hollow unit marks over a heat map: the side's colour, but
+    mid-grey for Tank Chess White, whose white fill would vanish on the light cells."""
+    if ruleset == "tank-chess" and side is Side.SOUTH:
+        return "#8c8c8c"
+    return side_look(ruleset, side)[0]
+
+
 # --- the board ---------------------------------------------------------------------------
 BOARD_LIGHT = "#f4efe3"  # the checkered cells
 BOARD_DARK = "#e8e0cc"

@@ -139,7 +139,8 @@ def contested_figure(result: ScenarioAnalysis) -> Figure:
         Rectangle((0, 0), 1, 1, fc=SIDE_COLOURS[side], alpha=0.22) for side in Side
     ]
     labels = ["contested (both sides fire)"] + [
-        f"safe for {side.value} ({int(result.coverage.safe[side].sum())})" for side in Side
+        f"safe for {side_name(result.ruleset, side)} ({int(result.coverage.safe[side].sum())})"
+        for side in Side
     ]
     add_key(fig, _keyed(board_key(s, plain=True), handles, labels), ncol=3)
     return fig

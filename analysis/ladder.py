@@ -184,6 +184,23 @@ class LadderResult:
         }
 
 
+def elo_words(agent: dict[str, Any], anchor: str | None) -> str:
+    """What stands for an agent's Elo where the number would not be measured: ``"anchor"``
+    (0 by definition, with its sweeps when every match was one), ``"swept by search,
+    ksearch"`` or ``"sweeps random"`` for an agent whose every match was a clean sweep (its
+    number would be the fit's prior alone); ``""`` for an agent with a measured Elo. Takes
+    an entry of the ladder document's ``agents``."""
+    sweep = ""
+    if agent.get("only_sweeps"):
+        if agent.get("swept_by"):
+            sweep = "swept by " + ", ".join(agent["swept_by"])
+        else:
+            sweep = "sweeps " + ", ".join(agent.get("sweeps", []))
+    if agent["name"] == anchor:
+        return f"anchor; {sweep}" if sweep else "anchor"
+    return sweep
+
+
 def self_play_stats(agent: str, df: pd.DataFrame) -> SelfPlay:
     """The ``SelfPlay`` figures of a ``simulate`` table of ``agent`` against itself."""
     n = len(df)

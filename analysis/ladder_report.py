@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
+from tankmap.analysis.estimates import MIN_VERDICT_GAMES  # noqa: E402
+from tankmap.analysis.ladder import elo_words  # noqa: E402
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
 from tankmap.rules.geometry import Side  # noqa: E402
 from tankmap.rules.registry import get_ruleset  # noqa: E402
@@ -20,19 +22,52 @@ from tankmap.rules.scenario import Scenario  # noqa: E402
 
 
 def elo_figure(doc: dict[str, Any]) -> Figure:
-    """Elo with 95 % intervals per agent, strongest at the top."""
+    """Elo with 95 % intervals per agent, strongest at the top; an agent with no measured
+    Elo (only clean sweeps) is named with its sweeps instead of a point."""
     agents = list(reversed(doc["agents"]))
-    fig = Figure(figsize=(6.5, 0.6 + 0.5 * len(agents)))
+    fig = Figure(figsize=(6.5, 1.1 + 0.5 * len(agents)))
     ax = fig.add_subplot()
     for y, a in enumerate(agents):
+        words = elo_words(a, doc.get("anchor"))
+        if a["name"] == doc.get("anchor"):
+            ax.plot([0], [y], "D", color="#1d3557")
+            note = "  " + words.replace("anchor", "anchor (0 by definition)", 1)
+            ax.text(0, y, note, va="center", fontsize=8, color="#555")
+            continue
+        if words:
+            ax.text(0, y, f" no measured Elo: {words}", va="center", fontsize=8, color="#555")
+            continue
         lo, hi = a["elo_ci95"]
         ax.plot([lo, hi], [y, y], color="#4a6fa5", linewidth=3)
         ax.plot([a["elo"]], [y], "o", color="#1d3557")
     ax.set_yticks(range(len(agents)), [a["name"] for a in agents])
-    ax.set_xlabel(f"Elo (95 % interval; {doc['agents'][-1]['name']} weakest)")
+    ax.set_ylim(-0.6, len(agents) - 0.4)
+    ax.set_xlabel(f"Elo (0 = {doc.get('anchor', 'heuristic')}; 95 % interval)")
+    ax.set_title(
+        f"{doc.get('games', '?')} games per pairing, sides swapped, seed {doc.get('seed', '?')}",
+        fontsize=9,
+    )
     ax.axvline(0, color="#999", linewidth=0.8)
     fig.tight_layout()
     return fig
+
+
+def _elo_cells(agent: dict[str, Any], anchor: str | None) -> str:
+    """The Elo and interval cells of ``agent``'s row: 0 for the anchor, its sweeps for an
+    agent with no measured Elo, else the Elo and its 95 % interval."""
+    words = html.escape(elo_words(agent, anchor))
+    if agent["name"] == anchor:
+        return f"<td>0</td><td>{words}</td>"
+    if words:
+        return f'<td colspan="2">{words} (no measured Elo)</td>'
+    lo, hi = agent["elo_ci95"]
+    return f"<td>{agent['elo']:.0f}</td><td>[{lo:.0f}, {hi:.0f}]</td>"
+
+
+def _rate(rate: dict[str, Any]) -> str:
+    """A win rate with its Wilson 95 % interval: ``0.400 [0.219, 0.613]``."""
+    lo, hi = rate["ci95"]
+    return f"{rate['estimate']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
 def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> Path:
@@ -45,17 +80,18 @@ def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> P
     south, north = names[Side.SOUTH], names[Side.NORTH]
     favoured = {"south": south, "north": north}
     rows = "".join(
-        f"<tr><td>{e(a['name'])}</td><td>{a['elo']:.0f}</td>"
-        f"<td>[{a['elo_ci95'][0]:.0f}, {a['elo_ci95'][1]:.0f}]</td>"
+        f"<tr><td>{e(a['name'])}</td>{_elo_cells(a, doc.get('anchor'))}"
         f"<td>{e(a.get('description', ''))}</td></tr>"
         for a in doc["agents"]
     )
     brows = "".join(
-        f"<tr><td>{e(b['agent'])}</td><td>{b['win_rate']['south']['estimate']:.3f}</td>"
-        f"<td>{b['win_rate']['north']['estimate']:.3f}</td><td>{b['draws']}</td>"
+        f"<tr><td>{e(b['agent'])}</td><td>{b.get('games', doc['games'])}</td>"
+        f"<td>{_rate(b['win_rate']['south'])}</td>"
+        f"<td>{_rate(b['win_rate']['north'])}</td><td>{b['draws']}</td>"
         f"<td>{b['balance']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}]</td>"
-        f"<td>{e(favoured.get(b['favoured'], 'even'))}</td><td>{b['median_length']}</td>"
-        f"<td>{b['units_lost_per_game']:.2f}</td><td>{b['race_share']:.0%}</td></tr>"
+        f"<td>{e(favoured.get(b['favoured'], b['favoured']))}</td><td>{b['median_length']}</td>"
+        f"<td>{b['units_lost_per_game']:.2f}</td>"
+        f"<td>{b['race_share']:.0%} ({b['race_no_loss_share']:.0%} with no loss)</td></tr>"
         for b in doc["balance"]
     )
     verdict = "stable" if doc["stable"] else "NOT stable"
@@ -68,11 +104,18 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}
 Balance = 1 − |win rate {e(south)} − win rate {e(north)}|.</p>
 <p><b>Verdict {verdict}:</b> {e(doc["stability"]["reason"])}.</p>
 <h2>Agents by strength</h2><table><tr><th>agent</th><th>Elo</th><th>95 %</th>
-<th>how it plays</th></tr>{rows}</table><img src="elo.png" alt="Elo chart">
+<th>how it plays</th></tr>{rows}</table>
+<p>Elo 0 = {e(str(doc.get("anchor", "heuristic")))}; an agent whose every match was a clean
+sweep has no measured Elo (the fit's prior alone would set it).</p>
+<img src="elo.png" alt="Elo chart">
 <h2>The board's balance under each agent (self-play)</h2>
-<table><tr><th>agent</th><th>{e(south)} wins</th><th>{e(north)} wins</th><th>draws</th>
+<p>Win rates with their Wilson 95 % intervals; a side is favoured when the 95 % interval of
+the win-rate difference excludes 0, and with fewer than {MIN_VERDICT_GAMES} games the answer
+is "undecided".</p>
+<table><tr><th>agent</th><th>games</th><th>{e(south)} win rate [95 %]</th>
+<th>{e(north)} win rate [95 %]</th><th>draws (games)</th>
 <th>balance [95 %]</th><th>favours</th><th>median length</th><th>units lost / game</th>
-<th>races won, no loss</th></tr>{brows}</table>
+<th>races (decided by reaching the goal)</th></tr>{brows}</table>
 </body></html>
 """
     path = out / "ladder.html"

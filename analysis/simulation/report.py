@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from tankmap.analysis.board_figure import (
     add_key,
@@ -27,6 +28,7 @@ from tankmap.analysis.board_figure import (
     draw_board,
     figure_size,
 )
+from tankmap.analysis.estimates import MIN_VERDICT_GAMES
 from tankmap.analysis.outputs import save_figure, save_text
 from tankmap.analysis.simulation.stats import death_map, route_map
 from tankmap.rules.geometry import Side
@@ -34,12 +36,24 @@ from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
 
 SIDE_COLOURS = {"south": "#1f5fbf", "north": "#c0392b", "draw": "#888888"}
+# Tank Chess is White against Black: light and dark bars (each with a dark edge), a mid
+# grey for draws between them
+CHESS_COLOURS = {"south": "#e8e6df", "north": "#2b2b2b", "draw": "#9a9a9a"}
+
+
+def side_colours(ruleset: str) -> dict[str, str]:
+    """The bar colours of south, north and draws: the sides' own colours in the game."""
+    return CHESS_COLOURS if ruleset == "tank-chess" else SIDE_COLOURS
 
 
 SIDES = ("south", "north")
 
 
-def win_rate_figure(summary: dict[str, Any], names: Sequence[str] = ("South", "North")) -> Figure:
+def win_rate_figure(
+    summary: dict[str, Any],
+    names: Sequence[str] = ("South", "North"),
+    colours: dict[str, str] = SIDE_COLOURS,
+) -> Figure:
     """Bars of the south / north / draw rates with their Wilson 95 % intervals; the bars
     are labelled ``names`` (the game's names of south and north: White, Black)."""
     fig = Figure(figsize=(5.0, 3.2), layout="constrained")
@@ -49,21 +63,31 @@ def win_rate_figure(summary: dict[str, Any], names: Sequence[str] = ("South", "N
     est = np.array([r["estimate"] for r in rates])
     lo = np.array([r["ci95"][0] for r in rates])
     hi = np.array([r["ci95"][1] for r in rates])
-    ax.bar(labels, est, color=list(SIDE_COLOURS.values()), alpha=0.85)
+    ax.bar(labels, est, color=list(colours.values()), edgecolor="#333333", linewidth=0.6)
     ax.errorbar(labels, est, yerr=[est - lo, hi - est], fmt="none", ecolor="black", capsize=6)
     for x, (e, a, b) in enumerate(zip(est, lo, hi, strict=True)):
         ax.text(x, b + 0.02, f"{e:.3f}\n[{a:.3f}, {b:.3f}]", ha="center", fontsize=7)
     ax.axhline(0.5, color="#999999", lw=0.8, ls="--")
     ax.set_ylim(0, 1.15)
-    ax.set_ylabel("rate")
+    policy = summary.get("policy", {})
+    lo_b, hi_b = summary.get("balance_ci95", [0.0, 1.0])
     ax.set_title(
-        f"{summary['games']} games, balance {summary['balance']:.3f} (Wilson 95 % intervals)",
+        f"{policy.get('south', '?')} ({names[0]}) vs {policy.get('north', '?')} ({names[1]}), "
+        f"{summary['games']} games, seed {summary.get('seed', '?')}\n"
+        f"balance {summary['balance']:.3f} [{lo_b:.3f}, {hi_b:.3f}] (95 %; win rates: Wilson "
+        "95 % intervals)",
         fontsize=9,
     )
+    ax.set_ylabel("share of games")
     return fig
 
 
-def length_figure(df: pd.DataFrame, unit: str, names: Sequence[str] = ("South", "North")) -> Figure:
+def length_figure(
+    df: pd.DataFrame,
+    unit: str,
+    names: Sequence[str] = ("South", "North"),
+    colours: dict[str, str] = SIDE_COLOURS,
+) -> Figure:
     """Histogram of game lengths, split by winner (``names``: the sides' names)."""
     fig = Figure(figsize=(5.0, 3.2), layout="constrained")
     ax = fig.add_subplot()
@@ -71,17 +95,20 @@ def length_figure(df: pd.DataFrame, unit: str, names: Sequence[str] = ("South", 
     if len(lengths):
         lo, hi = int(lengths.min()), int(lengths.max())
         bins: int | list[float] = [x - 0.5 for x in range(lo, hi + 2)] if hi - lo < 60 else 40
-        data = [df.loc[df["winner"] == k, "length"].to_numpy() for k in SIDE_COLOURS]
+        data = [df.loc[df["winner"] == k, "length"].to_numpy() for k in colours]
         ax.hist(
             data,
             bins=bins,
             stacked=True,
-            color=list(SIDE_COLOURS.values()),
+            color=list(colours.values()),
+            edgecolor="#333333",
+            linewidth=0.4,
             label=[f"{names[0]} wins", f"{names[1]} wins", "draws"],
         )
         ax.legend(fontsize=7)
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of games
     ax.set_title("Game length by winner", fontsize=9)
     return fig
 
@@ -101,6 +128,8 @@ def heat_figure(
     fig = Figure(figsize=(w, h + 0.3), layout="constrained")
     axes = fig.subplots(1, len(grids))
     names = get_ruleset(scenario.ruleset).side_names()
+    # one colour scale for every panel: the same colour is the same count on each side
+    top = max([1.0, *(float(np.max(g)) for g in grids.values() if np.size(g))])
     for ax, (side, grid) in zip(np.atleast_1d(axes), grids.items(), strict=True):
         values = grid.astype(float).ravel()
         values[values <= 0] = np.nan
@@ -109,6 +138,8 @@ def heat_figure(
             scenario,
             values,
             cmap=cmap,
+            vmin=0,
+            vmax=top,
             unit_alpha=0.35,
             fmt="{:.0f}",
             title=f"{names[Side(side)]}: {notes[side]}",
@@ -134,8 +165,8 @@ def write_report(
     deaths = {s: death_map(df, board, s) for s in SIDES}
     figures = {
         "board.png": board_figure(scenario),
-        "win_rates.png": win_rate_figure(summary, sides),
-        "lengths.png": length_figure(df, unit, sides),
+        "win_rates.png": win_rate_figure(summary, sides, side_colours(scenario.ruleset)),
+        "lengths.png": length_figure(df, unit, sides, side_colours(scenario.ruleset)),
         "deaths.png": heat_figure(
             scenario,
             deaths,
@@ -191,6 +222,26 @@ def _verdict(summary: dict[str, Any]) -> str:
         "top of an agent's budget climb, where a stronger agent no longer changes it "
         "(<code>tankmap verdict</code>); the numbers below are this run's.</small></p>"
     )
+
+
+def _favoured(summary: dict[str, Any], label: dict[str, str]) -> str:
+    """The side this run favours, as ``simulate --json``'s ``favoured`` says it (a side
+    when the difference's 95 % interval excludes 0, else even; undecided below
+    ``MIN_VERDICT_GAMES`` games)."""
+    fav = summary.get("favoured")
+    if not fav:
+        return ""
+    if fav in label:
+        return (
+            f"Favoured: <b>{html.escape(label[fav])}</b> (the 95 % interval of the difference "
+            "excludes 0)."
+        )
+    if fav == "undecided":
+        return (
+            f"Favoured: <b>undecided</b> (fewer than {MIN_VERDICT_GAMES} games: no side is "
+            "named and the board is not called even)."
+        )
+    return f"Favoured: <b>{html.escape(str(fav))}</b> (the difference's 95 % interval covers 0)."
 
 
 def _options(summary: dict[str, Any]) -> str:
@@ -267,7 +318,8 @@ img{{max-width:100%}}</style></head><body>
 {summary.get("balance_ci95", [0, 1])[1]:.4f}] (95 % interval;
 {html.escape(summary["policy"]["south"])} vs {html.escape(summary["policy"]["north"])},
 {summary["games"]} games: a figure of this board <i>as played by these agents</i>;
-<code>tankmap verdict</code> climbs an agent's strength until it stops changing).</p>
+<code>tankmap verdict</code> climbs an agent's strength until it stops changing).
+{_favoured(summary, label)}</p>
 {_warning(summary)}
 {extra}
 <p>Length ({unit}): mean {length["mean"]}, median {length["median"]}. Endings: {ends}.</p>

@@ -16,8 +16,22 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
+from tankmap.analysis.estimates import wilson  # noqa: E402
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
 from tankmap.analysis.verdict.rule import NO_GAIN, state_text  # noqa: E402
+
+
+def _rung_rate(t: dict[str, Any], side: str) -> str:
+    """A rung's self-play win rate of ``side`` with its Wilson 95 % interval (the trace
+    keeps the rate and the games, so the wins are their product)."""
+    rate = t["win_rate"][side]
+    lo, hi = wilson(round(rate * t["games"]), t["games"])
+    return f"{rate:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _headline(favoured: str, name: dict[str, str]) -> str:
+    """``"favours Black"``, ``"is even"``, ``"is undecided"``."""
+    return f"favours {name[favoured]}" if favoured in name else f"is {favoured}"
 
 
 def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
@@ -26,8 +40,14 @@ def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
     trace = doc["trace"]
     x = list(range(len(trace)))
     labels = [t["agent"] for t in trace]
-    fig = Figure(figsize=(7.5, 5.2))
+    fig = Figure(figsize=(7.5, 5.6))
     top, bottom = fig.subplots(2, 1, sharex=True)
+    fig.suptitle(
+        f"{doc.get('family', '?')} climb, seed {doc.get('seed', '?')}, up to "
+        f"{doc.get('games_per_run', '?')} games a run: "
+        f"{'converged' if doc.get('converged') else 'NOT converged'}",
+        fontsize=10,
+    )
     for i, t in enumerate(trace):
         if t["balance"] is None:  # a rung that still beat the one before: no self-play
             continue
@@ -78,13 +98,13 @@ def write_verdict_report(
     e = html.escape
     name = {"south": sides[0], "north": sides[1]}
     fav = doc["favoured"]
-    headline = f"favours {name[fav]}" if fav in name else fav
-    state = state_text(doc)
+    headline = _headline(fav, name)
+    state = e(state_text(doc))
     rows = "".join(
         f"<tr><td>{e(t['agent'])}</td>"
         + (
             f"<td>{t['games']}</td>"
-            f"<td>{t['win_rate']['south']:.3f}</td><td>{t['win_rate']['north']:.3f}</td>"
+            f"<td>{_rung_rate(t, 'south')}</td><td>{_rung_rate(t, 'north')}</td>"
             f"<td>{t['balance']:.3f} [{t['balance_ci95'][0]:.3f}, "
             f"{t['balance_ci95'][1]:.3f}]</td>"
             f"<td>{e(name.get(t['favoured'], t['favoured']))}</td>"
@@ -101,15 +121,37 @@ def write_verdict_report(
         for t in doc["trace"]
     )
     cc = doc.get("cross_check")
-    cross = f"<p><b>Cross-check:</b> {e(str(cc.get('reason')))}.</p>" if cc else ""
+    cross = ""
+    if cc:
+        who = f" {e(str(cc['agent']))}" if cc.get("agent") else ""
+        said = e(str(cc["reason"])) if cc.get("reason") else "no reason given"
+        cross = f"<p><b>Cross-check{who}:</b> {said}.</p>"
     lo, hi = doc["balance_ci95"]
+    rates = " ".join(
+        f"{e(name[side])} wins {doc['win_rate'][side]:.3f} "
+        f"[{doc['win_rate_ci95'][side][0]:.3f}, {doc['win_rate_ci95'][side][1]:.3f}],"
+        for side in ("south", "north")
+        if "win_rate_ci95" in doc
+    )
+    if doc.get("agent") and doc["games"]:
+        summary = (
+            f"<p><b>The board {e(headline)}</b> ({state}): {rates}\n"
+            f"balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}] (95 % intervals)\n"
+            f"from {doc['games']} self-play games of {e(str(doc['agent']))}, "
+            f"seed {doc['seed']}.</p>"
+        )
+    else:  # no rung played a self-play game: nothing to read a balance from
+        summary = (
+            f"<p><b>No verdict yet</b> ({state}): no self-play game was played "
+            f"(seed {doc['seed']}).</p>"
+        )
+    chart = '<img src="trace.png" alt="The climb: balance and score per rung">'
     text = f"""<!doctype html><html><head><meta charset="utf-8">
 <title>Verdict — {e(title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}}</style>
 </head><body><h1>Balance verdict: {e(title)}</h1>
-<p><b>The board {e(headline)}</b> ({state}): balance {doc["balance"]:.3f} [{lo:.3f}, {hi:.3f}]
-from {doc["games"]} self-play games of {e(str(doc["agent"]))}, seed {doc["seed"]}.</p>
+{summary}
 <p>{e(doc["reason"])}.</p>{cross}
 <p>Each rung doubles the budget of the {e(doc["family"])} agent and plays it against the rung
 before with sides swapped on common seeds (looking after a fifth, half and all of them: a rung
@@ -118,9 +160,9 @@ longer clearly beats the rung before (a rung that still does needs no self-play)
 is converged when a
 bigger budget no longer beats the one before it (its score's 95 % interval reaches 0.5 and the
 score is under {NO_GAIN}) and the last two rungs' self-play verdicts agree.</p>
-<img src="trace.png" alt="The climb: balance and score per rung">
-<table><tr><th>agent</th><th>self-play games</th><th>{e(sides[0])} wins</th>
-<th>{e(sides[1])} wins</th><th>balance [95 %]</th><th>favours</th>
+{chart if doc["trace"] else ""}
+<table><tr><th>agent</th><th>self-play games</th><th>{e(sides[0])} win rate [95 %]</th>
+<th>{e(sides[1])} win rate [95 %]</th><th>balance [95 %]</th><th>favours</th>
 <th>score vs rung before [95 %]</th><th>seconds</th></tr>{rows}</table>
 </body></html>
 """

@@ -91,7 +91,7 @@ class _AgentsHelp(argparse.HelpFormatter):
 
 def run(args: argparse.Namespace) -> int:
 
-    from tankmap.analysis.ladder import run_ladder
+    from tankmap.analysis.ladder import elo_words, run_ladder
     from tankmap.analysis.ladder_cache import save_ladder
     from tankmap.analysis.simulation.agent_info import default_agents, describe
     from tankmap.commands.common import (
@@ -160,13 +160,11 @@ def run(args: argparse.Namespace) -> int:
     for entry, sp in zip(doc["agents"], doc["balance"], strict=True):
         lo, hi = entry["elo_ci95"]
         blo, bhi = sp["ci95"]
-        elo = (
-            f"{entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]"
-            if not entry["only_sweeps"]
-            else "swept by " + ", ".join(entry["swept_by"])
-            if entry["swept_by"]
-            else "sweeps " + ", ".join(entry["sweeps"])
-        ).ljust(28)
+        words = elo_words(entry, doc["anchor"])
+        if entry["name"] == doc["anchor"]:
+            elo = f"{0:6.0f}  ({words})".ljust(28)
+        else:
+            elo = (words or f"{entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]").ljust(28)
         print(
             f"  {entry['name']:14} {elo}   "
             f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        "

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tankmap.analysis.elo import expected_score, fit_elo
-from tankmap.analysis.ladder import Match, SelfPlay, run_ladder, self_play_stats, stability
+from tankmap.analysis.ladder import (
+    Match,
+    SelfPlay,
+    elo_words,
+    run_ladder,
+    self_play_stats,
+    stability,
+)
 from tankmap.analysis.simulation.agent_info import default_agents, describe
 from tankmap.cli import main
 from tankmap.maps import map_path
@@ -234,3 +242,26 @@ def test_self_play_json_rounds_its_rates_as_simulate_does() -> None:
     assert entry["win_rate"]["south"]["estimate"] == 0.233333
     for v in (entry["balance"], *entry["ci95"], *entry["balance_ci95"]):
         assert v == round(v, 6)
+
+
+def test_elo_words_name_the_anchor_and_the_sweeps() -> None:
+    def entry(name: str, only: bool, swept_by: list[str], sweeps: list[str]) -> dict[str, Any]:
+        return {"name": name, "only_sweeps": only, "swept_by": swept_by, "sweeps": sweeps}
+
+    assert elo_words(entry("heuristic", True, ["search"], ["random"]), "heuristic") == (
+        "anchor; swept by search"
+    )
+    assert elo_words(entry("heuristic", False, [], ["random"]), "heuristic") == "anchor"
+    assert elo_words(entry("random", True, ["heuristic", "search"], []), "heuristic") == (
+        "swept by heuristic, search"
+    )
+    assert elo_words(entry("search", True, [], ["random"]), "heuristic") == "sweeps random"
+    assert elo_words(entry("search", False, [], ["random"]), "heuristic") == ""
+
+
+def test_cli_ladder_text_gives_the_anchor_0(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["ladder", "tank-wars/default", "--agents", "random,heuristic", "--games", "10"]
+    assert main([*argv, "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    anchor = next(line for line in lines if line.strip().startswith("heuristic "))
+    assert anchor.split()[1:3] == ["0", "(anchor;"]
