@@ -175,7 +175,7 @@ def verdict_line(
     judge: str = "run 'tankmap verdict' on it",
 ) -> str:
     """One line for a remembered verdict, or how to get one:
-    ``"verdict: favours south (converged), balance 0.62 [0.55, 0.70], search:12, 200 games"``.
+    ``"verdict: favours south (converged), balance 0.620 [0.550, 0.700], search:12, 200 games"``.
     ``sides`` are the display names of south and north; ``earlier``: no ``doc``, but one
     made by other code is kept (``earlier_verdict``); ``judge`` says how to judge the board
     (the editor has a button for it)."""
@@ -194,6 +194,6 @@ def verdict_line(
     state = state_text(doc)
     lo, hi = doc.get("balance_ci95", [0.0, 1.0])
     return (
-        f"verdict: {what} ({state}), balance {doc.get('balance', 0.0):.2f} [{lo:.2f}, {hi:.2f}], "
+        f"verdict: {what} ({state}), balance {doc.get('balance', 0.0):.3f} [{lo:.3f}, {hi:.3f}], "
         f"{doc.get('agent')}, {doc.get('games')} games, seed {doc.get('seed')}"
     )

@@ -71,6 +71,16 @@ def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
         lo, hi = t["score_ci95"]
         bottom.plot([i, i], [lo, hi], color="#a5674a", linewidth=3)
         bottom.plot([i], [t["score_vs_previous"]], "o", color="#57301d")
+    if all(t["score_vs_previous"] is None for t in trace):
+        bottom.text(
+            0.5,
+            0.25,
+            "no match played yet: the first rung has no rung before it",
+            transform=bottom.transAxes,
+            ha="center",
+            fontsize=9,
+            color="#666",
+        )
     bottom.axhline(0.5, color="#999", linewidth=0.8)
     bottom.axhline(NO_GAIN, color="#999", linewidth=0.8, linestyle="--")
     edge = blended_transform_factory(bottom.transAxes, bottom.transData)  # x: axes, y: data

@@ -125,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
     doc["file"] = args.file
     doc.update(verdict_entry(scenario))  # the board's remembered verdict, as simulate shows it
     if args.out:
+        import json
+
+        from tankmap.analysis.outputs import save_text
         from tankmap.analysis.staged_folder import staged_folder
         from tankmap.commands.common import final_path
 
@@ -133,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
                 path = stage / f"suggestion-{k}.json"
                 write_scenario(edit.scenario, path)
                 doc["suggestions"][k - 1]["file"] = final_path(args.out, path)
+            # the whole result beside the boards: a folder with no suggestion says why
+            doc["report"] = final_path(args.out, stage / "suggest.json")
+            save_text(stage / "suggest.json", json.dumps(doc, indent=2, ensure_ascii=False))
     if args.json:
         print_json(doc)
         return 0
@@ -144,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(
         f"{args.file}: balance {b['balance']:.4f} [{b['ci95'][0]:.4f}, {b['ci95'][1]:.4f}] "
-        f"with {result.agent} ({b['games']} games, {result.agent_reason}); "
+        f"with {result.agent} ({b['games']} games, seed {args.seed}, {result.agent_reason}); "
         f"{race(b['turns_to_goal'])}"
     )
     print(f"  {doc['verdict_line']}")

@@ -200,4 +200,4 @@ def test_analyze_report_shows_the_board_s_remembered_verdict(
     out = tmp_path / "kept"
     assert main(["analyze", MIRROR, "--out", str(out)]) == 0
     html = (out / "report.html").read_text()
-    assert "Verdict: favours South (converged), balance 0.60 [0.50, 0.70], search:12" in html
+    assert "Verdict: favours South (converged), balance 0.600 [0.500, 0.700], search:12" in html

@@ -97,3 +97,20 @@ def test_trace_chart_names_family_seed_and_state() -> None:
     assert title is not None
     assert "search" in title.get_text() and "seed 1" in title.get_text()
     assert "NOT converged" in title.get_text()
+
+
+def test_a_one_rung_trace_says_why_its_score_panel_is_empty() -> None:
+    bottom = trace_figure(_doc(), ("South", "North")).axes[1]
+    assert any("no match played yet" in t.get_text() for t in bottom.texts)
+    two = _doc()
+    two["trace"] = [
+        *two["trace"],
+        {
+            **two["trace"][0],
+            "agent": "search:6",
+            "score_vs_previous": 0.6,
+            "score_ci95": [0.5, 0.7],
+        },
+    ]
+    bottom = trace_figure(two, ("South", "North")).axes[1]
+    assert not any("no match played yet" in t.get_text() for t in bottom.texts)

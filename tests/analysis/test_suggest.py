@@ -185,6 +185,9 @@ def test_cli_suggest_json_and_files(
     assert len(doc["suggestions"]) == 1 and doc["suggestions"][0]["improvement_ci95"][0] > 0
     assert doc["verdict"] is None and "none yet for this board" in doc["verdict_line"]
     f = Path(doc["suggestions"][0]["file"])
+    # the whole document beside the boards, as printed
+    assert doc["report"] == str(tmp_path / "s" / "suggest.json")
+    assert json.loads(Path(doc["report"]).read_text(encoding="utf-8")) == doc
     rs = get_ruleset("final-act")
     assert is_legal(rs.check(read_scenario(f)))
     argv = [
@@ -199,6 +202,8 @@ def test_cli_suggest_json_and_files(
         "1",
         "--top",
         "1",
+        "--out",
+        str(tmp_path / "m"),
     ]
     mirror = read_scenario(map_path("final-act/mirror"))  # type: ignore[arg-type]
     remembered = {"family": "search", "agent": "search:12", "favoured": "even"}
@@ -206,6 +211,11 @@ def test_cli_suggest_json_and_files(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "no edit found that evens the board beyond noise" in out
+    assert "(100 games, seed 0, asked for)" in out.splitlines()[0]
+    # a folder without a suggestion still says why
+    assert [p.name for p in (tmp_path / "m").iterdir()] == ["suggest.json"]
+    kept = json.loads((tmp_path / "m" / "suggest.json").read_text(encoding="utf-8"))
+    assert kept["suggestions"] == [] and "no edit found" in kept["reason"]
     # the board's verdict beside the balance, as simulate and the editor show it
     assert "\n  verdict: even (converged), balance 0.97" in out and "search:12" in out
 

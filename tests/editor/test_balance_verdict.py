@@ -39,7 +39,7 @@ def test_the_dialog_shows_the_board_s_remembered_verdict_first(qtbot: Any) -> No
     )
     dialog.verdict.refresh()
     text = dialog.verdict.line.text()
-    assert "Verdict: even (converged), balance 0.97 [0.85, 1.00], search:6, 200 games" in text
+    assert "Verdict: even (converged), balance 0.970 [0.850, 1.000], search:6, 200 games" in text
     assert "no longer beats" in text
 
 
@@ -140,7 +140,7 @@ def test_judging_never_replaces_a_verdict_that_rests_on_more(
     qtbot.waitUntil(lambda: not dialog.verdict.busy(), timeout=10_000)
     assert load_verdict(scenario, flat.name) == kept
     text = dialog.verdict.line.text()
-    assert "favours North (converged), balance 0.61 [0.50, 0.72], x:5" in text
+    assert "favours North (converged), balance 0.610 [0.500, 0.720], x:5" in text
     assert "rested on less than the verdict kept for the board, which stays" in text
     dialog.stop()
 

@@ -194,7 +194,7 @@ def test_the_command_says_when_its_verdict_is_not_remembered(
     out = capsys.readouterr().out
     assert out.rstrip().endswith(
         "not remembered: the board keeps a verdict resting on more games and rungs (favours "
-        "North (converged), balance 0.60 [0.50, 0.70], regret:512, 200 games, seed 1), which "
+        "North (converged), balance 0.600 [0.500, 0.700], regret:512, 200 games, seed 1), which "
         "simulate, the reports and the editor go on showing"
     )
     assert load_verdict(board) == kept
