@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.patheffects import withStroke
 from matplotlib.ticker import MaxNLocator
 
 from tankmap.analysis import board_style as st
@@ -136,11 +137,13 @@ def draw_board(
     for piece in scenario.terrain:
         draw_terrain(ax, scenario, piece, xy, pt, faded=values is not None)
     if values is not None and annotate and norm is not None and colormap is not None:
+        # a minefield's lane cell keeps its light fill and dark arrow over the heat colour
+        lanes = {p.lane for p in scenario.terrain if p.lane is not None}
         for cell in range(b.size):
             v = float(values[cell])
             if np.isfinite(v) and v >= 0:
                 x, y = cell_xy(scenario, cell)
-                dark = sum(colormap(norm(v))[:3]) < 1.5
+                dark = cell not in lanes and sum(colormap(norm(v))[:3]) < 1.5
                 ax.text(
                     x,
                     y,
@@ -150,6 +153,10 @@ def draw_board(
                     fontsize=7,
                     color="white" if dark else "black",
                     zorder=3,
+                    # a white halo keeps the number legible over a lane's arrow
+                    path_effects=[withStroke(linewidth=2.5, foreground="white")]
+                    if cell in lanes
+                    else [],
                 )
     if units:
         # units sharing a cell (Final Act AT + tank, two ATs) sit in the cell's quarters
