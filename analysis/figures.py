@@ -302,6 +302,9 @@ def artillery_figure(result: ScenarioAnalysis) -> Figure | None:
         return None
     s = result.scenario
     values = result.artillery[Side.SOUTH] + result.artillery[Side.NORTH]
+    title = "Artillery hit probability this round"
+    if float(np.ptp(values)) < 1e-12:  # the dice land on any field alike: say so once
+        title += f": {float(values[0]):.3f} on every field"
     fig = Figure(figsize=figure_size(s, extra=1.0), layout="constrained")
     ax = fig.add_subplot()
     scale = draw_board(
@@ -313,7 +316,7 @@ def artillery_figure(result: ScenarioAnalysis) -> Figure | None:
         vmax=max(0.2, float(values.max())),
         fmt="{:.3f}",
         unit_alpha=0.6,
-        title="Artillery hit probability\nthis round",
+        title=title,
     )
     add_scale(fig, scale, ax, "chance the field is hit by enemy artillery", whole=False)
     add_key(fig, board_key(s, heat=True), ncol=3)

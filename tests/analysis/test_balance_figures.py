@@ -99,3 +99,13 @@ def test_the_static_measures_chart_is_labelled_for_what_it_is(name: str, sides: 
         assert [t.get_text() for t in ax.get_yticklabels()] == sides
         assert min(t.get_fontsize() for t in ax.get_yticklabels()) >= 9  # readable
         assert ax.get_title(loc="left")
+
+
+def test_a_uniform_artillery_map_says_its_one_chance_in_the_title() -> None:
+    # rules: the letter and number dice pick the target field, so every field of a board is
+    # as likely as any other; the chart says the one chance instead of only repeating it
+    r = analyse(read_scenario(ROOT / "maps" / "tank-wars" / "default.json"))
+    fig = artillery_figure(r)
+    assert fig is not None
+    title = fig.axes[0].get_title()
+    assert "on every field" in title
