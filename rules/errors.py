@@ -30,8 +30,10 @@ class ScenarioFormatError(TankmapError, ValueError):
         self.value = value
         self.detail = message
         shown = "" if value is None else f" (got {_as_json(value)})"
-        # file names and JSON paths (which hold the file's keys) shown escaped and cut
-        super().__init__(f"{printable(source, 200)}: {printable(path, 120)}: {message}{shown}")
+        # file names and JSON paths (which hold the file's keys) shown escaped and cut in
+        # the middle: their ends (the file's own name, the last key) say the most
+        where = f"{printable_middle(source, 200)}: {printable_middle(path, 120)}"
+        super().__init__(f"{where}: {message}{shown}")
 
 
 class IllegalMoveError(TankmapError, ValueError):
@@ -76,6 +78,28 @@ def printable(text: str, limit: int = 600) -> str:
         return text
     out = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text[: limit + 1])
     return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def printable_middle(text: str, limit: int) -> str:
+    """``text`` escaped as ``printable`` does, but a long one cut in the middle, keeping
+    its start and end: for a file name or a JSON path, whose end says the most.
+
+    >>> printable_middle("/home/me/" + "x" * 50 + "/board.json", 30)
+    '/home/me/xxxxx...xx/board.json'
+    """
+    if text.isprintable() and len(text) <= limit:
+        return text
+
+    def escaped(part: str) -> str:
+        return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in part)
+
+    if len(text) <= limit:
+        whole = escaped(text)
+        if len(whole) <= limit:
+            return whole
+    tail = (limit - 3) // 2
+    head = limit - 3 - tail
+    return escaped(text[:head])[:head] + "..." + escaped(text[-tail:])[-tail:]
 
 
 class MissingExtraError(TankmapError, ImportError):

@@ -78,7 +78,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
     try:
         ruleset = get_ruleset(ruleset_name)
     except TankmapError as exc:
-        r.fail("$.ruleset", str(exc), None)
+        r.fail("$.ruleset", str(exc))
 
     board_obj = r.obj(obj["board"], "$.board", ("columns", "rows"), required=("columns", "rows"))
     columns = r.integer(board_obj["columns"], "$.board.columns", 1, MAX_COLUMNS)
@@ -130,7 +130,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         )
         problem = ruleset.piece_problem(piece)
         if problem and piece.kind not in ruleset.terrain_kinds:
-            r.fail(f"{path}.kind", problem, None)  # (the message quotes the kind)
+            r.fail(f"{path}.kind", problem)  # (the message quotes the kind)
         if problem:
             r.fail(path, problem, item)
         terrain.append(piece)
@@ -151,7 +151,7 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
         )
         problem = ruleset.piece_problem(unit)
         if problem and unit.kind not in ruleset.unit_kinds:
-            r.fail(f"{path}.kind", problem, None)  # (the message quotes the kind)
+            r.fail(f"{path}.kind", problem)  # (the message quotes the kind)
         if problem:
             r.fail(path, problem, item)
         units.append(unit)
@@ -309,14 +309,22 @@ def _unit_json(u: Unit, b: Board) -> dict[str, Any]:
     return out
 
 
+_NO_VALUE: Any = object()  # ``_Reader.fail``'s "the message quotes no value"
+
+
 class _Reader:
     """Typed access to parsed JSON that fails with the file, path and value."""
 
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, path: str, message: str, value: Any) -> Any:
-        raise ScenarioFormatError(message, source=self.source, path=path, value=value)
+    def fail(self, path: str, message: str, value: Any = _NO_VALUE) -> Any:
+        """Raise ``ScenarioFormatError``; the message quotes ``value`` when one is given,
+        ``null`` too (which ``ScenarioFormatError`` itself takes for "no value")."""
+        if value is None:
+            message += " (got null)"
+        shown = None if value is _NO_VALUE else value
+        raise ScenarioFormatError(message, source=self.source, path=path, value=shown)
 
     def obj(
         self, value: Any, path: str, keys: tuple[str, ...] | None, required: tuple[str, ...] = ()
@@ -329,7 +337,7 @@ class _Reader:
                     self.fail(f"{path}.{key}", f"unknown key (allowed: {', '.join(keys)})", key)
         for key in required:
             if key not in value:
-                self.fail(f"{path}.{key}", "is required", None)
+                self.fail(f"{path}.{key}", "is required")
         return value  # type: ignore[no-any-return]
 
     def typed(self, value: Any, path: str, kind: type[T], what: str) -> T:
@@ -351,7 +359,7 @@ class _Reader:
         try:
             return parse(value)
         except ValueError as exc:
-            return self.fail(path, str(exc), None)  # type: ignore[no-any-return]
+            return self.fail(path, str(exc))  # type: ignore[no-any-return]
 
     def cell(self, board: Board, value: Any, path: str) -> int:
         if isinstance(value, str) and value != value.strip():

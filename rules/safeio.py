@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tankmap.rules.errors import ScenarioFormatError, TankmapError
+from tankmap.rules.errors import ScenarioFormatError, TankmapError, printable
 
 MAX_INT_DIGITS = 30
 MAX_FLOAT_CHARS = 64
@@ -44,6 +44,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     ``ScenarioFormatError`` ("no such file", "not a regular file", "more than N bytes",
     "cannot read")."""
     source = str(path)
+    if _has_nul(path):
+        raise ScenarioFormatError(f"cannot read file: {_NUL_NAME}", source=source)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -77,34 +79,56 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
         os.close(fd)
 
 
-def _int(text: str) -> int:
+class _Refused:
+    """What the JSON parser's hooks put where a value is refused (a ``NaN``, an over-long
+    number, an object with a duplicate key), so that ``strict_json`` can name its JSON path
+    once the document is parsed (the hooks do not know where they are)."""
+
+    __slots__ = ("message", "key")
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        self.message = message
+        self.key = key  # the duplicate key (the refusal is that key's value)
+
+
+_NUL_NAME = "the name holds a NUL character (no file is called that)"
+
+
+def _has_nul(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds a NUL character, which the system calls refuse with a
+    ``ValueError`` (not an ``OSError``) before they look for the file."""
+    name = os.fspath(path)
+    return ("\0" if isinstance(name, str) else b"\0") in name
+
+
+def _int(text: str) -> int | _Refused:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(text)} digits (at most {MAX_INT_DIGITS})")
+        return _Refused(f"an integer of {len(text)} digits (at most {MAX_INT_DIGITS})")
     return int(text)
 
 
-def _float(text: str) -> float:
+def _float(text: str) -> float | _Refused:
     if len(text) > MAX_FLOAT_CHARS:
-        raise ValueError(f"a number of {len(text)} characters (at most {MAX_FLOAT_CHARS})")
+        return _Refused(f"a number of {len(text)} characters (at most {MAX_FLOAT_CHARS})")
     return float(text)
 
 
-def _constant(text: str) -> Any:
-    raise ValueError(f"{text} is not a JSON number")
+def _constant(text: str) -> _Refused:
+    return _Refused(f"{text} is not a JSON number")
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Refused:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key[:40]!r}")
+            return _Refused(f"duplicate key {key[:40]!r}", key)
         out[key] = value
     return out
 
 
 def strict_json(text: str | bytes, source: str) -> Any:
     """Parse ``text`` strictly (see the module docstring); ``ScenarioFormatError`` naming
-    ``source`` (and the JSON path for a bad string)."""
+    ``source`` and, for a refused value, its JSON path (the first in the document)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -128,13 +152,18 @@ def strict_json(text: str | bytes, source: str) -> Any:
         raise ScenarioFormatError(f"refused JSON: {exc}", source=source) from None
     except RecursionError:
         raise ScenarioFormatError("JSON nested too deeply", source=source) from None
-    _check_strings(data, "$", source, 0)
+    _check_values(data, "$", source, 0)
     return data
 
 
-def _check_strings(value: Any, path: str, source: str, depth: int) -> None:
+def _check_values(value: Any, path: str, source: str, depth: int) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH``, text with a lone surrogate and what the
+    parser's hooks refused (``_Refused``), naming the JSON path."""
     if depth > MAX_DEPTH:
         raise ScenarioFormatError("JSON nested too deeply", source=source, path=path)
+    if isinstance(value, _Refused):
+        where = path if value.key is None else f"{path}.{value.key}"
+        raise ScenarioFormatError(f"refused JSON: {value.message}", source=source, path=where)
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -144,11 +173,11 @@ def _check_strings(value: Any, path: str, source: str, depth: int) -> None:
             ) from None
     elif isinstance(value, dict):
         for k, v in value.items():
-            _check_strings(k, path, source, depth + 1)
-            _check_strings(v, f"{path}.{k}", source, depth + 1)
+            _check_values(k, path, source, depth + 1)
+            _check_values(v, f"{path}.{k}", source, depth + 1)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            _check_strings(v, f"{path}[{i}]", source, depth + 1)
+            _check_values(v, f"{path}[{i}]", source, depth + 1)
 
 
 # -- the output gate ---------------------------------------------------------------------
@@ -191,8 +220,11 @@ def atomic_write_bytes(
     even on Ctrl-C. The file keeps the old file's permissions, or gets the usual ones for a
     new file (``0o666`` minus the umask), not the temp file's private ``0o600``.
     """
+    if _has_nul(path):
+        raise TankmapError(f"{printable(str(path), 300)}: cannot write: {_NUL_NAME}")
     target = Path(path)
-    if target.is_symlink():
+    # (os.path's tests, not Path's: those raise on a name too long for the system)
+    if os.path.islink(target):
         if not follow_symlinks:
             raise TankmapError(f"{target}: is a symbolic link; not writing through it")
         target = Path(os.path.realpath(target))
@@ -318,21 +350,39 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False, hint: str
     in one line. Refused: a symbolic link (unless ``force``: then its target is written),
     a folder, pipe or device, and — unless ``force`` — an existing file that is not of the
     kind its name says (``x.png`` that is no PNG picture, ``r.csv`` that is no text...):
-    replacing an earlier output is fine, replacing something else is not. ``hint`` ends
-    a refusal (the command's way round it: "--force does")."""
+    replacing an earlier output is fine, replacing something else is not; and a file
+    that cannot be created there (a missing or read-only folder, a name too long: the temp
+    file it is written through is tried). ``hint`` ends a refusal (the command's way round
+    it: "--force does")."""
+    if _has_nul(path):
+        raise TankmapError(f"{printable(str(path), 300)}: cannot write: {_NUL_NAME}")
     target = Path(path)
     more = f" ({hint})" if hint else ""
-    if target.is_symlink():
+    if os.path.islink(target):
         if not force:
             raise TankmapError(f"{target}: is a symbolic link; not writing through it{more}")
         target = Path(os.path.realpath(target))
     _require_writable_kind(target)
-    if force or not target.exists():
-        return target
-    kind = _MAGIC.get(target.suffix.lower())
-    if kind is not None and not _looks_like(target, kind[1]):
-        raise TankmapError(f"{target}: exists and is not {kind[0]}; not replacing it{more}")
+    if not force and os.path.exists(target):
+        kind = _MAGIC.get(target.suffix.lower())
+        if kind is not None and not _looks_like(target, kind[1]):
+            raise TankmapError(f"{target}: exists and is not {kind[0]}; not replacing it{more}")
+    _probe_write(target)
     return target
+
+
+def _probe_write(target: Path) -> None:
+    """Create and remove the temp file ``atomic_write_bytes`` will write ``target``
+    through: ``TankmapError`` now, before the work, for a folder that is missing or
+    read-only and for a name too long for the system."""
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        with tempfile.NamedTemporaryFile(
+            dir=folder, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp"
+        ):
+            pass
+    except OSError as exc:
+        raise TankmapError(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
 def _looks_like(path: Path, magics: tuple[bytes, ...]) -> bool:

@@ -48,7 +48,9 @@ def file_error(command: str, path: str, exc: Exception) -> dict[str, str]:
     other files."""
     from tankmap.rules.errors import printable
 
-    msg = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
+    # the reader's errors name the file themselves (escaped and shortened: compare sources)
+    named = getattr(exc, "source", None) == path or str(exc).startswith(path)
+    msg = str(exc) if named else f"{path}: {exc}"
     print(f"tankmap {command}: error: {printable(msg, 1000)}", file=sys.stderr)
     return {"file": path, "error": str(exc)}
 
@@ -217,9 +219,12 @@ def worker_count(requested: int | None, scheduler: str | None, command: str) -> 
 def prepare_out_dir(out: str, command: str) -> None:
     """Make sure ``--out DIR`` can take ``command``'s report *before* long work starts:
     refuse the current folder (or one above it) and what is not new, empty or an earlier
-    report of ``command`` (``check_report_folder``: the rule every ``--out`` follows),
-    create it, and try writing a file there. ``TankmapError`` (one line) otherwise. The
-    report itself is then written through ``staged_folder``."""
+    report of ``command`` (``check_report_folder``: the rule every ``--out`` follows), and
+    try writing a file in ``DIR`` or, while it is new, in the nearest folder that exists
+    above it. ``TankmapError`` (one line) otherwise. Nothing is created: a run refused
+    later (a bad agent, an illegal board) leaves no empty ``DIR`` behind; the report is
+    written through ``staged_folder``, which makes ``DIR`` (and the folders above it)."""
+    import errno
     from pathlib import Path
 
     from tankmap.analysis.staged_folder import check_report_folder, refuse_current
@@ -227,10 +232,13 @@ def prepare_out_dir(out: str, command: str) -> None:
 
     refuse_current(Path(os.path.abspath(out)), printable(out, 300))
     check_report_folder(out, command)
-    folder = Path(out)
+    there = Path(os.path.abspath(out))
+    while not os.path.lexists(there) and there.parent != there:
+        there = there.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe_folder(folder)
+        if not there.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        probe_folder(there)
     except OSError as exc:
         raise TankmapError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
 

@@ -80,6 +80,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
 
     from tankmap.analysis.simulation.agent_info import verdict_entry
+    from tankmap.analysis.simulation.runner import check_policies
     from tankmap.analysis.suggest import suggest
     from tankmap.commands.common import (
         MAX_GAMES,
@@ -103,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.budget <= 24 * 3600:
         raise TankmapError(f"--budget must be between 1 and 86400 seconds, not {args.budget}")
     workers = worker_count(args.workers, None, "suggest")
+    require_playable(scenario, args.file)
+    # both agents before the search (--confirm-with plays only once edits are listed)
+    check_policies(scenario, [a for a in (args.agent, args.confirm_with) if a is not None])
     if args.out:
         prepare_out_dir(args.out, "suggest")
-    require_playable(scenario, args.file)
     bar, finish = terminal_bar("suggest")
     result = suggest(
         scenario,
