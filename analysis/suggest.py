@@ -47,7 +47,12 @@ import numpy as np
 from tankmap.analysis.estimates import BalanceEstimate
 from tankmap.analysis.paired import Gain, Outcomes, balance_of, bonferroni, improvement, outcomes
 from tankmap.analysis.simulation.executors import Executor
-from tankmap.analysis.simulation.pace import known_pace, measure_pace, processes_for
+from tankmap.analysis.simulation.pace import (
+    duration_text,
+    known_pace,
+    measure_pace,
+    processes_for,
+)
 from tankmap.analysis.simulation.runner import require_legal, simulate
 from tankmap.analysis.suggest_edits import Edit, candidate_edits, race
 from tankmap.rules.fileformat import scenario_to_json
@@ -235,7 +240,7 @@ def choose_agent(
     if needed <= budget:
         return strongest, f"the strongest agent; {runs} runs fit the budget (about {needed:.0f} s)"
     return FALLBACK_AGENT, (
-        f"{strongest}, the strongest agent, would need about {needed / 60:.0f} min for "
+        f"{strongest}, the strongest agent, would need about {duration_text(needed)} for "
         f"{runs} runs of {games} games: the heuristic searched instead; confirm its "
         f"suggestions with {strongest}"
     )

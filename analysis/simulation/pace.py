@@ -133,3 +133,12 @@ def games_for(seconds: float, pace: float, workers: int = 1, least: int = 100) -
             raw = raw // step * step
             break
     return int(min(max(raw, least), 200_000))
+
+
+def duration_text(seconds: float) -> str:
+    """A time to read at a glance: ``"40 s"``, ``"12 min"``, ``"2.5 h"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -60,6 +60,7 @@ import pandas as pd
 from tankmap.analysis.estimates import MIN_VERDICT_GAMES, BalanceEstimate
 from tankmap.analysis.simulation.executors import Executor
 from tankmap.analysis.simulation.families import Family, cross_check_family, family
+from tankmap.analysis.simulation.pace import duration_text
 from tankmap.analysis.simulation.runner import simulate
 from tankmap.analysis.verdict.cross_check import (
     CROSS_CHECK_MIN_SECONDS,
@@ -511,7 +512,7 @@ def run_verdict(
                 last_left = 0 if steps[i].beats_previous() else last_left
                 left = unit / 2 * (2 * own_left + last_left)
             agent = fam.agent(steps[i - 1].budget * 2)
-            notes.append(f"{agent}'s rung needs up to about {_duration(left)} more")
+            notes.append(f"{agent}'s rung needs up to about {duration_text(left)} more")
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)
@@ -535,12 +536,3 @@ def run_verdict(
         cross_check=check,
         reused_games=reused[0],
     )
-
-
-def _duration(seconds: float) -> str:
-    """``"40 s"``, ``"12 min"``, ``"2.5 h"``."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"

@@ -54,9 +54,13 @@ def test_the_everyday_agent_is_chosen_when_its_runs_fit_on_the_processes() -> No
     scenario = read_scenario(FLANKS)
     remember_pace(scenario, ("search", "search"), 0.05)
     # 11 runs of 400 games: 220 s in one process, 126 s on two (1.75 times as fast)
-    assert choose_agent(scenario, 400, 150, 1, 11)[0] == "heuristic"
+    agent, why = choose_agent(scenario, 400, 150, 1, 11)
+    assert agent == "heuristic" and "would need about 4 min for 11 runs" in why
     agent, why = choose_agent(scenario, 400, 150, 1, 11, executor=CountingExecutor())
     assert agent == "search" and "about 126 s" in why
+    # a short need is said in seconds, not as "about 0 min" (40 games: 22 s)
+    agent, why = choose_agent(scenario, 40, 5, 1, 11)
+    assert agent == "heuristic" and "would need about 22 s for 11 runs" in why
 
 
 def test_a_long_agent_s_runs_play_on_the_executor_with_the_numbers_of_the_same_plan(
