@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from tankmap.analysis.simulation.agent_info import agents_entry, describe, strength_text
+from tankmap.analysis.simulation.budgets import check_budget
 from tankmap.analysis.simulation.final_act.agents.factory import make_policy as fa_make_policy
 from tankmap.analysis.simulation.final_act.agents.reference import RoundView as FaRoundView
 from tankmap.analysis.simulation.final_act.prepared import Prepared as FaPrepared
@@ -76,6 +77,7 @@ def check_agent(scenario: Scenario, spec: str) -> None:
     """Raise ``PolicyError`` (one line, the known names) if ``spec`` cannot play a side of
     ``scenario`` in play mode."""
     driver = get_driver(scenario.ruleset)
+    check_budget(scenario.ruleset, spec)  # (a budget on an agent that takes one, in range)
     if scenario.ruleset == "final-act":
         driver.check_policy(None, spec)
         removed = [r for r in parse_policy(spec)[1] if r != "no-berms"]

@@ -83,12 +83,11 @@ def _prepared(scenario_text: str) -> tuple[Scenario, Any]:
 
 def check_policies(scenario: Scenario, policies: Sequence[str]) -> None:
     """Refuse, before any game, an agent that ``scenario``'s game does not know or a
-    budget past its limit (``budgets.check_budget``): ``PolicyError``, one line. What a
-    caller playing several runs (the ladder) asks first."""
+    budget past its limit (each driver's ``check_policy`` asks ``budgets.check_budget``):
+    ``PolicyError``, one line. What a caller playing several runs (the ladder) asks first."""
     _scenario, prepared = _prepared(dumps_scenario(scenario))
     driver = get_driver(scenario.ruleset)
     for p in policies:
-        check_budget(scenario.ruleset, p)
         driver.check_policy(prepared, p)
 
 

@@ -122,6 +122,13 @@ def test_a_person_plays_an_agent_and_quit_saves_the_record(
         (["final-act/mirror", "--as", "white"], "not a side of final-act"),
         (["tank-chess/basic-16", "--agent", "genius"], "unknown Tank Chess policy"),
         (["final-act/mirror", "--agent", "heuristic+no-at"], "takes units out of the game"),
+        # budgets are checked as simulate checks them: an empty one, one past the limit
+        (["final-act/mirror", "--agent", "search:"], "a whole number from 1 to 500"),
+        (["final-act/mirror", "--agent", "ksearch:100000"], "a whole number from 1 to 500"),
+        (["tank-wars/default", "--agent", "search:"], "a whole number from 1 to 150"),
+        (["tank-wars/default", "--agent", "plan:99999999999"], "from 1 to 16,384"),
+        (["tank-chess/basic-16", "--agent", "search:99999999"], "from 1 to 10,000"),
+        (["final-act/mirror", "--agent", "random:3"], "'random' takes no budget"),
     ],
 )
 def test_bad_arguments_are_one_line(

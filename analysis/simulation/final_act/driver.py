@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.budgets import check_budget
 from tankmap.analysis.simulation.final_act.agents.compiled_policy import refuse_slow
 from tankmap.analysis.simulation.final_act.agents.factory import make_policy
 from tankmap.analysis.simulation.final_act.agents.reference import RoundView
@@ -195,14 +196,13 @@ class FinalActDriver:
 
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
-        name, _, budget = base.partition(":")
+        name = base.partition(":")[0]
+        if name in BASES:
+            check_budget("final-act", spec)  # (a budget on an agent that takes one, in range)
         if name in PLAYOUTS:
-            parse_duct(base)  # (a bad budget: PolicyError)
             if prepared is not None:
                 refuse_slow(prepared, name)
-        elif name not in BASES or (
-            budget and not (name in ("search", "ksearch") and budget.isdigit() and int(budget) >= 1)
-        ):
+        elif name not in BASES:
             raise PolicyError(
                 f"unknown Final Act policy {base!r} (known: {', '.join(BASES)}; "
                 f"restrictions: {', '.join('+' + r for r in self.restrictions())})"

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.budgets import check_budget
 from tankmap.analysis.simulation.games import (
     END_NO_MOVES,
     Death,
@@ -23,7 +24,6 @@ from tankmap.analysis.simulation.games import (
     parse_policy,
 )
 from tankmap.analysis.simulation.interrupt import between_decisions
-from tankmap.analysis.simulation.tank_chess.agents.alphabeta import MAX_BUDGET
 from tankmap.analysis.simulation.tank_chess.agents.factory import make_policy
 from tankmap.analysis.simulation.tank_chess.ends import ENDS
 from tankmap.analysis.simulation.tank_chess.prepared import Prepared
@@ -59,13 +59,8 @@ class TankChessDriver:
 
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
-        if base.startswith("alphabeta:"):
-            n = base[10:]
-            if not (n.isdigit() and 1 <= int(n) <= MAX_BUDGET):
-                raise PolicyError(
-                    f"Tank Chess policy {spec!r}: alphabeta:N takes N nodes per turn "
-                    f"from 1 to {MAX_BUDGET}"
-                )
+        if base.partition(":")[0] in BASES:
+            check_budget("tank-chess", spec)  # (a budget on an agent that takes one, in range)
         try:
             make_policy(base, restrictions, prepared.policy_data, 0)
         except (KeyError, ValueError):

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tankmap.analysis.simulation.budgets import check_budget
 from tankmap.analysis.simulation.games import (
     END_ANNIHILATION,
     END_LIMIT,
@@ -41,8 +42,6 @@ from tankmap.rules.tank_wars.engine import (
 )
 
 BASES = ("random", "heuristic", "search", "plan", "regret", "regret-heuristic")
-BUDGETED = ("search", "plan", "regret", "regret-heuristic")
-"""The agents that take a budget (``name:N``)."""
 _ENDS = {
     "destroyed": END_ANNIHILATION,
     "both-destroyed": END_ANNIHILATION,
@@ -66,16 +65,11 @@ class TankWarsDriver:
     def check_policy(self, prepared: Any, spec: str) -> None:
         base, restrictions = parse_policy(spec)
         kinds = {u.kind for u in prepared.units}
-        name, _, budget = base.partition(":")
-        bad_budget = (
-            name not in BUDGETED
-            and bool(budget)
-            or (bool(budget) and not (budget.isdigit() and int(budget) >= 1))
-        )
-        if (
-            name not in BASES
-            or bad_budget
-            or any(r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions)
+        name = base.partition(":")[0]
+        if name in BASES:
+            check_budget("tank-wars", spec)  # (a budget on an agent that takes one, in range)
+        if name not in BASES or any(
+            r[3:] not in kinds | {"heavy", "medium", "artillery"} for r in restrictions
         ):
             raise PolicyError(
                 f"unknown Tank Wars policy {spec!r} (known: random, heuristic, search[:N], "
