@@ -115,9 +115,23 @@ class Actions:
 
     @staticmethod
     def from_json(
-        raw: Any, parse: Callable[[str], int], fail: Callable[[str, str, Any], Any]
+        raw: Any,
+        parse: Callable[[str], int],
+        fail: Callable[[str, str, Any], Any],
+        units: int | None = None,
     ) -> Actions:
-        """Parse ``to_json`` output; ``fail(path_suffix, message, value)`` must raise."""
+        """Parse ``to_json`` output; ``fail(path_suffix, message, value)`` must raise. With
+        ``units`` (the scenario's unit count) a unit index must be one of its units."""
+
+        def unit(u: Any, key: bool = False) -> int:
+            if key and isinstance(u, str) and u.isdecimal() and u.isascii():
+                u = int(u)  # (a JSON object's keys are text)
+            if not isinstance(u, int) or isinstance(u, bool) or u < 0:
+                raise ValueError(f"a unit index is a whole number from 0 (got {u!r})")
+            if units is not None and u >= units:
+                raise ValueError(f"unit index {u} is past the scenario's {units} units")
+            return u
+
         if not isinstance(raw, dict):
             fail("", "must be an object", raw)
         known = (
@@ -133,7 +147,7 @@ class Actions:
                 if key in UNIT_LISTS:
                     if not isinstance(value, list):
                         raise ValueError("must be a list of unit indices")
-                    getattr(out, key).extend(int(u) for u in value)
+                    getattr(out, key).extend(unit(u) for u in value)
                 elif key == "air_strike":
                     if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
                         raise ValueError("must map 'south'/'north' to {token, shells}")
@@ -147,7 +161,8 @@ class Actions:
                 elif key in ("double_shot", "quick_shot"):
                     if not isinstance(value, dict):
                         raise ValueError("must map a unit index to a cell")
-                    getattr(out, key).update({int(u): parse(str(c)) for u, c in value.items()})
+                    shots = {unit(u, key=True): parse(str(c)) for u, c in value.items()}
+                    getattr(out, key).update(shots)
                 else:
                     if not isinstance(value, dict) or not set(value) <= set(SIDE_NAMES):
                         raise ValueError("must map 'south'/'north' to a cell")

@@ -139,14 +139,20 @@ class FinalActRecord:
     def from_json(data: Any, source: str = "<string>") -> FinalActRecord:
         """Parse a record; ``ScenarioFormatError`` (with the JSON path) if malformed."""
 
-        def fail(path: str, message: str, value: Any = None) -> Any:
-            raise ScenarioFormatError(message, source=source, path=path, value=value)
+        def fail(path: str, message: str, value: Any = _NO_VALUE) -> Any:
+            if value is None:  # a JSON null (the error itself takes None for no value)
+                message += " (got null)"
+            shown = None if value is _NO_VALUE else value
+            raise ScenarioFormatError(message, source=source, path=path, value=shown)
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             fail("$.format", f"not a Final Act game record (expected format {FORMAT!r})")
         if data.get("version") != VERSION:
             fail("$.version", f"unsupported version (expected {VERSION})", data.get("version"))
         scenario = scenario_from_json(data.get("scenario"), source)
+        if scenario.ruleset != "final-act":
+            what = "a Final Act record holds a Final Act scenario"
+            fail("$.scenario.ruleset", what, scenario.ruleset)
         b = scenario.board
         n = len(scenario.units)
         rounds: list[Round] = []
@@ -176,6 +182,8 @@ class FinalActRecord:
             if not isinstance(raw_shells, dict):
                 fail(f"{where}.shells", "must be an object", raw_shells)
             for key, cell in raw_shells.items():
+                if not (key.isdecimal() and key.isascii() and int(key) < n):
+                    fail(f"{where}.shells", f"a key is a unit index from 0 to {n - 1}", key)
                 try:
                     shells[int(key)] = b.parse_cell(str(cell))
                 except ValueError as exc:
@@ -186,10 +194,10 @@ class FinalActRecord:
                 def bad(suffix: str, message: str, value: Any, where: str = where) -> Any:
                     return fail(f"{where}.actions{suffix}", message, value)
 
-                actions[i] = Actions.from_json(r["actions"], b.parse_cell, bad)
+                actions[i] = Actions.from_json(r["actions"], b.parse_cell, bad, n)
         result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            fail("$.result", "must be an object or null", result)
+        if result is not None:
+            _check_result(result, fail)
         hands = None
         if "tokens" in data:
 
@@ -206,6 +214,23 @@ class FinalActRecord:
     @staticmethod
     def load(path: str | os.PathLike[str]) -> FinalActRecord:
         return FinalActRecord.loads(read_bounded(path, MAX_FILE_BYTES), str(path))
+
+
+_NO_VALUE: Any = object()  # ``fail``'s "the message quotes no value"
+
+
+def _check_result(result: Any, fail: Any) -> None:
+    """A record's ``result`` is ``{"winner": "south" | "north" | null, "end": "goal" | ...,
+    "rounds": N}`` (``FinalActRecord.of``); ``fail(path, message, value)`` otherwise."""
+    if not isinstance(result, dict) or set(result) != {"winner", "end", "rounds"}:
+        fail("$.result", "must be null or {winner, end, rounds}", result)
+    if result["winner"] not in ("south", "north", None):
+        fail("$.result.winner", "must be 'south', 'north' or null", result["winner"])
+    if not isinstance(result["end"], str):
+        fail("$.result.end", "must be how the game ended (a word such as 'goal')", result["end"])
+    rounds = result["rounds"]
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+        fail("$.result.rounds", "must be a whole number of rounds", rounds)
 
 
 def _facing(text: str) -> Facing:
