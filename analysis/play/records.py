@@ -13,7 +13,7 @@ from typing import Any
 from tankmap.analysis.play.base import HUMAN, LineError, PlaySession
 from tankmap.analysis.play.final_act_lines import SideRound
 from tankmap.analysis.replay import record_game_kind
-from tankmap.rules.errors import IllegalMoveError
+from tankmap.rules.errors import IllegalMoveError, TankmapError
 from tankmap.rules.final_act.engine_actions import Actions
 
 
@@ -26,24 +26,30 @@ def session_of_record(
     the turn or round)."""
     from tankmap.analysis.play import open_session
 
+    def opened(scenario: Any, **extra: Any) -> PlaySession:
+        try:
+            return open_session(scenario, (HUMAN, HUMAN), seed, **extra)
+        except TankmapError as exc:  # (an illegal or finished scenario): name the record
+            raise IllegalMoveError(f"{source}: {exc}") from None
+
     game = record_game_kind(data, source)
     if game == "tank-chess":
         from tankmap.rules.tank_chess.record import GameRecord
 
         tc = GameRecord.from_json(data, source)
-        session = open_session(tc.scenario, (HUMAN, HUMAN), seed)
+        session = opened(tc.scenario)
         plan: list[Any] = list(tc.turns)
     elif game == "final-act":
         from tankmap.rules.final_act.engine_record import FinalActRecord
 
         fa = FinalActRecord.from_json(data, source)
-        session = open_session(fa.scenario, (HUMAN, HUMAN), seed, hands=fa.hands)
+        session = opened(fa.scenario, hands=fa.hands)
         plan = [(o, s, fa.actions.get(i, Actions())) for i, (o, s) in enumerate(fa.rounds)]
     else:
         from tankmap.analysis.play.agents import TankWarsRecord
 
         tw = TankWarsRecord.from_json(data, source)
-        session = open_session(tw.scenario, (HUMAN, HUMAN), seed, dice_seed=tw.dice_seed)
+        session = opened(tw.scenario, dice_seed=tw.dice_seed)
         plan = list(tw.rounds)
     lines: list[str] = []
     for n, entry in enumerate(plan, 1):

@@ -88,3 +88,14 @@ def test_replay_says_it_in_one_line(
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and "$.result" in err and "Traceback" not in err
+
+
+def test_a_record_of_an_illegal_setup_names_the_record(record: dict[str, Any]) -> None:
+    from tankmap.analysis.play.records import session_of_record
+    from tankmap.rules.errors import TankmapError
+
+    doc = copy.deepcopy(record)
+    doc["scenario"]["units"][0]["cell"] = "f6"  # a tank outside its set-up rows 1-3
+    with pytest.raises(TankmapError) as info:
+        session_of_record(doc, source="games/r.json")
+    assert str(info.value).startswith("games/r.json: cannot play an illegal scenario")
