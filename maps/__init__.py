@@ -47,9 +47,21 @@ class MapEntry:
 
 
 def builtin_maps(ruleset: str | None = None) -> list[Path]:
-    """Every built-in scenario file (of one ruleset if given), sorted by path."""
-    pattern = f"{ruleset}/*.json" if ruleset else "*/*.json"
-    return sorted(ROOT.glob(pattern))
+    """Every built-in scenario file (of one ruleset if given), sorted by path.
+    ``UnknownRulesetError`` (naming the known ones) for a ruleset that does not exist.
+
+    >>> builtin_maps("tank-chess")[0].parent.name
+    'tank-chess'
+    """
+    if not ruleset:
+        return sorted(ROOT.glob("*/*.json"))
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and p.name[0] not in "._"}
+    if ruleset not in folders:
+        from tankmap.rules.registry import get_ruleset
+
+        get_ruleset(ruleset)  # (refuses an unknown one; a known one has no built-in maps)
+        return []
+    return sorted((ROOT / ruleset).glob("*.json"))
 
 
 def map_name(path: Path) -> str:

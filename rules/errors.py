@@ -11,6 +11,19 @@ from types import ModuleType
 from typing import Any
 
 
+class _NoValue:
+    """The type of ``NO_VALUE``."""
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+"""What a reader's ``fail(path, message, value=NO_VALUE)`` takes for "the message quotes no
+value", so that ``None`` (a JSON ``null``) is quoted like any other value
+(``ScenarioFormatError.quoting``)."""
+
+
 class TankmapError(Exception):
     """Base of every error tankmap raises on purpose (bad input, illegal moves, ...)."""
 
@@ -35,6 +48,25 @@ class ScenarioFormatError(TankmapError, ValueError):
         where = f"{printable_middle(source, 200)}: {printable_middle(path, 120)}"
         super().__init__(f"{where}: {message}{shown}")
 
+    @classmethod
+    def quoting(
+        cls, message: str, *, source: str = "<string>", path: str = "$", value: Any = NO_VALUE
+    ) -> ScenarioFormatError:
+        """The error of a file's reader: the message quotes ``value`` whenever one is given,
+        a JSON ``null`` too (``(got null)``: the constructor takes ``None`` for "no value").
+        ``NO_VALUE``, the default, is "the message quotes no value".
+
+        >>> str(ScenarioFormatError.quoting("must be a list", path="$.turns", value=None))
+        '<string>: $.turns: must be a list (got null)'
+        >>> str(ScenarioFormatError.quoting("is required", path="$.turns"))
+        '<string>: $.turns: is required'
+        """
+        if value is NO_VALUE:
+            return cls(message, source=source, path=path)
+        if value is None:
+            return cls(f"{message} (got null)", source=source, path=path)
+        return cls(message, source=source, path=path, value=value)
+
 
 class IllegalMoveError(TankmapError, ValueError):
     """A move, order or turn that the rules do not allow was asked for."""
@@ -48,6 +80,12 @@ class OptionError(TankmapError, ValueError):
     """An unknown ruleset option, or a value of the wrong type for it."""
 
 
+class ArgumentError(TankmapError, ValueError):
+    """A function of the Python API (``tankmap.api``) was given an argument it cannot take
+    (of another type, out of range): the message names the function, the argument and
+    the value."""
+
+
 def short(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters: what messages quote of a user's value
     (``repr`` escapes newlines and terminal codes, the cut keeps a huge value out)."""
@@ -58,12 +96,48 @@ def short(value: Any, limit: int = 60) -> str:
 _short = short
 
 
-def _as_json(value: Any) -> str:
-    """A value from a file as the messages quote it: ``short`` (Python's quoting of text,
-    lists and numbers, which JSON's mostly shares), but JSON's ``true`` and ``false``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return short(value)
+def _as_json(value: Any, limit: int = 60) -> str:
+    """A value from a file (or an option's value) as the messages quote it: ``short``
+    (Python's quoting of text and numbers, which JSON's mostly shares), but JSON's ``null``,
+    ``true`` and ``false``, also inside lists and objects; cut to ``limit`` characters.
+
+    >>> _as_json(None), _as_json(True), _as_json([1, None, {"a": False}])
+    ('null', 'true', "[1, null, {'a': false}]")
+    """
+    parts: list[str] = []
+    size = 0
+
+    def put(text: str) -> None:
+        nonlocal size
+        parts.append(text)
+        size += len(text)
+
+    def walk(item: Any, depth: int) -> None:
+        if size > limit:
+            return  # enough to cut: a huge list is not written out whole
+        if item is None:
+            put("null")
+        elif isinstance(item, bool):
+            put("true" if item else "false")
+        elif isinstance(item, list | dict) and depth < 20:
+            pairs = item.items() if isinstance(item, dict) else ((None, x) for x in item)
+            put("{" if isinstance(item, dict) else "[")
+            for n, (key, x) in enumerate(pairs):
+                if size > limit:
+                    return
+                if n:
+                    put(", ")
+                if isinstance(item, dict):
+                    walk(key, depth + 1)
+                    put(": ")
+                walk(x, depth + 1)
+            put("}" if isinstance(item, dict) else "]")
+        else:
+            put(short(item, limit + 1))
+
+    walk(value, 0)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def printable(text: str, limit: int = 600) -> str:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS, Board
-from tankmap.rules.errors import ScenarioFormatError, TankmapError, short
+from tankmap.rules.errors import NO_VALUE, ScenarioFormatError, TankmapError, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.safeio import atomic_write_bytes as atomic_write_bytes  # for callers
@@ -60,7 +60,13 @@ def read_scenario(path: str | os.PathLike[str]) -> Scenario:
 
 def loads_scenario(text: str | bytes, source: str = "<string>") -> Scenario:
     """Parse scenario JSON text (strictly: ``rules.safeio.strict_json``). Raises
-    ``ScenarioFormatError`` on any problem."""
+    ``ScenarioFormatError`` on any problem (also for ``text`` that is not text)."""
+    if not isinstance(text, str | bytes | bytearray):
+        hint = " (scenario_from_json takes parsed JSON)" if isinstance(text, dict) else ""
+        raise ScenarioFormatError(
+            f"the scenario text must be a str or bytes of JSON, not {type(text).__name__}{hint}",
+            source=source,
+        )
     return scenario_from_json(strict_json(text, source), source=source)
 
 
@@ -92,9 +98,13 @@ def scenario_from_json(data: Any, source: str = "<string>") -> Scenario:
     options = {}
     for key, value in options_obj.items():
         try:
-            options[key] = ruleset.option_spec(key).validate(value)
+            spec = ruleset.option_spec(key)
         except TankmapError as exc:
             r.fail(f"$.options.{key}", str(exc), value)
+        try:
+            options[key] = spec.validate(value)
+        except TankmapError as exc:
+            r.fail(f"$.options.{key}", str(exc))  # (it quotes the value)
 
     texts = {
         k: r.typed(obj.get(k, ""), f"$.{k}", str, "a string") for k in ("title", "author", "notes")
@@ -309,28 +319,25 @@ def _unit_json(u: Unit, b: Board) -> dict[str, Any]:
     return out
 
 
-_NO_VALUE: Any = object()  # ``_Reader.fail``'s "the message quotes no value"
-
-
 class _Reader:
     """Typed access to parsed JSON that fails with the file, path and value."""
 
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, path: str, message: str, value: Any = _NO_VALUE) -> Any:
+    def fail(self, path: str, message: str, value: Any = NO_VALUE) -> Any:
         """Raise ``ScenarioFormatError``; the message quotes ``value`` when one is given,
-        ``null`` too (which ``ScenarioFormatError`` itself takes for "no value")."""
-        if value is None:
-            message += " (got null)"
-        shown = None if value is _NO_VALUE else value
-        raise ScenarioFormatError(message, source=self.source, path=path, value=shown)
+        ``null`` too (``ScenarioFormatError.quoting``)."""
+        raise ScenarioFormatError.quoting(message, source=self.source, path=path, value=value)
 
     def obj(
         self, value: Any, path: str, keys: tuple[str, ...] | None, required: tuple[str, ...] = ()
     ) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(path, "must be a JSON object", value)
+        for key in value:
+            if not isinstance(key, str):  # (data built in Python: JSON's keys are text)
+                self.fail(path, "a key must be a string", key)
         if keys is not None:
             for key in value:
                 if key not in keys:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from tankmap.rules.board import Board
-from tankmap.rules.errors import OptionError, short
+from tankmap.rules.errors import OptionError, _as_json, short
 from tankmap.rules.geometry import Facing, Side
 from tankmap.rules.scenario import OptionValue, Scenario, Terrain, Unit
 from tankmap.rules.violations import Finished, Placement, Severity, Violation
@@ -49,19 +50,21 @@ class OptionSpec:
             value, ok = float(value), True
         if not ok:
             raise OptionError(
-                f"option {self.name!r} takes a {self.type_name} value, not {short(value)}"
+                f"option {self.name!r} takes a {self.type_name} value, not {_as_json(value)}"
             )
         lo, hi = self.int_range()
         if kind is int and not lo <= value <= hi:
             raise OptionError(
-                f"option {self.name!r} must be between {lo} and {hi}, not {short(value)}"
+                f"option {self.name!r} must be between {lo} and {hi}, not {_as_json(value)}"
             )
         if kind is float and not (isinstance(value, float) and abs(value) <= MAX_OPTION_INT):
-            raise OptionError(f"option {self.name!r} must be a number of modest size")
+            raise OptionError(
+                f"option {self.name!r} must be a number of modest size, not {_as_json(value)}"
+            )
         if self.choices and value not in self.choices:
             words = [str(c) for c in self.choices]
             listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-            raise OptionError(f"option {self.name!r} must be {listed}, not {short(value)}")
+            raise OptionError(f"option {self.name!r} must be {listed}, not {_as_json(value)}")
         return value  # type: ignore[no-any-return]
 
     def int_range(self) -> tuple[int, int]:
@@ -69,26 +72,42 @@ class OptionSpec:
         return (-MAX_OPTION_INT, MAX_OPTION_INT)
 
     def parse(self, text: str) -> OptionValue:
-        """Parse a command-line value (``true``/``false``, numbers, words)."""
+        """Parse a command-line value (``true``/``false``, numbers, words). A whole number
+        is plain ASCII digits, with a leading ``-`` only where the option takes negative
+        values (no ``+``, spaces, ``_`` or other scripts' digits, which ``int`` would take);
+        a number is written as in JSON.
+
+        >>> BoundedOption("max_rounds", 100, "", minimum=1, maximum=500).parse("50")
+        50
+        """
         kind = self.type
-        try:
-            if kind is bool:
-                low = text.strip().lower()
-                if low in ("1", "true", "yes", "on"):
-                    return True
-                if low in ("0", "false", "no", "off"):
-                    return False
-                raise ValueError(text)
-            if kind is int:
-                value: OptionValue = int(text)
-            elif kind is float:
-                value = float(text)
-            else:
-                value = text
-        except ValueError:
-            raise OptionError(
-                f"option {self.name!r} takes a {self.type_name} value, not {short(text)}"
-            ) from None
+        refused = OptionError(
+            f"option {self.name!r} takes a {self.type_name} value, not {short(text)}"
+        )
+        if not isinstance(text, str):
+            raise refused
+        if kind is bool:
+            low = text.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise refused
+        value: OptionValue = text
+        if kind is int:
+            if not _INT_TEXT.fullmatch(text):
+                raise refused
+            lo, hi = self.int_range()
+            if (text.startswith("-") and lo >= 0) or len(text) > 30:  # (-0 too; int's limit)
+                shown = text if len(text) <= 30 else short(text)
+                raise OptionError(
+                    f"option {self.name!r} must be between {lo} and {hi}, not {shown}"
+                )
+            value = int(text)
+        elif kind is float:
+            if not _NUMBER_TEXT.fullmatch(text):
+                raise refused
+            value = float(text)
         return self.validate(value)  # its own message: out of range, not a choice...
 
 
@@ -104,6 +123,10 @@ class BoundedOption(OptionSpec):
 
 
 MAX_OPTION_INT = 1_000_000  # no whole-number option means anything beyond this
+# what ``OptionSpec.parse`` takes for a whole number and for a number: ASCII digits, as
+# JSON writes them (``int`` and ``float`` would also take ``+5``, `` 5``, ``1_0``, ``٥``)
+_INT_TEXT = re.compile(r"-?[0-9]+")
+_NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 
 _TYPE_NAMES: dict[type, str] = {
@@ -145,6 +168,10 @@ class Ruleset(ABC):
 
     # --- options ------------------------------------------------------------------------
     def option_spec(self, name: str) -> OptionSpec:
+        """The option called ``name``; ``OptionError`` naming the closest ones if there is
+        none (or ``name`` is not text)."""
+        if not isinstance(name, str):
+            raise OptionError(f"{self.name} option names are text, not {_as_json(name)}")
         for spec in self.option_specs:
             if spec.name == name:
                 return spec

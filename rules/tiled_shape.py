@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tankmap.rules.board import MAX_COLUMNS, MAX_ROWS
-from tankmap.rules.errors import ScenarioFormatError
+from tankmap.rules.errors import NO_VALUE, ScenarioFormatError
 
-_NO_VALUE: Any = object()
 GID_LIMIT = 2**32  # a global tile id is 32 bits (the top four are flip/rotation flags)
 ID_LIMIT = 2**31  # Tiled's ids and first gids are signed 32-bit numbers
 COORD_LIMIT = 1e7  # pixels: far beyond any board, and exact in a float
@@ -43,11 +42,9 @@ class Fail:
         self.root = root  # what names the whole document: "$" (JSON) or "map" (TMX)
         self.places: dict[str, str] = {}
 
-    def __call__(self, where: str, message: str, value: Any = _NO_VALUE) -> ScenarioFormatError:
-        if value is None:
-            message += " (got null)"
-        shown = None if value is _NO_VALUE else value
-        return ScenarioFormatError(message, source=self.source, path=self.place(where), value=shown)
+    def __call__(self, where: str, message: str, value: Any = NO_VALUE) -> ScenarioFormatError:
+        path = self.place(where)
+        return ScenarioFormatError.quoting(message, source=self.source, path=path, value=value)
 
     def place(self, where: str) -> str:
         """Where the value at the document path ``where`` stands in the file."""

@@ -23,14 +23,16 @@ True
 True
 
 Errors are the project's ``TankmapError`` family (a bad file names the file, the JSON path
-and the value; an unknown map name says so; an illegal board is refused by ``simulate``).
+and the value; an unknown map name says so; an illegal board is refused by ``simulate``;
+an argument of the wrong type or out of range is an ``ArgumentError`` naming the function,
+the argument and the value).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,6 +54,8 @@ def load(path_or_name: str | Path) -> Scenario:
     from tankmap.rules.errors import ScenarioFormatError
     from tankmap.rules.fileformat import read_scenario
 
+    if not isinstance(path_or_name, str | Path):
+        _refuse("load", "path_or_name", "a file name or a built-in map's name", path_or_name)
     target = resolve(str(path_or_name))
     if not Path(target).exists():
         raise ScenarioFormatError(
@@ -67,11 +71,15 @@ def save(scenario: Scenario, path: str | Path) -> None:
     cannot be written; the old file is then untouched)."""
     from tankmap.rules.fileformat import write_scenario
 
+    _scenario(scenario, "save")
+    if not isinstance(path, str | Path):
+        _refuse("save", "path", "a file name (str or Path)", path)
     write_scenario(scenario, path)
 
 
 def map_names(ruleset: str | None = None) -> list[str]:
-    """The built-in maps' names, e.g. ``['final-act/extra-forces', ...]``.
+    """The built-in maps' names, e.g. ``['final-act/extra-forces', ...]``
+    (``UnknownRulesetError``, naming the games, for a ruleset that does not exist).
 
     >>> "tank-wars/default" in map_names("tank-wars")
     True
@@ -90,14 +98,14 @@ def check(scenario: Scenario) -> list[Violation]:
     """
     from tankmap.rules.registry import get_ruleset
 
-    return get_ruleset(scenario.ruleset).check(scenario)
+    return get_ruleset(_scenario(scenario, "check").ruleset).check(scenario)
 
 
 def is_legal(scenario: Scenario) -> bool:
     """True when ``check`` finds no error (incomplete setups can still be legal)."""
     from tankmap.rules.violations import is_legal as legal
 
-    return legal(check(scenario))
+    return legal(check(_scenario(scenario, "is_legal")))
 
 
 def moves(scenario: Scenario) -> pd.DataFrame:
@@ -113,7 +121,7 @@ def moves(scenario: Scenario) -> pd.DataFrame:
 
     from tankmap.rules.registry import get_ruleset
 
-    rs = get_ruleset(scenario.ruleset)
+    rs = get_ruleset(_scenario(scenario, "moves").ruleset)
     board = scenario.board
     rows = []
     for i, u in enumerate(scenario.units):
@@ -140,13 +148,70 @@ def analyse(scenario: Scenario) -> ScenarioAnalysis:
     charts, ``result.to_json()`` is the ``analyze --json`` document."""
     from tankmap.analysis.summary import analyse as run
 
-    return run(scenario)
+    return run(_scenario(scenario, "analyse"))
 
 
-def _side(side: str) -> Any:
+def _refuse(function: str, argument: str, need: str, value: Any) -> NoReturn:
+    """Raise the ``ArgumentError`` of ``tankmap.<function>`` given a ``value`` it cannot
+    take as ``argument``: ``tankmap.check: scenario must be a Scenario ..., not 'x' (a str)``.
+    """
+    from tankmap.rules.errors import ArgumentError, short
+
+    kind = type(value).__name__
+    article = "an" if kind[0].lower() in "aeiou" else "a"
+    text = short(value)
+    if value is None:
+        given = "None"
+    elif "\n" in text or text.startswith("<"):  # a table or an object: its type says more
+        given = f"{article} {kind}"
+    else:
+        given = f"{text} ({article} {kind})"
+    raise ArgumentError(f"tankmap.{function}: {argument} must be {need}, not {given}")
+
+
+def _scenario(value: Any, function: str) -> Scenario:
+    """``value`` if it is a ``Scenario`` whose options its game has and takes (one made in
+    Python, ``Scenario.with_options``, is not checked before): else ``ArgumentError``
+    naming ``function`` (``OptionError`` for an option; ``UnknownRulesetError``)."""
+    from tankmap.rules.registry import get_ruleset
+    from tankmap.rules.scenario import Scenario
+
+    if not isinstance(value, Scenario):
+        _refuse(function, "scenario", "a Scenario (tankmap.load reads one)", value)
+    get_ruleset(value.ruleset).validate_options(dict(value.options))
+    return value
+
+
+def _analysis(value: Any, function: str) -> ScenarioAnalysis:
+    """``value`` if it is what ``analyse`` returns, else ``ArgumentError``."""
+    from tankmap.analysis.summary import ScenarioAnalysis
+
+    if not isinstance(value, ScenarioAnalysis):
+        _refuse(function, "result", "what tankmap.analyse returns", value)
+    return value
+
+
+def _whole(value: Any, function: str, argument: str, least: int) -> int:
+    """``value`` as an ``int`` (numpy's whole numbers too) if it is one of at least
+    ``least``, else ``ArgumentError``."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        _refuse(function, argument, "a whole number", value)
+    if value < least:
+        _refuse(function, argument, f"a whole number of at least {least}", value)
+    return int(value)
+
+
+def _side(side: str, function: str) -> Any:
     from tankmap.rules.geometry import Side
 
-    return Side(side)
+    if isinstance(side, str):  # (a Side is one too)
+        try:
+            return Side(side)
+        except ValueError:
+            pass
+    _refuse(function, "side", "'south' or 'north'", side)
 
 
 def reach_frame(result: ScenarioAnalysis, side: str) -> pd.DataFrame:
@@ -155,7 +220,8 @@ def reach_frame(result: ScenarioAnalysis, side: str) -> pd.DataFrame:
     at the top), columns ``"a"``..; missing where no unit can get there."""
     from tankmap.analysis.report import grid_frame
 
-    doc = result.to_json()["sides"][_side(side).value]
+    key = _side(side, "reach_frame").value
+    doc = _analysis(result, "reach_frame").to_json()["sides"][key]
     return grid_frame(doc["reach"], result.scenario.board)
 
 
@@ -169,7 +235,8 @@ def coverage_frame(result: ScenarioAnalysis, side: str) -> pd.DataFrame:
     """
     from tankmap.analysis.report import grid_frame
 
-    doc = result.to_json()["sides"][_side(side).value]
+    key = _side(side, "coverage_frame").value
+    doc = _analysis(result, "coverage_frame").to_json()["sides"][key]
     return grid_frame(doc["coverage"], result.scenario.board)
 
 
@@ -182,6 +249,7 @@ def figures(result: ScenarioAnalysis) -> dict[str, Figure]:
     """
     from tankmap.analysis import figures as f
 
+    _analysis(result, "figures")
     out: dict[str, Figure] = {
         "reach": f.reach_figure(result),
         "coverage": f.coverage_figure(result),
@@ -205,19 +273,60 @@ def simulate(
     """Play ``games`` seeded games (one row per game: ``winner``, ``length``, ``end``,
     kills, …; the same numbers as ``tankmap simulate --seed`` for any ``workers``).
     ``policies`` is one name for both sides or ``(south, north)``. Raises
-    ``IllegalScenarioError`` for an illegal board, ``PolicyError`` for an unknown policy."""
+    ``IllegalScenarioError`` for an illegal board, ``PolicyError`` for an unknown policy,
+    ``ArgumentError`` for ``games`` or ``workers`` below 1, a negative ``seed`` or an
+    argument of another type."""
     from tankmap.analysis.simulation.runner import require_legal
     from tankmap.analysis.simulation.runner import simulate as run
 
+    _scenario(scenario, "simulate")
+    games = _whole(games, "simulate", "games", 1)
+    seed = _whole(seed, "simulate", "seed", 0)
+    workers = _whole(workers, "simulate", "workers", 1)
+    pair = _policies(policies)
     require_legal(scenario)
-    return run(scenario, games, policies, seed=seed, workers=workers)
+    return run(scenario, games, pair, seed=seed, workers=workers)
+
+
+def _policies(policies: Any) -> tuple[str, str]:
+    """``simulate``'s ``policies`` as (south, north), else ``ArgumentError``."""
+    from collections.abc import Iterable
+
+    from tankmap.rules.geometry import Side
+
+    need = "a policy name or two, (south, north) or {'south': ..., 'north': ...}"
+    if isinstance(policies, str):
+        return (policies, policies)
+    if isinstance(policies, Mapping):
+        if set(policies) != {Side.SOUTH, Side.NORTH}:  # (a Side is equal to its name)
+            _refuse("simulate", "policies", need, policies)
+        pair = (policies[Side.SOUTH], policies[Side.NORTH])
+    elif isinstance(policies, Iterable):
+        pair = tuple(policies)
+    else:
+        _refuse("simulate", "policies", need, policies)
+    if len(pair) != 2 or not all(isinstance(p, str) for p in pair):
+        _refuse("simulate", "policies", need, policies)
+    return (pair[0], pair[1])
 
 
 def balance(games: pd.DataFrame) -> dict[str, Any]:
     """Win rates with Wilson 95 % intervals, draws and the balance (1 − |south − north|)
     of a ``simulate`` table, as in ``tankmap simulate --json``."""
+    import pandas as pd
+
     from tankmap.analysis.simulation.stats import wilson
 
+    need = "the table tankmap.simulate returns"
+    if not isinstance(games, pd.DataFrame):
+        _refuse("balance", "games", need, games)
+    if "winner" not in games.columns:
+        from tankmap.rules.errors import ArgumentError, short
+
+        names = ", ".join(short(str(c), 30) for c in list(games.columns)[:8]) or "none"
+        raise ArgumentError(
+            f"tankmap.balance: games must be {need}, with a 'winner' column (its columns: {names})"
+        )
     n = len(games)
     if n == 0:
         from tankmap.rules.errors import TankmapError

@@ -26,7 +26,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError, short
+from tankmap.rules.errors import (
+    NO_VALUE,
+    IllegalMoveError,
+    ScenarioFormatError,
+    TankmapError,
+    short,
+)
 from tankmap.rules.fileformat import (
     MAX_FILE_BYTES,
     atomic_write_text,
@@ -139,16 +145,14 @@ class FinalActRecord:
     def from_json(data: Any, source: str = "<string>") -> FinalActRecord:
         """Parse a record; ``ScenarioFormatError`` (with the JSON path) if malformed."""
 
-        def fail(path: str, message: str, value: Any = _NO_VALUE) -> Any:
-            if value is None:  # a JSON null (the error itself takes None for no value)
-                message += " (got null)"
-            shown = None if value is _NO_VALUE else value
-            raise ScenarioFormatError(message, source=source, path=path, value=shown)
+        def fail(path: str, message: str, value: Any = NO_VALUE) -> Any:
+            raise ScenarioFormatError.quoting(message, source=source, path=path, value=value)
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             fail("$.format", f"not a Final Act game record (expected format {FORMAT!r})")
         if data.get("version") != VERSION:
-            fail("$.version", f"unsupported version (expected {VERSION})", data.get("version"))
+            what = f"unsupported version (expected {VERSION})"
+            fail("$.version", what, data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
         if scenario.ruleset != "final-act":
             what = "a Final Act record holds a Final Act scenario"
@@ -157,7 +161,7 @@ class FinalActRecord:
         n = len(scenario.units)
         rounds: list[Round] = []
         actions: dict[int, Actions] = {}
-        raw_rounds = data.get("rounds")
+        raw_rounds = data.get("rounds", NO_VALUE)
         if not isinstance(raw_rounds, list):
             fail("$.rounds", "must be a list", raw_rounds)
         for i, r in enumerate(raw_rounds):
@@ -214,9 +218,6 @@ class FinalActRecord:
     @staticmethod
     def load(path: str | os.PathLike[str]) -> FinalActRecord:
         return FinalActRecord.loads(read_bounded(path, MAX_FILE_BYTES), str(path))
-
-
-_NO_VALUE: Any = object()  # ``fail``'s "the message quotes no value"
 
 
 def _check_result(result: Any, fail: Any) -> None:

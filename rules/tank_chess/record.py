@@ -19,7 +19,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from tankmap.rules.errors import IllegalMoveError, ScenarioFormatError, TankmapError, short
+from tankmap.rules.errors import (
+    NO_VALUE,
+    IllegalMoveError,
+    ScenarioFormatError,
+    TankmapError,
+    short,
+)
 from tankmap.rules.fileformat import (
     MAX_FILE_BYTES,
     atomic_write_text,
@@ -91,8 +97,9 @@ class GameRecord:
     def from_json(data: Any, source: str = "<string>") -> GameRecord:
         """Parse record data; ``ScenarioFormatError`` names the problem."""
 
-        def fail(path: str, message: str, value: Any = None) -> Any:
-            raise ScenarioFormatError(message, source=source, path=path, value=value)
+        def fail(path: str, message: str, value: Any = NO_VALUE) -> Any:
+            # (a JSON null is quoted; a key that is missing has no value to quote)
+            raise ScenarioFormatError.quoting(message, source=source, path=path, value=value)
 
         if not isinstance(data, dict):
             fail("$", "a game record must be a JSON object", data)
@@ -100,9 +107,10 @@ class GameRecord:
             if key not in ("format", "version", "scenario", "turns", "result"):
                 fail(f"$.{key}", "unknown key (allowed: format, version, scenario, turns, result)")
         if data.get("format") != FORMAT:
-            fail("$.format", f"must be {FORMAT!r}", data.get("format"))
+            fail("$.format", f"must be {FORMAT!r}", data.get("format", NO_VALUE))
         if data.get("version") != VERSION:
-            fail("$.version", f"unsupported version (this tankmap reads {VERSION})")
+            what = f"unsupported version (this tankmap reads {VERSION})"
+            fail("$.version", what, data.get("version", NO_VALUE))
         if "scenario" not in data:
             fail("$.scenario", "is required")
         scenario = scenario_from_json(data["scenario"], source=source)

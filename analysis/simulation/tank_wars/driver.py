@@ -209,21 +209,22 @@ class TankWarsRecord:
     def from_json(data: Any, source: str = "<string>") -> TankWarsRecord:
         """Parse ``to_json``'s document (``result`` may be missing or null: an older
         record); ``ScenarioFormatError`` with the JSON path."""
-        from tankmap.rules.errors import ScenarioFormatError
+        from tankmap.rules.errors import NO_VALUE, ScenarioFormatError
         from tankmap.rules.fileformat import scenario_from_json
 
-        def fail(path: str, message: str, value: Any = None) -> Any:
-            raise ScenarioFormatError(message, source=source, path=path, value=value)
+        def fail(path: str, message: str, value: Any = NO_VALUE) -> Any:
+            # (a JSON null is quoted; a key that is missing has no value to quote)
+            raise ScenarioFormatError.quoting(message, source=source, path=path, value=value)
 
         if not isinstance(data, dict) or data.get("format") != "tankmap-tank-wars-game":
             fail("$.format", "not a Tank Wars game record")
         if data.get("version") != 1:
-            fail("$.version", "unsupported version (expected 1)", data.get("version"))
+            fail("$.version", "unsupported version (expected 1)", data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
-        seed = data.get("dice_seed")
+        seed = data.get("dice_seed", NO_VALUE)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             fail("$.dice_seed", "must be a whole number from 0 to 2^64-1", seed)
-        raw = data.get("rounds")
+        raw = data.get("rounds", NO_VALUE)
         if not isinstance(raw, list):
             fail("$.rounds", "must be a list", raw)
         rounds = []
