@@ -221,6 +221,10 @@ class TankWarsRecord:
         if data.get("version") != 1:
             fail("$.version", "unsupported version (expected 1)", data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
+        if scenario.ruleset != "tank-wars":
+            what = "a Tank Wars record holds a Tank Wars scenario"
+            fail("$.scenario.ruleset", what, scenario.ruleset)
+        sides = [u.side.index for u in scenario.units]  # a command's key: its vehicle's index
         seed = data.get("dice_seed", NO_VALUE)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             fail("$.dice_seed", "must be a whole number from 0 to 2^64-1", seed)
@@ -232,14 +236,18 @@ class TankWarsRecord:
             if not isinstance(pair, list) or len(pair) != 2:
                 fail(f"$.rounds[{i}]", "must be [south orders, north orders]", pair)
             try:
-                rounds.append(
-                    (
-                        Orders.from_json(pair[0], scenario.board),
-                        Orders.from_json(pair[1], scenario.board),
-                    )
+                both = (
+                    Orders.from_json(pair[0], scenario.board),
+                    Orders.from_json(pair[1], scenario.board),
                 )
             except IllegalMoveError as exc:
                 fail(f"$.rounds[{i}]", str(exc))
+            for side, orders in enumerate(both):
+                for k in orders.commands:
+                    if not (0 <= k < len(sides) and sides[k] == side):
+                        what = "a command of a vehicle this side does not have"
+                        fail(f"$.rounds[{i}][{side}].commands", what, str(k))
+            rounds.append(both)
         return TankWarsRecord(scenario, seed, rounds, _result_from_json(data.get("result"), fail))
 
     def save(self, path: str | os.PathLike[str]) -> None:
