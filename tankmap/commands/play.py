@@ -109,4 +109,9 @@ def _record_document(file: str) -> Any:
         data = read_record(path)
     except (TankmapError, OSError):
         return None
-    return data if isinstance(data, dict) and data.get("format") in FORMATS else None
+    if not isinstance(data, dict):
+        return None
+    kind = data.get("format")
+    # a record (its format one of FORMATS), or one whose format was damaged: a document
+    # holding a "scenario" is no scenario, and the record reader says what is wrong
+    return data if (isinstance(kind, str) and kind in FORMATS) or "scenario" in data else None

@@ -142,6 +142,23 @@ def test_bad_arguments_are_one_line(
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("damaged", [[], {}, "tankmap-scenario", None])
+def test_a_record_with_a_damaged_format_is_named_as_one(
+    damaged: object,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a list as format was a TypeError traceback; a string one was read as a scenario
+    path = record(tmp_path, "final-act/mirror", "--policy", "random")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**doc, "format": damaged}), encoding="utf-8")
+    capsys.readouterr()
+    assert play(monkeypatch, [], str(path), "--as", "both") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "$.format: not a game record" in err
+
+
 def test_black_is_accepted_in_tank_chess(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
