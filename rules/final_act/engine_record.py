@@ -150,7 +150,7 @@ class FinalActRecord:
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             fail("$.format", f"not a Final Act game record (expected format {FORMAT!r})")
-        if data.get("version") != VERSION:
+        if type(data.get("version")) is not int or data["version"] != VERSION:  # (true == 1)
             what = f"unsupported version (expected {VERSION})"
             fail("$.version", what, data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)

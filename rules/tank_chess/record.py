@@ -108,7 +108,7 @@ class GameRecord:
                 fail(f"$.{key}", "unknown key (allowed: format, version, scenario, turns, result)")
         if data.get("format") != FORMAT:
             fail("$.format", f"must be {FORMAT!r}", data.get("format", NO_VALUE))
-        if data.get("version") != VERSION:
+        if type(data.get("version")) is not int or data["version"] != VERSION:  # (true == 1)
             what = f"unsupported version (this tankmap reads {VERSION})"
             fail("$.version", what, data.get("version", NO_VALUE))
         if "scenario" not in data:

@@ -99,3 +99,9 @@ def test_a_record_of_an_illegal_setup_names_the_record(record: dict[str, Any]) -
     with pytest.raises(TankmapError) as info:
         session_of_record(doc, source="games/r.json")
     assert str(info.value).startswith("games/r.json: cannot play an illegal scenario")
+
+
+def test_version_true_is_not_version_1(record: dict[str, Any]) -> None:
+    # JSON true is not the number 1 (Python's True == 1 let it through)
+    err = _refused({**record, "version": True})
+    assert err.path == "$.version" and "true" in str(err)

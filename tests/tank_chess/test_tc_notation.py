@@ -91,6 +91,8 @@ def test_game_record_with_result_and_errors(tmp_path: pytest.TempPathFactory) ->
         GameRecord.from_json(dict(doc, turns=["a1a2S"])).replay()
     with pytest.raises(ScenarioFormatError, match="turns"):
         GameRecord.from_json(dict(doc, turns="h16esc"))
+    with pytest.raises(ScenarioFormatError, match=r"\$\.version: .*\(got true\)"):
+        GameRecord.from_json(dict(doc, version=True))  # JSON true is not the number 1
     path = f"{tmp_path}/x.json"
     with open(path, "w") as fh:
         json.dump({"format": "nope"}, fh)

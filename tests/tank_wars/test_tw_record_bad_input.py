@@ -69,3 +69,9 @@ def test_replay_lines_say_it_in_one_line(
     assert main(["replay", str(bad), "--lines"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "$.scenario.ruleset" in err
+
+
+def test_version_true_is_not_version_1(record: dict[str, Any]) -> None:
+    with pytest.raises(ScenarioFormatError) as info:
+        TankWarsRecord.from_json({**record, "version": True}, "r.json")
+    assert info.value.path == "$.version" and "true" in str(info.value)

@@ -218,7 +218,7 @@ class TankWarsRecord:
 
         if not isinstance(data, dict) or data.get("format") != "tankmap-tank-wars-game":
             fail("$.format", "not a Tank Wars game record")
-        if data.get("version") != 1:
+        if type(data.get("version")) is not int or data["version"] != 1:  # (true == 1)
             fail("$.version", "unsupported version (expected 1)", data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
         if scenario.ruleset != "tank-wars":
