@@ -170,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    for flag in ("out", "output", "record", "policy", "agents", "agent"):
+        if getattr(args, flag, None) == "":  # not "as if the flag were not given"
+            print(f"tankmap {args.command}: error: --{flag} is empty", file=sys.stderr)
+            return 2
     # (run as the command, the process's start; called with arguments, as a library, now)
     args.started = STARTED if argv is None else time.monotonic()
     settle_unwritable_home()

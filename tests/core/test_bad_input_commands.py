@@ -95,3 +95,23 @@ def test_an_output_name_too_long_is_refused_in_one_line(
     assert err.count("\n") == 1 and err.endswith("cannot write: File name too long\n"), err
     assert "the games were played" not in err  # refused before the work
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "final-act/mirror", "--games", "2", "--out", ""],
+        ["simulate", "final-act/mirror", "--games", "2", "--record", ""],
+        ["simulate", "final-act/mirror", "--games", "2", "--policy", ""],
+        ["ladder", "final-act/mirror", "--games", "2", "--agents", ""],
+        ["render", "final-act/mirror", "-o", ""],
+        ["replay", "final-act/mirror", "-o", ""],
+    ],
+)
+def test_an_empty_value_is_refused_not_taken_for_no_flag(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # before, --out "" wrote no report, --policy "" played the default agent: silently
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tankmap {argv[0]}: error: --") and err.endswith(" is empty")
