@@ -133,8 +133,9 @@ def write_verdict_report(
     cc = doc.get("cross_check")
     cross = ""
     if cc:
-        who = f" {e(str(cc['agent']))}" if cc.get("agent") else ""
-        said = e(str(cc["reason"])) if cc.get("reason") else "no reason given"
+        reason, agent = str(cc.get("reason") or ""), str(cc.get("agent") or "")
+        who = f" {e(agent)}" if agent and agent not in reason else ""  # (named once)
+        said = e(reason) if reason else "no reason given"
         cross = f"<p><b>Cross-check{who}:</b> {said}.</p>"
     lo, hi = doc["balance_ci95"]
     rates = " ".join(

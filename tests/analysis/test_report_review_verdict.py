@@ -82,6 +82,10 @@ def test_cross_check_names_its_agent_and_no_none(tmp_path: Path) -> None:
     text = _text(tmp_path, _doc())
     assert "Cross-check duct" in text
     assert "None" not in text
+    # a reason that names the agent already is not prefixed with it again
+    agrees = {"agent": "plan:512", "independent": False, "agrees": True}
+    text = _text(tmp_path, _doc(cross_check={**agrees, "reason": "plan:512 agrees"}))
+    assert "Cross-check: plan:512 agrees." in text
 
 
 def test_nothing_played_has_no_none_and_no_missing_chart(tmp_path: Path) -> None:
