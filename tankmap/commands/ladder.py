@@ -153,20 +153,23 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{args.file}: ladder of {len(agents)} agents, {args.games} games per run, seed {args.seed}"
     )
-    print(
-        "  agent            Elo  [95% interval]          self-play balance [95%]   favours  "
-        "  median length  lost/game  races (decided by reaching the goal)"
-    )
-    for entry, sp in zip(doc["agents"], doc["balance"], strict=True):
+    elos = []
+    for entry in doc["agents"]:
         lo, hi = entry["elo_ci95"]
-        blo, bhi = sp["ci95"]
         words = elo_words(entry, doc["anchor"])
         if entry["name"] == doc["anchor"]:
-            elo = f"{0:6.0f}  ({words})".ljust(28)
+            elos.append(f"{0:6.0f}  ({words})")
         else:
-            elo = (words or f"{entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]").ljust(28)
+            elos.append(words or f"{entry['elo']:6.0f}  [{lo:6.0f}, {hi:6.0f}]")
+    width = max(28, *(len(e) for e in elos))  # a long "swept by ..." widens the column
+    print(
+        f"  agent          {'   Elo  [95% interval]'.ljust(width)}   self-play balance [95%]"
+        "   favours    median length  lost/game  races (decided by reaching the goal)"
+    )
+    for entry, elo, sp in zip(doc["agents"], elos, doc["balance"], strict=True):
+        blo, bhi = sp["ci95"]
         print(
-            f"  {entry['name']:14} {elo}   "
+            f"  {entry['name']:14} {elo.ljust(width)}   "
             f"{sp['balance']:.3f} [{blo:.3f}, {bhi:.3f}]        "
             f"{names.get(sp['favoured'], sp['favoured']):9}"
             f"  {sp['median_length']:13}  {sp['units_lost_per_game']:9.2f}  "

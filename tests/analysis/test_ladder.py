@@ -265,3 +265,18 @@ def test_cli_ladder_text_gives_the_anchor_0(capsys: pytest.CaptureFixture[str]) 
     lines = capsys.readouterr().out.splitlines()
     anchor = next(line for line in lines if line.strip().startswith("heuristic "))
     assert anchor.split()[1:3] == ["0", "(anchor;"]
+
+
+def test_cli_ladder_text_keeps_its_columns_with_a_long_sweep(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "swept by heuristic, regret:8, plan:8" pushed that row's balance eight places right
+    argv = ["ladder", "tank-wars/default", "--agents", "random,heuristic,regret:8,plan:8"]
+    assert main([*argv, "--games", "10", "--workers", "1"]) == 0
+    import re
+
+    rows = [
+        line for line in capsys.readouterr().out.splitlines() if re.search(r" \d\.\d{3} \[", line)
+    ]
+    starts = {re.search(r" \d\.\d{3} \[", row).start() for row in rows}  # type: ignore[union-attr]
+    assert len(rows) == 4 and len(starts) == 1
