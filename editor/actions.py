@@ -48,6 +48,28 @@ class ActionSpec:
         return self.text.format(**sides), tip.format(**sides)
 
 
+def _overlay(name: str, mode: str, text: str, shortcut: str, tip: str = "") -> ActionSpec:
+    """A View ▸ overlay entry ``view.overlay_<name>`` of the checkable group ``overlay``:
+    ``mode`` is what ``MainWindow.set_overlay`` shows (``"lanes-south"``; ``""``: none);
+    ``{side}`` in ``tip`` becomes the side the entry's text names."""
+    side = "{north}" if mode.endswith("north") else "{south}"
+    return ActionSpec(
+        f"view.overlay_{name}",
+        text,
+        shortcut,
+        "&View",
+        lambda w: w.set_overlay(mode),
+        tip.replace("{side}", side),
+        group="overlay",
+        checkable=True,
+    )
+
+
+LANES_TIP = "{side}'s cell-disjoint lanes to the goal, its narrowest cut and its safest route"
+COVERAGE_TIP = "How many units of {side} can fire at each cell"
+REACH_TIP = "Rounds (Tank Chess: turns) for any unit of {side} to stand on each cell"
+
+
 SHORT = {
     "edit.undo": "Undo",
     "edit.redo": "Redo",
@@ -391,75 +413,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&View",
         lambda w: w.step_problem(-1),
     ),
-    ActionSpec(
-        "view.overlay_lanes_south",
-        "Lanes and choke point: {south}",
-        "Alt+3",
-        "&View",
-        lambda w: w.set_overlay("lanes-south"),
-        "{south}'s cell-disjoint lanes to the goal, its narrowest cut and its safest route",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_lanes_north",
-        "Lanes and choke point: {north}",
-        "Alt+4",
-        "&View",
-        lambda w: w.set_overlay("lanes-north"),
-        "{north}'s cell-disjoint lanes to the goal, its narrowest cut and its safest route",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_none",
-        "No analysis overlay",
-        "Alt+5",
-        "&View",
-        lambda w: w.set_overlay(""),
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_cov_south",
-        "Fire coverage: {south}",
-        "Alt+6",
-        "&View",
-        lambda w: w.set_overlay("coverage-south"),
-        "How many units of {south} can fire at each cell",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_cov_north",
-        "Fire coverage: {north}",
-        "Alt+7",
-        "&View",
-        lambda w: w.set_overlay("coverage-north"),
-        "How many units of {north} can fire at each cell",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_reach_south",
-        "Reach: {south}",
-        "Alt+8",
-        "&View",
-        lambda w: w.set_overlay("reach-south"),
-        "Rounds (Tank Chess: turns) for any unit of {south} to stand on each cell",
-        group="overlay",
-        checkable=True,
-    ),
-    ActionSpec(
-        "view.overlay_reach_north",
-        "Reach: {north}",
-        "Alt+9",
-        "&View",
-        lambda w: w.set_overlay("reach-north"),
-        "Rounds (Tank Chess: turns) for any unit of {north} to stand on each cell",
-        group="overlay",
-        checkable=True,
-    ),
+    _overlay("lanes_south", "lanes-south", "Lanes and choke point: {south}", "Alt+3", LANES_TIP),
+    _overlay("lanes_north", "lanes-north", "Lanes and choke point: {north}", "Alt+4", LANES_TIP),
+    _overlay("none", "", "No analysis overlay", "Alt+5"),
+    _overlay("cov_south", "coverage-south", "Fire coverage: {south}", "Alt+6", COVERAGE_TIP),
+    _overlay("cov_north", "coverage-north", "Fire coverage: {north}", "Alt+7", COVERAGE_TIP),
+    _overlay("reach_south", "reach-south", "Reach: {south}", "Alt+8", REACH_TIP),
+    _overlay("reach_north", "reach-north", "Reach: {north}", "Alt+9", REACH_TIP),
     ActionSpec(
         "analysis.balance",
         "Simulate &balance…",
