@@ -150,8 +150,14 @@ def printable(text: str, limit: int = 600) -> str:
     """
     if text.isprintable() and len(text) <= limit:
         return text
-    out = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text[: limit + 1])
+    out = _escaped(text[: limit + 1])
     return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character that is not printable (but a space) as its ``\\n``,
+    ``\\x1b``-style escape."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 
 def printable_middle(text: str, limit: int) -> str:
@@ -163,17 +169,13 @@ def printable_middle(text: str, limit: int) -> str:
     """
     if text.isprintable() and len(text) <= limit:
         return text
-
-    def escaped(part: str) -> str:
-        return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in part)
-
     if len(text) <= limit:
-        whole = escaped(text)
+        whole = _escaped(text)
         if len(whole) <= limit:
             return whole
     tail = (limit - 3) // 2
     head = limit - 3 - tail
-    return escaped(text[:head])[:head] + "..." + escaped(text[-tail:])[-tail:]
+    return _escaped(text[:head])[:head] + "..." + _escaped(text[-tail:])[-tail:]
 
 
 class MissingExtraError(TankmapError, ImportError):
