@@ -44,6 +44,7 @@ from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.engine_tokens import Hands, hands_from_json, hands_to_json
 from tankmap.rules.final_act.tables import Order
 from tankmap.rules.geometry import Facing
+from tankmap.rules.record_fields import is_version, read_result
 from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 
@@ -150,7 +151,7 @@ class FinalActRecord:
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             fail("$.format", f"not a Final Act game record (expected format {FORMAT!r})")
-        if type(data.get("version")) is not int or data["version"] != VERSION:  # (true == 1)
+        if not is_version(data.get("version"), VERSION):
             what = f"unsupported version (expected {VERSION})"
             fail("$.version", what, data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
@@ -199,9 +200,7 @@ class FinalActRecord:
                     return fail(f"{where}.actions{suffix}", message, value)
 
                 actions[i] = Actions.from_json(r["actions"], b.parse_cell, bad, n)
-        result = data.get("result")
-        if result is not None:
-            _check_result(result, fail)
+        result = read_result(data.get("result"), fail, undecided_end=False)
         hands = None
         if "tokens" in data:
 
@@ -218,20 +217,6 @@ class FinalActRecord:
     @staticmethod
     def load(path: str | os.PathLike[str]) -> FinalActRecord:
         return FinalActRecord.loads(read_bounded(path, MAX_FILE_BYTES), str(path))
-
-
-def _check_result(result: Any, fail: Any) -> None:
-    """A record's ``result`` is ``{"winner": "south" | "north" | null, "end": "goal" | ...,
-    "rounds": N}`` (``FinalActRecord.of``); ``fail(path, message, value)`` otherwise."""
-    if not isinstance(result, dict) or set(result) != {"winner", "end", "rounds"}:
-        fail("$.result", "must be null or {winner, end, rounds}", result)
-    if result["winner"] not in ("south", "north", None):
-        fail("$.result.winner", "must be 'south', 'north' or null", result["winner"])
-    if not isinstance(result["end"], str):
-        fail("$.result.end", "must be how the game ended (a word such as 'goal')", result["end"])
-    rounds = result["rounds"]
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
-        fail("$.result.rounds", "must be a whole number of rounds", rounds)
 
 
 def _facing(text: str) -> Facing:

@@ -32,6 +32,7 @@ from tankmap.rules.fileformat import (
     scenario_from_json,
     scenario_to_json,
 )
+from tankmap.rules.record_fields import is_version
 from tankmap.rules.safeio import read_bounded, strict_json
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_chess.notation import format_turn, parse_turn
@@ -108,7 +109,7 @@ class GameRecord:
                 fail(f"$.{key}", "unknown key (allowed: format, version, scenario, turns, result)")
         if data.get("format") != FORMAT:
             fail("$.format", f"must be {FORMAT!r}", data.get("format", NO_VALUE))
-        if type(data.get("version")) is not int or data["version"] != VERSION:  # (true == 1)
+        if not is_version(data.get("version"), VERSION):
             what = f"unsupported version (this tankmap reads {VERSION})"
             fail("$.version", what, data.get("version", NO_VALUE))
         if "scenario" not in data:

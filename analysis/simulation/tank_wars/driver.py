@@ -30,6 +30,7 @@ from tankmap.analysis.simulation.tank_wars.agents.options import Policy
 from tankmap.rules.errors import IllegalMoveError
 from tankmap.rules.fileformat import atomic_write_text, scenario_to_json
 from tankmap.rules.geometry import Side
+from tankmap.rules.record_fields import is_version, read_result
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.tank_wars.engine import (
     NO_ORDERS,
@@ -218,7 +219,7 @@ class TankWarsRecord:
 
         if not isinstance(data, dict) or data.get("format") != "tankmap-tank-wars-game":
             fail("$.format", "not a Tank Wars game record")
-        if type(data.get("version")) is not int or data["version"] != 1:  # (true == 1)
+        if not is_version(data.get("version"), 1):
             fail("$.version", "unsupported version (expected 1)", data.get("version", NO_VALUE))
         scenario = scenario_from_json(data.get("scenario"), source)
         if scenario.ruleset != "tank-wars":
@@ -248,28 +249,12 @@ class TankWarsRecord:
                         what = "a command of a vehicle this side does not have"
                         fail(f"$.rounds[{i}][{side}].commands", what, str(k))
             rounds.append(both)
-        return TankWarsRecord(scenario, seed, rounds, _result_from_json(data.get("result"), fail))
+        result = read_result(data.get("result"), fail, undecided_end=True)
+        return TankWarsRecord(scenario, seed, rounds, result)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as JSON (atomically)."""
         atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
-
-
-def _result_from_json(raw: Any, fail: Any) -> dict[str, Any] | None:
-    """A record's ``result`` (``result_of``'s form) or ``None``; ``fail(path, message,
-    value)`` raises for anything else."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or set(raw) != {"winner", "end", "rounds"}:
-        fail("$.result", "must be null or {winner, end, rounds}", raw)
-    if raw["winner"] not in (None, "south", "north"):
-        fail("$.result.winner", "must be 'south', 'north' or null", raw["winner"])
-    if raw["end"] is not None and not isinstance(raw["end"], str):
-        fail("$.result.end", "must be how the game ended (a word) or null", raw["end"])
-    rounds = raw["rounds"]
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
-        fail("$.result.rounds", "must be a whole number of rounds, 0 or more", rounds)
-    return {"winner": raw["winner"], "end": raw["end"], "rounds": rounds}
 
 
 DRIVER = TankWarsDriver()
