@@ -13,6 +13,19 @@ UNIT_LISTS = ("rm_repair", "berm_repair", "full_throttle", "red_cross_repair", "
 """The ``Actions`` fields that list unit indices."""
 
 
+def unit_index(value: Any, units: int | None, key: bool = False) -> int:
+    """``value`` as an index into a scenario's ``units`` units (any whole number from 0
+    when ``units`` is ``None``); a ``key`` of a JSON object may be its decimal text.
+    ``ValueError`` otherwise (JSON ``true`` is no index; the caller quotes the value)."""
+    if key and isinstance(value, str) and value.isdecimal() and value.isascii():
+        value = int(value)
+    if type(value) is not int or value < 0:
+        raise ValueError("a unit index is a whole number from 0")
+    if units is not None and value >= units:
+        raise ValueError(f"a unit index is below the scenario's {units} units")
+    return value
+
+
 @dataclass
 class Actions:
     """What sides declare in one round (docs/rules.md §1.8). Units are indices into the scenario's
@@ -124,13 +137,7 @@ class Actions:
         ``units`` (the scenario's unit count) a unit index must be one of its units."""
 
         def unit(u: Any, key: bool = False) -> int:
-            if key and isinstance(u, str) and u.isdecimal() and u.isascii():
-                u = int(u)  # (a JSON object's keys are text)
-            if not isinstance(u, int) or isinstance(u, bool) or u < 0:
-                raise ValueError(f"a unit index is a whole number from 0 (got {u!r})")
-            if units is not None and u >= units:
-                raise ValueError(f"unit index {u} is past the scenario's {units} units")
-            return u
+            return unit_index(u, units, key)
 
         if not isinstance(raw, dict):
             fail("", "must be an object", raw)

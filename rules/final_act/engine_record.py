@@ -40,6 +40,7 @@ from tankmap.rules.fileformat import (
     scenario_to_json,
 )
 from tankmap.rules.final_act.engine import Game, State
+from tankmap.rules.final_act.engine_actions import unit_index
 from tankmap.rules.final_act.engine_advanced import Actions
 from tankmap.rules.final_act.engine_tokens import Hands, hands_from_json, hands_to_json
 from tankmap.rules.final_act.tables import Order
@@ -187,10 +188,12 @@ class FinalActRecord:
             if not isinstance(raw_shells, dict):
                 fail(f"{where}.shells", "must be an object", raw_shells)
             for key, cell in raw_shells.items():
-                if not (key.isdecimal() and key.isascii() and int(key) < n):
-                    fail(f"{where}.shells", f"a key is a unit index from 0 to {n - 1}", key)
                 try:
-                    shells[int(key)] = b.parse_cell(str(cell))
+                    u = unit_index(key, n, key=True)
+                except ValueError as exc:
+                    fail(f"{where}.shells", f"a key: {exc}", key)
+                try:
+                    shells[u] = b.parse_cell(str(cell))
                 except ValueError as exc:
                     fail(f"{where}.shells.{key}", str(exc), cell)
             rounds.append((orders, shells))
