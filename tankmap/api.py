@@ -289,25 +289,16 @@ def simulate(
 
 
 def _policies(policies: Any) -> tuple[str, str]:
-    """``simulate``'s ``policies`` as (south, north), else ``ArgumentError``."""
-    from collections.abc import Iterable
+    """``simulate``'s ``policies`` as (south, north) (``runner.normalise_policies``), else
+    ``ArgumentError``."""
+    from tankmap.analysis.simulation.games import PolicyError
+    from tankmap.analysis.simulation.runner import normalise_policies
 
-    from tankmap.rules.geometry import Side
-
-    need = "a policy name or two, (south, north) or {'south': ..., 'north': ...}"
-    if isinstance(policies, str):
-        return (policies, policies)
-    if isinstance(policies, Mapping):
-        if set(policies) != {Side.SOUTH, Side.NORTH}:  # (a Side is equal to its name)
-            _refuse("simulate", "policies", need, policies)
-        pair = (policies[Side.SOUTH], policies[Side.NORTH])
-    elif isinstance(policies, Iterable):
-        pair = tuple(policies)
-    else:
+    try:
+        return normalise_policies(policies)
+    except PolicyError:
+        need = "a policy name or two, (south, north) or {'south': ..., 'north': ...}"
         _refuse("simulate", "policies", need, policies)
-    if len(pair) != 2 or not all(isinstance(p, str) for p in pair):
-        _refuse("simulate", "policies", need, policies)
-    return (pair[0], pair[1])
 
 
 def balance(games: pd.DataFrame) -> dict[str, Any]:

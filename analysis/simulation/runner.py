@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -177,14 +177,23 @@ def fallback_note(scenario: Scenario, policies: tuple[str, str]) -> str | None:
 
 
 def normalise_policies(policies: str | Sequence[str] | Mapping[Side, str]) -> tuple[str, str]:
-    """``"heuristic"`` → both sides; ``("a", "b")`` → south a, north b."""
+    """``"heuristic"`` → both sides; ``("a", "b")`` or ``{"south": "a", "north": "b"}`` →
+    south a, north b. ``PolicyError`` for anything else (other keys, names that are not
+    text, not two of them)."""
     if isinstance(policies, str):
         return (policies, policies)
     if isinstance(policies, Mapping):
-        return (policies[Side.SOUTH], policies[Side.NORTH])
-    pair = tuple(policies)
+        if set(policies) != {Side.SOUTH, Side.NORTH}:  # (a Side is equal to its name)
+            raise PolicyError("policies by side need the keys 'south' and 'north' only")
+        pair: tuple[Any, ...] = (policies[Side.SOUTH], policies[Side.NORTH])
+    elif isinstance(policies, Iterable):
+        pair = tuple(policies)
+    else:
+        raise PolicyError(f"need one policy or two (south, north), not a {type(policies).__name__}")
     if len(pair) != 2:
         raise PolicyError(f"need one policy or two (south, north), got {len(pair)}")
+    if not all(isinstance(p, str) for p in pair):
+        raise PolicyError("a policy is a name (text)")
     return (pair[0], pair[1])
 
 
