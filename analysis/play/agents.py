@@ -77,7 +77,6 @@ def check_agent(scenario: Scenario, spec: str) -> None:
     """Raise ``PolicyError`` (one line, the known names) if ``spec`` cannot play a side of
     ``scenario`` in play mode."""
     driver = get_driver(scenario.ruleset)
-    check_budget(scenario.ruleset, spec)  # (a budget on an agent that takes one, in range)
     if scenario.ruleset == "final-act":
         driver.check_policy(None, spec)
         removed = [r for r in parse_policy(spec)[1] if r != "no-berms"]
@@ -87,6 +86,7 @@ def check_agent(scenario: Scenario, spec: str) -> None:
                 "does not do (+no-berms is fine)"
             )
     elif scenario.ruleset == "tank-chess":
+        check_budget("tank-chess", spec)  # (the driver's check_policy is skipped below)
         try:
             base, restrictions = parse_policy(spec)
             tc_make_policy(base, restrictions, _TankChessShared.of(scenario), 0)
