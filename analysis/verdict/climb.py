@@ -12,7 +12,9 @@ the old one (the whole 95 % interval of its score above 0.5:
 ``Step.clearly_beats_previous``), the rest is not played. A rung
 that beats the one before plays no self-play (the rule cannot be met there, whatever its
 balance); otherwise the rung before plays its self-play if it has none, then the new one,
-and ``rule.judge`` decides. So a climb spends its time on the matches that move it upward,
+and ``rule.judge`` decides — when the two self-play verdicts differ only by noise
+(``rule.more_self_play``), both go on to two, then four times ``games`` first, time
+permitting. So a climb spends its time on the matches that move it upward,
 and on the self-play of the two rungs it is judged on. The climb also stops at the family's
 largest budget or when the next rung would not finish within ``time_limit`` seconds
 (estimated from the last rung's pace: a doubled budget is assumed to cost twice as much),
@@ -69,7 +71,13 @@ from tankmap.analysis.verdict.cross_check import (
 )
 from tankmap.analysis.verdict.pace import Pace, Reach
 from tankmap.analysis.verdict.played import PlayedGames
-from tankmap.analysis.verdict.rule import Judgement, Step, judge, strongest_played
+from tankmap.analysis.verdict.rule import (
+    Judgement,
+    Step,
+    judge,
+    more_self_play,
+    strongest_played,
+)
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.sides import side_names
@@ -358,7 +366,7 @@ def run_verdict(
         steps[i] = replace(step, self_play=est, seconds=step.seconds + spent)
         if len(df) < upto:
             raise _TimeUp(
-                f"the time limit cut {step.agent}'s self-play at {len(df)} of {games} games"
+                f"the time limit cut {step.agent}'s self-play at {len(df)} of {upto} games"
             )
 
     notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
@@ -419,6 +427,37 @@ def run_verdict(
             return
         if check_kept() < games:
             play_check(other, play, check_run, games)
+
+    def self_play_left(i: int, upto: int) -> int:
+        """Rung ``i``'s self-play games up to ``upto`` neither played nor kept."""
+        kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, upto)
+        return max(upto - max(kept, self_played(i)), 0)
+
+    def more_needs(upto: int) -> float:
+        """The seconds the last two rungs' self-plays need to reach ``upto`` games each, at
+        the pace ``unit`` (the last rung's; the rung before's at half of it)."""
+        i = len(steps) - 1
+        return unit * (self_play_left(i, upto) + self_play_left(i - 1, upto) / 2)
+
+    extending: int | None = None  # the size the last two self-plays are going on to
+
+    def settle() -> None:
+        """While the last two rungs' self-play verdicts disagree only by noise
+        (``rule.more_self_play``), play both on to the size it names, when that fits the
+        time left; otherwise say what more games would tell."""
+        nonlocal extending
+        while (upto := more_self_play(steps, MIN_VERDICT_GAMES, games)) is not None:
+            need = more_needs(upto)
+            if clock() + need > deadline:
+                notes.append(
+                    f"{upto} self-play games of both would tell whether they disagree beyond "
+                    f"noise (about {duration_text(need)} more)"
+                )
+                return
+            extending = upto
+            self_play(len(steps) - 2, upto)
+            self_play(len(steps) - 1, upto)
+            extending = None
 
     def rung_needs(i: int) -> float:
         """Rung ``i``'s worst case in seconds at the pace ``unit`` (a self-play game of rung
@@ -482,6 +521,7 @@ def run_verdict(
             if not steps[-1].beats_previous():
                 self_play(len(steps) - 2)  # (its rest, when it had only a first look or none)
                 self_play(len(steps) - 1)
+                settle()
                 if judge(steps, MIN_VERDICT_GAMES).converged:
                     break
         else:
@@ -506,13 +546,20 @@ def run_verdict(
             # game of the rung before while its match is played, of its own after that
             kind, i = phase
             match_left, own_left, last_left = games_left(i)
-            if kind == "match":
-                left = rung_needs(i)
-            else:  # its match is over: the rung before's self-play only if it is needed
-                last_left = 0 if steps[i].beats_previous() else last_left
-                left = unit / 2 * (2 * own_left + last_left)
-            agent = fam.agent(steps[i - 1].budget * 2)
-            notes.append(f"{agent}'s rung needs up to about {duration_text(left)} more")
+            if extending is not None:  # (the two self-plays going on, beyond noise)
+                left = more_needs(extending)
+                notes.append(
+                    f"{extending} self-play games of both need up to about "
+                    f"{duration_text(left)} more"
+                )
+            else:
+                if kind == "match":
+                    left = rung_needs(i)
+                else:  # its match is over: the rung before's self-play only if it is needed
+                    last_left = 0 if steps[i].beats_previous() else last_left
+                    left = unit / 2 * (2 * own_left + last_left)
+                agent = fam.agent(steps[i - 1].budget * 2)
+                notes.append(f"{agent}'s rung needs up to about {duration_text(left)} more")
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)

@@ -13,6 +13,14 @@ points the new budget scored). The climb is **converged** after a rung when
 A rung whose match shows that it still beats the rung before may have no self-play
 (``self_play is None``): the climb goes on without it, since (a) already fails there.
 
+When (a) holds but the two self-play verdicts disagree only by noise — the 95 % intervals
+of their win-rate differences overlap, so one board seen by both rungs could give both
+counts — the rule is asked again on more games: ``more_self_play`` names the size (2 or 4
+times a run's games, ``MORE_SELF_PLAY``) both self-plays go on to. A board that sits near
+the line between "even" and a side then gets its side from enough games, where 200 games
+of each rung would call it either way by chance. Two verdicts whose intervals do not
+overlap disagree beyond noise: more games would not change that, a stronger budget might.
+
 ``judge`` applies the rule and says in one sentence why a climb is or is not converged;
 it is a pure function of the counts, tested on hand-made tables.
 """
@@ -24,6 +32,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tankmap.analysis.estimates import BalanceEstimate, score_interval
+
+MORE_SELF_PLAY = (2, 4)
+"""The sizes, in a run's games, that the two self-plays of a rung that no longer beats the
+one before go on to while their verdicts disagree only by noise (``more_self_play``)."""
 
 NO_GAIN = 0.55
 """A bigger budget scoring under this (with 0.5 inside its interval) no longer beats the
@@ -121,6 +133,32 @@ def strongest_played(steps: list[Step], min_games: int = 0) -> Step | None:
     return pick[-1] if pick else None
 
 
+def within_noise(a: BalanceEstimate, b: BalanceEstimate) -> bool:
+    """Whether two self-plays' win-rate differences could be the same board's: their 95 %
+    intervals (``BalanceEstimate.difference_ci95``) overlap."""
+    a_lo, a_hi = a.difference_ci95()
+    b_lo, b_hi = b.difference_ci95()
+    return a_lo <= b_hi and b_lo <= a_hi
+
+
+def more_self_play(steps: list[Step], min_games: int, games: int) -> int | None:
+    """How many self-play games both of the last two rungs should have before the rule is
+    asked again, or ``None`` when more would not help: the last rung no longer beats the one
+    before, both self-plays are decided (``min_games``) and disagree, only by noise
+    (``within_noise``), and a size of ``MORE_SELF_PLAY`` (times ``games``, a run's games)
+    is still above the smaller of the two."""
+    if len(steps) < 2:
+        return None
+    prev, last = steps[-2], steps[-1]
+    if prev.self_play is None or last.self_play is None or last.beats_previous() is not False:
+        return None
+    fp, fl = prev.favoured(min_games), last.favoured(min_games)
+    if "undecided" in (fp, fl) or fp == fl or not within_noise(prev.self_play, last.self_play):
+        return None
+    fewer = min(prev.self_play.games, last.self_play.games)
+    return next((games * k for k in MORE_SELF_PLAY if games * k > fewer), None)
+
+
 def _score_text(step: Step) -> str:
     ci = step.score_ci95()
     assert ci is not None and step.score is not None
@@ -157,7 +195,14 @@ def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = N
         if "undecided" in (fl, fp):
             missing.append(f"fewer than {min_games} self-play games")
         else:
-            missing.append(f"{last.agent} {word[fl]} but {prev.agent} {word[fp]}")
+            odds = f"{last.agent} {word[fl]} but {prev.agent} {word[fp]}"
+            assert prev.self_play is not None and last.self_play is not None
+            if within_noise(prev.self_play, last.self_play):
+                odds += (
+                    f" (within noise, over {last.self_play.games} and "
+                    f"{prev.self_play.games} self-play games)"
+                )
+            missing.append(odds)
     if missing:
         return Judgement(False, "; ".join(missing))
     return Judgement(
