@@ -17,12 +17,13 @@ and ``rule.judge`` decides — when the two self-play verdicts differ only by no
 permitting. So a climb spends its time on the matches that move it upward,
 and on the self-play of the two rungs it is judged on. The climb also stops at the family's
 largest budget or when the next rung would not finish within ``time_limit`` seconds
-(estimated from the last rung's pace: a doubled budget is assumed to cost twice as much),
-and a rung still running at the limit is abandoned. A climb that ends without converging
+(estimated from the last rung's pace: a doubled budget is assumed to cost twice as much;
+with kept games, below, such a rung is started anyway), and a rung still running at the
+limit is abandoned. A climb that ends without converging
 then plays the self-play of its strongest rung, time permitting, so that the verdict is read
 from the strongest agent it played (``Verdict.top``: the last rung with a self-play of at
 least ``min_games`` games, else the last with one). Before it spends the rest of its time on
-a rung the limit will cut (with kept games, a rung that could never fit is started anyway),
+a rung the limit may cut (with kept games, a rung that may not fit is started anyway),
 and when the top rung's self-play does not fit, a climb whose rungs have no decided
 self-play finishes rung 0's first, time permitting: a climb whose rungs all fitted until
 then would otherwise end undecided. Every
@@ -35,16 +36,18 @@ With a ``store`` (``played.PlayedGames``), every run takes the games an earlier 
 the board played (the same agents, seed and game numbers: the same games) and plays only the
 others, adding them as it goes; a kept game counts in a rung's time at the pace it was
 played, and the estimate of the next rung's time leaves out its kept games. A rung that
-could never finish within ``time_limit`` is then started anyway (its games are kept, so the
-next climb takes it further). A climb cut by the time limit and run again thus goes on where it
-stopped, with the trace of one long enough climb; the reason of a climb cut in the middle
+may not finish in the time left is then started anyway when a batch of its match fits (its
+games are kept, so the next climb, which replays the rungs played in moments, takes it
+further; without kept games it would be played again from nothing, so it waits). A climb
+cut by the time limit and run again thus goes on where it stopped, with the trace of one
+long enough climb; the reason of a climb cut in the middle
 of a rung then says how long that rung needs at most (its games not kept, at ``unit``'s pace).
 
 Optionally (``cross_check``), a family of the other kind (heuristic-based vs independent,
 ``families.cross_check_family``) plays its cross-check agent against itself once, time
 permitting, and the verdict says whether the two agree. With kept games it is played
-before a rung that can never fit the limit (with the first rung's self-play, if needed):
-such a climb cannot converge in this run, and the rung goes on in the next, which takes
+before a rung that may not fit the time left (with the first rung's self-play, if needed):
+such a climb may not converge in this run, and the rung goes on in the next, which takes
 the cross-check's games.
 """
 
@@ -488,15 +491,15 @@ def run_verdict(
             match_seed = run_seed(seed, rung, 1)
             match_left = games_left(rung)[0]
             needed = rung_needs(rung)
-            # a rung that fits the limit but not the time left waits for the next climb
-            # (which replays the rungs played in moments); one that can never fit is started
-            # when the games are kept, so that each climb takes it further
-            endless = store is not None and needed > time_limit
-            if clock() + needed > deadline and endless and fits(1.5 * match_left):
-                # (this rung will be cut: the verdict and its cross-check come first)
+            # a rung that may not finish in the time left is started when the games are kept
+            # (the next climb replays the rungs played in moments and takes it further) and
+            # a batch of its match fits; without kept games it waits
+            late = clock() + needed > deadline
+            if late and store is not None and fits(1.5 * match_left):
+                # (this rung may be cut: the verdict and its cross-check come first)
                 secure_a_verdict()
                 secure_a_cross_check()
-            if clock() + needed > deadline and not (endless and fits(1.5 * match_left)):
+            if late and not (store is not None and fits(1.5 * match_left)):
                 timed_out = True
                 notes.append(
                     f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"

@@ -4,8 +4,8 @@ against itself, and the verdict says whether the two kinds agree.
 
 ``play_check`` plays (or takes from the kept games) its self-play through the climb's
 ``play``; ``cross_check_entry`` judges it against the rung the verdict is read from. The climb
-plays it after the climb, time permitting, and — with kept games — before a rung that can
-never fit the time limit (``climb.run_verdict``)."""
+plays it after the climb, time permitting, and — with kept games — before a rung that may
+not fit the time left (``climb.run_verdict``)."""
 
 from __future__ import annotations
 

@@ -398,6 +398,27 @@ def test_cli_goes_on_from_the_kept_games_and_fresh_plays_them_again(
     assert "games taken from earlier verdicts of this board" in capsys.readouterr().out
 
 
+def test_a_rung_that_may_not_fit_the_time_left_is_started_when_its_games_are_kept(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """At a 1,300-s limit x:8's rung fits the limit but not the time left: after x:1's
+    first look (40 s) and the first looks of x:2's and x:4's matches (40 s each), it is
+    reckoned at 4/3 s a unit (x:4's pace) for 300 units of match, 400 of its own self-play
+    and 200 of x:4's: 1,200 s, past 1,300 s from 120 s. Without kept games it waits for the
+    next climb; with them it is started (x:1's self-play is finished first, so that a cut
+    climb still names a side) and, as its games take 1 s each, converges at 880 s."""
+    _, fake = _one_long_climb(monkeypatch)
+    waits = _climb(fake, 1300, None)
+    assert not waits["converged"]
+    assert "the next rung (x:8) would take about 1200 s more" in waits["reason"]
+    store = PlayedGames(tmp_path / "games.json")
+    fake.now = 0.0
+    goes = _climb(fake, 1300, store)
+    assert goes["converged"] and goes["agent"] == "x:8"
+    assert fake.now == 880
+    assert [t["games"] for t in goes["trace"]] == [200, 0, 200, 200]
+
+
 def test_a_rung_that_never_fits_starts_only_if_a_batch_on_one_of_the_workers_fits(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
