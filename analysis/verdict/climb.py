@@ -447,11 +447,17 @@ def run_verdict(
     def settle() -> None:
         """While the last two rungs' self-play verdicts disagree only by noise
         (``rule.more_self_play``), play both on to the size it names, when that fits the
-        time left; otherwise say what more games would tell."""
+        time left or, with kept games, a batch of it does (after the cross-check: as a
+        rung that may not fit, the next climb takes them further, before any stronger
+        rung); otherwise say what more games would tell."""
         nonlocal extending
         while (upto := more_self_play(steps, MIN_VERDICT_GAMES, games)) is not None:
             need = more_needs(upto)
-            if clock() + need > deadline:
+            late = clock() + need > deadline
+            batch = self_play_left(len(steps) - 1, upto)
+            if late and store is not None and fits(batch):
+                secure_a_cross_check()
+            if late and not (store is not None and fits(batch)):
                 notes.append(
                     f"{upto} self-play games of both would tell whether they disagree beyond "
                     f"noise (about {duration_text(need)} more)"

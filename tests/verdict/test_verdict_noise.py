@@ -236,3 +236,23 @@ def test_more_games_cut_by_the_limit_say_what_they_still_need(
     # run again on the kept games: the climb goes on and settles it
     again = _timed_climb(monkeypatch, 1500, PlayedGames(tmp_path / "games.json", store.runs))
     assert again.converged and again.favoured() == "south"
+
+
+def test_with_kept_games_more_games_that_may_not_fit_are_started_and_go_on_next_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # as above, 600 s more do not fit 1,000 s from 800 s; with kept games they are started
+    # anyway (a batch fits): n:1's take 30 s per 10 games, so the limit stops them after
+    # 60 more, at 980 s; the next climb replays those in moments and goes on to converge
+    store = PlayedGames(tmp_path / "games.json")
+    first = _timed_climb(monkeypatch, 1000, store)
+    assert not first.converged
+    assert "the time limit cut n:1's self-play at 260 of 400 games" in first.judgement.reason
+    assert "400 self-play games of both need up to about" in first.judgement.reason
+    assert "would tell" not in first.judgement.reason
+    runs = [first]
+    while not runs[-1].converged and len(runs) < 5:
+        runs.append(_timed_climb(monkeypatch, 1000, PlayedGames(store.path, store.runs)))
+    assert runs[-1].converged and runs[-1].favoured() == "south"
+    assert [t["games"] for t in runs[-1].to_json()["trace"]] == [400, 400]
+    assert len(runs) == 2
