@@ -555,7 +555,7 @@ def run_verdict(
             # game of the rung before while its match is played, of its own after that
             kind, i = phase
             match_left, own_left, last_left = games_left(i)
-            if extending is not None:  # (the two self-plays going on, beyond noise)
+            if extending is not None:  # (cut in the more games of a disagreement in noise)
                 left = more_needs(extending)
                 notes.append(
                     f"{extending} self-play games of both need up to about "
@@ -572,6 +572,16 @@ def run_verdict(
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
     judgement = judge(steps, MIN_VERDICT_GAMES, names)
+    if extending is not None and judgement.converged:
+        # more games of a disagreement within noise, cut by the limit: the two are judged
+        # at the size planned, not wherever the limit cut them (which would let the cut
+        # pick the moment they agree)
+        prev, last = steps[-2], steps[-1]
+        judgement = Judgement(
+            False,
+            f"{last.agent} no longer beats {prev.agent}, and their self-play verdicts, which "
+            f"differed within noise, are judged again at {extending} games each",
+        )
     if not judgement.converged and notes:
         judgement = Judgement(False, "; ".join([judgement.reason, *notes]))
     check = None

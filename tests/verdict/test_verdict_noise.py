@@ -98,9 +98,10 @@ class Scripted(FakeGames):
     ``n:1``'s) and 6 in 10 after that, or with ``apart`` 1 in 2 (100: even, beyond noise
     of ``n:1``'s 7 in 10)."""
 
-    def __init__(self, apart: bool = False) -> None:
+    def __init__(self, apart: bool = False, later: int = 6) -> None:
         super().__init__()
         self.apart = apart
+        self.later = later  # n:2's south wins in 10 from its game 200 on
 
     def winner(self, pols: tuple[str, str], g: int) -> str:
         a, b = pols
@@ -112,7 +113,7 @@ class Scripted(FakeGames):
             return "south" if g % 2 == 0 else "north"
         if g < 200:
             return "south" if g % 20 < 11 else "north"
-        return "south" if g % 10 < 6 else "north"
+        return "south" if g % 10 < self.later else "north"
 
     def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
         import pandas as pd
@@ -131,9 +132,10 @@ class TimedScripted(TimedFakeGames, Scripted):
     """``Scripted``'s games on ``TimedFakeGames``'s clock: one second a game, but two for
     ``n:2``'s self-play games and three for ``n:1``'s from its game 200 on."""
 
-    def __init__(self) -> None:
+    def __init__(self, later: int = 6) -> None:
         TimedFakeGames.__init__(self)
         self.apart = False
+        self.later = later
 
     def __call__(self, scenario: Any, n: int, pols: Any, **kw: Any) -> Any:
         if tuple(pols) == ("n:2", "n:2"):
@@ -185,11 +187,14 @@ def test_a_disagreement_beyond_noise_plays_no_more_games(
 
 
 def _timed_climb(
-    monkeypatch: pytest.MonkeyPatch, limit: float, store: PlayedGames | None = None
+    monkeypatch: pytest.MonkeyPatch,
+    limit: float,
+    store: PlayedGames | None = None,
+    later: int = 6,
 ) -> Any:
     from tankmap.analysis.verdict import climb
 
-    fake = TimedScripted()
+    fake = TimedScripted(later)
     monkeypatch.setattr(climb, "simulate", fake)
     return run_verdict(
         MIRROR,
@@ -256,3 +261,22 @@ def test_with_kept_games_more_games_that_may_not_fit_are_started_and_go_on_next_
     assert runs[-1].converged and runs[-1].favoured() == "south"
     assert [t["games"] for t in runs[-1].to_json()["trace"]] == [400, 400]
     assert len(runs) == 2
+
+
+def test_more_games_cut_by_the_limit_are_not_judged_where_the_cut_fell(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # n:2 wins every game as south from its game 200 on: cut at 250 games (160 south wins,
+    # 90 north: d = 0.28, south), the two would agree, but they are judged at 400 each
+    store = PlayedGames(tmp_path / "games.json")
+    v = _timed_climb(monkeypatch, 1500, store, later=10)
+    trace = v.to_json()["trace"]
+    assert [t["games"] for t in trace] == [400, 250]
+    assert [t["favoured"] for t in trace] == ["south", "south"]
+    assert not v.converged
+    assert v.judgement.reason.startswith(
+        "n:2 no longer beats n:1, and their self-play verdicts, which differed within noise, "
+        "are judged again at 400 games each; the time limit cut n:2's self-play at 250"
+    )
+    again = _timed_climb(monkeypatch, 1500, PlayedGames(store.path, store.runs), later=10)
+    assert again.converged and [t["games"] for t in again.to_json()["trace"]] == [400, 400]
