@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
@@ -74,6 +74,7 @@ from tankmap.analysis.verdict.cross_check import (
 )
 from tankmap.analysis.verdict.pace import Pace, Reach
 from tankmap.analysis.verdict.played import PlayedGames
+from tankmap.analysis.verdict.result import Verdict
 from tankmap.analysis.verdict.rule import (
     Judgement,
     Step,
@@ -113,73 +114,6 @@ class ClimbCancelled(Exception):
 
 class _TimeUp(Exception):
     """The time limit passed during a run; the message says which, and what was kept."""
-
-
-@dataclass
-class Verdict:
-    """What a climb found; ``to_json`` is the ``tankmap verdict --json`` document."""
-
-    family: Family
-    steps: list[Step]
-    judgement: Judgement
-    seed: int
-    games: int
-    time_limit: float
-    seconds: float
-    min_games: int = MIN_VERDICT_GAMES
-    cross_check: dict[str, Any] | None = None
-    reused_games: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def top(self) -> Step | None:
-        """The rung the verdict is read from: the last one with a decided self-play (at
-        least ``min_games`` games), else the last one with a self-play."""
-        return strongest_played(self.steps, self.min_games)
-
-    @property
-    def converged(self) -> bool:
-        return self.judgement.converged
-
-    def favoured(self) -> str:
-        """The top rung's favoured side (``"undecided"`` when nothing was played)."""
-        top = self.top
-        return "undecided" if top is None else top.favoured(self.min_games)
-
-    def to_json(self) -> dict[str, Any]:
-        top = self.top
-        est = top.self_play if top is not None and top.self_play else BalanceEstimate(0, 0, 0, "")
-        n = max(est.games, 1)
-        doc: dict[str, Any] = {
-            "agent": top.agent if top is not None else None,
-            "family": self.family.name,
-            "independent": self.family.independent,
-            "favoured": self.favoured(),
-            "win_rate": {
-                "south": round(est.wins_south / n, 6),
-                "north": round(est.wins_north / n, 6),
-            },
-            "win_rate_ci95": {
-                side: [round(v, 6) for v in est.win_rate(side)[1]] for side in ("south", "north")
-            },
-            "draws": round(est.draws / n, 6),
-            "balance": round(est.balance, 6),
-            "balance_ci95": [round(v, 6) for v in est.balance_ci95()],
-            "difference_ci95": [round(v, 6) for v in est.difference_ci95()],
-            "games": est.games,
-            "converged": self.converged,
-            "reason": self.judgement.reason,
-            "trace": [s.to_json(self.min_games) for s in self.steps],
-            "cross_check": self.cross_check,
-            "seed": self.seed,
-            "games_per_run": self.games,
-            "min_games": self.min_games,
-            "time_limit": self.time_limit,
-            "seconds": round(self.seconds, 2),
-            "reused_games": self.reused_games,
-        }
-        doc.update(self.extra)
-        return doc
 
 
 def run_seed(seed: int, rung: int, role: int) -> int:
