@@ -302,6 +302,10 @@ def run_verdict(
         est = BalanceEstimate.of_table(df, step.agent) if len(df) else None
         steps[i] = replace(step, self_play=est, seconds=step.seconds + spent)
         if len(df) < upto:
+            if not len(df):
+                raise _TimeUp(
+                    f"the time limit came before {step.agent}'s self-play finished a game"
+                )
             raise _TimeUp(
                 f"the time limit cut {step.agent}'s self-play at {len(df)} of {upto} games"
             )

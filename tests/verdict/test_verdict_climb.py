@@ -306,6 +306,15 @@ def test_a_game_longer_than_the_time_left_is_left_unfinished_at_the_limit(
     assert v.judgement.reason.endswith("the time limit cut x:1's self-play at 50 of 200 games")
 
 
+def test_a_self_play_cut_before_its_first_game_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # game 0 of x:1's self-play outlasts the limit: no game finished ("at 0 of 40 games"
+    # before)
+    fake = TimedFakeGames(slow={0: 1000.0})
+    v = _climb_in_125_s(monkeypatch, fake)
+    assert fake.now <= 125 and v.to_json()["games"] == 0
+    assert v.judgement.reason.endswith("the time limit came before x:1's self-play finished a game")
+
+
 def _cross_checked(monkeypatch: pytest.MonkeyPatch, games: int, time_limit: float) -> Any:
     """A climb of x:4 alone (its self-play a game a second on the fake clock), then the
     cross-check x:2's self-play (the bare name "x" stands for it here)."""
