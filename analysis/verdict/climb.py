@@ -313,6 +313,11 @@ def run_verdict(
     notes: list[str] = []  # why the climb stopped where it did, after the rule's reason
     timed_out = False
 
+    def self_play_left(i: int, upto: int) -> int:
+        """Rung ``i``'s self-play games up to ``upto`` neither played nor kept."""
+        kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, upto)
+        return max(upto - max(kept, self_played(i)), 0)
+
     def games_left(i: int) -> tuple[int, int, int]:
         """Rung ``i``'s games not kept yet: its match's, its self-play's, and the rung
         before's self-play's when that one was skipped or cut."""
@@ -323,11 +328,7 @@ def run_verdict(
         for pols in ((agent, last.agent), (last.agent, agent)):
             match_left -= stored(pols, match_seed, 0, half)
         own_left = games - stored((agent, agent), run_seed(seed, i, 0), 0, games)
-        last_left = 0
-        if self_played(i - 1) < games:
-            kept = stored((last.agent,) * 2, run_seed(seed, i - 1, 0), 0, games)
-            last_left = games - max(kept, self_played(i - 1))
-        return match_left, own_left, last_left
+        return match_left, own_left, self_play_left(i - 1, games)
 
     def decided() -> bool:
         """Whether some rung has a self-play the verdict can be read from (at least
@@ -345,8 +346,7 @@ def run_verdict(
         have = self_played(0)
         if decided() or not steps or have == 0 or have >= games:
             return
-        kept = stored((steps[0].agent,) * 2, run_seed(seed, 0, 0), 0, games)
-        if clock() + steps[0].seconds / have * (games - max(kept, have)) <= deadline:
+        if clock() + steps[0].seconds / have * self_play_left(0, games) <= deadline:
             self_play(0)
 
     other = cross_check_family(fam) if cross_check else None
@@ -369,11 +369,6 @@ def run_verdict(
         if check_kept() < games:
             play_check(other, play, check_run, games)
 
-    def self_play_left(i: int, upto: int) -> int:
-        """Rung ``i``'s self-play games up to ``upto`` neither played nor kept."""
-        kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, upto)
-        return max(upto - max(kept, self_played(i)), 0)
-
     def more_needs(upto: int) -> float:
         """The seconds the last two rungs' self-plays need to reach ``upto`` games each, at
         the pace ``unit`` (the last rung's; the rung before's at half of it)."""
@@ -382,20 +377,28 @@ def run_verdict(
 
     extending: int | None = None  # the size the last two self-plays are going on to
 
+    def go_ahead(needed: float, units: float) -> bool:
+        """Whether work of ``needed`` seconds (a rung, or more self-play games) starts now:
+        when it fits the time left; or, with kept games (the next climb replays what is
+        played in moments and takes it further), when a batch of ``units`` self-play games
+        fits — the verdict and its cross-check first, since the limit may cut it. Without
+        kept games such work would be played again from nothing, so it waits."""
+        if clock() + needed <= deadline:
+            return True
+        if store is None or not fits(units):
+            return False
+        secure_a_verdict()
+        secure_a_cross_check()
+        return fits(units)  # (what is left after them)
+
     def settle() -> None:
         """While the last two rungs' self-play verdicts disagree only by noise
-        (``rule.more_self_play``), play both on to the size it names, when that fits the
-        time left or, with kept games, a batch of it does (after the cross-check: as a
-        rung that may not fit, the next climb takes them further, before any stronger
-        rung); otherwise say what more games would tell."""
+        (``rule.more_self_play``), play both on to the size it names (``go_ahead``: before
+        any stronger rung); otherwise say what more games would tell."""
         nonlocal extending
         while (upto := more_self_play(steps, MIN_VERDICT_GAMES, games)) is not None:
             need = more_needs(upto)
-            late = clock() + need > deadline
-            batch = self_play_left(len(steps) - 1, upto)
-            if late and store is not None and fits(batch):
-                secure_a_cross_check()
-            if late and not (store is not None and fits(batch)):
+            if not go_ahead(need, self_play_left(len(steps) - 1, upto)):
                 notes.append(
                     f"{upto} self-play games of both would tell whether they disagree beyond "
                     f"noise (about {duration_text(need)} more)"
@@ -435,15 +438,7 @@ def run_verdict(
             match_seed = run_seed(seed, rung, 1)
             match_left = games_left(rung)[0]
             needed = rung_needs(rung)
-            # a rung that may not finish in the time left is started when the games are kept
-            # (the next climb replays the rungs played in moments and takes it further) and
-            # a batch of its match fits; without kept games it waits
-            late = clock() + needed > deadline
-            if late and store is not None and fits(1.5 * match_left):
-                # (this rung may be cut: the verdict and its cross-check come first)
-                secure_a_verdict()
-                secure_a_cross_check()
-            if late and not (store is not None and fits(1.5 * match_left)):
+            if not go_ahead(needed, 1.5 * match_left):
                 timed_out = True
                 notes.append(
                     f"time limit: the next rung ({agent}) would take about {needed:.0f} s more"
@@ -477,8 +472,7 @@ def run_verdict(
         # none (or only its first look)
         if steps and self_played(len(steps) - 1) < games:
             i = len(steps) - 1
-            kept = stored((steps[i].agent,) * 2, run_seed(seed, i, 0), 0, games)
-            half_of_it = max(games * 0.5 - max(kept, self_played(i)), 0.0)
+            half_of_it = max(self_play_left(i, games) - games * 0.5, 0.0)
             if clock() + unit * half_of_it <= deadline or (store is not None and fits(games)):
                 self_play(i)
             else:
