@@ -503,17 +503,8 @@ def run_verdict(
                 notes.append(f"{agent}'s rung needs up to about {duration_text(left)} more")
     if timed_out and store is not None:
         notes.append("judge the board again to go on from here (the games played are kept)")
-    judgement = judge(steps, MIN_VERDICT_GAMES, names)
-    if extending is not None and judgement.converged:
-        # more games of a disagreement within noise, cut by the limit: the two are judged
-        # at the size planned, not wherever the limit cut them (which would let the cut
-        # pick the moment they agree)
-        prev, last = steps[-2], steps[-1]
-        judgement = Judgement(
-            False,
-            f"{last.agent} no longer beats {prev.agent}, and their self-play verdicts, which "
-            f"differed within noise, are judged again at {extending} games each",
-        )
+    # (more self-play games cut by the limit are judged at the size planned: ``judge``)
+    judgement = judge(steps, MIN_VERDICT_GAMES, names, settling=extending)
     if not judgement.converged and notes:
         judgement = Judgement(False, "; ".join([judgement.reason, *notes]))
     check = None

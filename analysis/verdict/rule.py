@@ -165,9 +165,17 @@ def _score_text(step: Step) -> str:
     return f"{step.score:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] over {step.match_games} games"
 
 
-def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = None) -> Judgement:
+def judge(
+    steps: list[Step],
+    min_games: int,
+    names: Mapping[str, str] | None = None,
+    settling: int | None = None,
+) -> Judgement:
     """Apply the stopping rule (module docstring) after the last rung of ``steps``; the
-    reason names the sides as ``names`` says (``{"south": "White", "north": "Black"}``)."""
+    reason names the sides as ``names`` says (``{"south": "White", "north": "Black"}``).
+    ``settling``: the last two self-plays are going on to this many games each
+    (``more_self_play``) and are judged only once both have them — not wherever a time
+    limit cut them, which would let the cut pick a moment they agree."""
     word = dict(WORD)
     for side, name in (names or {}).items():
         if side in word:
@@ -205,6 +213,14 @@ def judge(steps: list[Step], min_games: int, names: Mapping[str, str] | None = N
             missing.append(odds)
     if missing:
         return Judgement(False, "; ".join(missing))
+    if settling is not None and any(
+        s.self_play is not None and s.self_play.games < settling for s in (prev, last)
+    ):
+        return Judgement(
+            False,
+            f"{last.agent} no longer beats {prev.agent}, and their self-play verdicts, which "
+            f"differed within noise, are judged again at {settling} games each",
+        )
     return Judgement(
         True,
         f"{last.agent} no longer beats {prev.agent} ({_score_text(last)}) and both "

@@ -82,6 +82,21 @@ def test_no_more_games_when_they_would_not_settle_anything(steps: list[Step]) ->
     assert more_self_play(steps, MIN, 200) is None
 
 
+def test_self_plays_going_on_to_more_games_are_judged_only_at_that_size() -> None:
+    # both favour south at 400 and 290 games (s:6: 165 vs 125, d = 40/292 = 0.137 [0.023, 0.251]),
+    # but they are going on to 400 each: not converged until both have them
+    steps = [rung("s:3", 240, 160, 400), rung("s:6", 165, 125, 290, 100, 200)]
+    assert judge(steps, MIN).converged
+    j = judge(steps, MIN, settling=400)
+    assert not j.converged
+    assert j.reason == (
+        "s:6 no longer beats s:3, and their self-play verdicts, which differed within "
+        "noise, are judged again at 400 games each"
+    )
+    done = [rung("s:3", 240, 160, 400), rung("s:6", 230, 170, 400, 100, 200)]
+    assert judge(done, MIN, settling=400).converged
+
+
 def test_a_disagreement_beyond_noise_is_not_called_noise() -> None:
     steps = [rung("s:3", 140, 60, 200), rung("s:6", 100, 100, 200, 100, 200)]
     reason = judge(steps, MIN).reason
