@@ -162,6 +162,14 @@ class TimedScripted(TimedFakeGames, Scripted):
         return TimedFakeGames.__call__(self, scenario, n, pols, **kw)
 
 
+def _climb(monkeypatch: pytest.MonkeyPatch, fake: FakeGames) -> Any:
+    """The ``TWO`` climb on ``fake``'s games (200 a run, no time limit to speak of)."""
+    from tankmap.analysis.verdict import climb
+
+    monkeypatch.setattr(climb, "simulate", fake)
+    return run_verdict(MIRROR, fam=TWO, seed=1, games=200, cross_check=False)
+
+
 def _self_plays(fake: FakeGames, agent: str) -> list[tuple[int, int]]:
     return [(n, first) for pols, n, first in fake.runs if pols == (agent, agent)]
 
@@ -169,11 +177,8 @@ def _self_plays(fake: FakeGames, agent: str) -> list[tuple[int, int]]:
 def test_a_climb_settles_a_disagreement_within_noise_with_more_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tankmap.analysis.verdict import climb
-
     fake = Scripted()
-    monkeypatch.setattr(climb, "simulate", fake)
-    v = run_verdict(MIRROR, fam=TWO, seed=1, games=200, cross_check=False)
+    v = _climb(monkeypatch, fake)
     doc = v.to_json()
     # at 200 games each n:2 called it even, n:1 south; at 400 each (240/160 and 230/170)
     # both favour south
@@ -190,11 +195,7 @@ def test_a_climb_settles_a_disagreement_within_noise_with_more_games(
 def test_a_disagreement_beyond_noise_plays_no_more_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tankmap.analysis.verdict import climb
-
-    fake = Scripted(apart=True)
-    monkeypatch.setattr(climb, "simulate", fake)
-    v = run_verdict(MIRROR, fam=TWO, seed=1, games=200, cross_check=False)
+    v = _climb(monkeypatch, Scripted(apart=True))
     assert not v.converged
     assert "n:2 calls it even but n:1 favours South;" in v.judgement.reason
     assert "within noise" not in v.judgement.reason
