@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import stat
@@ -110,7 +111,10 @@ def _int(text: str) -> int | _Refused:
 def _float(text: str) -> float | _Refused:
     if len(text) > MAX_FLOAT_CHARS:
         return _Refused(f"a number of {len(text)} characters (at most {MAX_FLOAT_CHARS})")
-    return float(text)
+    value = float(text)
+    if math.isinf(value):  # 1e400: no number a scenario can hold, quoted as written
+        return _Refused(f"{text} is too large for a number")
+    return value
 
 
 def _constant(text: str) -> _Refused:

@@ -21,6 +21,7 @@ errors name the element path (``map/objectgroup[1]/object[3]/@x``).
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -152,9 +153,17 @@ class _Converter:
         """``out[key]`` = the decimal number in attribute ``key``, if there is one."""
         text = el.get(key)
         if text is not None:
-            if not _NUMBER.fullmatch(text):
-                raise self.fail(join(where, key), "expected a decimal number", text)
-            out[key] = float(text)
+            out[key] = self.decimal(text, join(where, key))
+
+    def decimal(self, text: str, where: str) -> float:
+        """The finite decimal number ``text`` (``1e400`` is refused as written, not as
+        the infinity ``float`` makes of it)."""
+        if not _NUMBER.fullmatch(text):
+            raise self.fail(where, "expected a decimal number", text)
+        value = float(text)
+        if math.isinf(value):
+            raise self.fail(where, "expected a decimal number small enough to hold", text)
+        return value
 
     def properties(self, el: ET.Element, path: str, where: str) -> list[dict[str, Any]]:
         """The custom properties of ``el`` (at ``path``) as the JSON format lists them."""
@@ -169,9 +178,7 @@ class _Converter:
             if kind in ("int", "object"):
                 prop["value"] = self.whole(text, f"{pw}.value")
             elif kind == "float":
-                if not _NUMBER.fullmatch(text):
-                    raise self.fail(f"{pw}.value", "expected a decimal number", text)
-                prop["value"] = float(text)
+                prop["value"] = self.decimal(text, f"{pw}.value")
             elif kind == "bool":
                 if text not in ("true", "false"):
                     raise self.fail(f"{pw}.value", "expected true or false", text)

@@ -36,6 +36,8 @@ def _refusal(old: str, new: str) -> ScenarioFormatError:
         ),
         ('"columns": 12', '"columns": ' + "9" * 50, "$.board.columns", "50 digits"),
         ('"columns": 12', '"columns": 1' + "0" * 70 + ".5", "$.board.columns", "73 characters"),
+        ('"columns": 12', '"columns": 1e400', "$.board.columns", "1e400 is too large"),
+        ('"cell": "b11"', '"cell": -2E+999', "$.units[13].cell", "-2E+999 is too large"),
         ('"rows": 12}', '"rows": 12, "rows": 14}', "$.board.rows", "duplicate key 'rows'"),
         ('"cell": "b2"', '"cell": "b2", "cell": "c2"', "$.units[0].cell", "duplicate key 'cell'"),
         ('"cell": "b11"', '"cell": NaN', "$.units[13].cell", "NaN"),

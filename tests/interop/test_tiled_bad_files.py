@@ -133,7 +133,7 @@ def test_bad_tmj_names_file_place_and_value(
 @pytest.mark.parametrize(
     "text, place, quoted",
     [
-        ('"width": 1e400', "$.width", "(got inf)"),
+        ('"width": 1e400', "$.width", "1e400 is too large for a number"),
         ('"width": NaN', "$", "NaN is not a JSON number"),
         ('"width": -Infinity', "$", "-Infinity"),
         ('"width": ' + "[" * 5000 + "]" * 5000, "$", "nested too deeply"),
@@ -167,7 +167,16 @@ TMX_CASES = [  # (text, the place named, what the message quotes)
     (_tmx('tilewidth="32"', 'tilewidth="0"'), "map/@tilewidth", "(got 0)"),
     (_tmx('firstgid="1"', 'firstgid="one"'), "map/tileset[1]/@firstgid", "'one'"),
     (_tmx('x="32" y="352"', 'x="nan" y="352"'), "map/objectgroup[1]/object[1]/@x", "'nan'"),
-    (_tmx('x="32" y="352"', 'x="1e400" y="352"'), "map/objectgroup[1]/object[1]/@x", "inf"),
+    (
+        _tmx('x="32" y="352"', 'x="1e400" y="352"'),
+        "map/objectgroup[1]/object[1]/@x",
+        "small enough to hold (got '1e400')",
+    ),
+    (
+        _tmx('name="damage" type="int" value="0"', 'name="damage" type="float" value="-1E999"'),
+        "map/objectgroup[1]/object[1]/properties/property[4]/@value",
+        "(got '-1E999')",
+    ),
     (_tmx('gid="13"', 'gid="13x"'), "map/objectgroup[1]/object[1]/@gid", "'13x'"),
     (
         _tmx('name="damage" type="int" value="0"', 'name="damage" type="int" value="[]"'),
