@@ -89,6 +89,7 @@ class AnalysisMenu:
 
     def document_replaced(self) -> None:
         if self.balance_dialog is not None:
+            self.balance_dialog.board_replaced()  # its last run was the old board's
             self.balance_dialog.refresh_policies()  # another game may have other policies
 
     def open_report(self) -> ThreadJob | None:

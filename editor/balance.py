@@ -97,6 +97,8 @@ class BalanceDialog(QDialog):
         self.sample_job: ThreadJob | None = None
         self.last: tuple[Scenario, dict[str, Any], pd.DataFrame] | None = None
         self.last_run: tuple[tuple[str, str], int] | None = None  # policies, seed of ``last``
+        self.last_notes: tuple[str | None, str | None] = (None, None)  # of ``last``'s words
+        self.discard = False  # the run going on is another board's: drop what it ends with
         self.samples: list[SampleGame] = []
         self.incomplete_note: str | None = None
         self.clock: Callable[[], float] = time.monotonic  # tests pass their own
@@ -203,6 +205,7 @@ class BalanceDialog(QDialog):
 
         self.verdict = VerdictPanel(scenario, self.seed.value)
         self.seed.valueChanged.connect(lambda _v: self.verdict.refresh())  # Go on judging?
+        self.verdict.judged.connect(lambda _doc: self._show_result())  # its verdict line
         box = QVBoxLayout(self)
         box.addWidget(self.verdict)
         box.addLayout(form)
@@ -394,16 +397,16 @@ class BalanceDialog(QDialog):
 
     def _finished(self, result: tuple[dict[str, Any], pd.DataFrame]) -> None:
         assert self.job is not None
+        if self._discarded():
+            return
         doc, table = result
         stopped = bool(table.attrs.get("stopped"))
         if stopped:
             self.bar.setFormat(f"cancelled after {len(table)} of {self.job.games} games")
         scenario = self.job.scenario
         self.job.wait()
-        doc["agents"] = agents_entry(scenario, self.job.policies, "press Judge board above")
         self.last = (scenario, doc, table)
         self.last_run = (self.job.policies, self.job.seed)
-        names = get_ruleset(scenario.ruleset).side_names()
         note = fallback_note(scenario, self.job.policies)
         if get_ruleset(scenario.ruleset).provisional:
             note = " ".join(filter(None, [note, "Provisional ruleset: numbers are tentative."]))
@@ -414,18 +417,68 @@ class BalanceDialog(QDialog):
             if stopped
             else None
         )
-        self.results.setHtml(result_html(doc, names, note, partial))
+        self.last_notes = (note, partial)
+        self._show_result()
         self._set_samples(sample_games(table))
         self._set_running(False)
         self.update_estimate(measure=False)  # from the pace this run left
 
+    def _show_result(self) -> None:
+        """Show the last run's results, with the verdict remembered for its board now (a
+        climb may have judged it since the run)."""
+        if self.last is None or self.last_run is None or self.busy():
+            return
+        scenario, doc, _table = self.last
+        doc["agents"] = agents_entry(scenario, self.last_run[0], "press Judge board above")
+        names = get_ruleset(scenario.ruleset).side_names()
+        self.results.setHtml(result_html(doc, names, *self.last_notes))
+
+    def board_replaced(self) -> None:
+        """Another board is open (File ▸ New, Open, Revert, a recovered autosave): the last
+        run's results, sample games and report were the old board's and go; a run still
+        going is cancelled and what it ends with is dropped."""
+        if self.busy():
+            assert self.job is not None
+            self.discard = True
+            self.job.cancel()
+        self.last = None
+        self.last_run = None
+        self.last_notes = (None, None)
+        self.incomplete_note = None
+        self._set_samples([])
+        self.results.setHtml(
+            "<p>Cancelled: the run was on the board open before.</p>" if self.discard else ""
+        )
+        if not self.discard:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
+            self.bar.resetFormat()
+            self.report_button.setEnabled(False)
+
+    def _discarded(self) -> bool:
+        """The run that just ended was cancelled by ``board_replaced``: forget it."""
+        if not self.discard:
+            return False
+        if self.job is not None:
+            self.job.wait()
+        self.discard = False
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.bar.resetFormat()
+        self._set_running(False)
+        return True
+
     def _failed(self, message: str) -> None:
+        if self._discarded():
+            return
         if self.job is not None:
             self.job.wait()
         self.results.setHtml(f"<p style='color:#b00'>{html.escape(message)}</p>")
         self._set_running(False)
 
     def _cancelled(self) -> None:
+        if self._discarded():
+            return
         if self.job is not None:
             self.job.wait()
         self.results.setHtml("<p>Cancelled before any game was finished.</p>")

@@ -456,3 +456,46 @@ def test_the_dialog_s_words_get_the_height_their_lines_need(qtbot: Any) -> None:
     for label in labels:
         assert label.height() >= label.heightForWidth(label.width()), label.text()
     assert dialog.results.height() < 200
+
+
+def test_opening_another_board_clears_the_last_run_s_results(
+    make_window: Callable[..., MainWindow], qtbot: Any
+) -> None:
+    w = make_window(BASIC)
+    w.run_action("analysis.balance")
+    dialog = w.analysis.balance_dialog
+    assert dialog is not None
+    dialog.games.setValue(10)
+    dialog.south.setCurrentText("random")
+    dialog.north.setCurrentText("random")
+    assert dialog.run()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    assert "White" in dialog.results.toPlainText()
+    assert dialog.watch_button.isEnabled() and dialog.report_button.isEnabled()
+    assert w.open_file(MIRROR)  # a Final Act board: Tank Chess results would be wrong here
+    assert dialog.last is None and dialog.results.toPlainText() == ""
+    assert not dialog.watch_button.isEnabled() and not dialog.decided_button.isEnabled()
+    assert not dialog.report_button.isEnabled() and dialog.watch() is None
+    assert dialog.run_button.isEnabled()
+    dialog.close()
+
+
+def test_opening_another_board_during_a_run_cancels_it_and_drops_its_games(
+    make_window: Callable[..., MainWindow], qtbot: Any
+) -> None:
+    w = make_window(BASIC)
+    w.run_action("analysis.balance")
+    dialog = w.analysis.balance_dialog
+    assert dialog is not None
+    dialog.games.setValue(5000)
+    dialog.south.setCurrentText("random")
+    dialog.north.setCurrentText("random")
+    with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
+        assert dialog.run()
+    assert w.open_file(MIRROR)
+    assert "the run was on the board open before" in dialog.results.toPlainText()
+    qtbot.waitUntil(lambda: not dialog.busy() and dialog.run_button.isEnabled(), timeout=60_000)
+    assert dialog.last is None and not dialog.discard
+    assert "White" not in dialog.results.toPlainText()
+    assert not dialog.report_button.isEnabled() and not dialog.watch_button.isEnabled()
+    dialog.close()

@@ -240,3 +240,27 @@ def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
     assert [[t[k] for k in keys] for t in docs[0]["trace"]] == [
         [t[k] for k in keys] for t in alone["trace"]
     ]
+
+
+def test_the_results_show_the_verdict_judged_after_the_run(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _flat_family(monkeypatch)
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(20)
+    dialog.south.setCurrentText("heuristic")
+    dialog.north.setCurrentText("heuristic")
+    assert dialog.run()
+    qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
+    assert "none yet for this board" in dialog.results.toPlainText()
+    job = dialog.verdict.judge()
+    assert job is not None
+    with qtbot.waitSignal(job.finished, timeout=120_000):
+        pass
+    qtbot.waitUntil(lambda: not dialog.verdict.busy(), timeout=10_000)
+    text = dialog.results.toPlainText()
+    assert "none yet for this board" not in text
+    assert "Verdict: " in text and "(converged)" in text and "20 games" in text
+    dialog.stop()
