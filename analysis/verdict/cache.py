@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.analysis.code_version import made_here, stamp, unstamped
+from tankmap.analysis.estimates import MIN_VERDICT_GAMES
 from tankmap.analysis.ladder_cache import board_key
-from tankmap.analysis.verdict.rule import state_text
+from tankmap.analysis.verdict.rule import games_text, state_text
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.scenario import Scenario
@@ -192,8 +193,15 @@ def verdict_line(
         str(fav), f"favours {names.get(str(fav), fav)}"
     )
     state = state_text(doc)
+    games = int(doc.get("games") or 0)
+    needed = int(doc.get("min_games") or MIN_VERDICT_GAMES)
+    if fav == "undecided" and games < needed:  # too few games for a balance to mean much
+        return (
+            f"verdict: {what} ({state}): {games} of the {needed} self-play games a verdict "
+            f"needs, {doc.get('agent')}, seed {doc.get('seed')}"
+        )
     lo, hi = doc.get("balance_ci95", [0.0, 1.0])
     return (
         f"verdict: {what} ({state}), balance {doc.get('balance', 0.0):.3f} [{lo:.3f}, {hi:.3f}], "
-        f"{doc.get('agent')}, {doc.get('games')} games, seed {doc.get('seed')}"
+        f"{doc.get('agent')}, {games_text(games)}, seed {doc.get('seed')}"
     )

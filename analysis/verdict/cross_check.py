@@ -69,7 +69,7 @@ def cross_check_entry(
                 f"the time limit cut it at {len(df)} of {games} games (at its pace it "
                 f"could not reach {MIN_VERDICT_GAMES}): undecided"
                 if len(df) < games
-                else f"{games} games: undecided"
+                else f"undecided: fewer than the {MIN_VERDICT_GAMES} games a side needs"
             ),
         )
         return entry
@@ -78,6 +78,8 @@ def cross_check_entry(
     if mine == "undecided":
         entry.update(
             favoured=theirs,
+            balance=round(est.balance, 6),
+            balance_ci95=[round(v, 6) for v in est.balance_ci95()],
             games=est.games,
             agrees=None,
             reason=f"{agent} {side_word(theirs, names)}; {top.agent} is undecided",

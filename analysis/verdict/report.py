@@ -18,7 +18,7 @@ from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from tankmap.analysis.estimates import wilson  # noqa: E402
 from tankmap.analysis.outputs import save_figure, save_text  # noqa: E402
-from tankmap.analysis.verdict.rule import NO_GAIN, state_text  # noqa: E402
+from tankmap.analysis.verdict.rule import NO_GAIN, state_text, unplayed_text  # noqa: E402
 
 
 def _rung_rate(t: dict[str, Any], side: str) -> str:
@@ -119,7 +119,7 @@ def write_verdict_report(
             f"{t['balance_ci95'][1]:.3f}]</td>"
             f"<td>{e(name.get(t['favoured'], t['favoured']))}</td>"
             if t["balance"] is not None
-            else '<td colspan="5">no self-play: it still beats the rung before</td>'
+            else f'<td colspan="5">no self-play: {e(unplayed_text(t))}</td>'
         )
         + (
             f"<td>{t['score_vs_previous']:.3f} [{t['score_ci95'][0]:.3f}, "

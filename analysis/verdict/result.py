@@ -37,6 +37,14 @@ class Verdict:
     def converged(self) -> bool:
         return self.judgement.converged
 
+    def agent(self) -> str:
+        """The agent the verdict is read from: the top rung's, else (no self-play game
+        finished yet) the first rung's, the one a verdict would be read from first."""
+        top = self.top
+        if top is not None:
+            return top.agent
+        return self.steps[0].agent if self.steps else self.family.agent(self.family.base)
+
     def favoured(self) -> str:
         """The top rung's favoured side (``"undecided"`` when nothing was played)."""
         top = self.top
@@ -47,7 +55,7 @@ class Verdict:
         est = top.self_play if top is not None and top.self_play else BalanceEstimate(0, 0, 0, "")
         n = max(est.games, 1)
         doc: dict[str, Any] = {
-            "agent": top.agent if top is not None else None,
+            "agent": self.agent(),
             "family": self.family.name,
             "independent": self.family.independent,
             "favoured": self.favoured(),

@@ -159,10 +159,36 @@ def more_self_play(steps: list[Step], min_games: int, games: int) -> int | None:
     return next((games * k for k in MORE_SELF_PLAY if games * k > fewer), None)
 
 
+def games_text(n: int) -> str:
+    """``"1 game"``, ``"200 games"``."""
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
 def _score_text(step: Step) -> str:
     ci = step.score_ci95()
     assert ci is not None and step.score is not None
-    return f"{step.score:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] over {step.match_games} games"
+    return f"{step.score:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] over {games_text(step.match_games)}"
+
+
+def _beats_text(step: Step, prev: Step) -> str:
+    """Why ``step`` still counts as beating ``prev``: clearly (its score's whole interval
+    above 0.5), or by its score alone (at least ``NO_GAIN``, the interval reaching 0.5)."""
+    ci = step.score_ci95()
+    if ci is not None and ci[0] <= 0.5:
+        return (
+            f"{step.agent} may still beat {prev.agent} ({_score_text(step)}: "
+            f"a score of {NO_GAIN} or more)"
+        )
+    return f"{step.agent} still beats {prev.agent} ({_score_text(step)})"
+
+
+def unplayed_text(rung: Mapping[str, Any]) -> str:
+    """Why a rung of a verdict document's trace has no self-play: it still beats the rung
+    before (none is needed), or the climb ended before it played one."""
+    score, ci = rung.get("score_vs_previous"), rung.get("score_ci95")
+    if score is not None and ci is not None and not (ci[0] <= 0.5 and score < NO_GAIN):
+        return "not needed: it still beats the rung before"
+    return "not played"
 
 
 def judge(
@@ -194,7 +220,7 @@ def judge(
     agree = fl == fp and fl != "undecided"
     missing = []
     if beats:
-        missing.append(f"{last.agent} still beats {prev.agent} ({_score_text(last)})")
+        missing.append(_beats_text(last, prev))
     unplayed = [s.agent for s in (prev, last) if s.self_play is None]
     if unplayed:
         if not beats:  # (a rung that still beats the one before needs no self-play)

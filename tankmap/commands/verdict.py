@@ -211,20 +211,39 @@ def win_rate_text(doc: dict[str, Any], side: str, shown: str) -> str:
     return f"{rate} [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else rate
 
 
+def cross_check_text(cc: dict[str, Any]) -> str:
+    """The cross-check as the text report says it: its agent's self-play (games, balance
+    with its 95 % interval, when played) and whether it agrees."""
+    from tankmap.analysis.verdict.rule import games_text
+
+    if not cc.get("games"):
+        return f"{cc['agent']}: {cc['reason']}"
+    shown = f"{cc['agent']} self-play, {games_text(cc['games'])}"
+    if cc.get("balance") is not None:
+        lo, hi = cc["balance_ci95"]
+        shown += f", balance {cc['balance']:.3f} [{lo:.3f}, {hi:.3f}]"
+    return f"{shown}: {cc['reason']}"
+
+
 def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
     """The verdict as lines of text (the command's output without --json)."""
-    from tankmap.analysis.verdict.rule import state_text
+    from tankmap.analysis.verdict.rule import games_text, state_text, unplayed_text
 
     side = {"south": sides[0], "north": sides[1]}
     fav = doc["favoured"]
     headline = f"{side[fav]} FAVOURED" if fav in side else fav.upper()
     state = state_text(doc)
     lo, hi = doc["balance_ci95"]
+    played = (
+        f"{games_text(doc['games'])}, seed {doc['seed']}: "
+        f"{win_rate_text(doc, 'south', sides[0])}, {win_rate_text(doc, 'north', sides[1])}, "
+        f"draws {doc['draws']:.3f}; balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}]"
+        if doc["games"]
+        else f"no game finished yet, seed {doc['seed']}"
+    )
     lines = [
         f"{name}: {headline} ({state})",
-        f"  {doc['agent']} self-play, {doc['games']} games, seed {doc['seed']}: "
-        f"{win_rate_text(doc, 'south', sides[0])}, {win_rate_text(doc, 'north', sides[1])}, "
-        f"draws {doc['draws']:.3f}; balance {doc['balance']:.3f} [{lo:.3f}, {hi:.3f}]",
+        f"  {doc['agent']} self-play, {played}",
         f"  why: {doc['reason']}",
         "  rung              games  favours   balance [95%]            score vs previous [95%]",
     ]
@@ -234,8 +253,9 @@ def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
             if t["score_vs_previous"] is not None
             else "-"
         )
-        if t["balance"] is None:  # no self-play: the rung still beats the one before
-            lines.append(f"  {t['agent']:16} {'-':>6}  {'-':9} {'(not needed)':24} {score}")
+        if t["balance"] is None:  # no self-play: not needed, or not played in time
+            why = "(not needed)" if unplayed_text(t).startswith("not needed") else "(not played)"
+            lines.append(f"  {t['agent']:16} {'-':>6}  {'-':9} {why:24} {score}")
             continue
         blo, bhi = t["balance_ci95"]
         lines.append(
@@ -244,7 +264,7 @@ def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
         )
     cc = doc.get("cross_check")
     if cc:
-        lines.append(f"  cross-check: {cc['reason']}")
+        lines.append(f"  cross-check: {cross_check_text(cc)}")
     reused = doc.get("reused_games", 0)
     kept = f" ({reused} games taken from earlier verdicts of this board)" if reused else ""
     lines.append(f"  {doc['seconds']:.0f} s{kept}")

@@ -262,7 +262,7 @@ def test_text_and_report_show_a_rung_without_self_play(
     row = next(line for line in out.splitlines() if line.strip().startswith("x:2 "))
     assert "(not needed)" in row and "1.000 [" in row  # its score against x:1
     page = (tmp_path / "v" / "verdict.html").read_text(encoding="utf-8")
-    assert "no self-play: it still beats the rung before" in page
+    assert "no self-play: not needed: it still beats the rung before" in page
     assert (tmp_path / "v" / "trace.png").stat().st_size > 0
 
 

@@ -158,3 +158,97 @@ def test_the_text_gives_the_win_rates_with_their_intervals() -> None:
         "  search:3 self-play, 200 games, seed 0: South 0.525 [0.456, 0.593], "
         "North 0.475 [0.407, 0.544], draws 0.000; balance 0.950 [0.850, 1.000]"
     )
+
+
+def test_a_gain_inside_noise_is_worded_as_one_that_may_hold() -> None:
+    # 25 of 40 = 0.625, Wilson [0.470, 0.758]: 0.5 inside, but not under 0.55 -> not
+    # "no longer beats"; the reason must not read as a clear win
+    weak = [rung("s:6", 130, 60, 200), rung("s:12", 125, 65, 200, 25, 40)]
+    j = judge(weak, MIN)
+    assert not j.converged
+    assert j.reason == (
+        "s:12 may still beat s:6 (0.625 [0.470, 0.758] over 40 games: a score of 0.55 or more)"
+    )
+    # 124 of 200 = 0.62, lower end 0.551 > 0.5: a clear win says so plainly
+    clear = [rung("s:6", 130, 60, 200), rung("s:12", 125, 65, 200, 124, 200)]
+    assert judge(clear, MIN).reason.startswith("s:12 still beats s:6 (0.620 [0.551, 0.684]")
+
+
+def test_a_rung_without_self_play_says_whether_none_was_needed() -> None:
+    from tankmap.analysis.verdict.rule import unplayed_text
+
+    beat = {"score_vs_previous": 0.65, "score_ci95": [0.553, 0.736]}
+    assert unplayed_text(beat) == "not needed: it still beats the rung before"
+    assert unplayed_text({**beat, "score_ci95": [0.45, 0.75]}) == (
+        "not needed: it still beats the rung before"  # 0.65 is 0.55 or more
+    )
+    no_gain = {"score_vs_previous": 0.52, "score_ci95": [0.45, 0.59]}
+    assert unplayed_text(no_gain) == "not played"  # it needed one: the climb ended first
+    assert unplayed_text({"score_vs_previous": None, "score_ci95": None}) == "not played"
+
+
+def test_a_verdict_before_any_self_play_game_names_its_agent_and_no_balance() -> None:
+    """A climb cut before its first self-play game: the agent a verdict would be read from
+    (never null), and no balance figure in its text or its remembered line (an empty
+    estimate's balance, 1.000, would read as a perfectly even board)."""
+    from tankmap.analysis.simulation.families import family
+    from tankmap.analysis.verdict.cache import verdict_line
+    from tankmap.analysis.verdict.result import Verdict
+    from tankmap.analysis.verdict.rule import Judgement
+    from tankmap.commands.verdict import text_report
+
+    steps = [Step("search:3", 3, None)]
+    v = Verdict(family("final-act"), steps, Judgement(False, "cut"), 11, 50, 0.5, 0.6)
+    doc = v.to_json()
+    assert doc["agent"] == "search:3" and doc["games"] == 0 and doc["favoured"] == "undecided"
+    lines = text_report(doc, "flanks", ("South", "North")).splitlines()
+    assert lines[1] == "  search:3 self-play, no game finished yet, seed 11"
+    assert "(not played)" in lines[4] and "(not needed)" not in lines[4]
+    assert verdict_line(doc) == (
+        "verdict: undecided (NOT converged): 0 of the 100 self-play games a verdict needs, "
+        "search:3, seed 11"
+    )
+    empty = Verdict(family("final-act"), [], Judgement(False, "no rung played"), 1, 50, 1, 0)
+    assert empty.to_json()["agent"] == "search:3"
+
+
+def test_a_verdict_line_with_too_few_games_gives_no_balance() -> None:
+    from tankmap.analysis.verdict.cache import verdict_line
+
+    doc: dict[str, Any] = {
+        "favoured": "undecided", "converged": False, "agent": "search:3", "games": 1,
+        "seed": 3, "balance": 0.0, "balance_ci95": [0.0, 1.0], "min_games": 100,
+    }  # fmt: skip
+    line = verdict_line(doc)
+    assert line == (
+        "verdict: undecided (NOT converged): 1 of the 100 self-play games a verdict needs, "
+        "search:3, seed 3"
+    )
+    assert "balance" not in line
+    decided = {**doc, "favoured": "even", "games": 201, "balance": 0.97, "balance_ci95": [0.8, 1]}
+    assert verdict_line(decided) == (
+        "verdict: even (NOT converged), balance 0.970 [0.800, 1.000], search:3, 201 games, "
+        "seed 3"
+    )
+
+
+def test_the_cross_check_line_names_its_agent_games_and_balance() -> None:
+    from tankmap.commands.verdict import cross_check_text
+
+    cc = {
+        "agent": "duct", "games": 200, "balance": 0.98, "balance_ci95": [0.842, 1.0],
+        "favoured": "even", "agrees": False,
+        "reason": "duct calls it even but search:48 favours South: ...",
+    }  # fmt: skip
+    assert cross_check_text(cc) == (
+        "duct self-play, 200 games, balance 0.980 [0.842, 1.000]: duct calls it even but "
+        "search:48 favours South: ..."
+    )
+    few = {"agent": "duct", "games": 40, "favoured": "undecided", "agrees": None,
+           "reason": "undecided: fewer than the 100 games a side needs"}  # fmt: skip
+    assert cross_check_text(few) == (
+        "duct self-play, 40 games: undecided: fewer than the 100 games a side needs"
+    )
+    skipped = {"agent": "duct", "favoured": None, "agrees": None,
+               "reason": "skipped: not enough time left"}  # fmt: skip
+    assert cross_check_text(skipped) == "duct: skipped: not enough time left"
