@@ -146,7 +146,11 @@ class SuggestResult:
             "agent_reason": self.agent_reason,
             "heuristic_only": self.heuristic_only,
             "confirm_agent": self.confirm_agent,
-            "before": {**self.before.to_json(), "turns_to_goal": _race_json(self.before_race)},
+            "before": {
+                **self.before.to_json(),
+                "turns_to_goal": _race_json(self.before_race),
+                "seed": self.check_seed,
+            },
             "suggestions": [
                 {
                     "edits": list(edit.words),

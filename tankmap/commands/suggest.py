@@ -149,12 +149,14 @@ def run(args: argparse.Namespace) -> int:
     names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
 
     def race(turns: dict[str, Any]) -> str:
-        return f"turns to goal {names['south']} {turns['south']}, {names['north']} {turns['north']}"
+        shown = {side: "none" if t is None else t for side, t in turns.items()}
+        return f"turns to goal {names['south']} {shown['south']}, {names['north']} {shown['north']}"
 
     print(
         f"{args.file}: balance {b['balance']:.4f} [{b['ci95'][0]:.4f}, {b['ci95'][1]:.4f}] "
-        f"with {result.agent} ({b['games']} games, seed {args.seed}, {result.agent_reason}); "
-        f"{race(b['turns_to_goal'])}"
+        f"with {result.agent} ({result.agent_reason}), {b['games']} games on seed "
+        f"{result.check_seed} (fresh, drawn from --seed {args.seed}: 'simulate --seed "
+        f"{result.check_seed}' plays the same games); {race(b['turns_to_goal'])}"
     )
     print(f"  {doc['verdict_line']}")
     if doc["verdict_disagreement"]:

@@ -211,7 +211,9 @@ def test_cli_suggest_json_and_files(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "no edit found that evens the board beyond noise" in out
-    assert "(100 games, seed 0, asked for)" in out.splitlines()[0]
+    first = out.splitlines()[0]
+    assert "with heuristic (asked for), 100 games on seed " in first
+    assert "(fresh, drawn from --seed 0: 'simulate --seed " in first
     # a folder without a suggestion still says why
     assert [p.name for p in (tmp_path / "m").iterdir()] == ["suggest.json"]
     kept = json.loads((tmp_path / "m" / "suggest.json").read_text(encoding="utf-8"))
@@ -237,3 +239,28 @@ def test_the_text_s_balances_add_up() -> None:
         "     balance 0.6375 -> 0.7850 on the same fresh seeds: +0.1475 [+0.020, +0.270] "
         "(97.5% interval); turns to goal South 9, North 9",
     ]
+
+
+def test_the_balance_before_is_simulate_s_on_the_seed_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``suggest`` measures the board on a fresh seed drawn from ``--seed`` (screening
+    seeds apart, so the re-measure is not the screening's luck); it names that seed, and
+    ``simulate`` with it gives the same games (a user comparing the two got other numbers
+    for "seed 0")."""
+    from tankmap.analysis.estimates import BalanceEstimate
+    from tankmap.analysis.simulation.runner import simulate
+
+    monkeypatch.setenv("TANKMAP_CACHE_DIR", str(tmp_path / "cache"))
+    argv = ["suggest", "tank-wars/default", "--agent", "heuristic", "--games", "20"]
+    assert main([*argv, "--workers", "1", "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)["before"]
+    scenario = read_scenario(map_path("tank-wars/default"))  # type: ignore[arg-type]
+    df = simulate(scenario, 20, "heuristic", seed=before["seed"])
+    est = BalanceEstimate.of_table(df, "heuristic")
+    assert before["games"] == 20 and before["balance"] == round(est.balance, 6)
+    assert before["win_rate"]["south"] == round(est.wins_south / 20, 6)
+    assert main([*argv, "--workers", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"20 games on seed {before['seed']} " in first
+    assert "turns to goal South none, North none" in first  # Tank Wars: no goal line
