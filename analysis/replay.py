@@ -200,10 +200,11 @@ class Replay:
         (command-destroyed) after 169 turns`` (as ``tankmap replay`` ends); a game stopped
         before its end: ``result: not decided after 2 turns``."""
         r = self.result
+        steps = f"{r.rounds} {self.step_word}{'' if r.rounds == 1 else 's'}"
         if r.end is None:  # a record of a game stopped before its end
-            return f"result: not decided after {r.rounds} {self.step_word}s"
+            return f"result: not decided after {steps}"
         who = result_text(self.game, r.winner)
-        return f"result: {who} ({r.end}) after {r.rounds} {self.step_word}s"
+        return f"result: {who} ({r.end}) after {steps}"
 
 
 # --- reading ---------------------------------------------------------------------------------

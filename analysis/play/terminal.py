@@ -139,8 +139,9 @@ class Terminal:
         s = self.session
         word = "turn" if s.game == "tank-chess" else "round"
         n = len(s.steps)
+        steps = f"{n} {word}{'' if n == 1 else 's'}"
         r = s.result
         if r is None:
-            return f"result: not decided after {n} {word}s"
+            return f"result: not decided after {steps}"
         who = "draw" if r.winner is None else f"{side_name(s.game, r.winner)} wins"
-        return f"result: {who} ({r.reason}) after {n} {word}s"
+        return f"result: {who} ({r.reason}) after {steps}"

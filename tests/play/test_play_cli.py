@@ -113,7 +113,8 @@ def test_a_person_plays_an_agent_and_quit_saves_the_record(
     assert "hint (ksearch:8): " in text and "taken back" in text
     data = json.loads(out.read_text())
     assert len(data["rounds"]) == 1 and data["rounds"][0]["orders"][3] == "f3N"
-    assert "record written to" in text and "result: not decided after 1 rounds" in text
+    assert "record written to" in text and "result: not decided after 1 round" in text
+    assert "after 1 rounds" not in text
 
 
 @pytest.mark.parametrize(
@@ -183,3 +184,24 @@ def test_an_illegal_scenario_is_refused_naming_the_file(
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"tankmap play: error: {bad}: cannot play an illegal scenario: ")
     assert err.endswith(f"; see 'tankmap check {bad}'") and len(err.splitlines()) == 1
+
+
+def test_the_notation_guide_s_final_act_example_line_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/notation.md's "several units in one line" example, played as South on the
+    board it names (it once held a lone ``xe8``, which the reader refuses)."""
+    guide = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
+    example = next(
+        line for line in guide.read_text(encoding="utf-8").splitlines()
+        if "several units in one line" in line
+    )  # fmt: skip
+    items, board = example.split("  ")[0], "final-act/mirror"
+    assert f"`{board}`" in example
+    out = tmp_path / "game.json"
+    args = [board, "--as", "south", "--agent", "random", "--record", str(out)]
+    assert play(monkeypatch, [items, "quit"], *args) == 0
+    text = capsys.readouterr().out
+    assert "refused" not in text and "round 1: " in text
+    orders = json.loads(out.read_text())["rounds"][0]["orders"]
+    assert orders[:4] == ["b3N", "c2N", None, None]  # 1B moved, 1A stays, 1 and C no order
