@@ -130,6 +130,14 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Refused:
     return out
 
 
+def _json_reason(msg: str) -> str:
+    """The parser's reason without its dangling " at" (its position is said before it):
+    ``Unterminated string starting at`` → ``unterminated string starting there``."""
+    if msg.endswith(" at"):
+        msg = msg.removesuffix(" at") + " there"
+    return msg[:1].lower() + msg[1:]
+
+
 def strict_json(text: str | bytes, source: str) -> Any:
     """Parse ``text`` strictly (see the module docstring); ``ScenarioFormatError`` naming
     ``source`` and, for a refused value, its JSON path (the first in the document)."""
@@ -150,7 +158,8 @@ def strict_json(text: str | bytes, source: str) -> Any:
         )
     except json.JSONDecodeError as exc:
         raise ScenarioFormatError(
-            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=source
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {_json_reason(exc.msg)}",
+            source=source,
         ) from None
     except ValueError as exc:
         raise ScenarioFormatError(f"refused JSON: {exc}", source=source) from None

@@ -173,6 +173,7 @@ def test_bad_documents_name_the_path_and_problem(
     ("text", "words"),
     [
         ("{", "malformed JSON at line 1"),
+        ('{"title": "abc', "at line 1 column 11: unterminated string starting there$"),
         ("[]", "must be a JSON object"),
         (b"\xff\xfe", "not UTF-8"),
         ("", "malformed JSON"),
