@@ -472,6 +472,38 @@ def tank_wars_gunfire(mid: Any, orders: tuple[Any, Any]) -> list[Shell]:
     ]
 
 
+_TW_EVENT_WORDS = {
+    "shot-support": "{side}'s artillery removes the support token on {cell}",
+    "shot-hit": "{side}'s artillery hits {vehicle} on {cell}",
+    "crater-left": "a crater opens under {vehicle} on {cell}",
+    "shot-crater": "{side}'s artillery leaves a crater on {cell}",
+    "shot-on-crater": "{side}'s artillery falls on the crater on {cell}",
+    "not-executed": "{vehicle}'s command is not executed",
+    "cancelled": "{vehicle}'s move to {cell} is cancelled (occupied)",
+    "moved": "{vehicle} moves to {cell}",
+    "crater-hit": "{vehicle} runs into the crater on {cell}",
+    "collected": "{vehicle} collects the support token on {cell}",
+    "gunfire-hit": "{side}'s gunfire hits {vehicle} on {cell}",
+    "crater-cleared": "the crater on {cell} is cleared",
+    "supply": "{side} places a support token on {cell}",
+    "supply-collected": "{vehicle} collects the support token on {cell}",
+    "supply-lost": "{side}'s support token on {cell} is lost",
+    "destroyed": "{vehicle} is destroyed on {cell}",
+}
+"""How a round's engine event reads (``rules.tank_wars.state.Event``): ``side`` acts (the
+shooter of a shot or gunfire, else the owner), ``vehicle`` is the one concerned."""
+
+
+def tank_wars_event_text(what: str, side: str, cell: str, vehicle: str) -> str:
+    """One engine event of a Tank Wars round in words: ``"heavy (north) is destroyed on
+    b12"``, ``"south's artillery hits heavy (north) on b12"`` (an unknown kind of event: its
+    side, name and cell)."""
+    words = _TW_EVENT_WORDS.get(what)
+    if words is None or ("{vehicle}" in words and not vehicle):
+        return f"{side} {what} {cell}"
+    return words.format(side=side, cell=cell, vehicle=vehicle)
+
+
 def tank_wars_step(
     scenario: Scenario,
     number: int,
@@ -488,7 +520,15 @@ def tank_wars_step(
     b = scenario.board
     units = scenario.units
     label = [u.label + f" ({u.side.value})" for u in units]
-    text = tuple(f"{e.side.value} {e.what} {b.cell_name(e.cell)}" for e in events)
+    text = tuple(
+        tank_wars_event_text(
+            e.what,
+            e.side.value,
+            b.cell_name(e.cell),
+            label[e.vehicle] if e.vehicle is not None and 0 <= e.vehicle < len(label) else "",
+        )
+        for e in events
+    )
 
     def casualty(e: Event) -> Casualty:
         i = e.vehicle if e.vehicle is not None else -1

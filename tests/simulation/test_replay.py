@@ -213,3 +213,36 @@ def test_no_final_position_is_written_after_an_escape(
     err = capsys.readouterr().err
     assert "not written: the game ended with White's command tank escaping off the board" in err
     assert not final.exists()
+
+
+def test_tank_wars_events_name_the_vehicle_and_who_acts() -> None:
+    """A Tank Wars round's events in words: the vehicle concerned by its label and owner,
+    the side whose artillery or gunfire shot (before: "north destroyed b12" read as North
+    destroying something, when North's vehicle on b12 was destroyed)."""
+    from tankmap.analysis.replay import tank_wars_event_text as said
+
+    assert said("destroyed", "north", "b12", "heavy (north)") == "heavy (north) is destroyed on b12"
+    assert said("shot-hit", "south", "b12", "heavy (north)") == (
+        "south's artillery hits heavy (north) on b12"
+    )
+    assert said("gunfire-hit", "north", "c1", "artillery (south)") == (
+        "north's gunfire hits artillery (south) on c1"
+    )
+    assert said("moved", "south", "b3", "heavy (south)") == "heavy (south) moves to b3"
+    assert said("shot-crater", "north", "f1", "") == "north's artillery leaves a crater on f1"
+    assert said("destroyed", "north", "b12", "") == "north destroyed b12"  # no vehicle known
+    assert said("something-new", "south", "a1", "x (south)") == "south something-new a1"
+
+
+def test_a_tank_wars_replay_says_its_rounds_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "tw.json"
+    assert main(["simulate", "tank-wars/default", "--games", "1", "--seed", "4",
+                 "--record", str(out), "--workers", "1"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert " is destroyed on " in text and " moves to " in text
+    assert "'s artillery " in text and "'s gunfire hits " in text
+    assert "shot-hit" not in text and "south destroyed" not in text
