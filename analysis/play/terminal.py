@@ -31,10 +31,12 @@ class Terminal:
         stdout: TextIO,
         diagrams: bool,
         ascii_only: bool = False,
+        recorded: int = 0,
     ) -> None:
         self.session, self.stdin, self.out = session, stdin, stdout
         self.diagrams, self.ascii_only = diagrams, ascii_only
         self.shown = 0  # steps already printed
+        self.recorded = recorded  # the first steps, played before (a resumed record)
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -120,8 +122,10 @@ class Terminal:
         s = self.session
         for step in s.steps[self.shown :]:
             if s.simultaneous and step is s.steps[-1]:
+                before = len(s.steps) <= self.recorded  # not played by today's players
                 for side, line in s.revealed:
-                    self.say(f"{side_name(s.game, side)} ({s.players[side.index]}): {line}")
+                    who = "from the record" if before else s.players[side.index]
+                    self.say(f"{side_name(s.game, side)} ({who}): {line}")
             self.say(step.line)
         if len(s.steps) > self.shown and self.diagrams and not s.over:
             self.show_board()

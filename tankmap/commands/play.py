@@ -80,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
         return str(args.record)
 
     interactive = sys.stdin.isatty()
-    Terminal(session, sys.stdin, sys.stdout, diagrams=interactive, ascii_only=args.ascii).run(save)
+    recorded = len(session.steps) if record is not None else 0  # played by whoever then
+    Terminal(
+        session, sys.stdin, sys.stdout, interactive, ascii_only=args.ascii, recorded=recorded
+    ).run(save)
     return 0
 
 

@@ -205,3 +205,18 @@ def test_the_notation_guide_s_final_act_example_line_is_played(
     assert "refused" not in text and "round 1: " in text
     orders = json.loads(out.read_text())["rounds"][0]["orders"]
     assert orders[:4] == ["b3N", "c2N", None, None]  # 1B moved, 1A stays, 1 and C no order
+
+
+def test_a_resumed_game_does_not_credit_its_recorded_rounds_to_today_s_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rounds played before (against ``random``) and shown again when the record is
+    resumed against the default agent are said to come from the record, not from it."""
+    out = tmp_path / "tw.json"
+    args = ["tank-wars/default", "--as", "south", "--agent", "random", "--record", str(out)]
+    assert play(monkeypatch, ["-", "quit"], *args) == 0
+    assert "North (random): " in capsys.readouterr().out
+    assert play(monkeypatch, ["quit"], str(out), "--as", "south") == 0
+    text = capsys.readouterr().out
+    assert "North (from the record): " in text and "South (from the record): -" in text
+    assert "(heuristic)" not in text and "(regret)" not in text
