@@ -38,8 +38,9 @@ def register(sub: Any) -> None:
         default="heuristic",
         metavar="NAME",
         help="the agent playing the other side: random, heuristic, search[:N]; Tank Chess "
-        "also alphabeta[:N] (the strongest) and uct[:N], Final Act ksearch[:N] (the "
-        "strongest) and duct[:N], Tank Wars plan[:N] (the strongest) and regret[:N]; "
+        "also alphabeta[:N] and uct[:N], Final Act ksearch[:N] and duct[:N], Tank Wars "
+        "plan[:N] and regret[:N] (alphabeta, ksearch and plan are the strongest per CPU "
+        "second; at its default budget Tank Wars regret plays about as well as plan); "
         "default heuristic. 'tankmap ladder FILE --help-agents' describes each",
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the agents' seed (default 0)")
