@@ -33,6 +33,15 @@ class LineError(IllegalMoveError):
     """A line that cannot be played now; the message names the line and says why."""
 
 
+def refused(text: str, exc: Exception) -> LineError:
+    """``LineError`` quoting line ``text`` before ``exc``'s reason, once: a reason that
+    already starts with it (the line's only item, quoted) is not quoted again."""
+    reason = str(exc)
+    if reason.startswith(f"{text!r}: "):
+        return LineError(reason)
+    return LineError(f"{text!r}: {reason}")
+
+
 @dataclass(frozen=True)
 class Result:
     """How a game ended: ``winner`` (``None``: a draw) and the engine's ``reason``."""

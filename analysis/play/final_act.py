@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result
+from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, refused
 from tankmap.analysis.play.final_act_lines import (
     PHASE_WORDS,
     WORD_OPTION,
@@ -177,7 +177,7 @@ class FinalActSession(PlaySession):
         try:
             return self.reader.parse(text, side.index, self._phase, self.now())
         except FinalActLineError as exc:
-            raise LineError(f"{text!r}: {exc}") from None
+            raise refused(text, exc) from None
 
     def submit(self, side: Side, line: str) -> None:
         part = self.parse(side, line)
@@ -191,14 +191,14 @@ class FinalActSession(PlaySession):
         try:
             self._check(side.index, part)
         except IllegalMoveError as exc:
-            raise LineError(f"{text!r}: {exc}") from None
+            raise refused(text, exc) from None
         self.parts.setdefault(phase, {})[side.index] = part
         if phase in ("moved", "hit"):
             try:
                 self._play(self.state.copy())
             except IllegalMoveError as exc:
                 del self.parts[phase][side.index]
-                raise LineError(f"{text!r}: {exc}") from None
+                raise refused(text, exc) from None
         self.lines.append((phase, side, self.reader.format(side.index, part)))
         if not self.waiting():
             self._advance()

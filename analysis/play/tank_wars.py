@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result
+from tankmap.analysis.play.base import SIDES, LineError, PlaySession, Result, refused
 from tankmap.analysis.play.tank_wars_lines import TankWarsLineError, TankWarsLines, format_command
 from tankmap.analysis.replay import ReplayStep, tank_wars_gunfire, tank_wars_step
 from tankmap.rules.errors import IllegalMoveError
@@ -123,7 +123,7 @@ class TankWarsSession(PlaySession):
         try:
             orders = self.lines_io.parse(text, side.index, self.state)
         except TankWarsLineError as exc:
-            raise LineError(f"{text!r}: {exc}") from None
+            raise refused(text, exc) from None
         self.check(side, orders, text)
         return orders
 
@@ -135,7 +135,7 @@ class TankWarsSession(PlaySession):
         try:  # the checks ``resolve_orders`` makes of one side's orders
             _checked(self.state, side, orders)
         except IllegalMoveError as exc:
-            raise LineError(f"{text!r}: {exc}") from None
+            raise refused(text, exc) from None
 
     def submit(self, side: Side, line: str) -> None:
         self.submit_orders(side, self.parse(side, line))

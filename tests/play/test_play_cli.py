@@ -220,3 +220,14 @@ def test_a_resumed_game_does_not_credit_its_recorded_rounds_to_today_s_agent(
     text = capsys.readouterr().out
     assert "North (from the record): " in text and "South (from the record): -" in text
     assert "(heuristic)" not in text and "(regret)" not in text
+
+
+def test_a_refused_one_item_line_is_quoted_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["C:f30N", "C:f3N 1:zz", "quit"]
+    assert play(monkeypatch, lines, "final-act/mirror", "--as", "south") == 0
+    text = capsys.readouterr().out
+    assert "refused: 'C:f30N': cell 'f30' is off the 12x12 board" in text
+    assert "'C:f30N': 'C:f30N'" not in text
+    assert "refused: 'C:f3N 1:zz': '1:zz': expected an order" in text  # line, then item
