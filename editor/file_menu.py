@@ -124,7 +124,7 @@ class FileMenu:
             suggested = str(Path(default_dir(None)) / f"{stem}.json")
         else:
             suggested = str(path)
-        chosen = self.prompter.save_path(suggested)
+        chosen = self._suffixed(self.prompter.save_path(suggested), ".json", bare_only=True)
         if chosen is None:
             return False
         if is_builtin(Path(chosen)):
@@ -134,6 +134,23 @@ class FileMenu:
             )
             return False
         return self._write(Path(chosen))
+
+    def _suffixed(self, chosen: str | None, suffix: str, bare_only: bool = False) -> str | None:
+        """``chosen`` (a file dialog's answer) ending in ``suffix`` — added when the name
+        does not end so (``bare_only``: only when it has no extension at all), as the
+        dialog's filter says; ``None`` when nothing was chosen, or when the name so made is
+        an existing file the dialog did not ask about and the user does not want it
+        replaced."""
+        if chosen is None or chosen.lower().endswith(suffix):
+            return chosen
+        if bare_only and Path(chosen).suffix:
+            return chosen
+        named = chosen + suffix
+        if Path(named).exists() and not self.prompter.confirm(
+            "Replace file?", f"{named} already exists. Replace it?"
+        ):
+            return None
+        return named
 
     def _write(self, path: Path) -> bool:
         try:
@@ -181,8 +198,10 @@ class FileMenu:
             return False
         if kind == "tmx" and path.lower().endswith(".tmj"):
             kind = "tmj"
-        if not path.lower().endswith(f".{kind}"):
-            path += f".{kind}"
+        chosen = self._suffixed(path, f".{kind}")
+        if chosen is None:
+            return False
+        path = chosen
         try:
             if kind in ("tmx", "tmj"):
                 from tankmap.rules.tiled import write_tiled

@@ -41,6 +41,31 @@ def test_save_as_then_reopen_round_trip(make_window: Any, prompter: Any, tmp_pat
     assert "mine.json" in w.windowTitle()
 
 
+def test_save_as_adds_json_to_a_name_without_one_and_asks_before_replacing(
+    make_window: Any, prompter: Any, tmp_path: Path
+) -> None:
+    """A name typed without an extension gets ``.json`` (the dialog's filter), so Open
+    lists the file; an existing file of that name, which the dialog did not ask about, is
+    replaced only when the user says so."""
+    w = make_window()
+    add_tank(w)
+    prompter.save = str(tmp_path / "mine")
+    w.run_action("file.save")
+    assert (tmp_path / "mine.json").exists() and not (tmp_path / "mine").exists()
+    assert w.doc.path == tmp_path / "mine.json" and not w.doc.modified
+    other = tmp_path / "other.json"
+    other.write_text("keep me", encoding="utf-8")
+    prompter.save = str(tmp_path / "other")
+    prompter.confirm_answer = False
+    assert not w.save_as()
+    assert other.read_text(encoding="utf-8") == "keep me"
+    prompter.confirm_answer = True
+    assert w.save_as()
+    assert read_scenario(other) == w.doc.scenario
+    prompter.save = str(tmp_path / "notes.txt")  # an extension of the user's own stays
+    assert w.save_as() and (tmp_path / "notes.txt").exists()
+
+
 def test_unsaved_changes_prompt_on_open_new_and_close(
     make_window: Any, prompter: Any, tmp_path: Path
 ) -> None:
