@@ -98,4 +98,5 @@ def show_play(window: MainWindow, session: PlaySession, title: str) -> PlayWindo
     play.raise_()
     play.activateWindow()
     window.ctx.say(f"Playing {title}: {play.status.text()}")
+    play.closed.connect(lambda last: window.ctx.say(f"Closed the game of {title} ({last})"))
     return play

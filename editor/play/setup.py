@@ -77,7 +77,11 @@ class PlaySetupDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         box = QVBoxLayout(self)
-        box.addWidget(QLabel("Who plays each side? Two people share one screen (hot-seat)."))
+        box.addWidget(
+            QLabel(
+                "Who plays each side: a person or an agent? Two people share one screen (hot-seat)."
+            )
+        )
         box.addLayout(form)
         box.addWidget(buttons)
         box.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # notes never clipped

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -65,6 +65,9 @@ def make_input(session: PlaySession) -> BoardInput:
 class PlayWindow(QWidget):
     """A game being played (see the module docstring). ``save_path()`` asks where to save
     the record (``None``: cancelled); ``error(text)`` shows a failure."""
+
+    closed = Signal(str)
+    """The window was closed; the last status line it showed."""
 
     def __init__(
         self,
@@ -292,6 +295,7 @@ class PlayWindow(QWidget):
         if side is None or self.busy:
             return
         s = self.session
+        self.message.setText("")  # ("Taken back", a refusal): the hint is what follows
         job = ThreadJob(lambda: (s.hint_line(side), s.hint_name(side)))
         job.finished.connect(lambda found: self._hint_done(*found))
         job.failed.connect(self._job_failed)
@@ -428,3 +432,4 @@ class PlayWindow(QWidget):
         if self.job is not None:
             self.job.wait()
         super().closeEvent(event)  # type: ignore[arg-type]
+        self.closed.emit(self.status.text())

@@ -114,6 +114,17 @@ def test_take_back_and_hint(make_window: Any, qtbot: Any) -> None:
     assert s.steps[0].notation == hint
     press(play.undo_button)
     assert s.steps == [] and play.message.text() == "Taken back"
+    press(play.hint_button)  # a later hint does not sit under the old "Taken back"
+    assert play.message.text() == ""
+    qtbot.waitUntil(lambda: not play.busy, timeout=60000)
+
+
+def test_closing_a_game_says_so_in_the_editor_s_status_bar(make_window: Any, qtbot: Any) -> None:
+    play = start(make_window, qtbot, "tank-chess/basic-16", (HUMAN, "random"), seed=4)
+    ctx = play.parentWidget().ctx
+    assert ctx.last_status.startswith("Playing basic-16")
+    play.close()
+    assert ctx.last_status.startswith("Closed the game of basic-16.json (")
 
 
 def test_a_typed_illegal_line_is_refused_with_its_reason(make_window: Any, qtbot: Any) -> None:
