@@ -60,8 +60,11 @@ def shared_count(ctx: EditorContext, kind: str) -> tuple[str, str]:
     s = ctx.doc.scenario
     placed = sum(1 for t in s.terrain if t.kind == kind)
     budget = terrain_budget(ctx.doc.ruleset)
-    if budget is None:
-        return str(placed), f"{placed} placed (neutral terrain, shared by both sides)"
+    if budget is None:  # nothing counts down: say what is placed, not a number "left"
+        return (
+            f"{placed} placed",
+            f"{placed} placed, no limit (neutral terrain, shared by both sides)",
+        )
     tip = (
         f"{placed} placed of the {budget} pieces in the box (neutral terrain, shared by both sides)"
     )
@@ -200,9 +203,15 @@ class PaletteDock(QWidget):
             why = " — not in this game's options / board size" if off else ""
             item.setToolTip(0, f"{entry.label}: {group} kind '{kind}'{why}")
             if len(counts) == 2:
-                item.setText(1, counts[0].split(" ", 1)[-1])
-                item.setText(2, counts[1].split(" ", 1)[-1])
-                tip = "Pieces still available per side (left / allowed)"
+                unlimited = "/" not in counts[0]  # a count of pieces placed, not left
+                for col, count in ((1, counts[0]), (2, counts[1])):
+                    number = count.split(" ", 1)[-1]
+                    item.setText(col, f"{number} placed" if unlimited else number)
+                tip = (
+                    "Pieces placed per side (no limit)"
+                    if unlimited
+                    else "Pieces still available per side (left / allowed)"
+                )
             else:  # neutral terrain: one shared count
                 text, tip = shared_count(self.ctx, kind)
                 item.setText(1, text)

@@ -44,6 +44,21 @@ def test_palette_shows_full_tank_chess_names(make_window: Any) -> None:
     assert "16 placed" in row.toolTip(1)
 
 
+def test_a_piece_without_a_limit_shows_how_many_are_placed_not_a_number_left(
+    make_window: Any,
+) -> None:
+    """Tank Wars craters have no budget: under the "left" header a bare 0, then 1 after
+    placing one, read as counting down; the cell says "placed"."""
+    w = make_window(MAPS / "tank-wars" / "default.json")
+    tree = w.palette_dock.list
+    rows = {
+        tree.topLevelItem(i).text(0): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+    }
+    crater = rows["Crater"]
+    placed = sum(1 for t in w.doc.scenario.terrain if t.kind == "crater")
+    assert crater.text(1) == f"{placed} placed" and "no limit" in crater.toolTip(1)
+
+
 def test_stats_are_readable_per_ruleset() -> None:
     fa = dict(stat_rows(get_ruleset("final-act"), "tank"))
     assert fa["Hits to knock out"] == "2"
