@@ -247,11 +247,23 @@ NAMING = frozenset({"duplicate-name", "bad-name"})
 """Reasons about a piece's name: said last (a piece past the count has no name left)."""
 
 
+COUNTS = frozenset({"too-many", "army-too-many"})
+"""Reasons that a side has all the pieces of a kind it may have."""
+
+
+def _unnamed(v: Violation) -> bool:
+    """A name reason about a piece that has no name at all (the editor names a new piece
+    from the free names of its kind: none is free only past the count)."""
+    return v.code in NAMING and " has no name" in v.message
+
+
 def reason_text(violations: Sequence[Violation]) -> str:
     """One status-bar line from refusal reasons: the reasons about the spot first, then
     counts, then names; each said once, and a piece named at the start of a reason is not
     named again at the start of the next (``south tank 1B at b5: units set up in south rows
     1-3 · stands on a swamp``)."""
+    if any(v.code in COUNTS for v in violations):  # a piece past the count gets no name:
+        violations = [v for v in violations if not _unnamed(v)]  # the count is the reason
     ordered = sorted(  # stable: rule order within spot, count and name reasons
         violations, key=lambda v: (v.code in SECONDARY or v.code in NAMING, v.code in NAMING)
     )

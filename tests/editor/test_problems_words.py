@@ -104,11 +104,15 @@ def test_counts_in_refusals_are_singular_for_one(qtbot: Any) -> None:
     )
 
 
-def test_a_piece_past_the_count_hears_the_count_before_its_missing_name(qtbot: Any) -> None:
-    # mirror: South has its 7 tanks, so an 8th has no name left either
+def test_a_piece_past_the_count_hears_the_count_not_its_missing_name(qtbot: Any) -> None:
+    # mirror: South has its 7 tanks, so an 8th has no name left either; the editor names
+    # every new piece itself, so "has no name" would send the user after a cause that is
+    # only the count's consequence
     doc = Document(read_scenario(maps.ROOT / "final-act" / "mirror.json"))
     tank = Unit("tank", Side.SOUTH, doc.scenario.board.parse_cell("l1"), Facing.N)
-    assert editing.preview(doc, tank).reason == (
-        "south has 8 tank units; the rules allow 7 · south tank at l1 has no name; tanks are "
-        "named C 1 1A 1B 2 2A 2B"
+    assert editing.preview(doc, tank).reason == "south has 8 tank units; the rules allow 7"
+    named = Unit("tank", Side.SOUTH, doc.scenario.board.parse_cell("l1"), Facing.N, "Z")
+    assert editing.preview(doc, named).reason == (  # a name of the user's own is said
+        "south has 8 tank units; the rules allow 7 · south tank Z at l1 is named 'Z'; tanks "
+        "are named C 1 1A 1B 2 2A 2B"
     )
