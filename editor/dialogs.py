@@ -6,7 +6,7 @@ shows real dialogs; tests pass a scripted prompter so nothing ever blocks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -80,8 +80,11 @@ class Prompter(Protocol):
         """A yes/no question (``True``: go ahead)."""
         ...
 
-    def resize_board(self, columns: int, rows: int) -> ResizeRequest | None:
-        """The new board size and anchor (Edit ▸ Resize board…)."""
+    def resize_board(
+        self, columns: int, rows: int, problem: Callable[[int, int], str | None] | None = None
+    ) -> ResizeRequest | None:
+        """The new board size and anchor (Edit ▸ Resize board…); ``problem(columns, rows)``
+        says why a size cannot be (``None``: it can)."""
         ...
 
 
@@ -172,10 +175,12 @@ class QtPrompter:
         self._refocus()
         return answer == QMessageBox.StandardButton.Yes
 
-    def resize_board(self, columns: int, rows: int) -> ResizeRequest | None:
+    def resize_board(
+        self, columns: int, rows: int, problem: Callable[[int, int], str | None] | None = None
+    ) -> ResizeRequest | None:
         from tankmap.editor.resize import ResizeDialog
 
-        dialog = ResizeDialog(columns, rows, self.parent)
+        dialog = ResizeDialog(columns, rows, self.parent, problem)
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
         self._refocus()
         return dialog.request() if accepted else None

@@ -11,6 +11,7 @@ may now break rules: the Problems dock lists them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -123,21 +124,28 @@ def dropped_text(doc: Document, dropped: list[Piece]) -> str:
     return ", ".join(parts)
 
 
+def size_problem(doc: Document, columns: int, rows: int) -> str | None:
+    """Why the document's game cannot have a ``columns`` × ``rows`` board (``None``: it
+    can)."""
+    problem = doc.ruleset.board_problem(columns, rows)
+    if problem is None and not (1 <= columns <= MAX_COLUMNS and 1 <= rows <= MAX_ROWS):
+        problem = f"boards go from 1 × 1 to {MAX_COLUMNS} × {MAX_ROWS}"
+    return problem
+
+
 def resize_board(w: MainWindow, request: ResizeRequest | None = None) -> Outcome:
     """Resize the window's board (asking for the size unless ``request`` is given)."""
     doc = w.doc
     b = doc.scenario.board
     if request is None:
-        request = w.prompter.resize_board(b.columns, b.rows)
+        request = w.prompter.resize_board(
+            b.columns, b.rows, problem=lambda c, r: size_problem(doc, c, r)
+        )
         if request is None:
             return Outcome(False, "resize cancelled")
     if (request.columns, request.rows) == (b.columns, b.rows):
         return Outcome(False, f"the board is already {b.columns} × {b.rows}")
-    problem = doc.ruleset.board_problem(request.columns, request.rows)
-    if problem is None and not (
-        1 <= request.columns <= MAX_COLUMNS and 1 <= request.rows <= MAX_ROWS
-    ):
-        problem = f"boards go from 1 × 1 to {MAX_COLUMNS} × {MAX_ROWS}"
+    problem = size_problem(doc, request.columns, request.rows)
     if problem is not None:
         outcome = Outcome(False, f"cannot resize to {request.columns} × {request.rows}: {problem}")
         w.report(outcome)
@@ -165,8 +173,17 @@ def resize_board(w: MainWindow, request: ResizeRequest | None = None) -> Outcome
 class ResizeDialog(QDialog):
     """Width, height and a 3 × 3 grid of anchor buttons (the part of the board kept)."""
 
-    def __init__(self, columns: int, rows: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        parent: QWidget | None = None,
+        problem: Callable[[int, int], str | None] | None = None,
+    ) -> None:
+        """``problem(columns, rows)``: why the game cannot have that size (``None``: it
+        can), said under the size while it is chosen, with OK off."""
         super().__init__(parent)
+        self._problem = problem
         self.setWindowTitle("Resize board")
         layout = QVBoxLayout(self)
         form = QFormLayout()
@@ -179,6 +196,11 @@ class ResizeDialog(QDialog):
         form.addRow("Columns (width):", self.columns)
         form.addRow("Rows (height):", self.rows)
         layout.addLayout(form)
+        self.problem = QLabel()
+        self.problem.setObjectName("resize-problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b71c1c")
+        layout.addWidget(self.problem)
         layout.addWidget(QLabel("Anchor — the part of the board that stays in place:"))
         grid = QGridLayout()
         self.anchors: dict[tuple[int, int], QRadioButton] = {}
@@ -204,6 +226,21 @@ class ResizeDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.columns.valueChanged.connect(self._check)
+        self.rows.valueChanged.connect(self._check)
+        self._check()
+
+    def _check(self) -> None:
+        """Say why the size chosen cannot be, and allow OK only when it can."""
+        why = (
+            None
+            if self._problem is None
+            else self._problem(self.columns.value(), self.rows.value())
+        )
+        self.problem.setText("" if why is None else f"Not this size: {why}")
+        self.problem.setVisible(why is not None)
+        self.ok.setEnabled(why is None)
 
     def _show_anchor(self, name: str) -> None:
         """Say in words which part the chosen button keeps in place."""

@@ -66,8 +66,9 @@ class FakePrompter:
         self.asked.append(("confirm", text))
         return self.confirm_answer
 
-    def resize_board(self, columns: int, rows: int) -> Any:
+    def resize_board(self, columns: int, rows: int, problem: Any = None) -> Any:
         self.asked.append(("resize", (columns, rows)))
+        self.resize_problem = problem
         return self.resize
 
 

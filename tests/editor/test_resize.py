@@ -134,3 +134,27 @@ def test_the_anchor_buttons_are_named_in_words(qtbot: Any) -> None:
     dialog.anchors[(0, 2)].click()
     assert dialog.anchor_name.text() == "  Keeps the top left in place"
     assert dialog.request().anchor == (0, 2)
+
+
+def test_a_size_the_game_cannot_have_is_said_in_the_dialog_before_ok(
+    make_window: Any, prompter: Any, qtbot: Any
+) -> None:
+    """Tank Wars plays on 6 × 12 only: choosing 8 × 12 says why in the dialog, with OK
+    off, instead of a refusal in the status bar after the dialog has closed."""
+    from tankmap.editor.resize import ResizeDialog
+    from tankmap.maps import map_path
+
+    w = make_window(map_path("tank-wars/default"))
+    prompter.resize = None
+    w.run_action("edit.resize")
+    problem = prompter.resize_problem
+    assert problem is not None and problem(6, 12) is None
+    dialog = ResizeDialog(6, 12, problem=problem)
+    qtbot.addWidget(dialog)
+    assert dialog.ok.isEnabled() and dialog.problem.text() == ""
+    dialog.columns.setValue(8)
+    assert not dialog.ok.isEnabled()
+    assert dialog.problem.text().startswith("Not this size: ")
+    assert "8x12" in dialog.problem.text()
+    dialog.columns.setValue(6)
+    assert dialog.ok.isEnabled() and dialog.problem.text() == ""
