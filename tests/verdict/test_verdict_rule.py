@@ -227,8 +227,7 @@ def test_a_verdict_line_with_too_few_games_gives_no_balance() -> None:
     assert "balance" not in line
     decided = {**doc, "favoured": "even", "games": 201, "balance": 0.97, "balance_ci95": [0.8, 1]}
     assert verdict_line(decided) == (
-        "verdict: even (NOT converged), balance 0.970 [0.800, 1.000], search:3, 201 games, "
-        "seed 3"
+        "verdict: even (NOT converged), balance 0.970 [0.800, 1.000], search:3, 201 games, seed 3"
     )
 
 
