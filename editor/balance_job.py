@@ -223,7 +223,8 @@ def result_html(
         lines.append(
             f"<br>First mover wins {fm['estimate']:.3f} [{fm['ci95'][0]:.3f}, {fm['ci95'][1]:.3f}]."
         )
-    lines.append(f" {doc['playouts_per_second']:.0f} games/s.</p>")
+    rate = doc["playouts_per_second"]
+    lines.append(f" {rate:.1f} games/s.</p>" if rate < 10 else f" {rate:.0f} games/s.</p>")
     if note:
         lines.append(f"<p><i>{html.escape(note)}</i></p>")
     return "".join(lines)

@@ -19,6 +19,7 @@ again with the same seed, after the time limit or Cancel, goes on where the clim
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -100,6 +101,9 @@ class VerdictPanel(QWidget):
         self._scenario = scenario
         self._seed = seed
         self.job: VerdictJob | None = None
+        self.clock: Callable[[], float] = time.monotonic  # tests pass their own
+        self.started = 0.0
+        self.time_limit = TIME_LIMIT
         self._stopped = False  # the dialog is going away: late signals are dropped
         self.line = QLabel()
         self.line.setWordWrap(True)
@@ -181,13 +185,26 @@ class VerdictPanel(QWidget):
         job.failed.connect(self._failed)
         job.cancelled.connect(self._cancelled)
         self.job = job
+        self.time_limit = time_limit
+        self.started = self.clock()
         self.button.setText("Cancel &judging")
-        self.line.setText("Judging the board: starting the climb…")
+        self.line.setText(f"Judging the board ({self._elapsed()}): starting the climb…")
         job.start()
         return job
 
+    def _elapsed(self) -> str:
+        """``"1:05 of up to 3:00"``: how long the climb has run, and may run."""
+
+        def clock(seconds: float) -> str:
+            whole = int(seconds)
+            return f"{whole // 60}:{whole % 60:02d}"
+
+        return f"{clock(self.clock() - self.started)} of up to {clock(self.time_limit)}"
+
     def _progress(self, stage: str, done: int, total: int) -> None:
-        self.line.setText(f"Judging the board: {html.escape(stage)}, {done} of {total} games…")
+        self.line.setText(
+            f"Judging the board ({self._elapsed()}): {html.escape(stage)}, {done} of {total} games…"
+        )
 
     def _end(self) -> bool:
         """Forget the ended climb; ``False`` when the panel was stopped meanwhile."""

@@ -264,3 +264,27 @@ def test_the_results_show_the_verdict_judged_after_the_run(
     assert "none yet for this board" not in text
     assert "Verdict: " in text and "(converged)" in text and "20 games" in text
     dialog.stop()
+
+
+def test_judging_says_how_long_it_has_run_and_may_run(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _flat_family(monkeypatch)
+    scenario = read_scenario(MIRROR)
+    dialog = BalanceDialog(lambda: scenario)
+    qtbot.addWidget(dialog)
+    now = [100.0]
+    dialog.verdict.clock = lambda: now[0]
+    job = dialog.verdict.judge()
+    assert job is not None
+    assert (
+        "Judging the board (0:00 of up to 3:00): starting the climb" in dialog.verdict.line.text()
+    )
+    now[0] += 65
+    dialog.verdict._progress("heuristic vs heuristic", 40, 100)
+    assert "(1:05 of up to 3:00): heuristic vs heuristic, 40 of 100 games" in (
+        dialog.verdict.line.text()
+    )
+    with qtbot.waitSignal(job.finished, timeout=120_000):
+        pass
+    dialog.stop()
