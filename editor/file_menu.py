@@ -105,6 +105,10 @@ class FileMenu:
         self.replace_document(doc)
         return True
 
+    def opened_builtin(self) -> bool:
+        """Whether the document is one of tankmap's built-in maps (never saved over)."""
+        return self.doc.path is not None and is_builtin(self.doc.path)
+
     def save(self) -> bool:
         """Save to the document's file; an untitled document or a built-in map asks for a
         file name (Save As) instead."""

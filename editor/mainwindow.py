@@ -212,7 +212,8 @@ class MainWindow(QMainWindow, FileMenu):
     def _update_title(self, *args: object) -> None:
         doc = self.doc
         rs = doc.ruleset
-        self.setWindowTitle(f"{doc.display_name}[*] — {ruleset_title(rs)} — tankmap")
+        builtin = " (built-in map)" if self.opened_builtin() else ""
+        self.setWindowTitle(f"{doc.display_name}[*]{builtin} — {ruleset_title(rs)} — tankmap")
         self.setWindowModified(doc.modified)
 
     def replace_document(self, doc: Document) -> None:

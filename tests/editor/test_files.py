@@ -119,6 +119,7 @@ def test_save_never_writes_over_a_built_in_map(
     assert builtin is not None
     before = builtin.read_bytes()
     w = make_window(builtin)
+    assert w.windowTitle().startswith("mirror.json[*] (built-in map) — ")
     w.delete_selection()
     w.select_all()
     w.delete_selection()
@@ -135,6 +136,7 @@ def test_save_never_writes_over_a_built_in_map(
     prompter.save = str(tmp_path / "my-mirror.json")
     assert w.save()
     assert w.doc.path == tmp_path / "my-mirror.json" and not w.doc.modified
+    assert "built-in" not in w.windowTitle()  # the user's own copy now
     assert read_scenario(tmp_path / "my-mirror.json").units == ()
     assert builtin.read_bytes() == before
 
