@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"units": out})
         return 0
+    if not out:  # (an empty board; --unit finding none is an error above)
+        print(f"{printable(args.file, 300)}: no units on the board: nothing moves")
     for row in out:
         side = rs.side_names()[Side(row["side"])]
         # names from the file shown escaped: no control character reaches the terminal

@@ -162,6 +162,16 @@ def test_moves_json_shape(toy: Any, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["moves", f, "--unit", "Q"]) == 2
 
 
+def test_moves_on_a_board_without_units_says_so(
+    toy: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = write(tmp_path / "e.json", toy_doc([]))
+    assert main(["moves", f]) == 0
+    assert capsys.readouterr().out == f"{f}: no units on the board: nothing moves\n"
+    assert main(["moves", f, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"units": []}
+
+
 def test_an_output_that_is_a_folder_is_said_to_be_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
