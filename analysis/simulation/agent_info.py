@@ -176,6 +176,8 @@ def strength_text(entry: dict[str, Any]) -> str:
             else f"sweeps {', '.join(st.get('sweeps', []))}"
         )
         return f"ladder: {swept} on this board (no measured Elo), {rank} of {st['of']}"
+    if st.get("anchor") and st["anchor"] == entry.get("name"):  # the scale's zero itself
+        return f"ladder anchor on this board, Elo 0 by definition, {rank} of {st['of']}"
     anchor = f", 0 = {st['anchor']}" if st.get("anchor") else ""
     return (
         f"ladder Elo {st['elo']:+.0f} [{lo:.0f}, {hi:.0f}]{anchor} on this board, "

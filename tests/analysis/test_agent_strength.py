@@ -139,3 +139,16 @@ def test_balance_dialog_explains_each_agent_and_hides_absent_kinds(qtbot: Any) -
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     text = dialog.results.toPlainText()
     assert "heuristic — tanks take shortest routes" in text and "not rated yet" in text
+
+
+def test_the_anchor_agent_is_said_to_be_the_anchor_not_elo_0_in_0_0() -> None:
+    from tankmap.analysis.simulation.agent_info import strength_text
+
+    st = {"elo": 0.0, "elo_ci95": [0.0, 0.0], "anchor": "heuristic", "rank": 2, "of": 3}
+    assert strength_text({"name": "heuristic", "strength": st}) == (
+        "ladder anchor on this board, Elo 0 by definition, rank 2 of 3"
+    )
+    other = {**st, "elo": 110.0, "elo_ci95": [-40.0, 259.0], "rank": 1}
+    assert strength_text({"name": "regret", "strength": other}) == (
+        "ladder Elo +110 [-40, 259], 0 = heuristic on this board, strongest of 3"
+    )
