@@ -334,7 +334,9 @@ def simulate(
     if games < 1:
         raise TankmapError(f"need at least 1 game, not {games}")
     if until_ci is not None and not 0 < until_ci < 1:
-        raise TankmapError(f"--until-ci takes an interval width between 0 and 1, not {until_ci}")
+        raise TankmapError(
+            f"--until-ci takes an interval width above 0 and below 1 (0.1: ±0.05), not {until_ci}"
+        )
     python_only()  # (refuses an unknown TANKMAP_KERNEL value now, not in a worker)
     pols = normalise_policies(policies)
     driver = get_driver(scenario.ruleset)
