@@ -179,8 +179,10 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
     for side, s in doc["sides"].items():
         choke = s["choke"]
         lanes = len(s["lanes"])
+        units = sum(1 for u in doc["units"] if u["side"] == side and not u.get("wreck"))
+        turns = turns_text(s) if units else "none (no unit on the board)"
         out.write(
-            f"  {side_name(doc['ruleset'], side)}: turns to goal {turns_text(s)}, lanes "
+            f"  {side_name(doc['ruleset'], side)}: turns to goal {turns}, lanes "
             f"{lanes}, choke width "
             f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
         )
@@ -190,8 +192,9 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
             out.write(f"    moving next: {' '.join(said)} ({', '.join(turns[:6])})\n")
         route = s.get("safest_route")
         if route:
+            over = "" if units else " over the terrain alone"
             out.write(
-                f"    safest route ({route['length']} cells, exposure {route['exposure']}): "
+                f"    safest route{over} ({route['length']} cells, exposure {route['exposure']}): "
                 f"{' '.join(route['cells'])}\n"
             )
     for u in doc["units"]:

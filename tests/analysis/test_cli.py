@@ -174,6 +174,18 @@ def test_analyze_text_says_why_a_unit_has_no_turns_to_goal(
     assert "White command at h1: turns to goal 4" in out
 
 
+def test_analyze_text_of_a_side_without_units_does_not_contradict_its_route(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A blank board: no unit can win, yet the terrain has a safest route; the text says
+    which is which (it said "cannot win by moving", then showed a route to the goal)."""
+    assert main(["analyze", "tank-chess/blank-16"]) == 0
+    out = capsys.readouterr().out
+    assert "White: turns to goal none (no unit on the board), lanes 16" in out
+    assert "safest route over the terrain alone (14 cells, exposure 0): a3 " in out
+    assert "cannot win by moving" not in out
+
+
 def test_analyze_report_shows_the_board_s_remembered_verdict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
