@@ -60,6 +60,18 @@ code{background:#f5f5f5;padding:0 .2em}
 """
 
 
+def whole_numbers_as_integers(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each column whose values are all whole numbers (or missing) as
+    integers, so that a CSV says ``9``, not ``9.0``; other columns as they are."""
+    out = table.copy()
+    for name in out.columns:
+        col = out[name]
+        known = col.dropna()
+        if pd.api.types.is_float_dtype(col) and bool((known == known.round()).all()):
+            out[name] = col.astype("Int64")
+    return out
+
+
 def _save(fig: Figure | None, path: Path) -> str | None:
     if fig is None:
         return None
@@ -205,7 +217,7 @@ def write_report(
         images[key] = _save(draw(), out / f"{key}.png")
         if on_step is not None:
             on_step()
-    save_text(out / "balance.csv", table.round(3).to_csv())
+    save_text(out / "balance.csv", whole_numbers_as_integers(table.round(3)).to_csv())
     units = units_frame(result)
     save_text(out / "units.csv", units.astype({"turns_to_goal": "Int64"}).to_csv(index=False))
     lanes = lanes_frame(result)

@@ -87,6 +87,10 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
         assert name in html
     for name in ("balance.csv", "units.csv", "lanes.csv", "reach_south.csv", "analysis.json"):
         assert (out / name).exists()
+    rows = (out / "balance.csv").read_text().splitlines()  # counts as counts, not 9.0
+    head, south = rows[0].split(","), dict(zip(rows[0].split(","), rows[1].split(","), strict=True))
+    assert head[:3] == ["side", "turns_to_goal", "lanes"] and south["turns_to_goal"] == "9"
+    assert south["lanes"].isdigit() and "." in south["mean_exposure"]
     assert "http" not in html.replace("http://www.w3.org", "")  # nothing fetched online
     # several files: one folder each plus an index
     out2 = tmp_path / "many"
