@@ -58,11 +58,13 @@ def trace_figure(doc: dict[str, Any], sides: tuple[str, str]) -> Figure:
             {"south": sides[0], "north": sides[1]}.get(t["favoured"], t["favoured"]),
             (i, hi),
             textcoords="offset points",
-            xytext=(0, 5),
+            xytext=(0, 6),
             ha="center",
             fontsize=9,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},  # over the 1.0 line
+            zorder=5,
         )
-    top.set_ylim(0, 1.12)
+    top.set_ylim(0, 1.2)
     top.set_ylabel("self-play balance\n(1 = even; 95 % interval)")
     top.axhline(1.0, color="#999", linewidth=0.8)
     for i, t in enumerate(trace):
