@@ -294,7 +294,10 @@ def suggest(
     processes, on = run_place(scenario, agent, games, workers, executor)
     limit = plan_candidates(scenario, agent, games, budget, processes, top, max_candidates)
     if limit < max_candidates:
-        notes.append(f"time budget: {limit} candidates can be played (of at most {max_candidates})")
+        notes.append(
+            f"only {limit} of up to {max_candidates} candidate edits were played: more do "
+            f"not fit --budget ({budget:g} s) at {agent}'s pace on this board"
+        )
     search_seed, check_seed = (
         int(v) for v in np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
     )
