@@ -271,7 +271,7 @@ def _show(
     print(f"{args.file}: {doc['games']} games, seed {doc['seed']}, {south} vs {north}{given}{note}")
     for side in ("south", "north"):
         agent = doc["agents"][side]
-        print(f"  {names[side]} agent: {agent['description']}")
+        print(f"  {names[side]} agent: {agent_line(agent['name'], agent['description'])}")
         print(f"    ({strength_text(agent)})")
     if "default_agent" in doc:
         chosen = doc["default_agent"]
@@ -308,3 +308,18 @@ def _word(value: Any) -> str:
     ('true', '2', 'any')
     """
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def agent_line(name: str, description: str) -> str:
+    """The agent played, then what it does: ``"search (search[:N]) — plans …"`` names the
+    agent as asked for before the description's generic head.
+
+    >>> agent_line("search", "search[:N] — plans each round")
+    'search (search[:N]) — plans each round'
+    >>> agent_line("heuristic", "heuristic — rule of thumb")
+    'heuristic — rule of thumb'
+    """
+    head, sep, rest = description.partition(" — ")
+    if not sep or head == name:
+        return description
+    return f"{name} ({head}) — {rest}"

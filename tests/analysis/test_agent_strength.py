@@ -152,3 +152,14 @@ def test_the_anchor_agent_is_said_to_be_the_anchor_not_elo_0_in_0_0() -> None:
     assert strength_text({"name": "regret", "strength": other}) == (
         "ladder Elo +110 [-40, 259], 0 = heuristic on this board, strongest of 3"
     )
+
+
+def test_simulate_names_the_agent_played_before_its_generic_description() -> None:
+    from tankmap.commands.simulate import agent_line
+
+    assert agent_line("search", "search[:N] — plans each round") == (
+        "search (search[:N]) — plans each round"
+    )
+    assert agent_line("search:12", "search[:N] — plans") == "search:12 (search[:N]) — plans"
+    assert agent_line("heuristic", "heuristic — rules of thumb") == "heuristic — rules of thumb"
+    assert agent_line("x", "no description") == "no description"
