@@ -25,6 +25,7 @@ from tankmap.editor.docks.legend import LegendDock
 from tankmap.editor.docks.palette import PaletteDock
 from tankmap.editor.docks.problems import ProblemsDock
 from tankmap.editor.document import Document
+from tankmap.editor.elided_label import ElidedLabel
 from tankmap.editor.file_menu import FileMenu
 from tankmap.editor.overlays import OverlayController
 from tankmap.editor.palette_data import piece_label, ruleset_title
@@ -150,7 +151,7 @@ class MainWindow(QMainWindow, FileMenu):
 
     def _build_status(self) -> None:
         bar = self.statusBar()
-        self.message = QLabel()
+        self.message = ElidedLabel()  # a long refusal ends in "…", whole in its tooltip
         self.message.setObjectName("status-message")
         self.hover_label = QLabel()
         self.ruleset_label = QLabel()

@@ -339,3 +339,24 @@ def test_palette_has_a_reliable_minimum_height(make_window: Any) -> None:
     layout = w.palette_dock.layout()
     assert not layout.hasHeightForWidth()
     assert w.palette_dock.minimumSizeHint().height() > w.palette_dock.list.height()
+
+
+def test_a_long_status_message_ends_in_an_ellipsis_with_the_whole_text_in_its_tooltip(
+    make_window: Any, qtbot: Any
+) -> None:
+    """A refusal wider than the status bar's room was clipped mid-word behind the cell
+    shown on the right ("…has no nan"); it now gives way to the permanent labels and says
+    the whole text on hover."""
+    w = make_window(MAPS / "final-act" / "mirror.json")
+    w.resize(700, 500)
+    qtbot.waitUntil(lambda: w.width() <= 720)
+    long = "south tank at l1: " + "a reason that goes on and on " * 12
+    w.ctx.say(long)
+    qtbot.wait(10)
+    assert w.message.text() == long and w.message.toolTip() == long
+    assert w.message.minimumSizeHint().width() == 0
+    assert w.message.geometry().right() < w.ruleset_label.geometry().left()
+    w.ctx.say("Saved")
+    assert w.message.toolTip() == ""
+    shot = w.message.grab()
+    assert not shot.isNull()
