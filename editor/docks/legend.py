@@ -4,8 +4,8 @@ First the key of the analysis overlay shown, if any (coverage and reach: the col
 and what a cell's number counts, from its lowest to its highest number; lanes: lanes, choke
 cells and the safest route); then
 error and warning cells while there are any, the unit view's dots and fire zone while a unit
-is selected; last the sides' unit tokens and setup areas (and, in Final Act, the coloured
-range-marker bars beside the rows).
+is selected; last the sides' unit tokens, the terrain on the board and the setup areas (and,
+in Final Act, the coloured range-marker bars beside the rows).
 ``legend_sections`` computes the entries (tested without drawing); ``LegendDock`` shows them
 and is refreshed by the overlay controller's ``changed`` signal.
 """
@@ -24,7 +24,7 @@ from tankmap.analysis.board_style import side_look
 from tankmap.editor.context import EditorContext
 from tankmap.editor.items import LANE_COLOURS, SIDE_COLOURS
 from tankmap.editor.overlays import COVERAGE_COLOURS, REACH_COLOUR, OverlayController
-from tankmap.editor.tokens import CELL, paint_token
+from tankmap.editor.tokens import CELL, paint_hatch, paint_token
 from tankmap.rules.geometry import Side
 from tankmap.rules.violations import Severity
 
@@ -36,7 +36,8 @@ class Entry:
     """One legend line: a swatch (``kind`` drawn in ``colours``) and what it means.
 
     Kinds: ``disc`` (a side's tokens: fill, outline), ``token`` (a unit kind's token
-    shape; the colour slot holds the kind), ``tint`` (a translucent cell), ``fill``,
+    shape; the colour slot holds the kind), ``terrain`` (a cell of a terrain kind: its
+    colour, then the kind), ``tint`` (a translucent cell), ``fill``,
     ``outline``, ``dashed`` (a dashed cell outline), ``dot``, ``line``, ``dashline``,
     ``bars`` (the range-marker bars), ``ramp`` (a heat-map scale, light to dark)."""
 
@@ -65,6 +66,9 @@ def legend_sections(ctx: EditorContext, overlays: OverlayController) -> list[Sec
             look = st.token_look(kind)
             text = f"{look.name.capitalize()}: {st.kind_name(scenario.ruleset, kind)}"
             board.append(Entry("token", (kind,), text))
+    for entry in doc.palette.entries:
+        if not entry.is_unit and any(t.kind == entry.kind for t in scenario.terrain):
+            board.append(Entry("terrain", (entry.colour, entry.kind), entry.label))
     for side in Side:
         colour = SIDE_COLOURS[side].name()
         board.append(Entry("tint", (colour,), f"{names[side]}'s setup area"))
@@ -168,6 +172,13 @@ def swatch(entry: Entry) -> QPixmap:
         p.translate((SWATCH_W - SWATCH_H) / 2 * CELL / SWATCH_H, 0)
         grey = ("#d0d0d0", "#333333", "#333333")
         paint_token(p, entry.colours[0], QPointF(CELL / 2, CELL / 2), CELL * 0.4, grey, "")
+    elif kind == "terrain":  # a cell of a terrain kind as the board draws it
+        p.scale(SWATCH_H / CELL, SWATCH_H / CELL)
+        p.translate((SWATCH_W - SWATCH_H) / 2 * CELL / SWATCH_H, 0)
+        p.setPen(QPen(QColor(st.TERRAIN_EDGE), 2))
+        p.setBrush(colours[0])
+        p.drawRect(QRectF(1, 1, CELL - 2, CELL - 2))
+        paint_hatch(p, entry.colours[1], QPointF(CELL / 2, CELL / 2))
     elif kind == "disc":
         p.setBrush(colours[0])
         p.setPen(QPen(colours[1] if len(colours) > 1 else colours[0].darker(170), 1.5))

@@ -123,3 +123,20 @@ def test_tank_wars_units_have_no_barrel_in_the_legend(make_window: Any) -> None:
     texts = w.legend_dock.texts()
     assert "South unit" in texts
     assert not any("barrel" in t for t in texts)
+
+
+def test_the_board_s_terrain_kinds_are_in_the_legend(make_window: Any, qtbot: Any) -> None:
+    """Berms, swamps and minefields (and Tank Chess obstacles) on the board are explained
+    too, with a swatch drawn as the board draws them; kinds not on the board are not."""
+    w = make_window(MIRROR)
+    labels = {e.kind: e.label for e in w.doc.palette.entries if not e.is_unit}
+    texts = w.legend_dock.texts()
+    for kind in ("berm-large", "berm-small", "swamp", "minefield"):
+        assert labels[kind] in texts
+    w2 = make_window(maps.ROOT / "tank-chess" / "basic-16.json")
+    tc = {e.kind: e.label for e in w2.doc.palette.entries if not e.is_unit}
+    assert tc["obstacle"] in w2.legend_dock.texts()
+    blank = make_window(maps.ROOT / "tank-chess" / "blank-16.json")
+    assert tc["obstacle"] not in blank.legend_dock.texts()
+    pix = swatch(Entry("terrain", ("#8d6e63", "swamp"), "Swamp"))
+    assert not pix.isNull() and pix.toImage().pixelColor(17, 8).alpha() > 0
