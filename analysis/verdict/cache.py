@@ -195,13 +195,18 @@ def verdict_line(
     state = state_text(doc)
     games = int(doc.get("games") or 0)
     needed = int(doc.get("min_games") or MIN_VERDICT_GAMES)
-    if fav == "undecided" and games < needed:  # too few games for a balance to mean much
+    if fav == "undecided" and games == 0:  # no game: no balance to show
         return (
-            f"verdict: {what} ({state}): {games} of the {needed} self-play games a verdict "
-            f"needs, {doc.get('agent')}, seed {doc.get('seed')}"
+            f"verdict: {what} ({state}): no self-play game finished yet, {doc.get('agent')}, "
+            f"seed {doc.get('seed')}"
         )
+    counted = (
+        f"{games} of the {needed} self-play games a verdict needs"
+        if fav == "undecided" and games < needed
+        else games_text(games)
+    )
     lo, hi = doc.get("balance_ci95", [0.0, 1.0])
     return (
         f"verdict: {what} ({state}), balance {doc.get('balance', 0.0):.3f} [{lo:.3f}, {hi:.3f}], "
-        f"{doc.get('agent')}, {games_text(games)}, seed {doc.get('seed')}"
+        f"{doc.get('agent')}, {counted}, seed {doc.get('seed')}"
     )

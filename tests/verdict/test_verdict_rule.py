@@ -205,29 +205,30 @@ def test_a_verdict_before_any_self_play_game_names_its_agent_and_no_balance() ->
     assert lines[1] == "  search:3 self-play, no game finished yet, seed 11"
     assert "(not played)" in lines[4] and "(not needed)" not in lines[4]
     assert verdict_line(doc) == (
-        "verdict: undecided (NOT converged): 0 of the 100 self-play games a verdict needs, "
-        "search:3, seed 11"
+        "verdict: undecided (NOT converged): no self-play game finished yet, search:3, seed 11"
     )
     empty = Verdict(family("final-act"), [], Judgement(False, "no rung played"), 1, 50, 1, 0)
     assert empty.to_json()["agent"] == "search:3"
 
 
-def test_a_verdict_line_with_too_few_games_gives_no_balance() -> None:
+def test_a_verdict_line_with_too_few_games_says_how_many_a_verdict_needs() -> None:
+    """An undecided verdict keeps its balance and interval (as verdict.html shows them:
+    88 games of a lopsided board say something), and says how many games it rests on
+    of the number a verdict needs; before: "1 games", as if it were a verdict's."""
     from tankmap.analysis.verdict.cache import verdict_line
 
     doc: dict[str, Any] = {
-        "favoured": "undecided", "converged": False, "agent": "search:3", "games": 1,
-        "seed": 3, "balance": 0.0, "balance_ci95": [0.0, 1.0], "min_games": 100,
+        "favoured": "undecided", "converged": False, "agent": "alphabeta:6400", "games": 88,
+        "seed": 3, "balance": 0.5, "balance_ci95": [0.331, 0.691], "min_games": 100,
     }  # fmt: skip
-    line = verdict_line(doc)
-    assert line == (
-        "verdict: undecided (NOT converged): 1 of the 100 self-play games a verdict needs, "
-        "search:3, seed 3"
+    assert verdict_line(doc) == (
+        "verdict: undecided (NOT converged), balance 0.500 [0.331, 0.691], alphabeta:6400, "
+        "88 of the 100 self-play games a verdict needs, seed 3"
     )
-    assert "balance" not in line
     decided = {**doc, "favoured": "even", "games": 201, "balance": 0.97, "balance_ci95": [0.8, 1]}
     assert verdict_line(decided) == (
-        "verdict: even (NOT converged), balance 0.970 [0.800, 1.000], search:3, 201 games, seed 3"
+        "verdict: even (NOT converged), balance 0.970 [0.800, 1.000], alphabeta:6400, "
+        "201 games, seed 3"
     )
 
 
