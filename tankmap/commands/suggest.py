@@ -127,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     doc = result.to_json()
     doc["file"] = args.file
     doc.update(verdict_entry(scenario))  # the board's remembered verdict, as simulate shows it
+    doc["verdict_clash"] = side_clash(doc, get_ruleset(scenario.ruleset).side_names())
     if args.out:
         import json
 
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         with staged_folder(args.out, "suggest") as stage:
             for k, (edit, _m) in enumerate(result.suggestions, 1):
                 path = stage / f"suggestion-{k}.json"
-                write_scenario(edit.scenario, path)
+                write_scenario(suggested_board(edit.scenario, edit.words), path)
                 doc["suggestions"][k - 1]["file"] = final_path(args.out, path)
             # the whole result beside the boards: a folder with no suggestion says why
             doc["report"] = final_path(args.out, stage / "suggest.json")
@@ -152,15 +153,18 @@ def run(args: argparse.Namespace) -> int:
         shown = {side: "none" if t is None else t for side, t in turns.items()}
         return f"turns to goal {names['south']} {shown['south']}, {names['north']} {shown['north']}"
 
+    favours = side_text(b["favoured"], names)
     print(
         f"{args.file}: balance {b['balance']:.4f} [{b['ci95'][0]:.4f}, {b['ci95'][1]:.4f}] "
-        f"with {result.agent} ({result.agent_reason}), {b['games']} games on seed "
+        f"({favours}) with {result.agent} ({result.agent_reason}), {b['games']} games on seed "
         f"{result.check_seed} (fresh, drawn from --seed {args.seed}: 'simulate --seed "
         f"{result.check_seed}' plays the same games); {race(b['turns_to_goal'])}"
     )
     print(f"  {doc['verdict_line']}")
     if doc["verdict_disagreement"]:
         print(f"  warning: {doc['verdict_disagreement']}")
+    if doc["verdict_clash"]:
+        print(f"  warning: {doc['verdict_clash']}")
     print(
         f"  {result.candidates} legal edits, {result.played} played, {result.remeasured} "
         f"re-measured on fresh seeds, {result.seconds:.0f} s"
@@ -206,3 +210,43 @@ def suggestion_text(k: int, s: dict[str, Any], before: float, race: str) -> str:
             f"{c['improvement']:+.4f} [{clo:+.3f}, {chi:+.3f}]"
         )
     return "\n".join(lines)
+
+
+def side_text(favoured: str, names: dict[str, str]) -> str:
+    """``"favours White"``, ``"even"``, ``"undecided"`` (a balance estimate's side)."""
+    return f"favours {names[favoured]}" if favoured in names else favoured
+
+
+def side_clash(doc: dict[str, Any], side_names: Any) -> str | None:
+    """A note when the search's agent favours one side and the board's remembered verdict
+    the other: its edits would even the board as that agent sees it, which may move it
+    the wrong way (``None`` when they do not clash, or either is even or undecided)."""
+    from tankmap.rules.geometry import Side
+
+    verdict = doc.get("verdict") or {}
+    mine, theirs = doc["before"].get("favoured"), verdict.get("favoured")
+    sides = ("south", "north")
+    if mine not in sides or theirs not in sides or mine == theirs:
+        return None
+    names = {side.value: name for side, name in side_names.items() if isinstance(side, Side)}
+    return (
+        f"{doc['agent']} favours {names[mine]} on this board, but its verdict "
+        f"({verdict.get('agent')}) favours {names[theirs]}: edits that even the board for "
+        f"{doc['agent']} may move it the wrong way; confirm them with --confirm-with "
+        f"{verdict.get('agent')}"
+    )
+
+
+def suggested_board(scenario: Any, edits: Any) -> Any:
+    """``scenario`` (a suggestion) as its file says it: its notes first say which edits
+    made it, so that the original's description (often "point-symmetric", "as the rule
+    book draws it") is not read as the edited board's."""
+    from dataclasses import replace
+
+    made = f"Suggested by tankmap suggest: {'; '.join(edits)}."
+    notes = (
+        f"{made} The notes of the board it was made from: {scenario.notes}"
+        if scenario.notes
+        else made
+    )
+    return replace(scenario, notes=notes)

@@ -190,6 +190,10 @@ def test_cli_suggest_json_and_files(
     assert json.loads(Path(doc["report"]).read_text(encoding="utf-8")) == doc
     rs = get_ruleset("final-act")
     assert is_legal(rs.check(read_scenario(f)))
+    notes = read_scenario(f).notes  # the original's description is not the edited board's
+    assert notes.startswith(f"Suggested by tankmap suggest: {doc['suggestions'][0]['edits'][0]}")
+    assert "The notes of the board it was made from: " in notes
+    assert doc["verdict_clash"] is None  # no verdict kept for the board
     argv = [
         "suggest",
         "final-act/mirror",
@@ -264,3 +268,26 @@ def test_the_balance_before_is_simulate_s_on_the_seed_it_names(
     first = capsys.readouterr().out.splitlines()[0]
     assert f"20 games on seed {before['seed']} " in first
     assert "turns to goal South none, North none" in first  # Tank Wars: no goal line
+
+
+def test_a_suggestion_agent_favouring_the_other_side_than_the_verdict_is_warned_of() -> None:
+    """The heuristic favours White on a board whose verdict favours Black: its edits even
+    the board for the heuristic, and may move it the wrong way (a designer followed one on
+    basic-16 and the verdict's agent saw the board no more even)."""
+    from tankmap.commands.suggest import side_clash
+
+    names = get_ruleset("tank-chess").side_names()
+    doc = {
+        "agent": "heuristic",
+        "before": {"favoured": "south"},
+        "verdict": {"favoured": "north", "agent": "alphabeta:6400"},
+    }
+    assert side_clash(doc, names) == (
+        "heuristic favours White on this board, but its verdict (alphabeta:6400) favours "
+        "Black: edits that even the board for heuristic may move it the wrong way; confirm "
+        "them with --confirm-with alphabeta:6400"
+    )
+    for mine, theirs in (("north", "north"), ("south", "even"), ("undecided", "north")):
+        same = {**doc, "before": {"favoured": mine}, "verdict": {"favoured": theirs}}
+        assert side_clash(same, names) is None
+    assert side_clash({**doc, "verdict": None}, names) is None
