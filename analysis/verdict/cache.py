@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from tankmap.analysis.code_version import made_here, stamp, unstamped
-from tankmap.analysis.estimates import MIN_VERDICT_GAMES
+from tankmap.analysis.estimates import MIN_VERDICT_GAMES, games_text
 from tankmap.analysis.ladder_cache import board_key
-from tankmap.analysis.verdict.rule import games_text, state_text
+from tankmap.analysis.verdict.rule import state_text
 from tankmap.rules.errors import TankmapError
 from tankmap.rules.fileformat import atomic_write_text
 from tankmap.rules.scenario import Scenario

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tankmap.analysis.estimates import BalanceEstimate, score_interval
+from tankmap.analysis.estimates import BalanceEstimate, games_text, score_interval
 
 MORE_SELF_PLAY = (2, 4)
 """The sizes, in a run's games, that the two self-plays of a rung that no longer beats the
@@ -157,11 +157,6 @@ def more_self_play(steps: list[Step], min_games: int, games: int) -> int | None:
         return None
     fewer = min(prev.self_play.games, last.self_play.games)
     return next((games * k for k in MORE_SELF_PLAY if games * k > fewer), None)
-
-
-def games_text(n: int) -> str:
-    """``"1 game"``, ``"200 games"``."""
-    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def _score_text(step: Step) -> str:

@@ -214,7 +214,7 @@ def win_rate_text(doc: dict[str, Any], side: str, shown: str) -> str:
 def cross_check_text(cc: dict[str, Any]) -> str:
     """The cross-check as the text report says it: its agent's self-play (games, balance
     with its 95 % interval, when played) and whether it agrees."""
-    from tankmap.analysis.verdict.rule import games_text
+    from tankmap.analysis.estimates import games_text
 
     if not cc.get("games"):
         return f"{cc['agent']}: {cc['reason']}"
@@ -227,7 +227,8 @@ def cross_check_text(cc: dict[str, Any]) -> str:
 
 def text_report(doc: dict[str, Any], name: str, sides: tuple[str, str]) -> str:
     """The verdict as lines of text (the command's output without --json)."""
-    from tankmap.analysis.verdict.rule import games_text, state_text, unplayed_text
+    from tankmap.analysis.estimates import games_text
+    from tankmap.analysis.verdict.rule import state_text, unplayed_text
 
     side = {"south": sides[0], "north": sides[1]}
     fav = doc["favoured"]
