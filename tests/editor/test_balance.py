@@ -458,16 +458,22 @@ def test_the_dialog_s_words_get_the_height_their_lines_need(qtbot: Any) -> None:
     assert dialog.results.height() < 200
 
 
-def test_opening_another_board_clears_the_last_run_s_results(
-    make_window: Callable[..., MainWindow], qtbot: Any
-) -> None:
+def _random_games(make_window: Callable[..., MainWindow], games: int) -> tuple[Any, Any]:
+    """A window on basic-16 and its balance dialog set to ``games`` games of random."""
     w = make_window(BASIC)
     w.run_action("analysis.balance")
     dialog = w.analysis.balance_dialog
     assert dialog is not None
-    dialog.games.setValue(10)
+    dialog.games.setValue(games)
     dialog.south.setCurrentText("random")
     dialog.north.setCurrentText("random")
+    return w, dialog
+
+
+def test_opening_another_board_clears_the_last_run_s_results(
+    make_window: Callable[..., MainWindow], qtbot: Any
+) -> None:
+    w, dialog = _random_games(make_window, 10)
     assert dialog.run()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=60_000)
     assert "White" in dialog.results.toPlainText()
@@ -483,13 +489,7 @@ def test_opening_another_board_clears_the_last_run_s_results(
 def test_opening_another_board_during_a_run_cancels_it_and_drops_its_games(
     make_window: Callable[..., MainWindow], qtbot: Any
 ) -> None:
-    w = make_window(BASIC)
-    w.run_action("analysis.balance")
-    dialog = w.analysis.balance_dialog
-    assert dialog is not None
-    dialog.games.setValue(5000)
-    dialog.south.setCurrentText("random")
-    dialog.north.setCurrentText("random")
+    w, dialog = _random_games(make_window, 5000)
     with qtbot.waitSignal(dialog.bar.valueChanged, timeout=60_000):
         assert dialog.run()
     assert w.open_file(MIRROR)

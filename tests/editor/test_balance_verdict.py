@@ -242,13 +242,19 @@ def test_judging_plays_on_spawned_workers_the_games_of_a_one_worker_climb(
     ]
 
 
-def test_the_results_show_the_verdict_judged_after_the_run(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _flat_dialog(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> BalanceDialog:
+    """A balance dialog on mirror whose verdict family is ``_flat_family``."""
     _flat_family(monkeypatch)
     scenario = read_scenario(MIRROR)
     dialog = BalanceDialog(lambda: scenario)
     qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_the_results_show_the_verdict_judged_after_the_run(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialog = _flat_dialog(qtbot, monkeypatch)
     dialog.games.setValue(20)
     dialog.south.setCurrentText("heuristic")
     dialog.north.setCurrentText("heuristic")
@@ -269,10 +275,7 @@ def test_the_results_show_the_verdict_judged_after_the_run(
 def test_judging_says_how_long_it_has_run_and_may_run(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _flat_family(monkeypatch)
-    scenario = read_scenario(MIRROR)
-    dialog = BalanceDialog(lambda: scenario)
-    qtbot.addWidget(dialog)
+    dialog = _flat_dialog(qtbot, monkeypatch)
     now = [100.0]
     dialog.verdict.clock = lambda: now[0]
     job = dialog.verdict.judge()
