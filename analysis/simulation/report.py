@@ -291,7 +291,8 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
         fm = summary["first_mover"]
         extra = (
             f"<p>First mover wins {fm['estimate']:.4f} "
-            f"[{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}] (advantage {fm['advantage']:+.4f}).</p>"
+            f"[{fm['ci95'][0]:.4f}, {fm['ci95'][1]:.4f}] (advantage {fm['advantage']:+.4f} "
+            f"[{fm['advantage_ci95'][0]:+.4f}, {fm['advantage_ci95'][1]:+.4f}]).</p>"
         )
     losses = "".join(
         f"<tr><td>{label[s]}</td><td>{_counts(summary['losses_by_kind'][s])}</td>"

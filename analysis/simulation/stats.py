@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from tankmap.analysis.estimates import Z95 as Z95  # re-exported: the package's interval
-from tankmap.analysis.estimates import BalanceEstimate
+from tankmap.analysis.estimates import BalanceEstimate, difference_ci95
 from tankmap.analysis.estimates import wilson as wilson
 from tankmap.rules.board import Board
 
@@ -113,12 +113,14 @@ def length_stats(df: pd.DataFrame) -> dict[str, Any]:
 
 def first_mover(df: pd.DataFrame) -> dict[str, Any]:
     """Win rate of the side that moved first, with its interval, and ``advantage`` = its win
-    rate minus the second mover's (alternating games)."""
+    rate minus the second mover's (alternating games), with its interval
+    (``advantage_ci95``, as a verdict's win-rate difference)."""
     n = len(df)
     k_first = int((df["winner"] == df["first"]).sum())
     k_second = int(((df["winner"] != df["first"]) & (df["winner"] != "draw")).sum())
     out = rate(k_first, n)
     out["advantage"] = round((k_first - k_second) / n, 6) if n else 0.0
+    out["advantage_ci95"] = [round(v, 6) for v in difference_ci95(k_first, k_second, n)]
     return out
 
 

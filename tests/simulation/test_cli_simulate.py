@@ -164,6 +164,25 @@ def test_tank_chess_reports_first_mover(capsys: pytest.CaptureFixture[str]) -> N
     path = str(ROOT / "maps" / "tank-chess" / "basic-16.json")
     doc = run_json(capsys, path, "--games", "4", "--seed", "2")
     assert "first_mover" in doc and doc["ruleset"] == "tank-chess"
+    fm = doc["first_mover"]
+    lo, hi = fm["advantage_ci95"]  # a difference of win rates carries its interval too
+    assert -1 <= lo <= fm["advantage"] <= hi <= 1
+
+
+def test_the_first_mover_advantage_interval_is_the_win_rate_difference_s() -> None:
+    import pandas as pd
+
+    from tankmap.analysis.estimates import difference_ci95
+    from tankmap.analysis.simulation.stats import first_mover
+
+    # 20 games: the first mover wins 14, the second 5, one draw
+    df = pd.DataFrame(
+        {"winner": ["south"] * 14 + ["north"] * 5 + ["draw"], "first": ["south"] * 20}
+    )
+    fm = first_mover(df)
+    assert fm["advantage"] == 0.45
+    assert fm["advantage_ci95"] == [round(v, 6) for v in difference_ci95(14, 5, 20)]
+    assert fm["advantage_ci95"][0] > 0  # 14 to 5 in 20 games: an advantage beyond noise
 
 
 @pytest.mark.parametrize(
