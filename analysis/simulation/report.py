@@ -195,6 +195,18 @@ def write_report(
     return path
 
 
+def _kills(summary: dict[str, Any], side: str) -> str:
+    """Enemy units ``side`` knocked out, by its unit kind; kills credited to no single unit
+    (Tank Wars' artillery dice and gunfire tokens) counted apart, not shown as none."""
+    by_kind = summary["kills_by_kind"][side]
+    total = int((summary.get("kills") or {}).get(side, 0))
+    apart = total - sum(by_kind.values())
+    if apart <= 0:
+        return _counts(by_kind)
+    shown = f"{_counts(by_kind)}; " if by_kind else ""
+    return f"{shown}{apart} credited to no single unit"
+
+
 def _counts(by_kind: dict[str, int]) -> str:
     """``{"light": 32, "command": 31}`` → ``"32 light, 31 command"`` (most first)."""
     items = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -296,7 +308,7 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
         )
     losses = "".join(
         f"<tr><td>{label[s]}</td><td>{_counts(summary['losses_by_kind'][s])}</td>"
-        f"<td>{_counts(summary['kills_by_kind'][s])}</td></tr>"
+        f"<td>{_kills(summary, s)}</td></tr>"
         for s in SIDES
     )
     ends = ", ".join(f"{html.escape(k)}: {v}" for k, v in summary["end"].items())

@@ -470,3 +470,16 @@ def _worker_pids(ex: object) -> list[int]:
     """The process ids of a ``ProcessExecutor``'s current worker processes."""
     pool = ex._pool  # type: ignore[attr-defined]
     return list(pool._processes)
+
+
+def test_the_report_counts_kills_no_single_unit_made_apart() -> None:
+    """Tank Wars' losses come from artillery dice and gunfire tokens, credited to no unit:
+    the report showed "–" kills beside 39 units lost."""
+    from tankmap.analysis.simulation.report import _kills
+
+    tank_wars = {"kills_by_kind": {"south": {}, "north": {}}, "kills": {"south": 43, "north": 0}}
+    assert _kills(tank_wars, "south") == "43 credited to no single unit"
+    assert _kills(tank_wars, "north") == "–"
+    final_act = {"kills_by_kind": {"south": {"tank": 30, "at": 4}}, "kills": {"south": 36}}
+    assert _kills(final_act, "south") == "30 tank, 4 at; 2 credited to no single unit"
+    assert _kills({**final_act, "kills": {"south": 34}}, "south") == "30 tank, 4 at"
