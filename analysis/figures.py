@@ -120,8 +120,8 @@ def coverage_figure(result: ScenarioAnalysis) -> Figure:
 def contested_figure(result: ScenarioAnalysis) -> Figure:
     """Contested cells (purple) and each side's safe cells in its own half (side tint)."""
     s = result.scenario
-    fig = Figure(figsize=figure_size(s, extra=0.9), layout="constrained")
-    ax = fig.add_subplot()
+    fig = Figure(figsize=figure_size(s, extra=1.1), layout="constrained")  # (room for the
+    ax = fig.add_subplot()  # title over Tank Wars' two boards and their key)
     draw_board(ax, s, plain=True, title=f"Contested: {int(result.coverage.contested.sum())} cells")
     for cell in range(s.board.size):
         x, y = cell_xy(s, cell)

@@ -217,3 +217,24 @@ def test_analyze_report_shows_the_board_s_remembered_verdict(
     assert main(["analyze", MIRROR, "--out", str(out)]) == 0
     html = (out / "report.html").read_text()
     assert "Verdict: favours South (converged), balance 0.600 [0.500, 0.700], search:12" in html
+
+
+@pytest.mark.parametrize("name", ["tank-wars/default", "final-act/mirror", "tank-chess/basic-16"])
+def test_the_analysis_charts_titles_stay_inside_their_figures(name: str) -> None:
+    """The contested chart of Tank Wars' two boards cut its title at the top."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from tankmap.analysis import figures
+    from tankmap.analysis.summary import analyse
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import read_scenario
+
+    result = analyse(read_scenario(map_path(name)))  # type: ignore[arg-type]
+    for draw in (figures.contested_figure, figures.coverage_figure, figures.reach_figure):
+        fig = draw(result)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        for ax in fig.axes:
+            if ax.get_title():
+                top = ax.title.get_window_extent(canvas.get_renderer()).y1
+                assert top <= fig.bbox.height, (draw.__name__, ax.get_title())
