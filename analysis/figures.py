@@ -76,14 +76,14 @@ def reach_figure(result: ScenarioAnalysis) -> Figure:
         r = result.reach[side]
         values = r.cells.astype(float)
         values[values < 0] = np.nan
-        goal = "-" if r.turns_to_goal is None else str(r.turns_to_goal)
+        goal = "no goal in reach" if r.turns_to_goal is None else f"goal in {r.turns_to_goal}"
         scale = draw_board(
             ax,
             result.scenario,
             values,
             cmap="YlGnBu_r",
             unit_alpha=0.55,
-            title=_side_title(result, side, f"Reach (goal in {goal})"),
+            title=_side_title(result, side, f"Reach ({goal})"),
         )
         add_scale(fig, scale, ax, f"{time_unit(result.scenario)} to stand there (blank: never)")
     fig.suptitle(
@@ -215,8 +215,8 @@ def routes_figure(result: ScenarioAnalysis) -> Figure:
     s = result.scenario
     for side, ax in axes.items():
         r = result.reach[side]
-        goal = "-" if r.turns_to_goal is None else str(r.turns_to_goal)
-        draw_board(ax, s, unit_alpha=0.6, title=_side_title(result, side, f"Routes (best {goal})"))
+        goal = "none to a goal" if r.turns_to_goal is None else f"best {r.turns_to_goal}"
+        draw_board(ax, s, unit_alpha=0.6, title=_side_title(result, side, f"Routes ({goal})"))
         drawn = 0
         for k, ur in enumerate(r.units):
             cells = [node[0] for node in ur.route if not isinstance(node, str)]

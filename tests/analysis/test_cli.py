@@ -238,3 +238,20 @@ def test_the_analysis_charts_titles_stay_inside_their_figures(name: str) -> None
             if ax.get_title():
                 top = ax.title.get_window_extent(canvas.get_renderer()).y1
                 assert top <= fig.bbox.height, (draw.__name__, ax.get_title())
+
+
+def test_reach_and_route_titles_say_when_there_is_no_goal_in_reach() -> None:
+    """Tank Wars has no goal line: its panels read "Reach (goal in -)", "Routes (best -)"."""
+    from tankmap.analysis import figures
+    from tankmap.analysis.summary import analyse
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import read_scenario
+
+    tw = analyse(read_scenario(map_path("tank-wars/default")))  # type: ignore[arg-type]
+    titles = [ax.get_title() for ax in figures.reach_figure(tw).axes if ax.get_title()]
+    titles += [ax.get_title() for ax in figures.routes_figure(tw).axes if ax.get_title()]
+    assert titles and not any(" -)" in t for t in titles)
+    assert any("Reach (no goal in reach)" in t for t in titles)
+    assert any("Routes (none to a goal)" in t for t in titles)
+    fa = analyse(read_scenario(map_path("final-act/mirror")))  # type: ignore[arg-type]
+    assert any("Reach (goal in 9)" in ax.get_title() for ax in figures.reach_figure(fa).axes)
