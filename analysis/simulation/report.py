@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -120,10 +121,13 @@ def heat_figure(
     cmap: str,
     notes: dict[str, str],
     scale: str = "count",
+    empty: str = "no cell counted",
 ) -> Figure:
     """One board panel per side with per-cell counts (blank = zero); ``notes[side]`` follows
     the side's name in its panel title (e.g. "412 losses"); ``scale`` says what a count is
-    (under each panel's colour scale); a key of the board's marks under the panels."""
+    (under each panel's colour scale); ``empty`` is written across a panel with no count
+    (so that an empty board does not read as a drawing that failed); a key of the board's
+    marks under the panels."""
     w, h = figure_size(scenario, panels=len(grids), extra=0.9)
     fig = Figure(figsize=(w, h + 0.3), layout="constrained")
     axes = fig.subplots(1, len(grids))
@@ -145,6 +149,12 @@ def heat_figure(
             title=f"{names[Side(side)]}: {notes[side]}",
         )
         add_scale(fig, mappable, ax, f"{scale} (blank: none)")
+        if not np.any(grid > 0):
+            ax.text(
+                0.5, 0.5, textwrap.fill(empty, 24), transform=ax.transAxes, ha="center",
+                va="center", fontsize=9, color="#555",
+                bbox={"boxstyle": "round,pad=0.4", "fc": "white", "ec": "#bbb"},
+            )  # fmt: skip
     fig.suptitle(title, fontsize=11)
     add_key(fig, board_key(scenario, heat=True))
     return fig
@@ -174,6 +184,7 @@ def write_report(
             "Reds",
             {s: f"{int(grid.sum())} losses" for s, grid in deaths.items()},
             "units of the side knocked out on the cell",
+            "no unit of this side knocked out",
         ),
         "routes.png": heat_figure(
             scenario,
@@ -186,6 +197,8 @@ def write_report(
             "games whose winning unit ended a turn on the cell"
             if scenario.ruleset == "tank-chess"
             else "games whose winning unit passed the cell",
+            "no winning unit's route for this side (a win by destroying every enemy unit "
+            "has none)",
         ),
     }
     for name, fig in figures.items():

@@ -483,3 +483,22 @@ def test_the_report_counts_kills_no_single_unit_made_apart() -> None:
     final_act = {"kills_by_kind": {"south": {"tank": 30, "at": 4}}, "kills": {"south": 36}}
     assert _kills(final_act, "south") == "30 tank, 4 at; 2 credited to no single unit"
     assert _kills({**final_act, "kills": {"south": 34}}, "south") == "30 tank, 4 at"
+
+
+def test_a_heat_map_panel_with_no_count_says_so() -> None:
+    """Tank Wars games end by destruction, so no winning unit has a route: the panels were
+    blank boards under a 0-1 scale, as if the drawing had failed."""
+    import numpy as np
+
+    from tankmap.analysis.simulation.report import heat_figure
+    from tankmap.maps import map_path
+    from tankmap.rules.fileformat import read_scenario
+
+    s = read_scenario(map_path("tank-wars/default"))  # type: ignore[arg-type]
+    zero = np.zeros((s.board.rows, s.board.columns), dtype=np.int64)
+    some = zero.copy()
+    some[0, 0] = 3
+    fig = heat_figure(s, {"south": zero, "north": some}, "t", "Greens", {"south": "", "north": ""},
+                      empty="nothing here")  # fmt: skip
+    said = [[t.get_text() for t in ax.texts] for ax in fig.axes[:2]]
+    assert "nothing here" in said[0] and "nothing here" not in said[1]
