@@ -368,7 +368,7 @@ def suggest(
                 f" (the best, {'; '.join(edit.words)}, gained {m.gain.estimate:+.3f} "
                 f"[{m.gain.lower:+.3f}, {m.gain.upper:+.3f}])"
             )
-        elif before.stats.favoured() == "even":
+        if before.stats.favoured() == "even":  # (whatever was re-measured)
             reason += "; the board is even as far as its games can tell"
     return SuggestResult(
         before,

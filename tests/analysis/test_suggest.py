@@ -134,6 +134,8 @@ def test_an_even_board_gets_no_suggestion_and_the_reason() -> None:
     assert doc["suggestions"] == []
     assert doc["reason"].startswith("no edit found that evens the board beyond noise")
     assert f"{doc['candidates']} legal edits" in doc["reason"]
+    assert doc["before"]["favoured"] == "even"  # said also when edits were re-measured
+    assert doc["reason"].endswith("; the board is even as far as its games can tell")
 
 
 def test_a_confirmation_by_another_agent_is_paired_and_reported() -> None:
