@@ -106,3 +106,20 @@ def test_missing_open_spiel_names_the_extra() -> None:
         "MissingExtraError OpenSpiel support is an optional part of tankmap; "
         "install it with pip install 'tankmap[openspiel]'"
     )
+
+
+def test_the_interop_guide_s_mcts_example_prints_what_its_comment_says() -> None:
+    """docs/interop.md's example played an unseeded random opponent, so its printed
+    returns changed from run to run (a reader got [-1.0, 1.0] two times in five)."""
+    import re
+    from pathlib import Path
+
+    guide = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
+    blocks = re.findall(r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), re.S)
+    example = next(b for b in blocks if "MCTSBot" in b)
+    said = re.search(r"print\(state\.returns\(\)\)  # (\[[^\]]*\])", example)
+    assert said is not None
+    run = subprocess.run(
+        [sys.executable, "-c", example], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert run.stdout.strip() == said.group(1)
