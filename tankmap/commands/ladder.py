@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        help="also write ladder.html and ladder.json there"
+        help="also write ladder.html, elo.png and ladder.json there"
         " (DIR must be new, empty or an earlier report of this command, which is"
         " replaced whole)",
     )

@@ -69,7 +69,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        help="also write each suggested board as DIR/suggestion-K.json"
+        help="also write each suggested board as DIR/suggestion-K.json and the whole result"
+        " as DIR/suggest.json"
         " (DIR must be new, empty or an earlier report of this command, which is"
         " replaced whole)",
     )
