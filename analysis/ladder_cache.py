@@ -92,7 +92,8 @@ def strength(ladder: dict[str, Any] | None, agent: str) -> dict[str, Any] | None
 
 def verdict_warning(ladder: dict[str, Any] | None) -> str | None:
     """A warning when the ladder's strongest agent and the heuristic disagree on which side
-    the board favours (or the ladder's verdict is not stable), else ``None``."""
+    the board favours (or the ladder's two strongest agents do not settle it), else
+    ``None``."""
     if ladder is None:
         return None
     balance = {b["agent"]: b for b in ladder.get("balance", [])}
@@ -109,7 +110,7 @@ def verdict_warning(ladder: dict[str, Any] | None) -> str | None:
             )
     if not ladder.get("stable", True):
         reason = ladder.get("stability", {}).get("reason", "")
-        return f"the ladder's verdict on this board is not stable ({reason})"
+        return f"the ladder's two strongest agents do not settle this board ({reason})"
     return None
 
 

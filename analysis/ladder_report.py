@@ -94,7 +94,10 @@ def write_ladder_report(doc: dict[str, Any], scenario: Scenario, out: Path) -> P
         f"<td>{b['race_share']:.0%} ({b['race_no_loss_share']:.0%} with no loss)</td></tr>"
         for b in doc["balance"]
     )
-    verdict = "stable" if doc["stable"] else "NOT stable"
+    settled = "settle" if doc["stable"] else "do NOT settle"
+    from tankmap.analysis.simulation.agent_info import verdict_entry
+
+    board_verdict = verdict_entry(scenario)["verdict_line"]
     text = f"""<!doctype html><html><head><meta charset="utf-8">
 <title>Ladder — {e(scenario.title or doc["file"])}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
@@ -102,7 +105,9 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}
 </head><body><h1>Strength ladder: {e(scenario.title or doc["file"])}</h1>
 <p>{doc["games"]} games per pairing (sides swapped) and per self-play run, seed {doc["seed"]}.
 Balance = 1 − |win rate {e(south)} − win rate {e(north)}|.</p>
-<p><b>Verdict {verdict}:</b> {e(doc["stability"]["reason"])}.</p>
+<p><b>The two strongest agents {settled} the board:</b> {e(doc["stability"]["reason"])}.</p>
+<p>The board's {e(board_verdict)} (<code>tankmap verdict</code> climbs one agent family's
+budgets until a stronger agent no longer changes it).</p>
 <h2>Agents by strength</h2><table><tr><th>agent</th><th>Elo</th><th>95 %</th>
 <th>how it plays</th></tr>{rows}</table>
 <p>Elo 0 = {e(str(doc.get("anchor", "heuristic")))}; an agent whose every match was a clean

@@ -179,8 +179,11 @@ def run(args: argparse.Namespace) -> int:
         f"  Elo 0 = {doc['anchor']}; an agent whose every match was a clean sweep has no "
         "measured Elo (the fit's prior alone would set it)"
     )
-    verdict = "STABLE" if doc["stable"] else "NOT STABLE"
-    print(f"  verdict: {verdict} — {doc['stability']['reason']}")
+    settled = "settle" if doc["stable"] else "do NOT settle"
+    print(f"  the two strongest agents {settled} the board: {doc['stability']['reason']}")
+    from tankmap.analysis.simulation.agent_info import verdict_entry
+
+    print(f"  {verdict_entry(scenario)['verdict_line']}")  # the board's, by its own climb
     if args.out:
         print(f"  report: {doc['report']}")
     return 0

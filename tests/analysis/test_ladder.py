@@ -199,6 +199,11 @@ def test_cli_ladder_json_and_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert all(a["description"] for a in doc["agents"])
     assert isinstance(doc["stable"], bool)
     assert (tmp_path / "rep" / "ladder.html").exists() and (tmp_path / "rep" / "elo.png").exists()
+    page = (tmp_path / "rep" / "ladder.html").read_text(encoding="utf-8")
+    # its own judgement of its two strongest agents is not called the board's verdict, which
+    # it shows too
+    assert "Verdict stable" not in page and "Verdict NOT stable" not in page
+    assert "The two strongest agents " in page and "The board's verdict: " in page
     assert main(["ladder", "final-act/mirror", "--agents", "heuristic"]) == 2
 
 
@@ -265,6 +270,8 @@ def test_cli_ladder_text_gives_the_anchor_0(capsys: pytest.CaptureFixture[str]) 
     lines = capsys.readouterr().out.splitlines()
     anchor = next(line for line in lines if line.strip().startswith("heuristic "))
     assert anchor.split()[1:3] == ["0", "(anchor;"]
+    assert any(line.startswith("  the two strongest agents ") for line in lines)
+    assert "  verdict: none yet for this board (run 'tankmap verdict' on it)" in lines
 
 
 def test_cli_ladder_text_keeps_its_columns_with_a_long_sweep(
