@@ -74,6 +74,7 @@ def test_analyze_out_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     html = (out / "report.html").read_text()
     assert "&lt;NA&gt;" not in html and "nan" not in html  # missing values show as a dash
     assert "rounds;" in html and "rounds/turns" not in html  # Final Act counts rounds
+    assert "<th>rounds to goal</th>" in html and "turns to goal" not in html  # tables too
     for name in (
         "board.png",
         "reach.png",
