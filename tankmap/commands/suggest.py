@@ -150,9 +150,15 @@ def run(args: argparse.Namespace) -> int:
     b = doc["before"]
     names = {side.value: name for side, name in get_ruleset(scenario.ruleset).side_names().items()}
 
+    from tankmap.analysis.board_figure import time_unit
+
+    unit = time_unit(scenario)  # Final Act and Tank Wars count rounds, Tank Chess turns
+
     def race(turns: dict[str, Any]) -> str:
         shown = {side: "none" if t is None else t for side, t in turns.items()}
-        return f"turns to goal {names['south']} {shown['south']}, {names['north']} {shown['north']}"
+        return (
+            f"{unit} to goal {names['south']} {shown['south']}, {names['north']} {shown['north']}"
+        )
 
     favours = side_text(b["favoured"], names)
     print(

@@ -269,7 +269,7 @@ def test_the_balance_before_is_simulate_s_on_the_seed_it_names(
     assert main([*argv, "--workers", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert f"20 games on seed {before['seed']} " in first
-    assert "turns to goal South none, North none" in first  # Tank Wars: no goal line
+    assert "rounds to goal South none, North none" in first  # Tank Wars: no goal line
 
 
 def test_a_suggestion_agent_favouring_the_other_side_than_the_verdict_is_warned_of() -> None:
