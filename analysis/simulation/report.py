@@ -197,8 +197,7 @@ def write_report(
             "games whose winning unit ended a turn on the cell"
             if scenario.ruleset == "tank-chess"
             else "games whose winning unit passed the cell",
-            "no winning unit's route for this side (a win by destroying every enemy unit "
-            "has none)",
+            "no winning unit's route for this side (a win by destroying every enemy unit has none)",
         ),
     }
     for name, fig in figures.items():
@@ -325,7 +324,8 @@ def _html(scenario: Scenario, summary: dict[str, Any], images: list[str], unit: 
         for s in SIDES
     )
     ends = ", ".join(f"{html.escape(k)}: {v}" for k, v in summary["end"].items())
-    provisional = " <b>(provisional rules)</b>" if rs.provisional else ""
+    # (a provisional ruleset's title already says so: "… — provisional")
+    provisional = "" if not rs.provisional or "provisional" in rs.title else " <b>(provisional)</b>"
     imgs = "\n".join(f'<p><img src="{name}" alt="{name}"></p>' for name in images)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Simulation: {title}</title>

@@ -45,6 +45,7 @@ def test_simulate_names_agents_and_their_ladder_strength(
     assert north["description"].startswith("random —")
     assert south["strength"] is None and north["strength"] is None  # no ladder yet
     html = (tmp_path / "before" / "report.html").read_text()
+    assert "— provisional <b>" not in html  # the ruleset title says it: not said again
     assert "not rated yet" in html and "random —" in html
     _doc(
         capsys,
