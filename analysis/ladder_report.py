@@ -27,6 +27,7 @@ def elo_figure(doc: dict[str, Any]) -> Figure:
     agents = list(reversed(doc["agents"]))
     fig = Figure(figsize=(6.5, 1.1 + 0.5 * len(agents)))
     ax = fig.add_subplot()
+    measured = False
     for y, a in enumerate(agents):
         words = elo_words(a, doc.get("anchor"))
         if a["name"] == doc.get("anchor"):
@@ -40,6 +41,9 @@ def elo_figure(doc: dict[str, Any]) -> Figure:
         lo, hi = a["elo_ci95"]
         ax.plot([lo, hi], [y, y], color="#4a6fa5", linewidth=3)
         ax.plot([a["elo"]], [y], "o", color="#1d3557")
+        measured = True
+    if not measured:  # only the anchor's 0: an Elo scale, not matplotlib's ±0.04 around it
+        ax.set_xlim(-400, 400)
     ax.set_yticks(range(len(agents)), [a["name"] for a in agents])
     ax.set_ylim(-0.6, len(agents) - 0.4)
     ax.set_xlabel(f"Elo (0 = {doc.get('anchor', 'heuristic')}; 95 % interval)")

@@ -287,3 +287,18 @@ def test_cli_ladder_text_keeps_its_columns_with_a_long_sweep(
     ]
     starts = {re.search(r" \d\.\d{3} \[", row).start() for row in rows}  # type: ignore[union-attr]
     assert len(rows) == 4 and len(starts) == 1
+
+
+def test_an_elo_chart_of_sweeps_alone_keeps_an_elo_scale() -> None:
+    """Only the anchor's 0 to draw: matplotlib's axis ran from -0.04 to 0.04."""
+    from tankmap.analysis.ladder_report import elo_figure
+
+    agents = [
+        {"name": "heuristic", "only_sweeps": True, "swept_by": [], "sweeps": ["random"],
+         "elo": 0.0, "elo_ci95": [0.0, 0.0]},
+        {"name": "random", "only_sweeps": True, "swept_by": ["heuristic"], "sweeps": [],
+         "elo": None, "elo_ci95": None},
+    ]  # fmt: skip
+    fig = elo_figure({"agents": agents, "anchor": "heuristic", "games": 10, "seed": 0})
+    lo, hi = fig.axes[0].get_xlim()
+    assert lo <= -400 and hi >= 400
