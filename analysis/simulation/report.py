@@ -96,15 +96,17 @@ def length_figure(
     if len(lengths):
         lo, hi = int(lengths.min()), int(lengths.max())
         bins: int | list[float] = [x - 0.5 for x in range(lo, hi + 2)] if hi - lo < 60 else 40
-        data = [df.loc[df["winner"] == k, "length"].to_numpy() for k in colours]
+        labels = dict(zip(colours, [f"{names[0]} wins", f"{names[1]} wins", "draws"], strict=False))
+        # only outcomes that happened: a key listing "draws" with none drawn misleads
+        shown = [k for k in colours if (df["winner"] == k).any()]
         ax.hist(
-            data,
+            [df.loc[df["winner"] == k, "length"].to_numpy() for k in shown],
             bins=bins,
             stacked=True,
-            color=list(colours.values()),
+            color=[colours[k] for k in shown],
             edgecolor="#333333",
             linewidth=0.4,
-            label=[f"{names[0]} wins", f"{names[1]} wins", "draws"],
+            label=[labels[k] for k in shown],
         )
         ax.legend(fontsize=7)
     ax.set_xlabel(f"game length ({unit})")

@@ -502,3 +502,16 @@ def test_a_heat_map_panel_with_no_count_says_so() -> None:
                       empty="nothing here")  # fmt: skip
     said = [[t.get_text() for t in ax.texts] for ax in fig.axes[:2]]
     assert "nothing here" in said[0] and "nothing here" not in said[1]
+
+
+def test_the_length_chart_keys_only_outcomes_that_happened() -> None:
+    import pandas as pd
+
+    from tankmap.analysis.simulation.report import length_figure
+
+    df = pd.DataFrame({"winner": ["south", "north", "south"], "length": [9, 11, 12]})
+    legend = length_figure(df, "rounds").axes[0].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["South wins", "North wins"]
+    df = pd.DataFrame({"winner": ["south", "draw"], "length": [9, 100]})
+    legend = length_figure(df, "rounds").axes[0].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["South wins", "draws"]
