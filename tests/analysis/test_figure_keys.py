@@ -116,5 +116,5 @@ def test_report_tables_wrap_their_headers_and_scroll_instead_of_being_cut(
     page = write_report(mirror, tmp_path).read_text("utf-8")
     tables = page.count("<table>")
     assert tables == 3 and page.count("<div class=wide><table>") == tables
-    assert "<th>turns to goal</th>" in page and "turns_to_goal</th>" not in page
+    assert "<th>rounds to goal</th>" in page and "turns_to_goal</th>" not in page  # Final Act
     assert ".wide{overflow-x:auto" in page
