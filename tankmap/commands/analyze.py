@@ -176,13 +176,14 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
     if not doc.get("legal", True):
         out.write("  note: the setup breaks rules (see tankmap check); analysed as it stands\n")
     out.write(f"  contested cells: {doc['contested']}\n")
+    steps = "turns" if doc["ruleset"] == "tank-chess" else "rounds"  # the game's time unit
     for side, s in doc["sides"].items():
         choke = s["choke"]
         lanes = len(s["lanes"])
         units = sum(1 for u in doc["units"] if u["side"] == side and not u.get("wreck"))
         turns = turns_text(s) if units else "none (no unit on the board)"
         out.write(
-            f"  {side_name(doc['ruleset'], side)}: turns to goal {turns}, lanes "
+            f"  {side_name(doc['ruleset'], side)}: {steps} to goal {turns}, lanes "
             f"{lanes}, choke width "
             f"{choke['width']} ({' '.join(choke['cells']) or '-'}), safe cells {s['safe_cells']}\n"
         )
@@ -201,7 +202,7 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
         label = f"{side_name(doc['ruleset'], u['side'])} {u['kind']}" + (
             f" {printable(u['name'], 60)}" if u["name"] else ""
         )
-        out.write(f"  {label} at {u['cell']}: turns to goal {turns_text(u)}\n")
+        out.write(f"  {label} at {u['cell']}: {steps} to goal {turns_text(u)}\n")
 
 
 def turns_text(entry: dict[str, Any]) -> str:

@@ -177,6 +177,9 @@ def test_analyze_text_says_why_a_unit_has_no_turns_to_goal(
     assert "None" not in out
     assert "White heavy at c1: turns to goal none (cannot win by moving)" in out
     assert "White command at h1: turns to goal 4" in out
+    assert main(["analyze", "final-act/mirror"]) == 0  # the round-based games count rounds
+    fa = capsys.readouterr().out
+    assert "South: rounds to goal 9, lanes 7" in fa and "turns to goal" not in fa
 
 
 def test_analyze_text_of_a_side_without_units_does_not_contradict_its_route(
