@@ -6,7 +6,7 @@ then the win rates with their Wilson 95 % intervals, the balance, game lengths a
 request, the full HTML report (the one ``tankmap simulate --out`` writes). The same seed
 gives the same numbers as ``tankmap simulate FILE --seed S``.
 
-After a run the dialog offers sample games to watch (``analysis.replay.sample_games``: the
+After a run the dialog offers sample games to watch (``analysis.run_games.sample_games``: the
 shortest and the longest win of each side, and of the draws). Watch records the game again
 from the run's seed and game number (``runner.record_game``, in the background), checks
 that it is the run's game (its table row must come out the same) and opens it in the
@@ -38,7 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tankmap.analysis.replay import Replay, SampleGame, sample_games
+from tankmap.analysis.replay import Replay
+from tankmap.analysis.run_games import SampleGame, sample_games
 from tankmap.analysis.simulation.agent_info import (
     agents_entry,
     default_agent,

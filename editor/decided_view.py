@@ -1,5 +1,5 @@
 """Where the games of a balance run were decided: heat maps on the board (each side's
-losses, the cells where each side's wins were decided) from ``analysis.replay.decided_maps``,
+losses, the cells where each side's wins were decided) from ``analysis.run_games.decided_maps``,
 opened from the balance dialog's "Where decided" button."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from tankmap.analysis.replay import decided_maps
+from tankmap.analysis.run_games import decided_maps
 from tankmap.editor.palette_data import ruleset_title
 from tankmap.editor.placement import place_window
 from tankmap.editor.replay_view import ReplayDocument, _FitView

@@ -12,7 +12,7 @@ prints it, the list of all steps, and the result at the end. First / back / play
 cannot be replayed gives one error message through the editor's prompter.
 
 ``editor/decided_view.py`` shows where the games of a balance run were decided as a heat map
-on the board (``analysis.replay.decided_maps``: each side's losses, and the cells where the
+on the board (``analysis.run_games.decided_maps``: each side's losses, and the cells where the
 winning units ended).
 """
 

@@ -261,7 +261,7 @@ def test_watch_opens_a_replay_window(qtbot: Any) -> None:
 
 
 def test_where_games_were_decided_is_a_heat_map_of_the_run(qtbot: Any) -> None:
-    from tankmap.analysis.replay import decided_maps
+    from tankmap.analysis.run_games import decided_maps
     from tankmap.editor.decided_view import DecidedWindow
 
     scenario = _scenario("final-act/mirror")

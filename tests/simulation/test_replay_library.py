@@ -11,14 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tankmap.analysis.replay import (
-    Replay,
-    SampleGame,
-    load_replay,
-    replay_of,
-    replay_record,
-    sample_games,
-)
+from tankmap.analysis.replay import Replay, load_replay, replay_of, replay_record
+from tankmap.analysis.run_games import SampleGame, sample_games
 from tankmap.analysis.simulation.runner import record_game
 from tankmap.maps import map_path
 from tankmap.rules.errors import TankmapError
@@ -186,7 +180,7 @@ def test_sample_games_pick_the_shortest_and_longest_of_each_outcome() -> None:
 
 
 def test_decided_maps_count_losses_and_where_wins_ended() -> None:
-    from tankmap.analysis.replay import decided_maps
+    from tankmap.analysis.run_games import decided_maps
     from tankmap.rules.board import Board
 
     board = Board.of(12, 12)
