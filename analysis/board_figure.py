@@ -43,6 +43,7 @@ from tankmap.rules.errors import printable
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.steps import step_word
 
 # the shared look (re-exported: figures and the editor name them from here)
 SIDE_COLOURS = st.SIDE_COLOURS
@@ -55,7 +56,7 @@ TERRAIN_NAMES = {kind: look.label for kind, look in st.TERRAIN.items()}
 def time_unit(scenario: Scenario) -> str:
     """What a step of movement time is called: ``"turns"`` in Tank Chess (alternating),
     ``"rounds"`` in the round-based games."""
-    return "turns" if scenario.ruleset == "tank-chess" else "rounds"
+    return step_word(scenario.ruleset) + "s"
 
 
 def two_boards(scenario: Scenario) -> bool:

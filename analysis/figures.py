@@ -35,6 +35,7 @@ from tankmap.analysis.board_figure import (
 from tankmap.analysis.summary import ScenarioAnalysis
 from tankmap.rules.geometry import Side
 from tankmap.rules.sides import side_name
+from tankmap.rules.steps import step_word
 
 LANE_COLOURS = (
     "#e6194b",
@@ -251,7 +252,7 @@ def routes_figure(result: ScenarioAnalysis) -> Figure:
                 bbox={"fc": "white", "ec": "#cccccc"},
             )
     fig.suptitle("One shortest route per unit to its goal (terrain only)", fontsize=11)
-    step = "turn" if s.ruleset == "tank-chess" else "round"
+    step = step_word(s.ruleset)
     own = [
         tuple(Line2D([], [], color=c, lw=1.8) for c in LANE_COLOURS[:4]),
         Line2D([], [], ls="", marker="o", ms=3, color=LANE_COLOURS[0]),

@@ -38,6 +38,7 @@ from tankmap.rules.errors import IllegalMoveError, TankmapError, short
 from tankmap.rules.geometry import Side
 from tankmap.rules.scenario import Scenario
 from tankmap.rules.sides import result_text, side_name
+from tankmap.rules.steps import step_word, steps_text
 
 FORMATS = {
     "tankmap-final-act-game": "final-act",
@@ -180,7 +181,7 @@ class Replay:
     @property
     def step_word(self) -> str:
         """``turn`` (Tank Chess) or ``round``."""
-        return "turn" if self.game == "tank-chess" else "round"
+        return step_word(self.game)
 
     def position(self, k: int) -> Scenario:
         """The position after step ``k`` (``0``: the start; ``IndexError`` past the end)."""
@@ -197,7 +198,7 @@ class Replay:
         (command-destroyed) after 169 turns`` (as ``tankmap replay`` ends); a game stopped
         before its end: ``result: not decided after 2 turns``."""
         r = self.result
-        steps = f"{r.rounds} {self.step_word}{'' if r.rounds == 1 else 's'}"
+        steps = steps_text(r.rounds, self.game)
         if r.end is None:  # a record of a game stopped before its end
             return f"result: not decided after {steps}"
         who = result_text(self.game, r.winner)

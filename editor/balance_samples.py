@@ -31,6 +31,7 @@ from tankmap.editor.replay_view import show_replay
 from tankmap.rules.geometry import Side
 from tankmap.rules.registry import get_ruleset
 from tankmap.rules.scenario import Scenario
+from tankmap.rules.steps import step_word
 
 
 class SampleGames:
@@ -91,7 +92,7 @@ class SampleGames:
         if samples and self.last is not None:
             scenario = self.last[0]
             names = get_ruleset(scenario.ruleset).side_names()
-            word = "turn" if scenario.ruleset == "tank-chess" else "round"
+            word = step_word(scenario.ruleset)
             sides = (names[Side.SOUTH], names[Side.NORTH])
             self.sample_box.addItems([s.describe(sides, word) for s in samples])
         else:

@@ -25,6 +25,7 @@ from tankmap.editor.palette_data import piece_label
 from tankmap.rules.geometry import Side
 from tankmap.rules.ruleset import UnitMove
 from tankmap.rules.scenario import Scenario, Unit
+from tankmap.rules.steps import step_word
 
 
 def unit_view_text(label: str, moves: Sequence[UnitMove], fire_cells: int) -> str:
@@ -160,7 +161,7 @@ class OverlayController(QObject):
         scene.heat.set_values(values, labels, QColor(REACH_COLOUR))
         shown = [int(reach[r][k]) for _, (r, k) in cells if reach[r][k] >= 0]
         self.heat_range = (min(shown), max(shown)) if shown else None
-        unit = "turns" if scenario.ruleset == "tank-chess" else "rounds"
+        unit = step_word(scenario.ruleset) + "s"
         self.ctx.say(f"Reach of {self._name(side)}: {unit} to stand on each cell")
 
     def _name(self, side: Side) -> str:

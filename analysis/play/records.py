@@ -15,6 +15,7 @@ from tankmap.analysis.play.final_act_lines import SideRound
 from tankmap.analysis.replay import record_game_kind
 from tankmap.rules.errors import IllegalMoveError, TankmapError
 from tankmap.rules.final_act.engine_actions import Actions
+from tankmap.rules.steps import step_word
 
 
 def session_of_record(
@@ -58,8 +59,7 @@ def session_of_record(
         try:
             lines += _feed(session, entry)
         except LineError as exc:
-            word = "turn" if game == "tank-chess" else "round"
-            raise IllegalMoveError(f"{source}: {word} {n}: {exc}") from None
+            raise IllegalMoveError(f"{source}: {step_word(game)} {n}: {exc}") from None
     session.set_players(players)
     return session, lines
 

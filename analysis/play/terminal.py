@@ -15,6 +15,7 @@ from typing import TextIO
 from tankmap.analysis.play.base import LineError, PlaySession
 from tankmap.analysis.play.text import board_text, unit_list
 from tankmap.rules.sides import side_name
+from tankmap.rules.steps import steps_text
 
 COMMANDS = "help, moves, hint, undo, board, quit"
 
@@ -141,9 +142,7 @@ class Terminal:
 
     def result_line(self) -> str:
         s = self.session
-        word = "turn" if s.game == "tank-chess" else "round"
-        n = len(s.steps)
-        steps = f"{n} {word}{'' if n == 1 else 's'}"
+        steps = steps_text(len(s.steps), s.game)
         r = s.result
         if r is None:
             return f"result: not decided after {steps}"

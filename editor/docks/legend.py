@@ -26,6 +26,7 @@ from tankmap.editor.items import LANE_COLOURS, SIDE_COLOURS
 from tankmap.editor.overlays import COVERAGE_COLOURS, REACH_COLOUR, OverlayController
 from tankmap.editor.tokens import CELL, paint_hatch, paint_token
 from tankmap.rules.geometry import Side
+from tankmap.rules.steps import step_word
 from tankmap.rules.violations import Severity
 
 SWATCH_W, SWATCH_H = 34, 16
@@ -129,7 +130,7 @@ def _overlay_section(ctx: EditorContext, overlays: OverlayController) -> Section
             ],
         )
     if kind == "reach":
-        unit = "turns" if ctx.doc.scenario.ruleset == "tank-chess" else "rounds"
+        unit = step_word(ctx.doc.scenario.ruleset) + "s"
         return (
             f"Reach of {who}",
             [

@@ -168,6 +168,7 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
     escaped, so that no control character reaches the terminal."""
     from tankmap.rules.errors import printable
     from tankmap.rules.sides import side_name
+    from tankmap.rules.steps import step_word
 
     out = sys.stdout
     title = f" — {printable(doc['title'], 200)}" if doc.get("title") else ""
@@ -176,7 +177,7 @@ def _print_text(path: str, doc: dict[str, Any]) -> None:
     if not doc.get("legal", True):
         out.write("  note: the setup breaks rules (see tankmap check); analysed as it stands\n")
     out.write(f"  contested cells: {doc['contested']}\n")
-    steps = "turns" if doc["ruleset"] == "tank-chess" else "rounds"  # the game's time unit
+    steps = step_word(doc["ruleset"]) + "s"  # the game's time unit
     for side, s in doc["sides"].items():
         choke = s["choke"]
         lanes = len(s["lanes"])
