@@ -195,7 +195,8 @@ class PaletteDock(QWidget):
             kind = str(item.data(0, Qt.ItemDataRole.UserRole))
             entry = doc.palette.entry(kind)
             counts = side_counts(self.ctx, kind)
-            off = limit(doc.palette, kind, doc.ruleset, doc.scenario) == 0
+            allowed = limit(doc.palette, kind, doc.ruleset, doc.scenario)
+            off = allowed == 0
             grey = QBrush(QColor("#9e9e9e" if off else "#000000"))
             for col in range(3):
                 item.setForeground(col, grey)
@@ -203,7 +204,7 @@ class PaletteDock(QWidget):
             why = " — not in this game's options / board size" if off else ""
             item.setToolTip(0, f"{entry.label}: {group} kind '{kind}'{why}")
             if len(counts) == 2:
-                unlimited = "/" not in counts[0]  # a count of pieces placed, not left
+                unlimited = allowed is None  # the counts are of pieces placed, not left
                 for col, count in ((1, counts[0]), (2, counts[1])):
                     number = count.split(" ", 1)[-1]
                     item.setText(col, f"{number} placed" if unlimited else number)
